@@ -1,0 +1,20 @@
+package odtkit
+
+import (
+	"context"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// DefaultRegistry returns a registry holding every backend built into
+// this binary.
+func DefaultRegistry() *Registry {
+	return NewRegistry(
+	// Backends are listed here, one line each, in the order `odt backends` shows them.
+	)
+}
+
+// Solve runs a solve with the default registry; see Registry.Solve.
+func Solve(ctx context.Context, d *model.Dataset, p model.Problem, s Settings) (*model.Result, error) {
+	return DefaultRegistry().Solve(ctx, d, p, s)
+}

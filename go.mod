@@ -1,0 +1,3 @@
+module github.com/odtkit/odtkit
+
+go 1.26

@@ -1,0 +1,216 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Objective is what a solve optimises.
+type Objective string
+
+const (
+	// MinError: fewest misclassified rows (weighted when the data has
+	// weights) for a tree of at most MaxDepth levels.
+	MinError Objective = "error"
+	// MinDepth: smallest depth of a tree with no training error.
+	MinDepth Objective = "min-depth"
+	// MinSize: fewest nodes among trees of minimum depth with no training error.
+	MinSize Objective = "min-size"
+	// DiagramError: a decision diagram on a skeleton of layer widths,
+	// minimising misclassification rate plus Alpha times the number of
+	// active internal nodes.
+	DiagramError Objective = "diagram"
+)
+
+// Problem states what to learn. Backends ignore the limits that do not
+// apply to their objective.
+type Problem struct {
+	Objective Objective `json:"objective"`
+	// MaxDepth bounds the number of tests on a root-to-leaf path.
+	MaxDepth int `json:"max_depth"`
+	// MinSupport is the least number of rows in a leaf (1 = no constraint).
+	MinSupport int `json:"min_support"`
+	// MaxNodes optionally bounds the number of nodes (0 = no bound).
+	MaxNodes int `json:"max_nodes,omitempty"`
+	// Skeleton holds the layer widths of a diagram (first layer = 1).
+	Skeleton []int `json:"skeleton,omitempty"`
+	// Alpha weighs the number of active nodes in the diagram objective.
+	Alpha float64 `json:"alpha,omitempty"`
+}
+
+// Normalized returns p with defaults filled in: MinError objective,
+// MinSupport at least 1.
+func (p Problem) Normalized() Problem {
+	if p.Objective == "" {
+		p.Objective = MinError
+	}
+	if p.MinSupport < 1 {
+		p.MinSupport = 1
+	}
+	return p
+}
+
+// Validate checks the problem's limits.
+func (p Problem) Validate() error {
+	switch p.Objective {
+	case MinError, "":
+		if p.MaxDepth < 0 {
+			return fmt.Errorf("max depth %d is negative", p.MaxDepth)
+		}
+	case MinDepth, MinSize:
+	case DiagramError:
+		if len(p.Skeleton) == 0 {
+			return fmt.Errorf("the diagram objective needs a skeleton of layer widths")
+		}
+		for i, w := range p.Skeleton {
+			if w < 1 {
+				return fmt.Errorf("skeleton layer %d has width %d", i, w)
+			}
+		}
+		if p.Skeleton[0] != 1 {
+			return fmt.Errorf("the first skeleton layer is the root and must have width 1, not %d", p.Skeleton[0])
+		}
+		if p.Alpha < 0 || math.IsNaN(p.Alpha) {
+			return fmt.Errorf("alpha %v must be non-negative", p.Alpha)
+		}
+	default:
+		return fmt.Errorf("unknown objective %q", p.Objective)
+	}
+	if p.MinSupport < 0 {
+		return fmt.Errorf("min support %d is negative", p.MinSupport)
+	}
+	if p.MaxNodes < 0 {
+		return fmt.Errorf("max nodes %d is negative", p.MaxNodes)
+	}
+	return nil
+}
+
+// Status is how a solve ended. It is not an error: a time-limited solve
+// returns its best model with a status saying so.
+type Status string
+
+const (
+	StatusOptimal    Status = "optimal"      // proven optimal
+	StatusTimeLimit  Status = "time-limit"   // stopped by the time limit, best model returned
+	StatusCancelled  Status = "cancelled"    // stopped by the caller, best model returned
+	StatusMemory     Status = "memory-limit" // stopped by a memory limit
+	StatusFeasible   Status = "feasible"     // a model without proof (heuristic backends)
+	StatusInfeasible Status = "infeasible"   // proven: no model satisfies the problem
+	StatusNoSolution Status = "no-solution"  // stopped before any model was found
+)
+
+// Incumbent is one improving model found during a solve.
+type Incumbent struct {
+	Seconds   float64 `json:"seconds"`
+	Objective float64 `json:"objective"`
+	Model     *Graph  `json:"-"`
+}
+
+// IncumbentFunc receives each improving model a backend finds. A nil
+// IncumbentFunc ignores them; call Report rather than the func itself.
+type IncumbentFunc func(objective float64, g *Graph)
+
+// Report forwards an incumbent when f is not nil.
+func (f IncumbentFunc) Report(objective float64, g *Graph) {
+	if f != nil {
+		f(objective, g)
+	}
+}
+
+// Result is the outcome of a solve. See DESIGN.md for its JSON form.
+type Result struct {
+	Backend    string         `json:"backend"`
+	Problem    Problem        `json:"problem"`
+	Rows       int            `json:"rows"`
+	Errors     int            `json:"errors"`
+	Objective  float64        `json:"objective"`
+	LowerBound float64        `json:"lower_bound"`
+	Optimal    bool           `json:"optimal"`
+	Status     Status         `json:"status"`
+	Seconds    float64        `json:"seconds"`
+	Incumbents []Incumbent    `json:"incumbents"`
+	Stats      map[string]any `json:"stats,omitempty"`
+	Model      *Graph         `json:"model"`
+}
+
+// Gap is the relative gap between objective and lower bound (0 when
+// optimal, 1 when no model was found).
+func (r *Result) Gap() float64 {
+	if r.Model == nil {
+		return 1
+	}
+	if r.Optimal || r.Objective <= r.LowerBound {
+		return 0
+	}
+	return (r.Objective - r.LowerBound) / math.Max(math.Abs(r.Objective), 1e-12)
+}
+
+// Trace records improving incumbents with their elapsed time since a start
+// instant. It is the one place that stamps times, so traces of all
+// backends are comparable.
+type Trace struct {
+	start time.Time
+	list  []Incumbent
+	then  func(Incumbent)
+}
+
+// NewTrace starts a trace at start; then (may be nil) is called with every
+// improving incumbent.
+func NewTrace(start time.Time, then func(Incumbent)) *Trace {
+	return &Trace{start: start, then: then}
+}
+
+// Offer records the incumbent when it improves on the last one (lower
+// objective) and reports whether it did.
+func (t *Trace) Offer(objective float64, g *Graph) bool {
+	if n := len(t.list); n > 0 && objective >= t.list[n-1].Objective {
+		return false
+	}
+	inc := Incumbent{Seconds: time.Since(t.start).Seconds(), Objective: objective, Model: g}
+	t.list = append(t.list, inc)
+	if t.then != nil {
+		t.then(inc)
+	}
+	return true
+}
+
+// Func returns t.Offer as an IncumbentFunc.
+func (t *Trace) Func() IncumbentFunc {
+	return func(objective float64, g *Graph) { t.Offer(objective, g) }
+}
+
+// Incumbents returns the recorded incumbents in order.
+func (t *Trace) Incumbents() []Incumbent { return t.list }
+
+// PrimalGap is the primal gap of an objective value against a reference
+// (optimal or best known) objective: 0 when they are equal,
+// |obj−ref| / max(|obj|, |ref|) otherwise, capped at 1.
+func PrimalGap(obj, ref float64) float64 {
+	if obj == ref {
+		return 0
+	}
+	g := math.Abs(obj-ref) / math.Max(math.Abs(obj), math.Abs(ref))
+	return math.Min(g, 1)
+}
+
+// PrimalIntegral integrates the primal gap of a trace of incumbents over
+// [0, horizon] seconds (Berthold 2013, as used by the CA-DL8.5 paper): the
+// gap is 1 before the first incumbent, then the gap of the latest
+// incumbent, and the integral runs to the horizon (the time limit), not to
+// the last incumbent. Incumbents after the horizon are ignored.
+func PrimalIntegral(trace []Incumbent, ref, horizon float64) float64 {
+	total, t, gap := 0.0, 0.0, 1.0
+	for _, inc := range trace {
+		s := math.Max(inc.Seconds, t)
+		if s >= horizon {
+			break
+		}
+		total += gap * (s - t)
+		t, gap = s, PrimalGap(inc.Objective, ref)
+	}
+	if horizon > t {
+		total += gap * (horizon - t)
+	}
+	return total
+}
