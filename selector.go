@@ -158,10 +158,6 @@ func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 // data, respect the problem's limits and make exactly the errors claimed.
 func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem, s Settings) (*model.Result, error) {
 	start := time.Now()
-	p = p.Normalized()
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("problem: %w", err)
-	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -177,6 +173,14 @@ func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem,
 		return nil, fmt.Errorf("%w %q (see `odt backends`)", ErrUnknownBackend, name)
 	}
 	info := b.Info()
+	// A backend named without an objective solves its first (main) one.
+	if p.Objective == "" && len(info.Objectives) > 0 {
+		p.Objective = info.Objectives[0]
+	}
+	p = p.Normalized()
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("problem: %w", err)
+	}
 	if !info.Accepts(p.Objective) {
 		return nil, fmt.Errorf("backend %s does not solve objective %q (it solves %v)", name, p.Objective, info.Objectives)
 	}

@@ -1,0 +1,116 @@
+package dp
+
+import (
+	"github.com/odtkit/odtkit/model"
+)
+
+// CARTSettings control the greedy baseline. The zero value means depth
+// limit from the problem, minimum leaf size 1.
+type CARTSettings struct {
+	// MinLeaf is the least number of rows in a leaf (at least 1; the
+	// problem's min support is used when larger).
+	MinLeaf int
+}
+
+// CART grows a tree top-down on the binary view, choosing at every node
+// the test with the lowest weighted Gini impurity of its two sides (ties:
+// lowest test index), down to maxDepth levels or until a node is pure or
+// too small to split with MinLeaf rows per side. A split whose subtrees
+// make no fewer errors than a leaf is replaced by that leaf (a smaller
+// tree, never a worse training error). It is deterministic and returns the tree with its weighted training error.
+func CART(v *model.BinaryView, maxDepth int, s CARTSettings) (*model.Graph, float64) {
+	minLeaf := max(s.MinLeaf, 1)
+	c := &cartRun{v: v, minLeaf: minLeaf, nc: len(v.Class), b: model.NewBuilder(v.Data, model.KindTree)}
+	all := model.FullBitset(v.N)
+	root, errs := c.grow(all, maxDepth)
+	return c.b.Graph(root), errs
+}
+
+type cartRun struct {
+	v       *model.BinaryView
+	minLeaf int
+	nc      int
+	b       *model.Builder
+}
+
+// counts returns the weighted class counts of the rows in set.
+func (c *cartRun) counts(set model.Bitset) []float64 {
+	out := make([]float64, c.nc)
+	d := c.v.Data
+	if d.Weights == nil {
+		for k, cb := range c.v.Class {
+			out[k] = float64(model.AndCount(set, cb))
+		}
+		return out
+	}
+	for _, r := range set.Rows(nil) {
+		out[d.Labels[r]] += d.Weights[r]
+	}
+	return out
+}
+
+// majority returns the class with the largest count (lowest index on
+// ties) and the weight of the other rows.
+func majority(cnt []float64) (int, float64) {
+	best, tot := 0, 0.0
+	for k, x := range cnt {
+		tot += x
+		if x > cnt[best] {
+			best = k
+		}
+	}
+	return best, tot - cnt[best]
+}
+
+// gini is the total weight times the Gini impurity: sum - sum_k c_k^2/sum.
+func gini(cnt []float64) float64 {
+	tot, sq := 0.0, 0.0
+	for _, x := range cnt {
+		tot += x
+		sq += x * x
+	}
+	if tot == 0 {
+		return 0
+	}
+	return tot - sq/tot
+}
+
+func (c *cartRun) grow(set model.Bitset, depth int) (int, float64) {
+	cnt := c.counts(set)
+	cls, leafErr := majority(cnt)
+	n := set.Count()
+	if depth == 0 || leafErr == 0 || n < 2*c.minLeaf {
+		return c.b.Leaf(cls), leafErr
+	}
+	best, bestScore := -1, 0.0
+	hi := model.NewBitset(c.v.N)
+	for t := range c.v.Tests {
+		hi.And(set, c.v.True[t])
+		nh := hi.Count()
+		if nh < c.minLeaf || n-nh < c.minLeaf {
+			continue
+		}
+		hc := c.counts(hi)
+		lc := make([]float64, c.nc)
+		for k := range lc {
+			lc[k] = cnt[k] - hc[k]
+		}
+		score := gini(hc) + gini(lc)
+		if best < 0 || score < bestScore-1e-12 {
+			best, bestScore = t, score
+		}
+	}
+	if best < 0 {
+		return c.b.Leaf(cls), leafErr
+	}
+	hiSet := model.NewBitset(c.v.N).And(set, c.v.True[best])
+	loSet := model.NewBitset(c.v.N).AndNot(set, c.v.True[best])
+	lo, le := c.grow(loSet, depth-1)
+	hiN, he := c.grow(hiSet, depth-1)
+	if le+he >= leafErr {
+		// The split does not reduce the error: a leaf predicts the same
+		// rows at least as well and is smaller.
+		return c.b.Leaf(cls), leafErr
+	}
+	return c.b.Split(c.v.Tests[best], lo, hiN), le + he
+}
