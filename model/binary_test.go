@@ -67,7 +67,7 @@ func TestBinarizeSpecialColumns(t *testing.T) {
 		[]float64{0, 1, 1, 0}, // 0/1 column: one test x > 0.5
 		[]float64{4, 4, 4, 4}, // constant: no test
 	)
-	categorical(d, "sex", "m", "f", "f", "m")              // two values: one test
+	categorical(d, "sex", "m", "f", "f", "m")               // two values: one test
 	categorical(d, "colour", "red", "green", "blue", "red") // three values: three tests
 	categorical(d, "const", "z", "z", "z", "z")             // one value: no test
 	v := Binarize(d)
