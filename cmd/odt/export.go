@@ -10,6 +10,9 @@ import (
 )
 
 // exportRequest is what `odt export` hands to a format's exporter.
+// Problem holds the flags as given: MinSupport is at least 1, and
+// Objective is empty unless --objective or --skeleton (→ diagram) was
+// given, so the exporter picks its encoding's natural objective.
 type exportRequest struct {
 	Data     *model.Dataset
 	Encoding string         // --encoding: depth | odd | odt
