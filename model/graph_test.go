@@ -378,3 +378,28 @@ func TestProblemAndResult(t *testing.T) {
 		t.Error("gap of optimal / empty result")
 	}
 }
+
+func TestTraceConcurrent(t *testing.T) {
+	tr := NewTrace(time.Now(), nil)
+	done := make(chan bool)
+	for w := range 4 {
+		go func() {
+			for i := 1000; i > 0; i-- {
+				tr.Offer(float64(i*4+w), nil)
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	incs := tr.Incumbents()
+	for i := 1; i < len(incs); i++ {
+		if incs[i].Objective >= incs[i-1].Objective {
+			t.Fatalf("incumbent %d does not improve: %v after %v", i, incs[i].Objective, incs[i-1].Objective)
+		}
+	}
+	if last := incs[len(incs)-1].Objective; last != 4 {
+		t.Errorf("best incumbent %v, want 4", last)
+	}
+}
