@@ -313,7 +313,7 @@ func TestSolveTextAndDot(t *testing.T) {
 			t.Errorf("text output (exit %d) lacks %q:\n%s", code, s, out)
 		}
 	}
-	out, _, code = odt(t, "solve", "-q", "--depth", "2", "--format", "dot", "../../testdata/iris.csv")
+	out, _, code = odt(t, "solve", "-q", "--backend", "cart", "--depth", "2", "--format", "dot", "../../testdata/iris.csv")
 	if code != 0 || !strings.HasPrefix(out, "digraph") {
 		t.Errorf("dot output (exit %d): %s", code, out)
 	}
@@ -395,7 +395,7 @@ func TestBadInput(t *testing.T) {
 	}
 	// A model that does not fit the data.
 	res := filepath.Join(dir, "iris.json")
-	out, _, _ := odt(t, "solve", "-q", "--format", "json", "--depth", "1", "../../testdata/iris.csv")
+	out, _, _ := odt(t, "solve", "-q", "--backend", "cart", "--format", "json", "--depth", "1", "../../testdata/iris.csv")
 	os.WriteFile(res, []byte(out), 0o644)
 	_, stderr, code = odt(t, "predict", "--model", res, filepath.Join(dir, "nolabel.csv"))
 	if code != 2 || !strings.Contains(stderr, "does not fit") {
