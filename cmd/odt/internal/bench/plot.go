@@ -126,6 +126,9 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 	return pics, hz
 }
 
+// minTime is the left end of the log time axis; earlier times are drawn there.
+const minTime = 1e-3
+
 // palette gives each backend a distinct, readable colour.
 var palette = []color.RGBA{
 	{0x1f, 0x77, 0xb4, 255}, {0xd6, 0x27, 0x28, 255}, {0x2c, 0xa0, 0x2c, 255}, {0xff, 0x7f, 0x0e, 255},
@@ -149,10 +152,13 @@ func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
 			title = "average over datasets, depth " + strings.TrimPrefix(name, "average/d")
 		}
 		p.Title.Text = "anytime: " + title
-		p.X.Label.Text = "time (s)"
-		p.Y.Label.Text = "primal gap"
-		p.Y.Min, p.Y.Max = 0, 1.05
-		p.X.Min, p.X.Max = 0, hz[name]
+		// Runs span milliseconds to minutes: a log time axis from 1 ms.
+		p.X.Label.Text = "time (s, log scale)"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Label.Text = "primal gap (0 = best known objective)"
+		p.Y.Min, p.Y.Max = 0, 1.3
+		p.X.Min, p.X.Max = minTime, math.Max(hz[name], 10*minTime)
 		p.Add(plotter.NewGrid())
 		p.Legend.Top = true
 		for i, b := range s.Backends {
@@ -162,9 +168,9 @@ func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
 			}
 			xy := make(plotter.XYs, 0, len(c.T)+1)
 			for j := range c.T {
-				xy = append(xy, plotter.XY{X: c.T[j], Y: c.Gap[j]})
+				xy = append(xy, plotter.XY{X: math.Max(c.T[j], minTime), Y: c.Gap[j]})
 			}
-			xy = append(xy, plotter.XY{X: hz[name], Y: c.Gap[len(c.Gap)-1]})
+			xy = append(xy, plotter.XY{X: p.X.Max, Y: c.Gap[len(c.Gap)-1]})
 			l, err := plotter.NewLine(xy)
 			if err != nil {
 				return files, fmt.Errorf("picture %s: %w", name, err)

@@ -115,6 +115,8 @@ type Summary struct {
 	// Conflicts lists proven optima that disagree; non-empty means a bug.
 	Conflicts []string
 	Backends  []string
+	// Failures describes the runs that produced no result.
+	Failures []string
 }
 
 func groupKey(name string, depth int) string { return name + "/d" + strconv.Itoa(depth) }
@@ -131,6 +133,7 @@ func Summarize(runs []Run) Summary {
 			s.Backends = append(s.Backends, r.Backend)
 		}
 		if r.Objective == nil {
+			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Backend, r.Repeat, r.Status, r.Message))
 			continue
 		}
 		g := groupKey(r.Name(), r.Depth)
@@ -147,6 +150,7 @@ func Summarize(runs []Run) Summary {
 			proven[g][r.Backend] = *r.Objective
 		}
 	}
+	sort.Strings(s.Failures)
 	groups := make([]string, 0, len(proven))
 	for g := range proven {
 		groups = append(groups, g)
@@ -298,6 +302,12 @@ func (s Summary) WriteText(w io.Writer) error {
 }
 
 func (s Summary) writeConflicts(sb *strings.Builder) {
+	if len(s.Failures) > 0 {
+		sb.WriteString("\nfailed runs:\n")
+		for _, f := range s.Failures {
+			sb.WriteString("  " + f + "\n")
+		}
+	}
 	for _, c := range s.Conflicts {
 		sb.WriteString("CROSS-CHECK ERROR: " + c + "\n")
 	}
@@ -312,7 +322,7 @@ func (s Summary) WriteMarkdown(w io.Writer) error {
 	for _, r := range rows {
 		sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
 	}
-	if len(s.Conflicts) > 0 {
+	if len(s.Conflicts)+len(s.Failures) > 0 {
 		sb.WriteString("\n")
 		s.writeConflicts(&sb)
 	}
