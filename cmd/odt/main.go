@@ -10,6 +10,7 @@
 //	odt backends                  the registered backends and their options
 //	odt export --to dimacs|mps --encoding E [flags] DATA -o FILE
 //	odt decode --encoding E [flags] DATA SOLVER_OUTPUT
+//	odt bench --backends A,B [flags] DATA...   compare backends (odt bench --help)
 //
 // Exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage
 // or bad input. The result goes to stdout (or --out/-o FILE); progress
@@ -51,6 +52,7 @@ func commands() []command {
 		{"backends", "list the solver backends and what each accepts", runBackends},
 		{"export", "write a SAT (DIMACS) or MILP (MPS) encoding of a problem for an external solver", runExport},
 		{"decode", "read an external solver's output back into a verified model", runDecode},
+		{"bench", "run backends × datasets × depths, cross-check optima, tables and anytime pictures", runBench},
 	}
 }
 
@@ -95,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "odt %s: %s\n", name, oneLine(err.Error()))
 		return exitCode(err)
 	}
-	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode; see odt --help)\n", name)
+	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode, bench; see odt --help)\n", name)
 	return 2
 }
 
