@@ -2,7 +2,7 @@
 # Sets up a fresh Debian 12 machine (as root) to build and test odtkit.
 # Idempotent: installs only what is missing and says what it did.
 #   - Debian packages: the list below (apt-get update runs only when one is missing);
-#   - Go: when `go` is missing, the toolchain $GO_VERSION from the Go module proxy into /usr/local/go;
+#   - Go: when `go` is missing, the toolchain $GO_VERSION from the Go module proxy ($GOPROXY) into /usr/local/go;
 #   - scripts/install-highs.sh, when present (the MILP backend's HiGHS build).
 set -euo pipefail
 
@@ -51,10 +51,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ $need_go = 1 ]; then
+	# The toolchain comes from the Go module proxy named by $GOPROXY (its first
+	# entry); this script names no host itself.
+	proxy="${GOPROXY:-}"
+	proxy="${proxy%%,*}"
+	case "$proxy" in
+	http://* | https://*) ;;
+	*)
+		echo "setup.sh: Go ${GO_VERSION} is needed and no 'go' is on the PATH; install it, or set GOPROXY to your Go module proxy so this script can fetch it" >&2
+		exit 1
+		;;
+	esac
 	arch=$(dpkg --print-architecture)
 	tmp=$(mktemp -d)
-	url="https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go${GO_VERSION}.linux-${arch}.zip"
-	curl -fsSL -o "$tmp/go.zip" "$url"
+	curl -fsSL -o "$tmp/go.zip" "${proxy%/}/golang.org/toolchain/@v/v0.0.1-go${GO_VERSION}.linux-${arch}.zip"
 	unzip -q "$tmp/go.zip" -d "$tmp"
 	rm -rf /usr/local/go
 	mv "$tmp/golang.org/toolchain@v0.0.1-go${GO_VERSION}.linux-${arch}" /usr/local/go
