@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -149,6 +150,40 @@ func TestDL85Reference(t *testing.T) {
 				t.Fatal(err)
 			}
 			dl85Check(t, v, c.Depth, 1, r, float64(c.Optimum))
+		})
+	}
+}
+
+// BenchmarkDL85 measures the time to a proven optimum per cp4im dataset
+// and depth (filter with -bench 'DL85/pendigits/d4'), reporting the
+// cache's peak estimate and the heap's peak.
+func BenchmarkDL85(b *testing.B) {
+	for _, c := range dl85RefCells(b) {
+		if c.Depth < 2 {
+			continue
+		}
+		b.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(b *testing.B) {
+			v := dl85Load(b, c.Dataset)
+			var r *DL85Result
+			var err error
+			runtime.GC()
+			var ms0 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			for b.Loop() {
+				r, err = DL85(context.Background(), v, c.Depth, 1, DL85Settings{})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if r.Error != float64(c.Optimum) || !r.Optimal {
+				b.Fatalf("error %v (optimal %v), reference %d", r.Error, r.Optimal, c.Optimum)
+			}
+			b.ReportMetric(float64(r.Stats["cache_peak_bytes"].(int64))/(1<<20), "cacheMB")
+			b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapMB")
+			b.ReportMetric(c.DL85CPU, "ref-dl85-s")
+			b.ReportMetric(c.MurTreeCPU, "ref-murtree-s")
 		})
 	}
 }
