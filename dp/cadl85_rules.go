@@ -1,7 +1,9 @@
 package dp
 
 import (
+	"context"
 	"fmt"
+	"github.com/odtkit/odtkit/model"
 	"math"
 	"strings"
 
@@ -240,4 +242,70 @@ func (r *CADL85TopK) TerminalState(t CADL85TopKState) CADL85TopKState {
 func (r *CADL85TopK) Relax() bool {
 	r.K = cadl85NextInt(r.K, r.Schedule)
 	return true
+}
+
+// CADL85Spec names a rule and its relaxation, as on the command line.
+// Zero Start/Step mean the rule's defaults (see CADL85RuleDefaults).
+type CADL85Spec struct {
+	Rule  string // purity, gain, discrepancy, topk or topk*
+	Relax string // monotonic, exponential or luby
+	// Start is the initial threshold, Step the relaxation step δ.
+	Start, Step float64
+	// StartSet tells that Start was given (it may be 0).
+	StartSet bool
+}
+
+// CADL85RuleDefaults returns a rule's initial threshold and step δ:
+// purity 0.5 and 0.1 (capped at 1.0, where it is fully relaxed), gain 0
+// and 0.05 bits, discrepancy 0 and 1, topk / topk* 1 and 1. The initial
+// thresholds of gain, discrepancy and Top-k make the first restart
+// greedy.
+func CADL85RuleDefaults(rule string) (start, step float64, err error) {
+	switch strings.ToLower(rule) {
+	case "purity":
+		return 0.5, 0.1, nil
+	case "gain":
+		return 0, 0.05, nil
+	case "discrepancy", "lds":
+		return 0, 1, nil
+	case "topk", "top-k", "topk*", "top-k*":
+		return 1, 1, nil
+	}
+	return 0, 0, fmt.Errorf("cadl85: unknown rule %q (purity, gain, discrepancy, topk, topk*)", rule)
+}
+
+// CADL85Named runs CADL85 with the rule and relaxation named by spec.
+func CADL85Named(ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, spec CADL85Spec, s DL85Settings) (*DL85Result, error) {
+	start, step, err := CADL85RuleDefaults(spec.Rule)
+	if err != nil {
+		return nil, err
+	}
+	if spec.StartSet {
+		start = spec.Start
+	}
+	if spec.Step != 0 {
+		step = spec.Step
+	}
+	if math.IsNaN(start) || math.IsInf(start, 0) || start < 0 {
+		return nil, fmt.Errorf("cadl85: start threshold %v must be a non-negative number", start)
+	}
+	sched, err := CADL85NewSchedule(spec.Relax, step)
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(spec.Rule) {
+	case "purity":
+		if start > 1 {
+			return nil, fmt.Errorf("cadl85: purity threshold %v above 1", start)
+		}
+		return CADL85(ctx, v, maxDepth, minSupport, &CADL85Purity{MinPurity: start, Schedule: sched}, s)
+	case "gain":
+		return CADL85(ctx, v, maxDepth, minSupport, &CADL85Gain{MaxGap: start, Schedule: sched}, s)
+	case "discrepancy", "lds":
+		return CADL85(ctx, v, maxDepth, minSupport, &CADL85Discrepancy{MaxDiscrepancy: int(start), Schedule: sched}, s)
+	case "topk", "top-k":
+		return CADL85(ctx, v, maxDepth, minSupport, &CADL85TopK{K: max(1, int(start)), Schedule: sched}, s)
+	default: // topk*
+		return CADL85(ctx, v, maxDepth, minSupport, &CADL85TopK{K: max(1, int(start)), Halving: true, Schedule: sched}, s)
+	}
 }

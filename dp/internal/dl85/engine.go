@@ -421,12 +421,17 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		return s.leafResult(cnt, ub, true, 0)
 	}
 	if s.stopped() || s.rule.Prune(st) {
-		lb := max(s.cachedLB(key), s.irreducible(rows))
-		if e, ok := s.cache[string(key)]; ok && e.exact {
+		e, ok := s.cache[string(key)]
+		if ok && e.exact {
 			if e.err < ub {
 				return result{tree: e.tree, err: e.err, lb: e.lb, complete: true}
 			}
 			return result{err: math.Inf(1), lb: e.lb, complete: true}
+		}
+		lb := e.lb
+		if s.stop {
+			// Only a stopped search reports its bound: make it count.
+			lb = max(lb, s.irreducible(rows))
 		}
 		if lb >= ub {
 			return result{err: math.Inf(1), lb: lb, complete: true}
@@ -488,6 +493,11 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 	}
 	if rd == 1 {
 		r := s.depth1(cnt, n, act, fn, fc, ub)
+		if !s.cfg.Depth2 {
+			// Restarts and other paths reuse it (with the depth-2 step
+			// on, depth-1 branches are met only below depth-2 ones).
+			s.store(key, entry[T]{err: r.err, lb: r.lb, ub: ub, tree: r.tree, state: s.rule.TerminalState(st), iter: s.iter, exact: r.tree != nil})
+		}
 		return r
 	}
 	if rd == 2 && s.cfg.Depth2 {
