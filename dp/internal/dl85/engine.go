@@ -215,6 +215,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	}
 	st := rule.InitialState(Context{Error: rootErr, Size: d.N})
 	ub := math.Inf(1)
+	stuck := false
 	for {
 		s.iter++
 		r := s.node(0, rootCnt, d.N, nil, ub, st, all, report)
@@ -235,11 +236,13 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			break
 		}
 		if !rule.Relax() {
-			// A rule that cannot be relaxed prunes nothing: one more
-			// restart is complete.
-			if s.iter > 1 && !rule.Prune(st) && false {
+			// A rule that cannot be relaxed any more should prune nothing,
+			// so the next restart is complete; a rule that still prunes
+			// then would loop for ever: stop after one such restart.
+			if stuck {
 				break
 			}
+			stuck = true
 		}
 	}
 	if res.Optimal {
