@@ -1,0 +1,189 @@
+package dp
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// dl85RefCell is one row of ../shared/reference/cp4im-optima.tsv.
+type dl85RefCell struct {
+	Dataset        string
+	Depth, Optimum int
+	DL85CPU        float64 // -1 when not numeric
+	MurTreeCPU     float64
+}
+
+// dl85SharedDir locates ../shared relative to the repository root.
+func dl85SharedDir(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join("..", "..", "shared")
+	if _, err := os.Stat(filepath.Join(dir, "reference", "cp4im-optima.tsv")); err != nil {
+		tb.Skip("cp4im reference tests: ../shared not present")
+	}
+	return dir
+}
+
+func dl85RefCells(tb testing.TB) []dl85RefCell {
+	tb.Helper()
+	dir := dl85SharedDir(tb)
+	f, err := os.Open(filepath.Join(dir, "reference", "cp4im-optima.tsv"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var cells []dl85RefCell
+	sc := bufio.NewScanner(f)
+	header := true
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		if header {
+			header = false
+			continue
+		}
+		fs := strings.Split(line, "\t")
+		if len(fs) < 8 {
+			tb.Fatalf("bad reference line %q", line)
+		}
+		depth, err1 := strconv.Atoi(fs[4])
+		opt, err2 := strconv.Atoi(fs[5])
+		if err1 != nil || err2 != nil {
+			continue // unknown optimum
+		}
+		num := func(s string) float64 {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return -1
+			}
+			return x
+		}
+		cells = append(cells, dl85RefCell{Dataset: fs[0], Depth: depth, Optimum: opt, DL85CPU: num(fs[6]), MurTreeCPU: num(fs[7])})
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	if len(cells) == 0 {
+		tb.Fatal("no reference cells")
+	}
+	return cells
+}
+
+var dl85DataCache sync.Map
+
+// dl85Load reads and binarises a cp4im dataset (cached across tests).
+func dl85Load(tb testing.TB, name string) *model.BinaryView {
+	tb.Helper()
+	if v, ok := dl85DataCache.Load(name); ok {
+		return v.(*model.BinaryView)
+	}
+	dir := dl85SharedDir(tb)
+	d, err := model.ReadFile(filepath.Join(dir, "data", "cp4im", name+".txt"), model.ReadOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	v := model.Binarize(d)
+	dl85DataCache.Store(name, v)
+	return v
+}
+
+// dl85Check verifies a result against the data: depth, claimed errors,
+// bound and the expected optimum.
+func dl85Check(t *testing.T, v *model.BinaryView, depth, minSup int, r *DL85Result, want float64) {
+	t.Helper()
+	if !r.Optimal {
+		t.Fatalf("not proven optimal (error %v, bound %v)", r.Error, r.LowerBound)
+	}
+	if err := r.Tree.Validate(); err != nil {
+		t.Fatalf("invalid tree: %v", err)
+	}
+	if got := r.Tree.Depth(); got > depth {
+		t.Fatalf("tree depth %d > %d", got, depth)
+	}
+	if got := r.Tree.WeightedErrors(v.Data); got != r.Error {
+		t.Fatalf("tree makes %v errors, solver claims %v", got, r.Error)
+	}
+	if r.Error != want {
+		t.Fatalf("error %v, reference optimum %v", r.Error, want)
+	}
+	if r.LowerBound != r.Error {
+		t.Fatalf("optimal result with bound %v != error %v", r.LowerBound, r.Error)
+	}
+	if minSup > 1 {
+		count := map[int]int{}
+		for row := range v.Data.Rows() {
+			count[r.Tree.Leaf(v.Data, row)]++
+		}
+		for leaf, c := range count {
+			if c < minSup {
+				t.Fatalf("leaf %d holds %d rows < min support %d", leaf, c, minSup)
+			}
+		}
+	}
+}
+
+func dl85Long() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
+
+// TestDL85Reference checks DL8.5 against every cp4im optimum at depths
+// 1-3, and at depth 4 where the reference DL8.5 needed under 2 s (all
+// depth-4 cells and depth 5 with ODTKIT_LONG=1).
+func TestDL85Reference(t *testing.T) {
+	for _, c := range dl85RefCells(t) {
+		quick := c.Depth <= 3 || (c.Depth == 4 && c.DL85CPU >= 0 && c.DL85CPU < 2)
+		if !quick && !(dl85Long() && c.Depth <= 4) {
+			continue
+		}
+		t.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(t *testing.T) {
+			v := dl85Load(t, c.Dataset)
+			r, err := DL85(context.Background(), v, c.Depth, 1, DL85Settings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dl85Check(t, v, c.Depth, 1, r, float64(c.Optimum))
+		})
+	}
+}
+
+// BenchmarkDL85 measures the time to a proven optimum per cp4im dataset
+// and depth (filter with -bench 'DL85/pendigits/d4'), reporting the
+// cache's peak estimate and the heap's peak.
+func BenchmarkDL85(b *testing.B) {
+	for _, c := range dl85RefCells(b) {
+		if c.Depth < 2 {
+			continue
+		}
+		b.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(b *testing.B) {
+			v := dl85Load(b, c.Dataset)
+			var r *DL85Result
+			var err error
+			runtime.GC()
+			var ms0 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			for b.Loop() {
+				r, err = DL85(context.Background(), v, c.Depth, 1, DL85Settings{})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if r.Error != float64(c.Optimum) || !r.Optimal {
+				b.Fatalf("error %v (optimal %v), reference %d", r.Error, r.Optimal, c.Optimum)
+			}
+			b.ReportMetric(float64(r.Stats["cache_peak_bytes"].(int64))/(1<<20), "cacheMB")
+			b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapMB")
+			b.ReportMetric(c.DL85CPU, "ref-dl85-s")
+			b.ReportMetric(c.MurTreeCPU, "ref-murtree-s")
+		})
+	}
+}

@@ -1,0 +1,253 @@
+package dp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// dl85Random builds a small random dataset: binary and three-valued
+// numeric columns (so the binary view has nested thresholds and, often,
+// duplicate or constant tests), nc classes, optional weights.
+func dl85Random(rng *rand.Rand, n, m, nc int, weighted bool) *model.Dataset {
+	d := &model.Dataset{Name: "random"}
+	for c := range nc {
+		d.Classes = append(d.Classes, strconv.Itoa(c))
+	}
+	for f := range m {
+		vals := make([]float64, n)
+		levels := 2 + rng.IntN(2)
+		for r := range vals {
+			vals[r] = float64(rng.IntN(levels))
+		}
+		d.Features = append(d.Features, model.Feature{Name: fmt.Sprintf("f%d", f), Values: vals})
+	}
+	for range n {
+		d.Labels = append(d.Labels, rng.IntN(nc))
+	}
+	if weighted {
+		for range n {
+			d.Weights = append(d.Weights, 0.1+rng.Float64()*3)
+		}
+	}
+	return d
+}
+
+// dl85Brute is the optimum by definition: the best of a leaf and of every
+// admissible split with optimal subtrees, over all tests of the view.
+func dl85Brute(v *model.BinaryView, rows []int, depth, minSup int) float64 {
+	d := v.Data
+	cnt := make([]float64, len(d.Classes))
+	for _, r := range rows {
+		cnt[d.Labels[r]] += d.Weight(r)
+	}
+	tot, mx := 0.0, 0.0
+	for _, x := range cnt {
+		tot += x
+		mx = max(mx, x)
+	}
+	best := tot - mx
+	if depth == 0 || best == 0 {
+		return best
+	}
+	for t := range v.Tests {
+		var lo, hi []int
+		for _, r := range rows {
+			if v.True[t].Has(r) {
+				hi = append(hi, r)
+			} else {
+				lo = append(lo, r)
+			}
+		}
+		if len(lo) < max(minSup, 1) || len(hi) < max(minSup, 1) {
+			continue
+		}
+		if e := dl85Brute(v, lo, depth-1, minSup) + dl85Brute(v, hi, depth-1, minSup); e < best {
+			best = e
+		}
+	}
+	return best
+}
+
+// dl85Verify checks a result on the data: depth, support of every leaf,
+// claimed error and the expected optimum.
+func dl85Verify(t *testing.T, v *model.BinaryView, depth, minSup int, r *DL85Result, want float64) {
+	t.Helper()
+	if err := r.Tree.Validate(); err != nil {
+		t.Fatalf("invalid tree: %v", err)
+	}
+	if err := r.Tree.CheckData(v.Data); err != nil {
+		t.Fatal(err)
+	}
+	if r.Tree.Depth() > depth {
+		t.Fatalf("depth %d > %d", r.Tree.Depth(), depth)
+	}
+	got := r.Tree.WeightedErrors(v.Data)
+	if math.Abs(got-r.Error) > 1e-9 {
+		t.Fatalf("tree makes %v errors, solver claims %v", got, r.Error)
+	}
+	count := map[int]int{}
+	for row := range v.Data.Rows() {
+		count[r.Tree.Leaf(v.Data, row)]++
+	}
+	for leaf, c := range count {
+		if c < minSup {
+			t.Fatalf("leaf %d holds %d rows < min support %d", leaf, c, minSup)
+		}
+	}
+	if !r.Optimal || math.Abs(r.Error-want) > 1e-9 || math.Abs(r.LowerBound-r.Error) > 1e-9 {
+		t.Fatalf("error %v bound %v optimal %v; brute force %v", r.Error, r.LowerBound, r.Optimal, want)
+	}
+}
+
+// TestDL85Brute compares DL8.5 (every setting) and CA-DL8.5 (every rule
+// and relaxation) with brute force on small random data: multiclass,
+// weighted, with min support.
+func TestDL85Brute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 300 {
+		n := 1 + rng.IntN(40)
+		m := 1 + rng.IntN(5)
+		nc := 2 + rng.IntN(3)
+		weighted := i%3 == 1
+		d := dl85Random(rng, n, m, nc, weighted)
+		v := model.Binarize(d)
+		depth := rng.IntN(4)
+		minSup := 1 + rng.IntN(4)
+		if i%2 == 0 {
+			minSup = 1
+		}
+		rows := make([]int, n)
+		for r := range rows {
+			rows[r] = r
+		}
+		name := fmt.Sprintf("%d/n%d-m%d-c%d-w%v-d%d-s%d", i, n, m, nc, weighted, depth, minSup)
+		t.Run(name, func(t *testing.T) {
+			settings := []DL85Settings{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4}}
+			run := func(label string, f func() (*DL85Result, error)) {
+				t.Helper()
+				r, err := f()
+				if n < minSup {
+					if !errors.Is(err, DL85ErrInfeasible) {
+						t.Fatalf("%s: %d rows < min support %d: got %v, want infeasible", label, n, minSup, err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", label, err)
+				}
+				dl85Verify(t, v, depth, minSup, r, dl85Brute(v, rows, depth, minSup))
+			}
+			for k, s := range settings {
+				run(fmt.Sprintf("dl85 settings %d", k), func() (*DL85Result, error) {
+					return DL85(context.Background(), v, depth, minSup, s)
+				})
+			}
+			for _, rule := range cadl85Rules {
+				for _, relax := range cadl85Relaxes {
+					run("cadl85 "+rule+" "+relax, func() (*DL85Result, error) {
+						return CADL85Named(context.Background(), v, depth, minSup, CADL85Spec{Rule: rule, Relax: relax},
+							DL85Settings{NoDepth2: i%2 == 0})
+					})
+				}
+			}
+		})
+	}
+}
+
+// TestDL85TinyCache solves cp4im files with a cache cap far below what
+// the search needs: the optimum is still found, and evictions happened.
+func TestDL85TinyCache(t *testing.T) {
+	cells := dl85RefCells(t)
+	for _, c := range cells {
+		if c.Depth != 4 || !(c.DL85CPU >= 0 && c.DL85CPU <= 0.4) || c.Optimum == 0 {
+			continue
+		}
+		t.Run(c.Dataset, func(t *testing.T) {
+			v := dl85Load(t, c.Dataset)
+			r, err := DL85(context.Background(), v, c.Depth, 1, DL85Settings{CacheMB: 0.01})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dl85Check(t, v, c.Depth, 1, r, float64(c.Optimum))
+			if r.Stats["cache_evictions"].(int) == 0 {
+				t.Fatalf("a 10 KiB cache was never evicted (peak %v bytes)", r.Stats["cache_peak_bytes"])
+			}
+			if peak := r.Stats["cache_peak_bytes"].(int64); peak > 20000 {
+				t.Fatalf("cache peak %d bytes above the 10 KiB cap", peak)
+			}
+		})
+	}
+}
+
+// TestDL85MinSupport checks on cp4im data that a larger min support is
+// honoured and can only raise the optimum, against brute force at depth 2.
+func TestDL85MinSupport(t *testing.T) {
+	v := dl85Load(t, "primary-tumor")
+	rows := make([]int, v.N)
+	for r := range rows {
+		rows[r] = r
+	}
+	prev := -1.0
+	for _, ms := range []int{1, 5, 20, 60} {
+		r, err := DL85(context.Background(), v, 2, ms, DL85Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dl85Verify(t, v, 2, ms, r, dl85Brute(v, rows, 2, ms))
+		if r.Error < prev {
+			t.Fatalf("min support %d: error %v below %v of a smaller support", ms, r.Error, prev)
+		}
+		prev = r.Error
+	}
+}
+
+// TestDL85BadInput checks that misuse gives errors, not panics.
+func TestDL85BadInput(t *testing.T) {
+	d := dl85Random(rand.New(rand.NewPCG(3, 4)), 10, 3, 2, false)
+	v := model.Binarize(d)
+	if _, err := DL85(context.Background(), v, -1, 1, DL85Settings{}); err == nil {
+		t.Error("negative depth accepted")
+	}
+	if _, err := DL85(context.Background(), v, 2, 1, DL85Settings{CacheMB: -1}); err == nil {
+		t.Error("negative cache cap accepted")
+	}
+	if _, err := DL85(context.Background(), nil, 2, 1, DL85Settings{}); err == nil {
+		t.Error("nil view accepted")
+	}
+	for _, spec := range []CADL85Spec{{Rule: "nope"}, {Rule: "gain", Relax: "sometimes"}, {Rule: "topk", Step: -1},
+		{Rule: "purity", Start: 2, StartSet: true}, {Rule: "gain", Start: math.NaN(), StartSet: true}} {
+		if _, err := CADL85Named(context.Background(), v, 2, 1, spec, DL85Settings{}); err == nil {
+			t.Errorf("spec %+v accepted", spec)
+		}
+	}
+}
+
+// TestDL85Cancelled checks that a search stopped at once still returns a
+// valid tree with optimal=false and a valid bound.
+func TestDL85Cancelled(t *testing.T) {
+	v := dl85Load(t, "pendigits")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	r, err := DL85(ctx, v, 5, 1, DL85Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Optimal {
+		t.Skip("solved within the limit; nothing to check")
+	}
+	if got := r.Tree.WeightedErrors(v.Data); got != r.Error {
+		t.Fatalf("tree makes %v errors, claimed %v", got, r.Error)
+	}
+	// The reference optimum at depth 4 is 13; depth 5 can only be lower.
+	if r.LowerBound > 13 || r.LowerBound > r.Error {
+		t.Fatalf("bound %v is not valid (error %v)", r.LowerBound, r.Error)
+	}
+}

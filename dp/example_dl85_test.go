@@ -1,0 +1,57 @@
+package dp_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// exampleData is XOR of two bits, plus a noise bit: a greedy learner
+// finds no useful first split, an optimal depth-2 tree is perfect.
+func exampleData() *model.Dataset {
+	a := []float64{0, 0, 1, 1, 0, 0, 1, 1}
+	b := []float64{0, 1, 0, 1, 0, 1, 0, 1}
+	c := []float64{0, 0, 0, 0, 1, 1, 1, 0}
+	return &model.Dataset{
+		Name: "xor",
+		Features: []model.Feature{
+			{Name: "a", Values: a}, {Name: "b", Values: b}, {Name: "noise", Values: c},
+		},
+		Labels:  []int{0, 1, 1, 0, 0, 1, 1, 0},
+		Classes: []string{"no", "yes"},
+	}
+}
+
+func ExampleDL85() {
+	v := model.Binarize(exampleData())
+	r, err := dp.DL85(context.Background(), v, 2, 1, dp.DL85Settings{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("errors:", r.Error, "optimal:", r.Optimal, "depth:", r.Tree.Depth())
+	// Output: errors: 0 optimal: true depth: 2
+}
+
+func ExampleCADL85() {
+	v := model.Binarize(exampleData())
+	rule := &dp.CADL85Discrepancy{MaxDiscrepancy: 0, Schedule: dp.CADL85Monotonic{Delta: 1}}
+	r, err := dp.CADL85(context.Background(), v, 2, 1, rule, dp.DL85Settings{
+		NoDepth2: true, // let the rule steer every level
+		OnIncumbent: func(g *model.Graph, e float64) {
+			fmt.Println("incumbent with", e, "errors")
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("errors:", r.Error, "optimal:", r.Optimal, "restarts:", r.Stats["restarts"])
+	// Output:
+	// incumbent with 4 errors
+	// incumbent with 3 errors
+	// incumbent with 0 errors
+	// errors: 0 optimal: true restarts: 2
+}

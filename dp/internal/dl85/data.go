@@ -1,0 +1,128 @@
+package dl85
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// Data is the binary input of the engine: one column bitset per test
+// (rows where it is true), a class per row and optional row weights.
+type Data struct {
+	N, M, NC int // rows, tests, classes
+	words    int
+	cols     [][]uint64 // per test, rows where it is true
+	class    [][]uint64 // per class, its rows
+	label    []int32
+	w        []float64  // nil: every row weighs 1
+	rowBits  [][]uint64 // per row, the tests true on it
+	group    []int32    // per row, the id of its distinct test vector
+	nGroups  int
+}
+
+// NewData checks and indexes the input: cols[t] holds the rows (of n)
+// where test t is true, labels[r] in [0, nc), weights nil or one
+// non-negative finite weight per row.
+func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*Data, error) {
+	if n <= 0 {
+		return nil, errors.New("dl85: no rows")
+	}
+	if len(labels) != n {
+		return nil, fmt.Errorf("dl85: %d labels for %d rows", len(labels), n)
+	}
+	if nc < 1 {
+		return nil, errors.New("dl85: no classes")
+	}
+	if weights != nil && len(weights) != n {
+		return nil, fmt.Errorf("dl85: %d weights for %d rows", len(weights), n)
+	}
+	words := (n + 63) / 64
+	d := &Data{N: n, M: len(cols), NC: nc, words: words, cols: cols, w: weights}
+	for t, c := range cols {
+		if len(c) != words {
+			return nil, fmt.Errorf("dl85: test %d has %d words, want %d", t, len(c), words)
+		}
+	}
+	d.class = make([][]uint64, nc)
+	for c := range d.class {
+		d.class[c] = make([]uint64, words)
+	}
+	d.label = make([]int32, n)
+	for r, l := range labels {
+		if l < 0 || l >= nc {
+			return nil, fmt.Errorf("dl85: row %d has class %d, want 0..%d", r, l, nc-1)
+		}
+		d.label[r] = int32(l)
+		d.class[l][r>>6] |= 1 << (uint(r) & 63)
+	}
+	for r, x := range weights {
+		if !(x >= 0) || x > 1e300 {
+			return nil, fmt.Errorf("dl85: row %d has weight %v", r, x)
+		}
+	}
+	mw := (d.M + 63) / 64
+	flat := make([]uint64, n*mw)
+	d.rowBits = make([][]uint64, n)
+	for r := range d.rowBits {
+		d.rowBits[r] = flat[r*mw : (r+1)*mw : (r+1)*mw]
+	}
+	for t, c := range cols {
+		for wi, x := range c {
+			for x != 0 {
+				b := bits.TrailingZeros64(x)
+				x &= x - 1
+				r := wi*64 + b
+				if r < n {
+					d.rowBits[r][t>>6] |= 1 << (uint(t) & 63)
+				}
+			}
+		}
+	}
+	// Distinct test vectors, for the irreducible-error lower bound.
+	d.group = make([]int32, n)
+	ids := map[string]int32{}
+	buf := make([]byte, 0, 8*mw)
+	for r := range n {
+		buf = buf[:0]
+		for _, x := range d.rowBits[r] {
+			for i := range 8 {
+				buf = append(buf, byte(x>>(8*i)))
+			}
+		}
+		id, ok := ids[string(buf)]
+		if !ok {
+			id = int32(len(ids))
+			ids[string(buf)] = id
+		}
+		d.group[r] = id
+	}
+	d.nGroups = len(ids)
+	return d, nil
+}
+
+// weight of row r.
+func (d *Data) weight(r int) float64 {
+	if d.w == nil {
+		return 1
+	}
+	return d.w[r]
+}
+
+func andCount(x, y []uint64) int {
+	n := 0
+	y = y[:len(x)]
+	for i, a := range x {
+		n += bits.OnesCount64(a & y[i])
+	}
+	return n
+}
+
+func andCount3(x, y, z []uint64) int {
+	n := 0
+	y = y[:len(x)]
+	z = z[:len(x)]
+	for i, a := range x {
+		n += bits.OnesCount64(a & y[i] & z[i])
+	}
+	return n
+}

@@ -1,0 +1,240 @@
+package dl85
+
+import "math/bits"
+
+// depth2 returns an optimal tree of depth at most 2 for the branch at
+// level lv (unweighted rows), from pairwise counts: the rows of the
+// branch are renumbered 0..n-1, every active test becomes a compact
+// bitset over them, and one AND-popcount pass per pair of tests gives the
+// class counts of every depth-2 leaf.
+func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, fc []float64) (*Tree, float64) {
+	s.d2calls++
+	d := s.d
+	nc := d.NC
+	K := len(act)
+	rows := s.sets[lv]
+	nw := (n + 63) / 64
+
+	if need := K * nw; cap(s.cf) < need {
+		s.cf = make([]uint64, need)
+	}
+	cf := s.cf[:K*nw]
+	clear(cf)
+	if need := nc * nw; cap(s.cc) < need {
+		s.cc = make([]uint64, need)
+	}
+	cc := s.cc[:nc*nw]
+	clear(cc)
+	for k, t := range act {
+		s.pos[t] = int32(k)
+	}
+	p := 0
+	for wi, x := range rows {
+		for x != 0 {
+			r := wi*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			pw, bit := p>>6, uint64(1)<<(uint(p)&63)
+			cc[int(d.label[r])*nw+pw] |= bit
+			for j, y := range d.rowBits[r] {
+				for y != 0 {
+					t := j*64 + bits.TrailingZeros64(y)
+					y &= y - 1
+					if k := s.pos[t]; k >= 0 {
+						cf[int(k)*nw+pw] |= bit
+					}
+				}
+			}
+			p++
+		}
+	}
+	for _, t := range act {
+		s.pos[t] = -1
+	}
+
+	// pairs[(i*K+j)*nc + 0] = rows with both tests true, then the counts
+	// of classes 0..nc-2 among them (i < j).
+	if need := K * K * nc; cap(s.pairs) < need {
+		s.pairs = make([]int32, need)
+	}
+	pairs := s.pairs[:K*K*nc]
+	if nc == 2 {
+		c0 := cc[:nw]
+		for i := range K {
+			fi := cf[i*nw : (i+1)*nw]
+			for j := i + 1; j < K; j++ {
+				fj := cf[j*nw : (j+1)*nw]
+				fj = fj[:len(fi)]
+				c0 := c0[:len(fi)]
+				t, z := 0, 0
+				for w, a := range fi {
+					x := a & fj[w]
+					t += bits.OnesCount64(x)
+					z += bits.OnesCount64(x & c0[w])
+				}
+				b := (i*K + j) * 2
+				pairs[b], pairs[b+1] = int32(t), int32(z)
+			}
+		}
+	} else {
+		for i := range K {
+			fi := cf[i*nw : (i+1)*nw]
+			for j := i + 1; j < K; j++ {
+				fj := cf[j*nw : (j+1)*nw]
+				b := (i*K + j) * nc
+				pairs[b] = int32(andCount(fi, fj))
+				for c := 0; c < nc-1; c++ {
+					pairs[b+1+c] = int32(andCount3(fi, fj, cc[c*nw:(c+1)*nw]))
+				}
+			}
+		}
+	}
+
+	minsup := s.minsup
+	// Integer class counts of the branch and of each test's true side.
+	var bufA, bufB, bufC, bufD [16]int
+	tot := make([]int, nc)
+	for c := range nc {
+		tot[c] = int(cnt[c])
+	}
+	hiOf := func(k int, out []int) {
+		for c := range nc {
+			out[c] = int(fc[k*nc+c])
+		}
+	}
+	// both(i, j, out): class counts of rows where tests i and j are true.
+	both := func(i, j int, out []int) int {
+		if i > j {
+			i, j = j, i
+		}
+		b := (i*K + j) * nc
+		t := int(pairs[b])
+		last := t
+		for c := 0; c < nc-1; c++ {
+			out[c] = int(pairs[b+1+c])
+			last -= out[c]
+		}
+		out[nc-1] = last
+		return t
+	}
+	leafErr := func(x []int) int {
+		m, t := 0, 0
+		for _, v := range x {
+			t += v
+			m = max(m, v)
+		}
+		return t - m
+	}
+	var big []int
+	if nc > 16 {
+		big = make([]int, 4*nc)
+	}
+	sl := func(b *[16]int, i int) []int {
+		if big != nil {
+			return big[i*nc : (i+1)*nc]
+		}
+		return b[:nc]
+	}
+	side := sl(&bufA, 0)
+	sub := sl(&bufB, 1)
+	rest := sl(&bufC, 2)
+	hj := sl(&bufD, 3)
+
+	// best subtree of depth <= 1 of a side (counts sc, size sn) of test i;
+	// hiSide tells which side.
+	bestSide := func(i int, sc []int, sn int, hiSide bool) (int, int) {
+		be, bj := leafErr(sc), -1
+		if be == 0 || sn < 2*minsup {
+			return be, bj
+		}
+		for j := range K {
+			if j == i {
+				continue
+			}
+			var m int
+			if hiSide {
+				m = both(i, j, sub)
+			} else {
+				// rows where i is false and j true = (j true) - (both true)
+				t := both(i, j, sub)
+				hiOf(j, hj)
+				m = fn[j] - t
+				for c := range nc {
+					sub[c] = hj[c] - sub[c]
+				}
+			}
+			if m < minsup || sn-m < minsup {
+				continue
+			}
+			for c := range nc {
+				rest[c] = sc[c] - sub[c]
+			}
+			if e := leafErr(sub) + leafErr(rest); e < be {
+				be, bj = e, j
+				if e == 0 {
+					break
+				}
+			}
+		}
+		return be, bj
+	}
+
+	bestErr := leafErr(tot)
+	bi, bjLo, bjHi := -1, -1, -1
+	for i := range K {
+		hiOf(i, side)
+		eh, jh := bestSide(i, side, fn[i], true)
+		if eh >= bestErr {
+			continue
+		}
+		for c := range nc {
+			side[c] = tot[c] - side[c]
+		}
+		el, jl := bestSide(i, side, n-fn[i], false)
+		if e := eh + el; e < bestErr {
+			bestErr, bi, bjLo, bjHi = e, i, jl, jh
+			if e == 0 {
+				break
+			}
+		}
+	}
+	if bi < 0 {
+		_, c := leafOf(cnt)
+		return s.leaves[c], float64(bestErr)
+	}
+	// Build the tree from the counts.
+	mk := func(sc []int, j int, hiSide bool) *Tree {
+		if j < 0 {
+			return s.leaves[argmax(sc)]
+		}
+		if hiSide {
+			both(bi, j, sub)
+		} else {
+			both(bi, j, sub)
+			hiOf(j, hj)
+			for c := range nc {
+				sub[c] = hj[c] - sub[c]
+			}
+		}
+		for c := range nc {
+			rest[c] = sc[c] - sub[c]
+		}
+		return &Tree{Test: int(act[j]), Lo: s.leaves[argmax(rest)], Hi: s.leaves[argmax(sub)]}
+	}
+	hiOf(bi, side)
+	hiT := mk(side, bjHi, true)
+	for c := range nc {
+		side[c] = tot[c] - side[c]
+	}
+	loT := mk(side, bjLo, false)
+	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr)
+}
+
+func argmax(x []int) int {
+	b := 0
+	for i, v := range x {
+		if v > x[b] {
+			b = i
+		}
+	}
+	return b
+}

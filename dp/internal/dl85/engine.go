@@ -1,0 +1,717 @@
+package dl85
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Tree is a decision tree over the engine's tests. Test < 0 marks a leaf
+// predicting Class; otherwise rows where the test is false go to Lo, the
+// others to Hi. Subtrees may be shared between trees (they are immutable).
+type Tree struct {
+	Test   int
+	Class  int
+	Lo, Hi *Tree
+}
+
+// Depth is the number of tests on the longest root-to-leaf path.
+func (t *Tree) Depth() int {
+	if t.Test < 0 {
+		return 0
+	}
+	return 1 + max(t.Lo.Depth(), t.Hi.Depth())
+}
+
+// Order is the order in which a node tries its tests.
+type Order int
+
+const (
+	// OrderGain tries tests by decreasing information gain (ties: lower
+	// index first).
+	OrderGain Order = iota
+	// OrderIndex tries tests in index order.
+	OrderIndex
+)
+
+// Config controls one search.
+type Config struct {
+	MaxDepth   int
+	MinSupport int // least number of rows in a leaf (values < 1 mean 1)
+	// CacheBytes caps the estimated memory of the cache of solved
+	// branches (0 = no cap). When it is reached the deepest branches are
+	// evicted; the search stays exact, only slower.
+	CacheBytes int64
+	// Depth2 solves subproblems of remaining depth 2 with a specialised
+	// step (pairwise counts) instead of searching them. Unweighted data only.
+	Depth2 bool
+	Order  Order
+	// OnIncumbent, when set, receives every improving tree found (a
+	// complete tree of the whole data, its weighted error).
+	OnIncumbent func(t *Tree, err float64)
+	// MaxRestarts stops CA-DL8.5 after that many restarts (0 = no limit).
+	MaxRestarts int
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Tree    *Tree
+	Err     float64 // weighted error of Tree
+	LB      float64 // a lower bound on the optimal error
+	Optimal bool
+	// Counters.
+	Nodes, Depth2Calls int64
+	Restarts           int
+	CacheEntries       int
+	PeakCacheBytes     int64
+	Evictions          int
+}
+
+// ErrInfeasible is returned when the data has fewer rows than the minimum
+// support, so that no tree (not even a leaf) satisfies it.
+var ErrInfeasible = errors.New("fewer rows than the minimum support: no tree satisfies it")
+
+type entry[T comparable] struct {
+	err   float64 // error of tree (+Inf when none)
+	lb    float64 // proven lower bound on the branch's optimum
+	ub    float64 // upper bound the branch was last searched under
+	tree  *Tree
+	state T
+	iter  int32
+	exact bool // err is the branch's optimum
+}
+
+// result of searching a branch under an upper bound ub: tree is the best
+// tree found with error < ub (nil when none was found), lb a lower bound
+// on the branch's optimum, complete whether the search of the branch was
+// exhaustive (then tree is optimal, or lb >= ub proves none beats ub).
+type result struct {
+	tree     *Tree
+	err      float64
+	lb       float64
+	complete bool
+}
+
+const entryOverhead = 120 // estimated bytes per cache entry beyond its key
+
+type search[T comparable] struct {
+	d      *Data
+	cfg    Config
+	rule   Rule[T]
+	ctx    context.Context
+	minsup int
+	iter   int32
+
+	cache    map[string]entry[T]
+	lvBytes  []int64
+	bytes    int64
+	peak     int64
+	evicted  int
+	stop     bool
+	tick     uint32
+	nodes    int64
+	d2calls  int64
+	leaves   []*Tree
+	reportAt int // level at which improvements are reported (0)
+
+	// per level scratch
+	sets   [][]uint64
+	act    [][]int32
+	fcnt   [][]float64 // per active test, class counts of its true side
+	fn     [][]int     // per active test, rows on its true side
+	gain   [][]float64
+	order  [][]int32
+	keyLo  [][]byte
+	keyHi  [][]byte
+	cntLo  [][]float64
+	cntHi  [][]float64
+	rowBuf []int
+
+	// depth-2 scratch
+	pos   []int32
+	cf    []uint64
+	cc    []uint64
+	pairs []int32
+
+	// irreducible-error scratch
+	grp     []float64
+	gstamp  []uint32
+	stampN  uint32
+	touched []int32
+}
+
+// Solve runs DL8.5 (rule NoRule) or CA-DL8.5 (any other rule: restarts
+// with the rule relaxed after each, until the tree is proven optimal, the
+// rule cannot be relaxed, or ctx is done). On ctx done it returns the best
+// tree found with Optimal=false and a valid lower bound.
+func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T]) (Result, error) {
+	if cfg.MaxDepth < 0 {
+		return Result{}, errors.New("dl85: negative maximum depth")
+	}
+	if cfg.Depth2 && d.w != nil {
+		cfg.Depth2 = false
+	}
+	s := &search[T]{d: d, cfg: cfg, rule: rule, ctx: ctx, minsup: max(cfg.MinSupport, 1),
+		cache: map[string]entry[T]{}}
+	if d.N < s.minsup {
+		return Result{}, ErrInfeasible
+	}
+	L := cfg.MaxDepth + 2
+	s.lvBytes = make([]int64, L)
+	s.sets = make([][]uint64, L)
+	s.act = make([][]int32, L)
+	s.fcnt = make([][]float64, L)
+	s.fn = make([][]int, L)
+	s.gain = make([][]float64, L)
+	s.order = make([][]int32, L)
+	s.keyLo = make([][]byte, L)
+	s.keyHi = make([][]byte, L)
+	s.cntLo = make([][]float64, L)
+	s.cntHi = make([][]float64, L)
+	for lv := range L {
+		s.sets[lv] = make([]uint64, d.words)
+		s.cntLo[lv] = make([]float64, d.NC)
+		s.cntHi[lv] = make([]float64, d.NC)
+	}
+	s.leaves = make([]*Tree, d.NC)
+	for c := range s.leaves {
+		s.leaves[c] = &Tree{Test: -1, Class: c}
+	}
+	s.pos = make([]int32, d.M)
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	s.grp = make([]float64, d.nGroups*d.NC)
+	s.gstamp = make([]uint32, d.nGroups)
+
+	// Root.
+	full := s.sets[0]
+	for r := range d.N {
+		full[r>>6] |= 1 << (uint(r) & 63)
+	}
+	rootCnt := make([]float64, d.NC)
+	for r := range d.N {
+		rootCnt[d.label[r]] += d.weight(r)
+	}
+	all := make([]int32, d.M)
+	for t := range all {
+		all[t] = int32(t)
+	}
+	rootErr, rootCls := leafOf(rootCnt)
+	irr := s.irreducible(full)
+	res := Result{Tree: s.leaves[rootCls], Err: rootErr, LB: irr}
+	if cfg.OnIncumbent != nil {
+		cfg.OnIncumbent(res.Tree, res.Err)
+	}
+	report := func(t *Tree, e float64) {
+		if e < res.Err {
+			res.Tree, res.Err = t, e
+			if cfg.OnIncumbent != nil {
+				cfg.OnIncumbent(t, e)
+			}
+		}
+	}
+	st := rule.InitialState(Context{Error: rootErr, Size: d.N})
+	ub := math.Inf(1)
+	stuck := false
+	for {
+		s.iter++
+		r := s.node(0, rootCnt, d.N, nil, ub, st, all, report)
+		if r.tree != nil {
+			report(r.tree, r.err)
+			ub = res.Err
+		}
+		res.LB = max(res.LB, r.lb)
+		res.Restarts = int(s.iter)
+		if r.complete {
+			res.Optimal = true
+			break
+		}
+		if s.stop || ctx.Err() != nil {
+			break
+		}
+		if cfg.MaxRestarts > 0 && int(s.iter) >= cfg.MaxRestarts {
+			break
+		}
+		if !rule.Relax() {
+			// A rule that cannot be relaxed any more should prune nothing,
+			// so the next restart is complete; a rule that still prunes
+			// then would loop for ever: stop after one such restart.
+			if stuck {
+				break
+			}
+			stuck = true
+		}
+	}
+	if res.Optimal {
+		res.LB = res.Err
+	}
+	res.LB = min(res.LB, res.Err)
+	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
+	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
+	return res, nil
+}
+
+// leafOf returns the error and class (lowest index on ties) of a leaf on
+// rows with class weights cnt.
+func leafOf(cnt []float64) (float64, int) {
+	best, tot := 0, 0.0
+	for c, x := range cnt {
+		tot += x
+		if x > cnt[best] {
+			best = c
+		}
+	}
+	return tot - cnt[best], best
+}
+
+func entropy(cnt []float64) float64 {
+	tot := 0.0
+	for _, x := range cnt {
+		tot += x
+	}
+	if tot <= 0 {
+		return 0
+	}
+	h := 0.0
+	for _, x := range cnt {
+		if x > 0 {
+			p := x / tot
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+func (s *search[T]) stopped() bool {
+	if s.stop {
+		return true
+	}
+	s.tick++
+	if s.tick&31 == 0 && s.ctx.Err() != nil {
+		s.stop = true
+	}
+	return s.stop
+}
+
+// irreducible is the error no tree avoids on rows: rows with the same
+// test vector get the same class.
+func (s *search[T]) irreducible(rows []uint64) float64 {
+	d := s.d
+	s.touched = s.touched[:0]
+	s.stampN++
+	for wi, x := range rows {
+		for x != 0 {
+			r := wi*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			g := d.group[r]
+			if s.gstamp[g] != s.stampN {
+				s.gstamp[g] = s.stampN
+				s.touched = append(s.touched, g)
+			}
+			s.grp[int(g)*d.NC+int(d.label[r])] += d.weight(r)
+		}
+	}
+	tot := 0.0
+	for _, g := range s.touched {
+		cnt := s.grp[int(g)*d.NC : int(g+1)*d.NC]
+		e, _ := leafOf(cnt)
+		tot += e
+		clear(cnt)
+	}
+	return tot
+}
+
+// childKey writes into dst the sorted literal list key ∪ {lit}.
+func childKey(dst, key []byte, lit uint32) []byte {
+	dst = dst[:0]
+	i := 0
+	for ; i+4 <= len(key); i += 4 {
+		l := uint32(key[i])<<24 | uint32(key[i+1])<<16 | uint32(key[i+2])<<8 | uint32(key[i+3])
+		if l > lit {
+			break
+		}
+	}
+	dst = append(dst, key[:i]...)
+	dst = append(dst, byte(lit>>24), byte(lit>>16), byte(lit>>8), byte(lit))
+	return append(dst, key[i:]...)
+}
+
+func (s *search[T]) cachedLB(key []byte) float64 {
+	if e, ok := s.cache[string(key)]; ok {
+		return e.lb
+	}
+	return 0
+}
+
+// store merges what was learned about a branch into the cache.
+func (s *search[T]) store(key []byte, n entry[T]) {
+	old, ok := s.cache[string(key)]
+	if ok {
+		n.lb = max(n.lb, old.lb)
+		if old.err < n.err {
+			n.err, n.tree = old.err, old.tree
+		}
+		if n.tree != nil && n.err <= n.lb {
+			n.exact, n.lb = true, n.err
+		}
+		s.cache[string(key)] = n
+		return
+	}
+	if n.tree != nil && n.err <= n.lb {
+		n.exact, n.lb = true, n.err
+	}
+	s.cache[string(key)] = n
+	b := int64(len(key)) + entryOverhead
+	s.bytes += b
+	s.lvBytes[len(key)/4] += b
+	s.peak = max(s.peak, s.bytes)
+	if s.cfg.CacheBytes > 0 && s.bytes > s.cfg.CacheBytes {
+		s.evict()
+	}
+}
+
+// evict drops the deepest levels of the cache until at most half the cap
+// is used. Trees are held by pointer, so results already returned stay
+// valid; evicted branches are only searched again.
+func (s *search[T]) evict() {
+	target := s.cfg.CacheBytes / 2
+	keep := len(s.lvBytes) - 1
+	total := s.bytes
+	for keep >= 0 && total > target {
+		total -= s.lvBytes[keep]
+		keep--
+	}
+	// keep levels 0..keep
+	nc := make(map[string]entry[T], len(s.cache)/2)
+	for k, e := range s.cache {
+		if len(k)/4 <= keep {
+			nc[k] = e
+		}
+	}
+	s.cache = nc
+	for lv := keep + 1; lv < len(s.lvBytes); lv++ {
+		s.lvBytes[lv] = 0
+	}
+	s.bytes = total
+	s.evicted++
+}
+
+func (s *search[T]) leafResult(cnt []float64, ub float64, complete bool, lb float64) result {
+	e, c := leafOf(cnt)
+	r := result{err: math.Inf(1), lb: lb, complete: complete}
+	if e < ub {
+		r.tree, r.err = s.leaves[c], e
+	}
+	if complete {
+		r.lb = e
+	}
+	return r
+}
+
+// node searches the branch at level lv whose rows are s.sets[lv], class
+// weights cnt, n rows and cache key key, for a tree with error < ub.
+// parentAct lists the tests that may still split the branch.
+func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, st T, parentAct []int32, report func(*Tree, float64)) result {
+	s.nodes++
+	d := s.d
+	rows := s.sets[lv]
+	leafErr, leafCls := leafOf(cnt)
+	rd := s.cfg.MaxDepth - lv
+	if rd == 0 || leafErr == 0 || n < 2*s.minsup {
+		return s.leafResult(cnt, ub, true, 0)
+	}
+	if s.stopped() || s.rule.Prune(st) {
+		e, ok := s.cache[string(key)]
+		if ok && e.exact {
+			if e.err < ub {
+				return result{tree: e.tree, err: e.err, lb: e.lb, complete: true}
+			}
+			return result{err: math.Inf(1), lb: e.lb, complete: true}
+		}
+		lb := e.lb
+		if s.stop {
+			// Only a stopped search reports its bound: make it count.
+			lb = max(lb, s.irreducible(rows))
+		}
+		if lb >= ub {
+			return result{err: math.Inf(1), lb: lb, complete: true}
+		}
+		return s.leafResult(cnt, ub, false, lb)
+	}
+	e, cached := s.cache[string(key)]
+	lb0 := 0.0
+	if cached {
+		if e.lb >= ub {
+			return result{err: math.Inf(1), lb: e.lb, complete: true}
+		}
+		if e.exact {
+			return result{tree: e.tree, err: e.err, lb: e.lb, complete: true}
+		}
+		if e.iter == s.iter && e.state == st && ub <= e.ub {
+			r := result{err: math.Inf(1), lb: e.lb}
+			if e.err < ub {
+				r.tree, r.err = e.tree, e.err
+			}
+			return r
+		}
+		lb0 = e.lb
+	}
+
+	// Tests that still split the branch with enough rows on both sides;
+	// the others split none of its sub-branches either.
+	act := s.act[lv][:0]
+	fn := s.fn[lv][:0]
+	fc := s.fcnt[lv][:0]
+	nc := d.NC
+	for _, t := range parentAct {
+		col := d.cols[t]
+		h := andCount(rows, col)
+		if h < s.minsup || n-h < s.minsup {
+			continue
+		}
+		act = append(act, t)
+		fn = append(fn, h)
+		if d.w == nil {
+			last := float64(h)
+			for c := 0; c < nc-1; c++ {
+				x := float64(andCount3(rows, col, d.class[c]))
+				fc = append(fc, x)
+				last -= x
+			}
+			fc = append(fc, last)
+		} else {
+			fc = append(fc, make([]float64, nc)...)
+		}
+	}
+	if d.w != nil && len(act) > 0 {
+		s.weightedCounts(rows, act, fc)
+	}
+	s.act[lv], s.fn[lv], s.fcnt[lv] = act, fn, fc
+	if len(act) == 0 {
+		// No admissible split: the leaf is the answer.
+		return s.leafResult(cnt, ub, true, 0)
+	}
+	if rd == 1 {
+		r := s.depth1(cnt, n, act, fn, fc, ub)
+		if !s.cfg.Depth2 {
+			// Restarts and other paths reuse it (with the depth-2 step
+			// on, depth-1 branches are met only below depth-2 ones).
+			s.store(key, entry[T]{err: r.err, lb: r.lb, ub: ub, tree: r.tree, state: s.rule.TerminalState(st), iter: s.iter, exact: r.tree != nil})
+		}
+		return r
+	}
+	if rd == 2 && s.cfg.Depth2 {
+		t, err := s.depth2(lv, cnt, n, act, fn, fc)
+		s.store(key, entry[T]{err: err, lb: err, ub: ub, tree: t, state: s.rule.TerminalState(st), iter: s.iter, exact: true})
+		if err < ub {
+			return result{tree: t, err: err, lb: err, complete: true}
+		}
+		return result{err: math.Inf(1), lb: err, complete: true}
+	}
+
+	// Heuristic order.
+	ord := s.order[lv][:0]
+	gains := s.gain[lv][:0]
+	h0 := entropy(cnt)
+	tot := 0.0
+	for _, x := range cnt {
+		tot += x
+	}
+	lo := s.cntLo[lv]
+	bestGain := math.Inf(-1)
+	for k := range act {
+		hi := fc[k*nc : (k+1)*nc]
+		th := 0.0
+		for c := range nc {
+			lo[c] = cnt[c] - hi[c]
+			th += hi[c]
+		}
+		g := h0
+		if tot > 0 {
+			g -= th/tot*entropy(hi) + (tot-th)/tot*entropy(lo)
+		}
+		gains = append(gains, g)
+		ord = append(ord, int32(k))
+		bestGain = max(bestGain, g)
+	}
+	if s.cfg.Order == OrderGain {
+		slices.SortStableFunc(ord, func(a, b int32) int {
+			ga, gb := gains[a], gains[b]
+			switch {
+			case ga > gb+1e-12:
+				return -1
+			case gb > ga+1e-12:
+				return 1
+			}
+			return 0
+		})
+	}
+	s.order[lv], s.gain[lv] = ord, gains
+
+	childUB := ub
+	var best *Tree
+	bestErr := math.Inf(1)
+	if leafErr < childUB {
+		best, bestErr, childUB = s.leaves[leafCls], leafErr, leafErr
+		if lv == 0 {
+			report(best, bestErr)
+		}
+	}
+	complete := true
+	lbMin := leafErr
+	next := s.sets[lv+1]
+	klo := s.keyLo[lv]
+	khi := s.keyHi[lv]
+	cLo, cHi := s.cntLo[lv], s.cntHi[lv]
+	for i, k := range ord {
+		f := act[k]
+		klo = childKey(klo, key, uint32(2*f))
+		khi = childKey(khi, key, uint32(2*f+1))
+		s.keyLo[lv], s.keyHi[lv] = klo, khi
+		lbLo, lbHi := s.cachedLB(klo), s.cachedLB(khi)
+		if s.stop {
+			complete = false
+			lbMin = min(lbMin, lbLo+lbHi)
+			continue
+		}
+		if lbLo+lbHi >= childUB {
+			lbMin = min(lbMin, lbLo+lbHi)
+			continue
+		}
+		hi := fc[int(k)*nc : (int(k)+1)*nc]
+		for c := range nc {
+			cHi[c] = hi[c]
+			cLo[c] = cnt[c] - hi[c]
+		}
+		nHi := fn[k]
+		nLo := n - nHi
+		eLo, _ := leafOf(cLo)
+		eHi, _ := leafOf(cHi)
+		stLo := s.rule.Update(st, Context{Index: i, Depth: lv, Error: eLo, Size: nLo, Gain: gains[k], BestGain: bestGain})
+		for wi, x := range rows {
+			next[wi] = x &^ d.cols[f][wi]
+		}
+		l := s.node(lv+1, cLo, nLo, klo, childUB-lbHi, stLo, act, report)
+		if !l.complete {
+			complete = false
+		}
+		if l.tree == nil {
+			lbMin = min(lbMin, l.lb+lbHi)
+			continue
+		}
+		stHi := s.rule.Update(st, Context{Index: i, Depth: lv, Error: eHi, Size: nHi, Gain: gains[k], BestGain: bestGain})
+		for wi, x := range rows {
+			next[wi] = x & d.cols[f][wi]
+		}
+		r := s.node(lv+1, cHi, nHi, khi, childUB-l.err, stHi, act, report)
+		if !r.complete {
+			complete = false
+		}
+		lbMin = min(lbMin, l.lb+max(r.lb, lbHi))
+		if r.tree == nil {
+			continue
+		}
+		if e := l.err + r.err; e < childUB {
+			best, bestErr, childUB = &Tree{Test: int(f), Lo: l.tree, Hi: r.tree}, e, e
+			if lv == 0 {
+				report(best, bestErr)
+			}
+			if e <= lb0 {
+				// Meets a proven lower bound: optimal.
+				lbMin = e
+				complete = true
+				break
+			}
+		}
+	}
+	lb := max(lbMin, lb0)
+	if complete && best != nil {
+		lb = bestErr
+	}
+	if !complete {
+		lb = max(lb, s.irreducible(rows))
+		if best != nil {
+			lb = min(lb, bestErr)
+		}
+	}
+	ns := st
+	if complete {
+		ns = s.rule.TerminalState(st)
+	}
+	s.store(key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter, exact: complete && best != nil})
+	r := result{err: math.Inf(1), lb: lb, complete: complete}
+	if best != nil {
+		r.tree, r.err = best, bestErr
+	}
+	return r
+}
+
+// weightedCounts fills fc[k*NC+c] with the weight of the rows of class c
+// in rows on which test act[k] is true.
+func (s *search[T]) weightedCounts(rows []uint64, act []int32, fc []float64) {
+	d := s.d
+	nc := d.NC
+	for wi, x := range rows {
+		for x != 0 {
+			r := wi*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			w := d.w[r]
+			rb := d.rowBits[r]
+			l := int(d.label[r])
+			for k, t := range act {
+				if rb[t>>6]&(1<<(uint(t)&63)) != 0 {
+					fc[k*nc+l] += w
+				}
+			}
+		}
+	}
+}
+
+// depth1 finds the best tree of depth at most 1 with error < ub.
+func (s *search[T]) depth1(cnt []float64, n int, act []int32, fn []int, fc []float64, ub float64) result {
+	nc := s.d.NC
+	leafErr, leafCls := leafOf(cnt)
+	bestErr, bestK := leafErr, -1
+	for k := range act {
+		e := 0.0
+		m1, tot := 0.0, 0.0
+		hi := fc[k*nc : (k+1)*nc]
+		for c := range nc {
+			x := hi[c]
+			tot += x
+			m1 = max(m1, x)
+		}
+		e += tot - m1
+		m0, tot0 := 0.0, 0.0
+		for c := range nc {
+			x := cnt[c] - hi[c]
+			tot0 += x
+			m0 = max(m0, x)
+		}
+		e += tot0 - m0
+		if e < bestErr {
+			bestErr, bestK = e, k
+		}
+	}
+	_ = n
+	var t *Tree
+	if bestK < 0 {
+		t = s.leaves[leafCls]
+	} else {
+		hi := fc[bestK*nc : (bestK+1)*nc]
+		lo := make([]float64, nc)
+		for c := range nc {
+			lo[c] = cnt[c] - hi[c]
+		}
+		_, ch := leafOf(hi)
+		_, cl := leafOf(lo)
+		t = &Tree{Test: int(act[bestK]), Lo: s.leaves[cl], Hi: s.leaves[ch]}
+	}
+	if bestErr < ub {
+		return result{tree: t, err: bestErr, lb: bestErr, complete: true}
+	}
+	return result{err: math.Inf(1), lb: bestErr, complete: true}
+}
