@@ -135,7 +135,7 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 		"binary_tests": v.NumTests(), "tests_used": len(p.tests), "rows_used": p.data.N,
 		"error_offset": p.offset, "iterations": st.Iterations, "decisions": st.Decisions,
 		"depth1_solves": st.Depth1, "depth2_solves": st.Depth2, "pruned": st.Pruned,
-		"improvements": st.Incumbents, "peak_branches": st.PeakBranches,
+		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": st.FirstComplete + p.offset,
 		"seconds": time.Since(start).Seconds(),
 	}
 	return out, nil

@@ -59,13 +59,16 @@ func (t *Tree) Depth() int {
 
 // Stats count the work of a search.
 type Stats struct {
-	Iterations   int64 // iterations of the main loop
-	Decisions    int64 // (branch, feature) pairs pushed on the sequence
-	Depth1       int64 // branches with one level left solved at once
-	Depth2       int64 // branches with two levels left solved at once
-	Pruned       int64 // branches given up by the lower bound
-	Incumbents   int64 // improvements of the root
-	PeakBranches int   // most branch slots in use at once
+	Iterations int64 // iterations of the main loop
+	Decisions  int64 // (branch, feature) pairs pushed on the sequence
+	Depth1     int64 // branches with one level left solved at once
+	Depth2     int64 // branches with two levels left solved at once
+	Pruned     int64 // branches given up by the lower bound
+	Incumbents int64 // improvements of the root
+	// FirstComplete is the error of the first complete tree (when the
+	// buds first run out), -1 if the search stopped before.
+	FirstComplete int64
+	PeakBranches  int // most branch slots in use at once
 }
 
 // Result is the outcome of a search.
@@ -132,6 +135,7 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		hc: make([]int64, d.C), lc: make([]int64, d.C), tc: make([]int64, d.C),
 		score: make([]float64, m),
 	}
+	s.stats.FirstComplete = -1
 	for c := range d.C {
 		s.leaves = append(s.leaves, &Tree{Feature: -1, Class: c})
 	}
@@ -172,6 +176,9 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		s.backtrack()
 	}
 	r := &s.nodes[root]
+	if s.stats.FirstComplete < 0 && !stopped {
+		s.stats.FirstComplete = r.best
+	}
 	return &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats}
 }
 
@@ -485,6 +492,9 @@ func (s *search) prune(id, a int32) {
 // backtrack undoes decisions once the current tree is complete, until a
 // branch with untried features is found and put back among the buds.
 func (s *search) backtrack() {
+	if s.stats.FirstComplete < 0 {
+		s.stats.FirstComplete = s.nodes[0].best
+	}
 	for len(s.seq) > 0 {
 		id := s.seq[len(s.seq)-1]
 		s.seq = s.seq[:len(s.seq)-1]
