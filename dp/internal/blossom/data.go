@@ -11,36 +11,41 @@
 package blossom
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
+	"slices"
 )
 
-// Plane is one bit plane of the row weights of a class: the rows of
-// class Class whose weight has bit Shift set.
-type Plane struct {
-	Class int
-	Shift uint
-	Bits  []uint64
-}
-
-// Data is a weighted binary data set in column form: Cols[f] holds the
-// rows on which feature f is true, and the weighted class count of a row
-// set S is sum over planes of popcount(S ∩ plane) << Shift.
+// Data is a weighted binary data set in column form. Its rows are laid
+// out in segments of equal class and weight, each segment starting on a
+// 64-bit word boundary (the bits between segments are padding and belong
+// to no row set), so that every word of a bitset holds rows of one class
+// and one weight: the weighted class counts of a row set are popcounts
+// scaled by the word's weight.
 type Data struct {
-	N      int // rows
-	W      int // words per bitset
-	C      int // classes
-	Cols   [][]uint64
-	Planes []Plane
-	// Weight and Label of each row (for statistics and checks).
+	N int // row slots, padding included
+	W int // words per bitset
+	C int // classes
+	// Cols[f] holds the rows on which feature f is true.
+	Cols [][]uint64
+	// All holds every row (no padding).
+	All []uint64
+	// WordClass[w] and WordWeight[w] are the class and the weight of the
+	// rows in word w.
+	WordClass  []int32
+	WordWeight []int64
+	// Weight and Label of each row slot (0 and 0 for padding), and the
+	// caller's index of each row (-1 for padding).
 	Weight []int64
 	Label  []int
+	Orig   []int
 }
 
-// NewData builds the column form from per-row features, labels and
-// positive integer weights. cols[f] must have length (n+63)/64.
+// NewData builds the column form from the caller's rows: cols[f] holds
+// the rows (caller's numbering, (n+63)/64 words) where feature f is true;
+// weights must be positive.
 func NewData(n, classes int, cols [][]uint64, labels []int, weights []int64) (*Data, error) {
 	if classes < 1 {
 		return nil, errors.New("blossom: no classes")
@@ -48,14 +53,11 @@ func NewData(n, classes int, cols [][]uint64, labels []int, weights []int64) (*D
 	if len(labels) != n || len(weights) != n {
 		return nil, fmt.Errorf("blossom: %d rows but %d labels and %d weights", n, len(labels), len(weights))
 	}
-	w := (n + 63) / 64
-	d := &Data{N: n, W: w, C: classes, Cols: cols, Weight: weights, Label: labels}
 	for f, c := range cols {
-		if len(c) != w {
-			return nil, fmt.Errorf("blossom: feature %d has %d words, want %d", f, len(c), w)
+		if len(c) != (n+63)/64 {
+			return nil, fmt.Errorf("blossom: feature %d has %d words, want %d", f, len(c), (n+63)/64)
 		}
 	}
-	top := make([]int64, classes)
 	for r, l := range labels {
 		if l < 0 || l >= classes {
 			return nil, fmt.Errorf("blossom: row %d has class %d of %d", r, l, classes)
@@ -63,19 +65,50 @@ func NewData(n, classes int, cols [][]uint64, labels []int, weights []int64) (*D
 		if weights[r] <= 0 || weights[r] > math.MaxInt32 {
 			return nil, fmt.Errorf("blossom: row %d has weight %d (want 1..2^31-1)", r, weights[r])
 		}
-		top[l] = max(top[l], weights[r])
 	}
-	for c := range classes {
-		nb := bits.Len64(uint64(top[c]))
-		for s := range nb {
-			p := Plane{Class: c, Shift: uint(s), Bits: make([]uint64, w)}
-			for r, l := range labels {
-				if l == c && weights[r]>>s&1 == 1 {
-					p.Bits[r>>6] |= 1 << (uint(r) & 63)
-				}
-			}
-			d.Planes = append(d.Planes, p)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if labels[a] != labels[b] {
+			return labels[a] - labels[b]
 		}
+		return cmp.Compare(weights[a], weights[b])
+	})
+	d := &Data{C: classes}
+	slot := make([]int, n) // caller's row -> slot
+	for i, r := range order {
+		if i > 0 && (labels[r] != labels[order[i-1]] || weights[r] != weights[order[i-1]]) {
+			for len(d.Orig)%64 != 0 {
+				d.Orig, d.Label, d.Weight = append(d.Orig, -1), append(d.Label, 0), append(d.Weight, 0)
+			}
+		}
+		slot[r] = len(d.Orig)
+		d.Orig, d.Label, d.Weight = append(d.Orig, r), append(d.Label, labels[r]), append(d.Weight, weights[r])
+	}
+	d.N = len(d.Orig)
+	d.W = (d.N + 63) / 64
+	d.All = make([]uint64, d.W)
+	d.WordClass = make([]int32, d.W)
+	d.WordWeight = make([]int64, d.W)
+	for i, r := range d.Orig {
+		if r >= 0 {
+			d.All[i>>6] |= 1 << uint(i&63)
+			d.WordClass[i>>6] = int32(d.Label[i])
+			d.WordWeight[i>>6] = d.Weight[i]
+		}
+	}
+	d.Cols = make([][]uint64, len(cols))
+	for f, c := range cols {
+		out := make([]uint64, d.W)
+		for r := range n {
+			if c[r>>6]>>uint(r&63)&1 != 0 {
+				s := slot[r]
+				out[s>>6] |= 1 << uint(s&63)
+			}
+		}
+		d.Cols[f] = out
 	}
 	return d, nil
 }

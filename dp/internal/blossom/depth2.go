@@ -3,7 +3,7 @@ package blossom
 import "math/bits"
 
 // solveDepth2 gives x its best tree of depth at most two. The rows of x
-// are first packed (every candidate column and class plane restricted to
+// are first packed (every candidate column restricted to
 // x's rows, so a bitset is as long as x is large); then the class counts
 // of every feature and every pair of features give the error of every
 // tree of depth two in constant time each.
@@ -15,23 +15,18 @@ func (s *search) solveDepth2(id int32) {
 	for _, w := range x.nzw {
 		nb += bits.OnesCount64(x.rows[w])
 	}
-	w2 := (nb + 63) / 64
 	C := s.d.C
-	nq := len(s.d.Planes)
+	w2 := s.layout(x)
 
-	// Pack the class planes, then the candidate columns (dropping those
-	// that take one value on all rows).
-	s.pplanes = grow(s.pplanes, nq*w2)
-	for q, p := range s.d.Planes {
-		pack(s.pplanes[q*w2:(q+1)*w2], x, p.Bits)
-	}
+	// Pack the candidate columns, dropping those that take one value on
+	// all rows.
 	cand := s.candidates(x)
 	s.proj = grow(s.proj, len(cand)*w2)
 	keep := cand[:0]
 	for _, f := range cand {
 		k := len(keep)
 		out := s.proj[k*w2 : (k+1)*w2]
-		pack(out, x, s.d.Cols[f])
+		s.pack(out, x, s.d.Cols[f])
 		if !s.o.NoDropUninformative {
 			n := 0
 			for _, v := range out {
@@ -49,35 +44,23 @@ func (s *search) solveDepth2(id int32) {
 	for k := range m {
 		ck := s.proj[k*w2 : (k+1)*w2]
 		sg := s.single[k*C : (k+1)*C]
-		for q, p := range s.d.Planes {
-			pl := s.pplanes[q*w2 : (q+1)*w2]
+		for _, g := range s.psegs {
 			n := 0
-			for i, v := range ck {
-				n += bits.OnesCount64(v & pl[i])
+			for _, v := range ck[g.a:g.b] {
+				n += bits.OnesCount64(v)
 			}
-			sg[p.Class] += int64(n) << p.Shift
+			sg[g.class] += int64(n) * g.weight
 		}
 		for l := k + 1; l < m; l++ {
 			cl := s.proj[l*w2 : (l+1)*w2]
 			pr := s.pair[(k*m+l)*C : (k*m+l+1)*C]
-			if nq == 2 && s.d.Planes[0].Shift == 0 && s.d.Planes[1].Shift == 0 && C == 2 {
-				p0, p1 := s.pplanes[:w2], s.pplanes[w2:2*w2]
-				n0, n1 := 0, 0
-				for i, v := range ck {
-					t := v & cl[i]
-					n0 += bits.OnesCount64(t & p0[i])
-					n1 += bits.OnesCount64(t & p1[i])
+			for _, g := range s.psegs {
+				n := 0
+				a, b := ck[g.a:g.b], cl[g.a:g.b]
+				for i, v := range a {
+					n += bits.OnesCount64(v & b[i])
 				}
-				pr[0], pr[1] = int64(n0), int64(n1)
-			} else {
-				for q, p := range s.d.Planes {
-					pl := s.pplanes[q*w2 : (q+1)*w2]
-					n := 0
-					for i, v := range ck {
-						n += bits.OnesCount64(v & cl[i] & pl[i])
-					}
-					pr[p.Class] += int64(n) << p.Shift
-				}
+				pr[g.class] += int64(n) * g.weight
 			}
 			copy(s.pair[(l*m+k)*C:(l*m+k+1)*C], pr)
 		}
@@ -184,38 +167,98 @@ func (s *search) solveDepth2(id int32) {
 	s.propagate(id)
 }
 
-// pack writes the bits of col at x's rows, in row order, into out.
-func pack(out []uint64, x *node, col []uint64) {
+// packSeg is a range [a, b) of packed words holding rows of one class
+// and one weight.
+type packSeg struct {
+	a, b   int
+	class  int
+	weight int64
+}
+
+// layout plans the packing of x's rows: the rows of each segment of the
+// data, in order, from a word boundary on. It fills s.psegs and s.ppos
+// (the first packed bit of each word of x.nzw) and returns the number of
+// packed words.
+func (s *search) layout(x *node) int {
+	s.psegs = s.psegs[:0]
+	s.ppos = s.ppos[:0]
+	pos := 0
+	for i, w := range x.nzw {
+		c, wt := int(s.d.WordClass[w]), s.d.WordWeight[w]
+		if i == 0 || c != s.psegs[len(s.psegs)-1].class || wt != s.psegs[len(s.psegs)-1].weight {
+			if len(s.psegs) > 0 {
+				pos = (pos + 63) &^ 63
+				s.psegs[len(s.psegs)-1].b = pos / 64
+			}
+			s.psegs = append(s.psegs, packSeg{a: pos / 64, class: c, weight: wt})
+		}
+		s.ppos = append(s.ppos, int32(pos))
+		pos += bits.OnesCount64(x.rows[w])
+	}
+	w2 := (pos + 63) / 64
+	if len(s.psegs) > 0 {
+		s.psegs[len(s.psegs)-1].b = w2
+	}
+	return w2
+}
+
+// pack writes the bits of col at x's rows into out, following the layout.
+func (s *search) pack(out []uint64, x *node, col []uint64) {
 	clear(out)
-	i := 0
-	for _, w := range x.nzw {
+	for i, w := range x.nzw {
 		b := x.rows[w]
-		v := col[w]
-		if v&b == b {
-			// all rows of this word are set: write popcount(b) ones
-			n := bits.OnesCount64(b)
-			for n > 0 {
-				k := min(n, 64-(i&63))
-				out[i>>6] |= (^uint64(0) >> uint(64-k)) << uint(i&63)
-				i += k
+		v := col[w] & b
+		if v == 0 {
+			continue
+		}
+		pos := int(s.ppos[i])
+		if v == b {
+			// every row of the word is set: write popcount(b) ones
+			for n := bits.OnesCount64(b); n > 0; {
+				k := min(n, 64-(pos&63))
+				out[pos>>6] |= (^uint64(0) >> uint(64-k)) << uint(pos&63)
+				pos += k
 				n -= k
 			}
 			continue
 		}
-		if v&b == 0 {
-			i += bits.OnesCount64(b)
-			continue
-		}
 		for b != 0 {
-			t := bits.TrailingZeros64(b)
-			if v>>uint(t)&1 != 0 {
-				out[i>>6] |= 1 << uint(i&63)
+			mb := b & 0xff
+			if mb != 0 {
+				c := uint64(pext8[mb<<8|v&0xff])
+				k := bits.OnesCount64(mb)
+				if c != 0 {
+					sh := uint(pos & 63)
+					out[pos>>6] |= c << sh
+					if int(sh)+k > 64 {
+						out[pos>>6+1] |= c >> (64 - sh)
+					}
+				}
+				pos += k
 			}
-			i++
-			b &= b - 1
+			b >>= 8
+			v >>= 8
 		}
 	}
 }
+
+// pext8[m<<8|v] packs the bits of v selected by the mask m to the low end.
+var pext8 = func() []uint8 {
+	t := make([]uint8, 1<<16)
+	for m := range 256 {
+		for v := range 256 {
+			var out, k uint8
+			for j := range 8 {
+				if m>>j&1 != 0 {
+					out |= uint8(v>>j&1) << k
+					k++
+				}
+			}
+			t[m<<8|v] = out
+		}
+	}
+	return t
+}()
 
 func grow(b []uint64, n int) []uint64 {
 	if cap(b) < n {

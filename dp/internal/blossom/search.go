@@ -84,7 +84,6 @@ type node struct {
 	depth   int32
 	rows    []uint64 // rows of the branch, full length
 	nzw     []int32  // indices of the non-zero words of rows
-	rp      []uint64 // rows ∩ plane q at word nzw[i]: rp[q*len(nzw)+i]
 	cls     []int64  // weighted class counts
 	total   int64
 	leafErr int64
@@ -117,7 +116,8 @@ type search struct {
 	cand       []int32
 	score      []float64
 	proj       []uint64
-	pplanes    []uint64
+	psegs      []packSeg
+	ppos       []int32
 	single     []int64
 	pair       []int64
 }
@@ -139,17 +139,7 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 	for c := range d.C {
 		s.leaves = append(s.leaves, &Tree{Feature: -1, Class: c})
 	}
-	all := make([]uint64, d.W)
-	for i := range all {
-		all[i] = ^uint64(0)
-	}
-	if r := d.N % 64; r != 0 {
-		all[len(all)-1] = 1<<uint(r) - 1
-	}
-	if d.N == 0 {
-		all = make([]uint64, d.W)
-	}
-	root := s.newNode(-1, 0, all, nil, false)
+	root := s.newNode(-1, 0, d.All, nil, false)
 	s.buds = append(s.buds, root)
 	if report != nil {
 		report(s.nodes[root].best, s.nodes[root].tree)
@@ -224,18 +214,9 @@ func (s *search) newNode(parent int32, depth int, rows []uint64, col []uint64, h
 			x.nzw = append(x.nzw, int32(w))
 		}
 	}
-	nq, nw := len(s.d.Planes), len(x.nzw)
-	x.rp = slices.Grow(x.rp[:0], nq*nw)[:nq*nw]
 	clear(x.cls)
-	for q, p := range s.d.Planes {
-		n := 0
-		rp := x.rp[q*nw : (q+1)*nw]
-		for i, w := range x.nzw {
-			v := x.rows[w] & p.Bits[w]
-			rp[i] = v
-			n += bits.OnesCount64(v)
-		}
-		x.cls[p.Class] += int64(n) << p.Shift
+	for _, w := range x.nzw {
+		x.cls[s.d.WordClass[w]] += int64(bits.OnesCount64(x.rows[w])) * s.d.WordWeight[w]
 	}
 	x.total, x.leafCls = 0, 0
 	for c, v := range x.cls {
@@ -256,14 +237,11 @@ func (s *search) newNode(parent int32, depth int, rows []uint64, col []uint64, h
 func (s *search) countHigh(x *node, f int32, out []int64) {
 	clear(out)
 	col := s.d.Cols[f]
-	nw := len(x.nzw)
-	for q, p := range s.d.Planes {
-		rp := x.rp[q*nw : (q+1)*nw]
-		n := 0
-		for i, w := range x.nzw {
-			n += bits.OnesCount64(rp[i] & col[w])
+	wc, ww := s.d.WordClass, s.d.WordWeight
+	for _, w := range x.nzw {
+		if v := x.rows[w] & col[w]; v != 0 {
+			out[wc[w]] += int64(bits.OnesCount64(v)) * ww[w]
 		}
-		out[p.Class] += int64(n) << p.Shift
 	}
 }
 

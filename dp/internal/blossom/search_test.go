@@ -106,7 +106,7 @@ func allOptions(depth int) []Options {
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 40 {
-		n := 5 + rng.IntN(60)
+		n := 5 + rng.IntN(150)
 		m := 1 + rng.IntN(6)
 		C := 2 + rng.IntN(3)
 		maxW := int64(1)
@@ -114,7 +114,7 @@ func TestBruteForce(t *testing.T) {
 			maxW = 5
 		}
 		d := randomData(t, rng, n, m, C, maxW)
-		rows := make([]int, n)
+		rows := make([]int, d.N)
 		for i := range rows {
 			rows[i] = i
 		}
