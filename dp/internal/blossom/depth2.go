@@ -2,48 +2,77 @@ package blossom
 
 import "math/bits"
 
-// solveDepth2 gives x its best tree of depth at most two. The rows of x
-// are first packed (every candidate column restricted to
-// x's rows, so a bitset is as long as x is large); then the class counts
-// of every feature and every pair of features give the error of every
-// tree of depth two in constant time each.
+// solveDepth2 gives x its best tree of depth at most two, from the class
+// counts of every candidate feature and every pair of them (see counts).
+//
+// When the sibling of x is a bud with two levels left as well, both are
+// solved at once: the counts of the parent are kept (for the last parent
+// that tried at least two tests), the counts of the smaller sibling are
+// computed, and those of the larger one are the difference.
 func (s *search) solveDepth2(id int32) {
 	x := &s.nodes[id]
-	s.stats.Depth2++
-	x.done = true
-	nb := 0
-	for _, w := range x.nzw {
-		nb += bits.OnesCount64(x.rows[w])
-	}
 	C := s.d.C
-	w2 := s.layout(x)
-
-	// Pack the candidate columns, dropping those that take one value on
-	// all rows.
-	cand := s.candidates(x)
-	s.proj = grow(s.proj, len(cand)*w2)
-	keep := cand[:0]
-	for _, f := range cand {
-		k := len(keep)
-		out := s.proj[k*w2 : (k+1)*w2]
-		s.pack(out, x, s.d.Cols[f])
-		if !s.o.NoDropUninformative {
-			n := 0
-			for _, v := range out {
-				n += bits.OnesCount64(v)
-			}
-			if n == 0 || n == nb {
-				continue
-			}
+	if p := x.parent; p >= 0 {
+		P := &s.nodes[p]
+		sib := P.kids[0]
+		if sib == id {
+			sib = P.kids[1]
 		}
-		keep = append(keep, f)
+		Y := &s.nodes[sib]
+		if !Y.done && Y.depth == x.depth && (s.cacheInst == P.inst || P.next >= 2) {
+			feats := P.dom
+			m := len(feats)
+			if s.cacheInst != P.inst {
+				s.cacheSingle = growI(s.cacheSingle, m*C)
+				s.cachePair = growI(s.cachePair, m*m*C)
+				s.counts(P, feats, s.cacheSingle, s.cachePair)
+				s.cacheInst = P.inst
+				s.stats.ParentCounts++
+			}
+			small, large := id, sib
+			if Y.total < x.total {
+				small, large = sib, id
+			}
+			s.single = growI(s.single, m*C)
+			s.pair = growI(s.pair, m*m*C)
+			s.counts(&s.nodes[small], feats, s.single, s.pair)
+			s.evaluate(small, feats, P.feat, s.single, s.pair)
+			for i, v := range s.cacheSingle {
+				s.single[i] = v - s.single[i]
+			}
+			for i, v := range s.cachePair {
+				s.pair[i] = v - s.pair[i]
+			}
+			s.evaluate(large, feats, P.feat, s.single, s.pair)
+			s.propagate(id)
+			return
+		}
 	}
-	m := len(keep)
+	feats := s.candidates(x)
+	m := len(feats)
 	s.single = growI(s.single, m*C)
 	s.pair = growI(s.pair, m*m*C)
+	s.counts(x, feats, s.single, s.pair)
+	s.evaluate(id, feats, -1, s.single, s.pair)
+	s.propagate(id)
+}
+
+// counts fills single[k*C+c] with the weighted count of the rows of x of
+// class c on which feats[k] is true, and pair[(k*m+l)*C+c] with those on
+// which feats[k] and feats[l] are both true. The rows of x are packed
+// first (each column restricted to x's rows, so that a bitset is as long
+// as x is large, see layout).
+func (s *search) counts(x *node, feats []int32, single, pair []int64) {
+	C := s.d.C
+	w2 := s.layout(x)
+	m := len(feats)
+	s.proj = grow(s.proj, m*w2)
+	for k, f := range feats {
+		s.pack(s.proj[k*w2:(k+1)*w2], x, s.d.Cols[f])
+	}
 	for k := range m {
 		ck := s.proj[k*w2 : (k+1)*w2]
-		sg := s.single[k*C : (k+1)*C]
+		sg := single[k*C : (k+1)*C]
 		for _, g := range s.psegs {
 			n := 0
 			for _, v := range ck[g.a:g.b] {
@@ -53,7 +82,7 @@ func (s *search) solveDepth2(id int32) {
 		}
 		for l := k + 1; l < m; l++ {
 			cl := s.proj[l*w2 : (l+1)*w2]
-			pr := s.pair[(k*m+l)*C : (k*m+l+1)*C]
+			pr := pair[(k*m+l)*C : (k*m+l+1)*C]
 			for _, g := range s.psegs {
 				n := 0
 				a, b := ck[g.a:g.b], cl[g.a:g.b]
@@ -62,30 +91,58 @@ func (s *search) solveDepth2(id int32) {
 				}
 				pr[g.class] += int64(n) * g.weight
 			}
-			copy(s.pair[(l*m+k)*C:(l*m+k+1)*C], pr)
+			copy(pair[(l*m+k)*C:(l*m+k+1)*C], pr)
 		}
 	}
+}
+
+// evaluate sets x's best tree of depth at most two from the counts of
+// feats on its rows; feature skip and (unless switched off) the features
+// that take one value on all rows of x are not tested.
+func (s *search) evaluate(id int32, feats []int32, skip int32, single, pair []int64) {
+	x := &s.nodes[id]
+	x.done = true
+	s.stats.Depth2++
+	C := s.d.C
+	m := len(feats)
+	keep := s.keep[:0]
+	for k, f := range feats {
+		if f == skip {
+			continue
+		}
+		if !s.o.NoDropUninformative {
+			var n int64
+			for _, v := range single[k*C : (k+1)*C] {
+				n += v
+			}
+			if n == 0 || n == x.total {
+				continue
+			}
+		}
+		keep = append(keep, k)
+	}
+	s.keep = keep
 
 	best := x.leafErr
 	bk, bh, bl := -1, -1, -1
 	hc, lc, tc := s.hc, s.lc, s.tc
 	if C == 2 {
 		t0, t1 := x.cls[0], x.cls[1]
-		for k := range m {
-			h0, h1 := s.single[2*k], s.single[2*k+1]
+		for _, k := range keep {
+			h0, h1 := single[2*k], single[2*k+1]
 			l0, l1 := t0-h0, t1-h1
 			eh, el := min(h0, h1), min(l0, l1)
 			fh, fl := -1, -1
-			for l := range m {
+			for _, l := range keep {
 				if l == k {
 					continue
 				}
-				pr := s.pair[(k*m+l)*2:]
+				pr := pair[(k*m+l)*2:]
 				p0, p1 := pr[0], pr[1]
 				if e := min(p0, p1) + min(h0-p0, h1-p1); e < eh {
 					eh, fh = e, l
 				}
-				q0, q1 := s.single[2*l]-p0, s.single[2*l+1]-p1
+				q0, q1 := single[2*l]-p0, single[2*l+1]-p1
 				if e := min(q0, q1) + min(l0-q0, l1-q1); e < el {
 					el, fl = e, l
 				}
@@ -95,19 +152,19 @@ func (s *search) solveDepth2(id int32) {
 			}
 		}
 	} else {
-		for k := range m {
-			sk := s.single[k*C : (k+1)*C]
+		for _, k := range keep {
+			sk := single[k*C : (k+1)*C]
 			for c := range C {
 				lc[c] = x.cls[c] - sk[c]
 			}
 			eh, _ := errOf(sk)
 			el, _ := errOf(lc)
 			fh, fl := -1, -1
-			for l := range m {
+			for _, l := range keep {
 				if l == k {
 					continue
 				}
-				pr := s.pair[(k*m+l)*C : (k*m+l+1)*C]
+				pr := pair[(k*m+l)*C : (k*m+l+1)*C]
 				for c := range C {
 					hc[c] = sk[c] - pr[c]
 				}
@@ -116,7 +173,7 @@ func (s *search) solveDepth2(id int32) {
 				if e1+e2 < eh {
 					eh, fh = e1+e2, l
 				}
-				sl := s.single[l*C : (l+1)*C]
+				sl := single[l*C : (l+1)*C]
 				for c := range C {
 					hc[c] = sl[c] - pr[c]
 					tc[c] = lc[c] - hc[c]
@@ -136,7 +193,7 @@ func (s *search) solveDepth2(id int32) {
 		return
 	}
 	// Rebuild the chosen tree with the classes of its leaves.
-	sk := s.single[bk*C : (bk+1)*C]
+	sk := single[bk*C : (bk+1)*C]
 	hcnt := append([]int64(nil), sk...)
 	lcnt := make([]int64, C)
 	for c := range C {
@@ -147,24 +204,23 @@ func (s *search) solveDepth2(id int32) {
 			_, c := errOf(cnt)
 			return s.leaves[c]
 		}
-		pr := s.pair[(bk*m+g)*C : (bk*m+g+1)*C]
+		pr := pair[(bk*m+g)*C : (bk*m+g+1)*C]
 		gh := make([]int64, C) // rows of this side where g is true
 		gl := make([]int64, C)
 		for c := range C {
 			if high {
 				gh[c] = pr[c]
 			} else {
-				gh[c] = s.single[g*C+c] - pr[c]
+				gh[c] = single[g*C+c] - pr[c]
 			}
 			gl[c] = cnt[c] - gh[c]
 		}
 		_, ch := errOf(gh)
 		_, cl := errOf(gl)
-		return &Tree{Feature: int(keep[g]), Low: s.leaves[cl], High: s.leaves[ch]}
+		return &Tree{Feature: int(feats[g]), Low: s.leaves[cl], High: s.leaves[ch]}
 	}
 	x.best = best
-	x.tree = &Tree{Feature: int(keep[bk]), Low: side(lcnt, bl, false), High: side(hcnt, bh, true)}
-	s.propagate(id)
+	x.tree = &Tree{Feature: int(feats[bk]), Low: side(lcnt, bl, false), High: side(hcnt, bh, true)}
 }
 
 // packSeg is a range [a, b) of packed words holding rows of one class

@@ -59,12 +59,13 @@ func (t *Tree) Depth() int {
 
 // Stats count the work of a search.
 type Stats struct {
-	Iterations int64 // iterations of the main loop
-	Decisions  int64 // (branch, feature) pairs pushed on the sequence
-	Depth1     int64 // branches with one level left solved at once
-	Depth2     int64 // branches with two levels left solved at once
-	Pruned     int64 // branches given up by the lower bound
-	Incumbents int64 // improvements of the root
+	Iterations   int64 // iterations of the main loop
+	Decisions    int64 // (branch, feature) pairs pushed on the sequence
+	Depth1       int64 // branches with one level left solved at once
+	Depth2       int64 // branches with two levels left solved at once
+	ParentCounts int64 // pair counts of a parent, to solve two siblings at once
+	Pruned       int64 // branches given up by the lower bound
+	Incumbents   int64 // improvements of the root
 	// FirstComplete is the error of the first complete tree (when the
 	// buds first run out), -1 if the search stopped before.
 	FirstComplete int64
@@ -81,6 +82,7 @@ type Result struct {
 
 type node struct {
 	parent  int32
+	inst    int64 // instance number, unique over the search
 	depth   int32
 	rows    []uint64 // rows of the branch, full length
 	nzw     []int32  // indices of the non-zero words of rows
@@ -112,14 +114,18 @@ type search struct {
 	inUse  int
 
 	// scratch
-	hc, lc, tc []int64
-	cand       []int32
-	score      []float64
-	proj       []uint64
-	psegs      []packSeg
-	ppos       []int32
-	single     []int64
-	pair       []int64
+	hc, lc, tc             []int64
+	cand                   []int32
+	score                  []float64
+	proj                   []uint64
+	psegs                  []packSeg
+	keep                   []int
+	cacheInst              int64
+	cacheSingle, cachePair []int64
+	nextInst               int64
+	ppos                   []int32
+	single                 []int64
+	pair                   []int64
 }
 
 // Solve runs Blossom on d. report (may be nil) receives every
@@ -200,6 +206,8 @@ func (s *search) newNode(parent int32, depth int, rows []uint64, col []uint64, h
 	id := s.alloc()
 	x := &s.nodes[id]
 	x.parent, x.depth = parent, int32(depth)
+	s.nextInst++
+	x.inst = s.nextInst
 	x.nzw = x.nzw[:0]
 	for w, v := range rows {
 		switch {
@@ -292,6 +300,9 @@ func gini(cnt []int64) float64 {
 // expand handles a bud picked from the FIFO queue.
 func (s *search) expand(id int32) {
 	x := &s.nodes[id]
+	if x.done {
+		return // solved with its sibling
+	}
 	rem := s.o.MaxDepth - int(x.depth)
 	if x.best == 0 || rem <= 0 {
 		x.done = true

@@ -105,6 +105,12 @@ func allOptions(depth int) []Options {
 
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	var shared int64
+	defer func() {
+		if shared == 0 && !t.Failed() {
+			t.Error("no pair of siblings was solved from its parent's counts: that path is untested")
+		}
+	}()
 	for trial := range 40 {
 		n := 5 + rng.IntN(150)
 		m := 1 + rng.IntN(6)
@@ -131,6 +137,7 @@ func TestBruteForce(t *testing.T) {
 						t.Errorf("trial %d depth %d %+v: incumbent claims %d, makes %d", trial, depth, o, e, got)
 					}
 				})
+				shared += res.Stats.ParentCounts
 				if !res.Optimal || res.Error != want {
 					t.Fatalf("trial %d (n=%d m=%d C=%d) depth %d %+v: got %d optimal=%v, brute force %d",
 						trial, n, m, C, depth, o, res.Error, res.Optimal, want)
