@@ -22,9 +22,12 @@ import (
 //
 //	ODTKIT_BLOSSOM_BENCH=table go test -run TestBlossomBenchTable -v -timeout 0 ./dp/
 //	ODTKIT_BLOSSOM_BENCH=speed go test -run TestBlossomBenchSpeed -v -timeout 0 ./dp/
+//	ODTKIT_BLOSSOM_BENCH=factor go test -run TestBlossomBenchFactor -v -timeout 0 ./dp/
 //
 // table: depth 7 and 10 with a 10 s limit on every cp4im file: Blossom's
 // error beside the greedy tree's (dp.CART) and the irreducible error.
+// factor: the CPU time of each variant that switches one part off
+// (blossomVariants) on a few depth-3/4 cells, with a 120 s limit.
 // speed: CPU time to the proven optimum at depths 3 and 4 on the cells of
 // cp4im-optima.tsv with a numeric dl85_cpu_s, beside that column.
 
@@ -49,7 +52,12 @@ func TestBlossomBenchChild(t *testing.T) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	r := blossomCheck(t, ctx, v, BlossomSettings{MaxDepth: depth})
+	s := BlossomSettings{}
+	if len(parts) > 3 {
+		s = blossomVariants[parts[3]]
+	}
+	s.MaxDepth = depth
+	r := blossomCheck(t, ctx, v, s)
 	out, _ := json.Marshal(blossomChildOut{Objective: r.Objective, LowerBound: r.LowerBound,
 		First: r.Stats["first_complete"].(int64), Optimal: r.Optimal, Seconds: time.Since(start).Seconds()})
 	fmt.Printf("BLOSSOM_RESULT %s\n", out)
@@ -63,9 +71,13 @@ type blossomChildRun struct {
 	failed error
 }
 
-func blossomRunChild(name string, depth int, limit time.Duration) blossomChildRun {
+func blossomRunChild(name string, depth int, limit time.Duration, variant ...string) blossomChildRun {
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestBlossomBenchChild$", "-test.timeout", "0")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("BLOSSOM_CHILD=%s,%d,%s", name, depth, limit))
+	spec := fmt.Sprintf("BLOSSOM_CHILD=%s,%d,%s", name, depth, limit)
+	if len(variant) > 0 {
+		spec += "," + variant[0]
+	}
+	cmd.Env = append(os.Environ(), spec)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	start := time.Now()
@@ -188,4 +200,47 @@ func TestBlossomBenchSpeed(t *testing.T) {
 	}
 	fmt.Printf("\nsum: blossom %.2f CPU s (%.2f wall s, including loading the data), dl85_cpu_s %.2f; ratio %.2f\n",
 		sumCPU, sumWall, sumDL, sumCPU/sumDL)
+}
+
+func TestBlossomBenchFactor(t *testing.T) {
+	if os.Getenv("ODTKIT_BLOSSOM_BENCH") != "factor" {
+		t.Skip("set ODTKIT_BLOSSOM_BENCH=factor to run")
+	}
+	shared := blossomShared(t)
+	ref := map[string]int{}
+	for _, c := range blossomReference(t, shared) {
+		ref[c.name+"/"+strconv.Itoa(c.depth)] = c.optimum
+	}
+	variants := []string{"", "no-lower-bound", "no-depth2", "order-error", "no-merge-rows", "no-drop-redundant", "no-drop-uninformative"}
+	fmt.Print("| cell |")
+	for _, v := range variants {
+		if v == "" {
+			v = "default"
+		}
+		fmt.Printf(" %s |", v)
+	}
+	fmt.Println("\n|---|---|---|---|---|---|---|---|")
+	cells := []struct {
+		name  string
+		depth int
+	}{{"anneal", 4}, {"hypothyroid", 4}, {"yeast", 4}, {"heart-cleveland", 4}, {"vote", 4}, {"splice-1", 3}}
+	for _, c := range cells {
+		fmt.Printf("| %s d%d |", c.name, c.depth)
+		for _, vn := range variants {
+			run := blossomRunChild(c.name, c.depth, 120*time.Second, vn)
+			if run.failed != nil {
+				t.Errorf("%s d%d %s: %v", c.name, c.depth, vn, run.failed)
+				fmt.Print(" fail |")
+				continue
+			}
+			mark := ""
+			if !run.out.Optimal {
+				mark = " (limit, " + strconv.FormatFloat(run.out.Objective, 'g', -1, 64) + ")"
+			} else if run.out.Objective != float64(ref[c.name+"/"+strconv.Itoa(c.depth)]) {
+				t.Errorf("%s d%d %s: %v, reference %d", c.name, c.depth, vn, run.out.Objective, ref[c.name+"/"+strconv.Itoa(c.depth)])
+			}
+			fmt.Printf(" %.2f%s |", run.cpu, mark)
+		}
+		fmt.Println()
+	}
 }
