@@ -335,9 +335,10 @@ func (s *search) expand(id int32) {
 	x.feat = f
 	s.seq = append(s.seq, id)
 	s.stats.Decisions++
-	col := s.d.Cols[f]
-	lo := s.newNode(id, int(x.depth)+1, s.nodes[id].rows, col, false)
-	hi := s.newNode(id, int(x.depth)+1, s.nodes[id].rows, col, true)
+	col, depth := s.d.Cols[f], int(x.depth)+1
+	// newNode may grow s.nodes: x is not used after this point.
+	lo := s.newNode(id, depth, s.nodes[id].rows, col, false)
+	hi := s.newNode(id, depth, s.nodes[id].rows, col, true)
 	s.nodes[id].kids = [2]int32{lo, hi}
 	s.buds = append(s.buds, lo, hi)
 	s.propagate(lo)
