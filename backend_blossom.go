@@ -26,6 +26,7 @@ func (blossomBackend) Info() Info {
 			{Name: "merge-rows", Default: "true", Help: "merge identical rows into weighted rows and cancel inconsistent ones"},
 			{Name: "drop-redundant", Default: "true", Help: "drop constant tests and tests equal or complementary to another"},
 			{Name: "drop-uninformative", Default: "true", Help: "on each branch, drop the tests that take one value on all its rows"},
+			{Name: "cart-seed", Default: "true", Help: "report the greedy (cart) tree first and return it if a stopped search found nothing better"},
 		},
 	}
 }
@@ -44,6 +45,7 @@ func (blossomBackend) Solve(ctx context.Context, job Job) (*model.Result, error)
 	}{
 		{"lower-bound", &s.NoLowerBound}, {"depth2", &s.NoDepth2}, {"merge-rows", &s.NoMergeRows},
 		{"drop-redundant", &s.NoDropRedundant}, {"drop-uninformative", &s.NoDropUninformative},
+		{"cart-seed", &s.NoCARTSeed},
 	}
 	for _, f := range flags {
 		on, err := job.Options.Bool(f.key, true)

@@ -50,6 +50,11 @@ type BlossomSettings struct {
 	// NoDropUninformative keeps, on a branch, the tests that take one value
 	// on all of its rows.
 	NoDropUninformative bool
+	// NoCARTSeed skips the greedy tree (dp.CART) that is otherwise reported
+	// as the first incumbent and returned when a stopped search has found
+	// nothing better. (Blossom's own first complete tree is greedy too,
+	// but on the merged rows its Gini order may differ from CART's.)
+	NoCARTSeed bool
 }
 
 // BlossomResult is the outcome of a Blossom search. Errors and Objective
@@ -107,9 +112,22 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 		}
 		return b.Graph(build(t))
 	}
+	reported := math.Inf(1)
+	var cartG *model.Graph
+	cartErr := math.Inf(1)
+	if !s.NoCARTSeed {
+		cartG, cartErr = CART(v, s.MaxDepth, CARTSettings{})
+		reported = cartErr
+		report.Report(cartErr, cartG)
+	}
 	var rep func(int64, *blossom.Tree)
 	if report != nil {
-		rep = func(e int64, t *blossom.Tree) { report.Report(float64(e+p.offset), toGraph(t)) }
+		rep = func(e int64, t *blossom.Tree) {
+			if obj := float64(e + p.offset); obj < reported {
+				reported = obj
+				report.Report(obj, toGraph(t))
+			}
+		}
 	}
 	res := blossom.Solve(ctx, p.data, blossom.Options{
 		MaxDepth:            s.MaxDepth,
@@ -129,6 +147,8 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 		LowerBound: float64(p.offset)}
 	if res.Optimal {
 		out.LowerBound = obj
+	} else if cartErr < obj {
+		out.Model, out.Errors, out.Objective = cartG, cartG.Errors(d), cartErr
 	}
 	st := res.Stats
 	out.Stats = map[string]any{
@@ -136,7 +156,7 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 		"error_offset": p.offset, "iterations": st.Iterations, "decisions": st.Decisions,
 		"depth1_solves": st.Depth1, "depth2_solves": st.Depth2, "pruned": st.Pruned,
 		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": st.FirstComplete + p.offset,
-		"seconds": time.Since(start).Seconds(),
+		"seconds": time.Since(start).Seconds(), "returned_cart": out.Model == cartG,
 	}
 	return out, nil
 }

@@ -302,9 +302,14 @@ func TestBlossomTimeLimited(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	var incs []float64
-	r, err := Blossom(ctx, v, BlossomSettings{MaxDepth: 8}, func(obj float64, g *model.Graph) {
+	// Without the greedy seed, so that the comparison with CART below is
+	// about Blossom's own trees.
+	r, err := Blossom(ctx, v, BlossomSettings{MaxDepth: 8, NoCARTSeed: true}, func(obj float64, g *model.Graph) {
 		if w := g.WeightedErrors(v.Data); w != obj {
 			t.Errorf("incumbent claims %v, makes %v", obj, w)
+		}
+		if len(incs) > 0 && obj >= incs[len(incs)-1] {
+			t.Errorf("incumbent %v does not improve on %v", obj, incs[len(incs)-1])
 		}
 		incs = append(incs, obj)
 	})
@@ -344,5 +349,26 @@ func TestBlossomBadInput(t *testing.T) {
 	}
 	if _, err := Blossom(context.Background(), nil, BlossomSettings{}, nil); err == nil {
 		t.Fatal("nil view accepted")
+	}
+}
+
+// The greedy seed is reported first and never beaten by a worse result.
+func TestBlossomCARTSeed(t *testing.T) {
+	shared := blossomShared(t)
+	v := blossomLoad(t, shared, "soybean")
+	_, cartErr := CART(v, 7, CARTSettings{})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	var first = -1.0
+	r, err := Blossom(ctx, v, BlossomSettings{MaxDepth: 7}, func(obj float64, g *model.Graph) {
+		if first < 0 {
+			first = obj
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != cartErr || r.Objective > cartErr {
+		t.Fatalf("first incumbent %v, result %v, greedy %v", first, r.Objective, cartErr)
 	}
 }
