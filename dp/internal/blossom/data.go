@@ -5,9 +5,35 @@
 // alternatives, keeps only the current tree in memory, and proves
 // optimality when every feature has been tried on every branch.
 //
+// The search follows the paper's Algorithm "Blossom": a stack of
+// decisions (branch, feature) and a FIFO queue of buds; features tried in
+// order of Gini impurity; a branch with one level left takes the test of
+// least error and is optimal at once; when the buds run out, decisions
+// are popped until a branch with untried features goes back to the buds.
+// The best subtree of every branch is kept (shared, immutable Tree
+// values), and every improvement of a branch is pushed to its parent at
+// once, so the root always holds a complete tree: the anytime incumbent.
+//
+// Choices and extensions beyond the printed pseudo-code:
+//   - the ancestor lower bound (sum of the errors of optimal siblings
+//     between an ancestor and a branch) is checked when a decision is
+//     popped, as in the paper, and also when a bud is picked. A branch
+//     given up this way, and the branches between it and the ancestor
+//     that failed, are "tainted": their best is an upper bound only, and
+//     the bound never counts them as optimal siblings. (The paper leaves
+//     open whether such a branch is optimal; counting it would use a
+//     value that is not a lower bound.)
+//   - the two-level rule (on by default): a branch with two levels left is
+//     solved at once from the class counts of every pair of features, the
+//     way the paper solves the last level; two sibling branches are solved
+//     together, the larger one from its parent's counts minus the
+//     smaller one's.
+//   - "informationless" features are those that take one value on all
+//     rows of the branch; they are dropped from its domain.
+//
 // The engine works on weighted binary data (see Data); the package dp
-// turns a model.BinaryView into that form (Prepare) and the result back
-// into a model.Graph.
+// turns a model.BinaryView into that form and the result back into a
+// model.Graph.
 package blossom
 
 import (
