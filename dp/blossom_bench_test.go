@@ -36,6 +36,25 @@ type blossomChildOut struct {
 	First                 int64
 	Optimal, FromCART     bool
 	Seconds               float64
+	// PeakKB is the child's own peak resident set (VmHWM), read at its end.
+	PeakKB int
+}
+
+// blossomPeakKB reads VmHWM from /proc/self/status (0 when unavailable).
+// The max RSS that wait4 reports for a child started with os/exec also
+// counts the parent's pages at the time of the fork, so it is not used.
+func blossomPeakKB() int {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return kb
+		}
+	}
+	return 0
 }
 
 // TestBlossomBenchChild is the child process: it solves one cell given
@@ -59,7 +78,7 @@ func TestBlossomBenchChild(t *testing.T) {
 	s.MaxDepth = depth
 	r := blossomCheck(t, ctx, v, s)
 	out, _ := json.Marshal(blossomChildOut{Objective: r.Objective, LowerBound: r.LowerBound,
-		First: r.Stats["first_complete"].(int64), Optimal: r.Optimal, FromCART: r.Stats["returned_cart"].(bool), Seconds: time.Since(start).Seconds()})
+		First: r.Stats["first_complete"].(int64), Optimal: r.Optimal, FromCART: r.Stats["returned_cart"].(bool), PeakKB: blossomPeakKB(), Seconds: time.Since(start).Seconds()})
 	fmt.Printf("BLOSSOM_RESULT %s\n", out)
 }
 
@@ -88,7 +107,6 @@ func blossomRunChild(name string, depth int, limit time.Duration, variant ...str
 		return run
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		run.rssMB = float64(ru.Maxrss) / 1024
 		run.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 	}
 	sc := bufio.NewScanner(&buf)
@@ -97,6 +115,7 @@ func blossomRunChild(name string, depth int, limit time.Duration, variant ...str
 			if err := json.Unmarshal([]byte(s), &run.out); err != nil {
 				run.failed = err
 			}
+			run.rssMB = float64(run.out.PeakKB) / 1024
 			return run
 		}
 	}
