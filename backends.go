@@ -14,6 +14,7 @@ func DefaultRegistry() *Registry {
 		cartBackend{},
 		dl85Backend{},
 		cadl85Backend{},
+		blossomBackend{},
 	)
 }
 
