@@ -1,0 +1,138 @@
+package dp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/odtkit/odtkit/dp/internal/contree"
+	"github.com/odtkit/odtkit/model"
+)
+
+// ConTreeSettings control a ConTree search. The zero value searches a
+// single leaf (depth 0) exactly.
+type ConTreeSettings struct {
+	// MaxDepth bounds the depth of the tree.
+	MaxDepth int
+	// MaxGap is how many errors above the optimum the returned tree may
+	// make (0 = exact). Half of it is spent at a node's own thresholds,
+	// the other half split evenly over its two subtrees.
+	MaxGap int
+	// EtaLongest uses the longer side of the threshold interval as η in
+	// the right subtree's upper bound (the paper's text) instead of the
+	// shorter side (its Algorithm 1). Both are exact.
+	EtaLongest bool
+	// NoCache disables the cache of solved subproblems.
+	NoCache bool
+}
+
+// ConTreeResult is the outcome of a ConTree search.
+type ConTreeResult struct {
+	Tree *model.Graph
+	// Errors is the number of misclassified training rows of Tree.
+	Errors int
+	// LowerBound is a proven lower bound on the optimal number of errors.
+	LowerBound int
+	// Optimal is true when Errors is proven optimal (MaxGap 0, search
+	// finished) or, with MaxGap > 0, within MaxGap of the optimum.
+	Optimal bool
+	// Stopped is true when the context ended the search.
+	Stopped bool
+	Stats   map[string]any
+}
+
+// ErrConTreeInput is wrapped by the errors ConTree returns for data it
+// cannot handle.
+var ErrConTreeInput = errors.New("contree: unsupported input")
+
+// contreeColumn maps an engine column back to the dataset: a numeric
+// feature, or one level of a categorical feature (a 0/1 column).
+type contreeColumn struct {
+	feature int
+	level   int // -1 for numeric
+}
+
+// ConTree searches a tree of depth at most s.MaxDepth with the fewest
+// misclassified rows directly on d's numeric columns (Briţa, van der
+// Linden & Demirović, AAAI 2025): thresholds lie in the middle between
+// neighbouring distinct values of the rows reaching a node. Categorical
+// columns are searched as one 0/1 test per level (x == level goes high);
+// row weights are not supported (an error wrapping ErrConTreeInput).
+// report receives every improving tree of the root search. When ctx ends
+// the best tree so far is returned with Optimal=false and Stopped=true.
+func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report model.IncumbentFunc) (*ConTreeResult, error) {
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("contree: %w", err)
+	}
+	if d.Weights != nil {
+		return nil, fmt.Errorf("%w: row weights are not supported", ErrConTreeInput)
+	}
+	if s.MaxDepth < 0 {
+		return nil, fmt.Errorf("%w: max depth %d is negative", ErrConTreeInput, s.MaxDepth)
+	}
+	if s.MaxGap < 0 {
+		return nil, fmt.Errorf("%w: max gap %d is negative", ErrConTreeInput, s.MaxGap)
+	}
+	in := contree.Input{Labels: d.Labels, Classes: d.NumClasses()}
+	var cols []contreeColumn
+	for fi, f := range d.Features {
+		if f.Kind != model.Categorical {
+			in.Columns = append(in.Columns, f.Values)
+			cols = append(cols, contreeColumn{feature: fi, level: -1})
+			continue
+		}
+		nl := len(f.Levels)
+		if nl < 2 {
+			continue
+		}
+		if nl == 2 {
+			nl = 1 // one test separates two levels
+		}
+		for l := range nl {
+			c := make([]float64, len(f.Values))
+			for r, x := range f.Values {
+				if int(x) == l {
+					c[r] = 1
+				}
+			}
+			in.Columns = append(in.Columns, c)
+			cols = append(cols, contreeColumn{feature: fi, level: l})
+		}
+	}
+	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: s.EtaLongest, NoCache: s.NoCache}
+	var onImprove func(*contree.Node)
+	if report != nil {
+		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), contreeGraph(d, cols, t)) }
+	}
+	r := contree.Solve(ctx, in, cfg, onImprove)
+	res := &ConTreeResult{Tree: contreeGraph(d, cols, r.Tree), Errors: r.Errors, LowerBound: r.LowerBound,
+		Optimal: r.Optimal, Stopped: r.Stopped,
+		Stats: map[string]any{
+			"subproblems":  r.Stats.Nodes,
+			"d2_calls":     r.Stats.D2Calls,
+			"splits_tried": r.Stats.SplitsTried,
+			"cache_hits":   r.Stats.CacheHits,
+			"cache_stored": r.Stats.CacheStored,
+		}}
+	return res, nil
+}
+
+// contreeGraph converts an engine tree into a model graph.
+func contreeGraph(d *model.Dataset, cols []contreeColumn, t *contree.Node) *model.Graph {
+	b := model.NewBuilder(d, model.KindTree)
+	var build func(n *contree.Node) int
+	build = func(n *contree.Node) int {
+		if n.Leaf {
+			return b.Leaf(n.Class)
+		}
+		lo, hi := build(n.Low), build(n.High)
+		c := cols[n.Feature]
+		if c.level >= 0 {
+			// The 0/1 column is 1 on rows of this level: x <= t sends the
+			// other levels low.
+			return b.Category(c.feature, d.Features[c.feature].Levels[c.level], lo, hi)
+		}
+		return b.Threshold(c.feature, n.Threshold, lo, hi)
+	}
+	return b.Graph(build(t))
+}

@@ -1,0 +1,232 @@
+package dp
+
+import (
+	"bufio"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// contreeShared locates ../shared beside the repository root.
+func contreeShared(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("contree: ../shared not present")
+	}
+	return dir
+}
+
+type contreeRef struct {
+	dataset        string
+	depth, optimum int
+	float32        bool
+	cpu            float64
+}
+
+// contreeRefs reads a reference table (numeric-optima.tsv layout:
+// dataset rows features classes depth optimum float32 cpu_s).
+func contreeNumericRefs(t testing.TB) []contreeRef {
+	t.Helper()
+	f, err := os.Open(filepath.Join(contreeShared(t), "reference", "numeric-optima.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []contreeRef
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "dataset") || line == "" {
+			continue
+		}
+		c := strings.Split(line, "\t")
+		if len(c) < 8 {
+			t.Fatalf("bad reference line %q", line)
+		}
+		d, _ := strconv.Atoi(c[4])
+		o, _ := strconv.Atoi(c[5])
+		cpu, _ := strconv.ParseFloat(c[7], 64)
+		out = append(out, contreeRef{dataset: c[0], depth: d, optimum: o, float32: c[6] == "yes", cpu: cpu})
+	}
+	return out
+}
+
+func contreeLong() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
+
+// contreeCheck verifies a result against its data: the tree re-evaluates
+// to the claimed errors and respects the depth.
+func contreeCheck(t *testing.T, d *model.Dataset, depth int, r *ConTreeResult) {
+	t.Helper()
+	if err := r.Tree.Validate(); err != nil {
+		t.Fatalf("invalid tree: %v", err)
+	}
+	if got := r.Tree.Errors(d); got != r.Errors {
+		t.Fatalf("claimed %d errors, tree makes %d\n%s", r.Errors, got, r.Tree.Text())
+	}
+	if r.Tree.Depth() > depth {
+		t.Fatalf("tree depth %d > %d", r.Tree.Depth(), depth)
+	}
+	if r.LowerBound > r.Errors {
+		t.Fatalf("lower bound %d above errors %d", r.LowerBound, r.Errors)
+	}
+}
+
+// Fast numeric references in the default run; all of depth 2 and 3 with ODTKIT_LONG=1.
+func TestConTreeNumericReference(t *testing.T) {
+	refs := contreeNumericRefs(t)
+	dir := filepath.Join(contreeShared(t), "data", "numeric")
+	cache := map[string]*model.Dataset{}
+	for _, ref := range refs {
+		if ref.depth > 3 {
+			continue
+		}
+		if !contreeLong() && (ref.depth == 3 && ref.cpu > 1.5 || ref.dataset == "skin") {
+			continue
+		}
+		t.Run(ref.dataset+"/d"+strconv.Itoa(ref.depth), func(t *testing.T) {
+			d := cache[ref.dataset]
+			if d == nil {
+				var err error
+				d, err = model.ReadFile(filepath.Join(dir, ref.dataset+".txt"), model.ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cache[ref.dataset] = d
+			}
+			start := time.Now()
+			r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: ref.depth}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			contreeCheck(t, d, ref.depth, r)
+			if !r.Optimal {
+				t.Fatalf("not optimal: %d errors, bound %d", r.Errors, r.LowerBound)
+			}
+			if r.Errors > ref.optimum || (!ref.float32 && r.Errors != ref.optimum) {
+				t.Fatalf("optimum %d, reference %d (float32 %v)", r.Errors, ref.optimum, ref.float32)
+			}
+			t.Logf("%s depth %d: %d errors in %.3fs (reference %.3fs) %v", ref.dataset, ref.depth, r.Errors, time.Since(start).Seconds(), ref.cpu, r.Stats)
+		})
+	}
+}
+
+// contreeBrute is the optimum of a depth-d tree on the given rows,
+// trying every threshold between distinct values of every feature.
+func contreeBrute(d *model.Dataset, rows []int, depth int) int {
+	cnt := make([]int, d.NumClasses())
+	for _, r := range rows {
+		cnt[d.Labels[r]]++
+	}
+	best := len(rows)
+	for _, c := range cnt {
+		best = min(best, len(rows)-c)
+	}
+	if depth == 0 || best == 0 {
+		return best
+	}
+	for f := range d.Features {
+		vals := map[float64]bool{}
+		for _, r := range rows {
+			vals[d.Features[f].Values[r]] = true
+		}
+		for v := range vals {
+			var lo, hi []int
+			for _, r := range rows {
+				if d.Features[f].Values[r] <= v {
+					lo = append(lo, r)
+				} else {
+					hi = append(hi, r)
+				}
+			}
+			if len(hi) == 0 {
+				continue
+			}
+			e := contreeBrute(d, lo, depth-1)
+			if e >= best {
+				continue
+			}
+			e += contreeBrute(d, hi, depth-1)
+			best = min(best, e)
+		}
+	}
+	return best
+}
+
+func contreeRandom(rng *rand.Rand, n, p, k, levels int) *model.Dataset {
+	d := &model.Dataset{Name: "random"}
+	for c := range k {
+		d.Classes = append(d.Classes, strconv.Itoa(c))
+	}
+	for f := range p {
+		vals := make([]float64, n)
+		for r := range vals {
+			vals[r] = float64(rng.IntN(levels)) / 2
+		}
+		d.Features = append(d.Features, model.Feature{Name: "f" + strconv.Itoa(f), Values: vals})
+	}
+	for range n {
+		d.Labels = append(d.Labels, rng.IntN(k))
+	}
+	return d
+}
+
+func TestConTreeBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for it := range 120 {
+		n := 5 + rng.IntN(30)
+		p := 1 + rng.IntN(3)
+		k := 2 + rng.IntN(3)
+		levels := 2 + rng.IntN(8)
+		depth := 1 + rng.IntN(3)
+		d := contreeRandom(rng, n, p, k, levels)
+		rows := make([]int, n)
+		for r := range rows {
+			rows[r] = r
+		}
+		want := contreeBrute(d, rows, depth)
+		for _, s := range []ConTreeSettings{{MaxDepth: depth}, {MaxDepth: depth, EtaLongest: true}, {MaxDepth: depth, NoCache: true}} {
+			r, err := ConTree(context.Background(), d, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			contreeCheck(t, d, depth, r)
+			if !r.Optimal || r.Errors != want {
+				t.Fatalf("case %d (n=%d p=%d k=%d depth=%d %+v): got %d (optimal %v), brute force %d", it, n, p, k, depth, s, r.Errors, r.Optimal, want)
+			}
+		}
+	}
+}
+
+func TestConTreeMaxGap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := range 40 {
+		n := 20 + rng.IntN(40)
+		depth := 2 + rng.IntN(2)
+		d := contreeRandom(rng, n, 3, 2+rng.IntN(2), 10)
+		exact, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gap := range []int{1, 3, 8} {
+			r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth, MaxGap: gap}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			contreeCheck(t, d, depth, r)
+			if r.Errors < exact.Errors || r.Errors > exact.Errors+gap {
+				t.Fatalf("case %d gap %d: %d errors, optimum %d", it, gap, r.Errors, exact.Errors)
+			}
+			if r.LowerBound > exact.Errors {
+				t.Fatalf("case %d gap %d: lower bound %d above the optimum %d", it, gap, r.LowerBound, exact.Errors)
+			}
+		}
+	}
+}

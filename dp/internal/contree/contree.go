@@ -1,0 +1,507 @@
+// Package contree is the search engine behind dp.ConTree: optimal
+// classification trees of bounded depth searched directly on numeric
+// feature columns (Briţa, van der Linden & Demirović, AAAI 2025).
+//
+// A subproblem is a row set with a remaining depth. The row set is kept as
+// one list of rows per feature, sorted by that feature's value; splitting
+// a list keeps it sorted, so the data are sorted only once. For each
+// feature the candidate thresholds (between consecutive distinct values
+// of the row set) are searched as a set of index intervals, pruned by the
+// similarity lower bound (neighbourhood pruning, interval shrinking with
+// the zero-error extremes, sub-interval pruning). Subproblems of depth two
+// are solved per root threshold by one pass over the rows sorted by each
+// second feature. Solved subproblems are cached by row set and depth.
+package contree
+
+import (
+	"context"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Input is the data the engine works on: numeric columns (any real
+// values), labels in 0..Classes-1.
+type Input struct {
+	Columns [][]float64
+	Labels  []int
+	Classes int
+}
+
+// Config tunes a search. The zero value searches depth 0 (a leaf).
+type Config struct {
+	MaxDepth int
+	// MaxGap is the largest number of errors the returned tree may make
+	// above the optimum (0 = exact). Half is spent at a node, the other
+	// half is split evenly over its two subtrees.
+	MaxGap int
+	// EtaLongest takes the longer side of the interval as η in the right
+	// upper bound (the paper's text); false takes the shorter (its
+	// Algorithm 1). Both are sound.
+	EtaLongest bool
+	// NoCache disables the subproblem cache (for tests).
+	NoCache bool
+}
+
+// Node is a tree node. Internal nodes send rows with
+// Columns[Feature] <= Threshold to Low, the others to High.
+type Node struct {
+	Leaf      bool
+	Class     int
+	Feature   int
+	Threshold float64
+	Low, High *Node
+	// Errors is the number of misclassified rows of the subproblem the
+	// node was built for.
+	Errors int
+}
+
+// Stats count the work of a search.
+type Stats struct {
+	Nodes       int64 // subproblems entered (depth >= 2)
+	D2Calls     int64 // depth-two subroutine calls
+	CacheHits   int64
+	CacheStored int64
+	SplitsTried int64 // thresholds evaluated in Branch
+}
+
+// Result is the outcome of Solve.
+type Result struct {
+	Tree       *Node
+	Errors     int
+	LowerBound int
+	Optimal    bool
+	Stopped    bool // the context ended the search early
+	Stats      Stats
+}
+
+// entry is one row in a feature-sorted list: its rank among the
+// feature's distinct values, its row id and its label.
+type entry struct {
+	rank  int32
+	row   int32
+	label int32
+}
+
+// view is a row set: one sorted list per feature plus class counts and
+// a hash of the row set.
+type view struct {
+	n      int
+	cols   [][]entry
+	counts []int
+	h1, h2 uint64
+}
+
+type cacheKey struct {
+	h1, h2 uint64
+	n      int32
+	depth  int32
+}
+
+type cacheVal struct {
+	lb   int
+	sol  *Node // a solution found below the bound asked for (within the gap), or nil
+	good bool
+}
+
+// interval is a range of candidate threshold indices [i..j] with the
+// indices (into the computed list) of the nearest computed thresholds
+// left (u) and right (v) of it, -1 when none.
+type interval struct {
+	i, j int32
+	u, v int32
+}
+
+type computed struct {
+	t        int32
+	lbL, lbR int
+}
+
+// levelScratch is the per-recursion-level working memory of Branch.
+type levelScratch struct {
+	cum   []int32 // cum[t] = rows with rank <= t-th distinct value
+	stack []interval
+	comp  []computed
+	left  view
+	right view
+}
+
+type solver struct {
+	ctx     context.Context
+	cfg     Config
+	p, k    int
+	n       int
+	vals    [][]float64
+	rowH1   []uint64
+	rowH2   []uint64
+	side    []uint8
+	levels  []*levelScratch
+	cache   map[cacheKey]*cacheVal
+	stop    bool
+	tick    int
+	stats   Stats
+	onImpr  func(*Node)
+	scratch []int
+	cl, cr  []int
+	fql     []int
+	fqr     []int
+}
+
+// Solve searches an optimal tree (within cfg.MaxGap) of depth at most
+// cfg.MaxDepth. onImprove, when not nil, receives each improving tree of
+// the root search. When ctx ends, the best tree so far is returned with
+// Optimal=false and Stopped=true.
+func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Result {
+	n := len(in.Labels)
+	s := &solver{ctx: ctx, cfg: cfg, p: len(in.Columns), k: in.Classes, n: n, vals: in.Columns, onImpr: onImprove}
+	s.side = make([]uint8, n)
+	s.rowH1 = make([]uint64, n)
+	s.rowH2 = make([]uint64, n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for r := range n {
+		s.rowH1[r] = splitmix(&x)
+		s.rowH2[r] = splitmix(&x)
+	}
+	if !cfg.NoCache {
+		s.cache = map[cacheKey]*cacheVal{}
+	}
+	s.cl = make([]int, s.k)
+	s.cr = make([]int, s.k)
+	s.fql = make([]int, s.k)
+	s.fqr = make([]int, s.k)
+	root := s.rootView(in)
+	if cfg.MaxDepth < 0 {
+		cfg.MaxDepth = 0
+	}
+	leaf := s.leaf(root)
+	if onImprove != nil {
+		onImprove(leaf)
+	}
+	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
+	res := Result{Stats: s.stats}
+	if sol == nil || sol.Errors > leaf.Errors {
+		sol = leaf
+	}
+	res.Tree, res.Errors = sol, sol.Errors
+	if s.stop {
+		res.Stopped = true
+		res.LowerBound = 0
+		return res
+	}
+	res.LowerBound = min(lb, sol.Errors)
+	res.Optimal = sol.Errors == res.LowerBound
+	return res
+}
+
+func splitmix(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := *x
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// rootView sorts every column once.
+func (s *solver) rootView(in Input) *view {
+	v := &view{n: s.n, cols: make([][]entry, s.p), counts: make([]int, s.k)}
+	for r, l := range in.Labels {
+		v.counts[l]++
+		v.h1 += s.rowH1[r]
+		v.h2 += s.rowH2[r]
+	}
+	idx := make([]int32, s.n)
+	for f := range s.p {
+		col := in.Columns[f]
+		for r := range idx {
+			idx[r] = int32(r)
+		}
+		sortByValue(idx, col)
+		es := make([]entry, s.n)
+		rank := int32(0)
+		for i, r := range idx {
+			if i > 0 && col[r] != col[idx[i-1]] {
+				rank++
+			}
+			es[i] = entry{rank: rank, row: r, label: int32(in.Labels[r])}
+		}
+		v.cols[f] = es
+	}
+	return v
+}
+
+// level returns the scratch of recursion level l, allocating it once.
+func (s *solver) level(l int) *levelScratch {
+	for len(s.levels) <= l {
+		ls := &levelScratch{}
+		mk := func() view {
+			w := view{cols: make([][]entry, s.p), counts: make([]int, s.k)}
+			for f := range w.cols {
+				w.cols[f] = make([]entry, 0, s.n)
+			}
+			return w
+		}
+		ls.left, ls.right = mk(), mk()
+		s.levels = append(s.levels, ls)
+	}
+	return s.levels[l]
+}
+
+// check polls the context every so often.
+func (s *solver) check() bool {
+	s.tick++
+	if s.tick&255 == 0 && s.ctx.Err() != nil {
+		s.stop = true
+	}
+	return s.stop
+}
+
+func argmax(c []int) (int, int) {
+	b := 0
+	for y := 1; y < len(c); y++ {
+		if c[y] > c[b] {
+			b = y
+		}
+	}
+	return b, c[b]
+}
+
+func (s *solver) leaf(v *view) *Node {
+	c, m := argmax(v.counts)
+	return &Node{Leaf: true, Class: c, Feature: -1, Errors: v.n - m}
+}
+
+// solve returns a lower bound on the fewest errors of a tree of depth d on
+// v and a tree; when the tree's errors are below ub it is within gap of
+// the optimum. A nil tree or one with ub errors or more means no tree
+// below ub was found; the lower bound is then valid all the same.
+func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
+	leaf := s.leaf(v)
+	if d == 0 || leaf.Errors == 0 {
+		return leaf.Errors, leaf
+	}
+	if ub <= 0 {
+		return 0, nil
+	}
+	if d == 1 {
+		t := s.depthOne(v)
+		return t.Errors, t
+	}
+	if s.check() {
+		return 0, nil
+	}
+	s.stats.Nodes++
+	var key cacheKey
+	var ce *cacheVal
+	if s.cache != nil && !isRoot {
+		key = cacheKey{h1: v.h1, h2: v.h2, n: int32(v.n), depth: int32(d)}
+		if e, ok := s.cache[key]; ok {
+			if e.good || e.lb >= ub {
+				s.stats.CacheHits++
+				return e.lb, e.sol
+			}
+			ce = e
+		}
+	}
+	lb, sol := s.search(v, d, ub, gap, lvl, isRoot, leaf)
+	if s.stop {
+		return 0, nil
+	}
+	if ce != nil {
+		lb = max(lb, ce.lb)
+	}
+	if s.cache != nil && !isRoot {
+		good := sol != nil && sol.Errors < ub
+		if ce == nil {
+			ce = &cacheVal{}
+			s.cache[key] = ce
+			s.stats.CacheStored++
+		}
+		ce.lb, ce.good = lb, good
+		if good {
+			ce.sol = sol
+		}
+	}
+	return lb, sol
+}
+
+// branchState is the running best of one subproblem's search.
+type branchState struct {
+	ub       int   // exclusive bound asked for by the caller
+	best     *Node // best tree so far (starts as the leaf)
+	gapHere  int
+	gapChild int
+	lvl      int
+	isRoot   bool
+	done     bool // a zero-error tree was found
+}
+
+// bound is the exclusive bound that a split must beat to improve.
+func (b *branchState) bound() int { return min(b.ub, b.best.Errors) }
+
+func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
+	gc := gap / 4
+	st := &branchState{ub: ub, best: leaf, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
+	for f := 0; f < s.p && !st.done && !s.stop; f++ {
+		s.branch(v, d, f, st)
+	}
+	if s.stop {
+		return 0, nil
+	}
+	if st.best.Errors < ub {
+		return max(0, st.best.Errors-gap), st.best
+	}
+	return max(0, ub-gap), st.best
+}
+
+// thresholds fills the cum array for feature f of v and returns the
+// number of candidate thresholds m (cum[0..m-1]).
+func thresholds(col []entry, cum []int32) ([]int32, int) {
+	cum = cum[:0]
+	for i := 1; i < len(col); i++ {
+		if col[i].rank != col[i-1].rank {
+			cum = append(cum, int32(i))
+		}
+	}
+	return cum, len(cum)
+}
+
+// firstAtLeast is the first t in [lo, hi] with cum[t] >= x, or hi+1.
+func firstAtLeast(cum []int32, lo, hi int32, x int64) int32 {
+	for lo <= hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		if int64(cum[mid]) >= x {
+			hi = mid - 1
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// lastAtMost is the last t in [lo, hi] with cum[t] <= x, or lo-1.
+func lastAtMost(cum []int32, lo, hi int32, x int64) int32 {
+	for lo <= hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		if int64(cum[mid]) <= x {
+			lo = mid + 1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return hi
+}
+
+// branch searches the thresholds of feature f (Algorithm 1).
+func (s *solver) branch(v *view, d, f int, st *branchState) {
+	ls := s.level(st.lvl)
+	col := v.cols[f]
+	var m int
+	ls.cum, m = thresholds(col, ls.cum)
+	if m == 0 {
+		return
+	}
+	cum := ls.cum
+	ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
+	ls.comp = ls.comp[:0]
+	ml, mr := int32(0), int32(m-1)
+	for len(ls.stack) > 0 && !st.done {
+		if s.stop {
+			return
+		}
+		iv := ls.stack[len(ls.stack)-1]
+		ls.stack = ls.stack[:len(ls.stack)-1]
+		bound := st.bound()
+		prune := bound - st.gapHere // a split with lower bound >= prune cannot improve enough
+		i, j := max(iv.i, ml), min(iv.j, mr)
+		lbLu, lbRv := 0, 0
+		// Interval shrinking (eq. 11, upper end corrected to use v).
+		if iv.u >= 0 {
+			c := ls.comp[iv.u]
+			lbLu = c.lbL
+			if delta := c.lbL + c.lbR - prune + 1; delta > 1 {
+				i = max(i, firstAtLeast(cum, i, j, int64(cum[c.t])+int64(delta)))
+			}
+		}
+		if iv.v >= 0 {
+			c := ls.comp[iv.v]
+			lbRv = c.lbR
+			if delta := c.lbL + c.lbR - prune + 1; delta > 1 {
+				j = min(j, lastAtMost(cum, i, j, int64(cum[c.t])-int64(delta)))
+			}
+		}
+		if i > j {
+			continue
+		}
+		// Sub-interval pruning (eq. 12).
+		if lbLu+lbRv >= prune {
+			continue
+		}
+		w := (i + j) / 2
+		s.stats.SplitsTried++
+		var lbL, lbR int
+		var solL, solR *Node
+		rightDone := true
+		if d == 2 {
+			solL, solR = s.d2split(v, f, int(cum[w]))
+			lbL, lbR = solL.Errors, solR.Errors
+		} else {
+			ub := bound
+			left, right := s.splitView(v, f, int(cum[w]), st.lvl)
+			lbL, solL = s.solve(left, d-1, ub, st.gapChild, st.lvl+1, false)
+			if s.stop {
+				return
+			}
+			var eta int
+			zi, zj, zw := int(cum[i]), int(cum[j]), int(cum[w])
+			if s.cfg.EtaLongest {
+				eta = max(zw-zi, zj-zw)
+			} else {
+				eta = min(zw-zi, zj-zw)
+			}
+			ubR := max(ub-lbL, eta)
+			if ubR <= 0 {
+				rightDone = false
+			} else {
+				lbR, solR = s.solve(right, d-1, ubR, st.gapChild, st.lvl+1, false)
+				if s.stop {
+					return
+				}
+				if solL == nil || solL.Errors >= ub || solR == nil || solR.Errors >= ubR {
+					// Not a tree that beats the bound; keep only the bounds.
+					solR = nil
+				}
+			}
+		}
+		if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
+			lo, hi := col[cum[w]-1].row, col[cum[w]].row
+			t := midpoint(s.vals[f][lo], s.vals[f][hi])
+			st.best = &Node{Feature: f, Threshold: t, Low: solL, High: solR, Errors: solL.Errors + solR.Errors}
+			if st.isRoot && s.onImpr != nil {
+				s.onImpr(st.best)
+			}
+			if st.best.Errors == 0 {
+				st.done = true
+				return
+			}
+		}
+		// Zero-error extremes (Theorem 2).
+		if solL != nil && solL.Errors == 0 {
+			ml = max(ml, w+1)
+		}
+		if rightDone && solR != nil && solR.Errors == 0 {
+			mr = min(mr, w-1)
+		}
+		ci := int32(len(ls.comp))
+		ls.comp = append(ls.comp, computed{t: w, lbL: lbL, lbR: lbR})
+		// Neighbourhood pruning happens when the halves are popped (interval
+		// shrinking from w with the then current bound subsumes it).
+		if w+1 <= j {
+			ls.stack = append(ls.stack, interval{i: w + 1, j: j, u: ci, v: iv.v})
+		}
+		if i <= w-1 {
+			ls.stack = append(ls.stack, interval{i: i, j: w - 1, u: iv.u, v: ci})
+		}
+	}
+}
+
+// midpoint returns a threshold t with a <= t < b near the middle.
+func midpoint(a, b float64) float64 { return model.Midpoint(a, b) }
