@@ -14,6 +14,10 @@ import (
 type Gini struct {
 	g     *gini.Gini
 	nvars int
+	// unsat is set once the clauses alone are refuted: gini v1.0.4 must
+	// not be asked again then (its next solve fails an internal check),
+	// and no clause can make the formula satisfiable again.
+	unsat bool
 }
 
 // NewGini returns an empty gini solver.
@@ -41,9 +45,20 @@ const (
 
 // Solve decides the clauses under the assumptions.
 func (s *Gini) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
+	if s.unsat {
+		return Unsatisfiable, nil
+	}
 	if err := ctx.Err(); err != nil {
 		return Unknown, nil
 	}
+	st, err := s.solve(ctx, assumptions)
+	if st == Unsatisfiable && (len(assumptions) == 0 || len(s.g.Why(nil)) == 0) {
+		s.unsat = true
+	}
+	return st, err
+}
+
+func (s *Gini) solve(ctx context.Context, assumptions []Lit) (Status, error) {
 	assume := func() {
 		for _, a := range assumptions {
 			if v := a.Var(); v > s.nvars {

@@ -43,10 +43,15 @@ type Solver interface {
 	Value(l Lit) bool
 }
 
+// ClauseAdder receives clauses: every Solver, and *CNF.
+type ClauseAdder interface {
+	AddClause(lits ...Lit)
+}
+
 // AddCNF adds clauses [from, c.NumClauses()) of c to s and returns
 // c.NumClauses(), so that a formula growing over time can be fed to a
 // solver in steps.
-func AddCNF(s Solver, c *CNF, from int) int {
+func AddCNF(s ClauseAdder, c *CNF, from int) int {
 	for i := from; i < c.NumClauses(); i++ {
 		s.AddClause(c.Clause(i)...)
 	}
