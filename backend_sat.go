@@ -123,9 +123,17 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 	if g == nil && cart != nil {
 		g = cart
 	}
+	if out.TimedOut {
+		// gini stops at the deadline, possibly a moment before ctx says so.
+		res.Status = model.StatusTimeLimit
+		if errors.Is(ctx.Err(), context.Canceled) {
+			res.Status = model.StatusCancelled
+		}
+	}
 	if g == nil {
 		if out.TimedOut {
-			return res, nil // no model: the selector reports time-limit/no-solution
+			res.Status = model.StatusNoSolution
+			return res, nil
 		}
 		return nil, errors.New("no tree found")
 	}
