@@ -15,6 +15,7 @@ func DefaultRegistry() *Registry {
 		dl85Backend{},
 		cadl85Backend{},
 		blossomBackend{},
+		satBackend{}, satBackend{size: true},
 	)
 }
 

@@ -16,3 +16,4 @@ require (
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/text v0.22.0 // indirect
 )
+require github.com/go-air/gini v1.0.4

@@ -1,0 +1,153 @@
+package odtkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// satBackend runs Avellaneda's incremental SAT encoding: DT_depth for
+// sat-depth, DT_depth then DT_size for sat-size.
+type satBackend struct {
+	size bool
+}
+
+func satParams() []Param {
+	return []Param{
+		{Name: "sat-solver", Default: "gini", Help: `SAT solver: gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`},
+		{Name: "drop-conflicts", Default: "false", Help: "drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"},
+		{Name: "amo", Default: "none", Help: "at-most-one feature per node: none (implied by the example clauses), sequential or pairwise"},
+		{Name: "batch", Default: "1", Help: "misclassified examples added to the formula per iteration of the incremental loop"},
+	}
+}
+
+func (b satBackend) Info() Info {
+	if b.size {
+		return Info{
+			Name:        "sat-size",
+			Description: "fewest nodes among the minimum-depth trees with no training error: Avellaneda's incremental SAT encoding (DT_size)",
+			Objectives:  []model.Objective{model.MinSize},
+			Input:       "binary view",
+			Exact:       true,
+			Anytime:     true,
+			Params:      satParams(),
+		}
+	}
+	return Info{
+		Name:        "sat-depth",
+		Description: "minimum depth of a tree with no training error: Avellaneda's incremental SAT encoding (DT_depth)",
+		Objectives:  []model.Objective{model.MinDepth},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		Params:      satParams(),
+	}
+}
+
+// satSettings reads the backend options.
+func satSettings(o Options) (avellaneda.Settings, bool, error) {
+	var s avellaneda.Settings
+	spec := o.String("sat-solver", "gini")
+	if err := sat.CheckSpec(spec); err != nil {
+		return s, false, err
+	}
+	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
+	drop, err := o.Bool("drop-conflicts", false)
+	if err != nil {
+		return s, false, err
+	}
+	s.DropConflicts = drop
+	if s.AMO, err = avellaneda.ParseAMO(o.String("amo", "none")); err != nil {
+		return s, false, fmt.Errorf("option amo: %w", err)
+	}
+	if s.Batch, err = o.Int("batch", 1); err != nil {
+		return s, false, err
+	}
+	if s.Batch < 1 {
+		return s, false, fmt.Errorf("option batch=%d: must be at least 1", s.Batch)
+	}
+	return s, drop, nil
+}
+
+func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
+	s, drop, err := satSettings(job.Options)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	p, err := avellaneda.Prepare(job.Data, drop)
+	if err != nil {
+		return nil, err
+	}
+	s.Report = job.Report
+	// A greedy tree grown to purity is a first incumbent for the depth
+	// (not for the size: its depth may exceed the minimum).
+	var cart *model.Graph
+	if g, werr := dp.CART(p.View, -1, dp.CARTSettings{}); werr == 0 && g.Errors(job.Data) == p.Dropped && p.Dropped == 0 {
+		cart = g
+		if !b.size {
+			job.Report.Report(float64(g.Depth()), g)
+		}
+	}
+	var out *avellaneda.Outcome
+	if b.size {
+		out, err = avellaneda.MinSize(ctx, p, s)
+	} else {
+		out, err = avellaneda.MinDepth(ctx, p, s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &model.Result{Stats: map[string]any{
+		"binary_tests":      p.View.NumTests(),
+		"tests_used":        len(p.Tests),
+		"distinct_rows":     len(p.Reps),
+		"examples_used":     out.Examples,
+		"solver_calls":      out.Iterations,
+		"clauses":           out.Clauses,
+		"variables":         out.Vars,
+		"conflicts_dropped": out.Dropped,
+		"seconds_prepare":   time.Since(start).Seconds(),
+	}}
+	g := out.Tree
+	res.LowerBound = float64(out.DepthLB)
+	if b.size {
+		res.LowerBound = float64(max(2*out.DepthLB+1, 2*out.LeavesLB-1))
+	}
+	if g == nil && cart != nil {
+		g = cart
+	}
+	if out.TimedOut {
+		// gini stops at the deadline, possibly a moment before ctx says so.
+		res.Status = model.StatusTimeLimit
+		if errors.Is(ctx.Err(), context.Canceled) {
+			res.Status = model.StatusCancelled
+		}
+	}
+	if g == nil {
+		if out.TimedOut {
+			res.Status = model.StatusNoSolution
+			return res, nil
+		}
+		return nil, errors.New("no tree found")
+	}
+	res.Model = g
+	res.Errors = g.Errors(job.Data)
+	res.Optimal = out.Optimal && !out.TimedOut
+	if b.size {
+		res.Objective = float64(g.Size())
+	} else {
+		res.Objective = float64(g.Depth())
+	}
+	res.LowerBound = min(res.LowerBound, res.Objective)
+	if res.Optimal {
+		res.Status = model.StatusOptimal
+	}
+	return res, nil
+}

@@ -1,0 +1,267 @@
+package avellaneda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// randomData makes a small dataset: nf numeric columns with few distinct
+// values, one categorical column, nc classes; labels from a random rule
+// plus noise so that depths vary.
+func randomData(rng *rand.Rand, n, nf, nc int) *model.Dataset {
+	d := &model.Dataset{Name: "random"}
+	for f := range nf {
+		col := model.Feature{Name: fmt.Sprintf("x%d", f), Kind: model.Numeric}
+		for range n {
+			col.Values = append(col.Values, float64(rng.IntN(4)))
+		}
+		d.Features = append(d.Features, col)
+	}
+	cat := model.Feature{Name: "colour", Kind: model.Categorical, Levels: []string{"red", "green", "blue"}}
+	for range n {
+		cat.Values = append(cat.Values, float64(rng.IntN(3)))
+	}
+	d.Features = append(d.Features, cat)
+	for c := range nc {
+		d.Classes = append(d.Classes, fmt.Sprintf("c%d", c))
+	}
+	for r := range n {
+		l := (int(d.Features[0].Values[r]) + int(cat.Values[r])) % nc
+		if rng.IntN(4) == 0 {
+			l = rng.IntN(nc)
+		}
+		d.Labels = append(d.Labels, l)
+	}
+	return d
+}
+
+// bruteErr is the least number of rows of set a tree of depth <= k
+// misclassifies (exhaustive over the binary view's tests).
+func bruteErr(v *model.BinaryView, set []int, k int) int {
+	cnt := make([]int, len(v.Class))
+	for _, r := range set {
+		cnt[v.Data.Labels[r]]++
+	}
+	best := len(set)
+	for _, c := range cnt {
+		best = min(best, len(set)-c)
+	}
+	if k == 0 || best == 0 {
+		return best
+	}
+	for t := range v.Tests {
+		var lo, hi []int
+		for _, r := range set {
+			if v.True[t].Has(r) {
+				hi = append(hi, r)
+			} else {
+				lo = append(lo, r)
+			}
+		}
+		if len(lo) == 0 || len(hi) == 0 {
+			continue
+		}
+		best = min(best, bruteErr(v, lo, k-1)+bruteErr(v, hi, k-1))
+	}
+	return best
+}
+
+// bruteSize is the fewest nodes of a tree of depth <= k with no error on
+// set (a large number when there is none).
+func bruteSize(v *model.BinaryView, set []int, k int) int {
+	pure := true
+	for _, r := range set {
+		if v.Data.Labels[r] != v.Data.Labels[set[0]] {
+			pure = false
+		}
+	}
+	if pure {
+		return 1
+	}
+	best := 1 << 20
+	if k == 0 {
+		return best
+	}
+	for t := range v.Tests {
+		var lo, hi []int
+		for _, r := range set {
+			if v.True[t].Has(r) {
+				hi = append(hi, r)
+			} else {
+				lo = append(lo, r)
+			}
+		}
+		if len(lo) == 0 || len(hi) == 0 {
+			continue
+		}
+		best = min(best, 1+bruteSize(v, lo, k-1)+bruteSize(v, hi, k-1))
+	}
+	return best
+}
+
+func allRows(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// TestBruteForce compares DT_depth and DT_size with exhaustive search on
+// small random data: min error at the found depth is 0 and at depth−1
+// positive; the size equals the brute-force fewest nodes at that depth.
+func TestBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	solved := 0
+	for it := range 60 {
+		n := 4 + rng.IntN(10)
+		d := randomData(rng, n, 2, 2+rng.IntN(2))
+		for _, amo := range []AMO{AMONone, AMOSequential, AMOPairwise} {
+			p, err := Prepare(d, false)
+			if errors.Is(err, ErrConflict) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := Settings{AMO: amo, Batch: 1 + it%3}
+			od, err := MinDepth(context.Background(), p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTree(t, d, od.Tree)
+			k := od.Depth
+			if e := bruteErr(p.View, allRows(n), k); e != 0 {
+				t.Fatalf("case %d: depth %d but brute force min error there is %d", it, k, e)
+			}
+			if k > 0 {
+				if e := bruteErr(p.View, allRows(n), k-1); e == 0 {
+					t.Fatalf("case %d: depth %d but a consistent tree of depth %d exists", it, k, k-1)
+				}
+			}
+			os, err := MinSize(context.Background(), p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTree(t, d, os.Tree)
+			if want := bruteSize(p.View, allRows(n), k); os.Tree.Size() != want || os.Tree.Depth() != k || !os.Optimal {
+				t.Fatalf("case %d (amo %s): size %d depth %d, brute force %d at depth %d", it, amo, os.Tree.Size(), os.Tree.Depth(), want, k)
+			}
+			solved++
+		}
+	}
+	if solved < 60 {
+		t.Fatalf("only %d random cases were conflict-free", solved)
+	}
+}
+
+// TestFormulaSatisfiability checks the whole formula at each depth and
+// node limit against brute force, through gini.
+func TestFormulaSatisfiability(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := range 25 {
+		n := 4 + rng.IntN(8)
+		d := randomData(rng, n, 2, 2)
+		p, err := Prepare(d, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := p.Keep.Rows(nil)
+		for k := 0; k <= 3; k++ {
+			wantSat := bruteErr(p.View, rows, k) == 0
+			for _, maxNodes := range []int{0, 1, 3, 5, 7, 9} {
+				if maxNodes > 0 {
+					wantSat = bruteSize(p.View, rows, k) <= maxNodes
+				}
+				e, err := Formula(p, k, maxNodes, AMOSequential)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := sat.NewGini()
+				sat.AddCNF(s, e.CNF, 0)
+				st, err := s.Solve(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (st == sat.Satisfiable) != wantSat {
+					t.Fatalf("case %d depth %d max nodes %d: %s, brute force says satisfiable=%v", it, k, maxNodes, st, wantSat)
+				}
+				if st == sat.Satisfiable {
+					g := e.Decode(s.Value)
+					for _, r := range rows {
+						if g.Predict(d, r) != d.Labels[r] {
+							t.Fatalf("case %d: decoded tree misclassifies row %d", it, r)
+						}
+					}
+					if g.Depth() > k || (maxNodes > 0 && g.Size() > maxNodes) {
+						t.Fatalf("case %d: tree depth %d size %d beyond depth %d, %d nodes", it, g.Depth(), g.Size(), k, maxNodes)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConflicts: identical tests with different labels fail with the
+// count and first rows, or are dropped on request.
+func TestConflicts(t *testing.T) {
+	d := &model.Dataset{Name: "conflict", Classes: []string{"no", "yes"},
+		Features: []model.Feature{{Name: "a", Values: []float64{0, 0, 1, 1, 0, 2}}},
+		Labels:   []int{0, 1, 1, 0, 0, 1}}
+	_, err := Prepare(d, false)
+	if !errors.Is(err, ErrConflict) {
+		t.Fatalf("want ErrConflict, got %v", err)
+	}
+	for _, want := range []string{"2 groups", "5 rows", "row 1 (label no)", "row 2 (label yes)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	p, err := Prepare(d, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Group a=0: rows 0,1,4 labels no,yes,no: drop row 1. Group a=1:
+	// rows 2,3 yes,no: tie, keep class 0 (no), drop row 2.
+	if p.Dropped != 2 || p.Keep.Has(1) || p.Keep.Has(2) {
+		t.Fatalf("dropped %d, keep %v", p.Dropped, p.Keep.Rows(nil))
+	}
+	o, err := MinDepth(context.Background(), p, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Keep.Rows(nil) {
+		if o.Tree.Predict(d, r) != d.Labels[r] {
+			t.Fatalf("kept row %d misclassified", r)
+		}
+	}
+	if o.Tree.Errors(d) != 2 {
+		t.Fatalf("tree makes %d errors, want the 2 dropped rows", o.Tree.Errors(d))
+	}
+}
+
+// TestCancelled: a cancelled context stops with TimedOut and no tree.
+func TestCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	d := randomData(rng, 30, 3, 3)
+	p, err := Prepare(d, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o, err := MinSize(ctx, p, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.TimedOut || o.Tree != nil {
+		t.Fatalf("cancelled solve: timed out %v, tree %v", o.TimedOut, o.Tree != nil)
+	}
+}

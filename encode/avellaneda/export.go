@@ -1,0 +1,90 @@
+package avellaneda
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Formula builds the whole (non-incremental) formula of depth k over
+// every representative row: clauses (1)-(6), the chosen at-most-one, and
+// when maxNodes > 0 the node limit (7)-(10) with the bound asserted as a
+// unit clause (at most ⌊maxNodes/2⌋+1 labelled leaves, Theorem 2). The
+// same arguments always give the same variable numbering, so a model of
+// the formula from any solver decodes with DecodeModel. Data with a
+// single class get the depth-0 formula (a single leaf).
+func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
+	if maxNodes < 0 {
+		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
+	}
+	note := ""
+	if k > 0 && presentClasses(p) <= 1 {
+		// A single leaf is the only tree with one labelled leaf, and a
+		// perfect tree can only hide its other leaves behind a test that is
+		// constant on the data; those were removed, so build depth 0.
+		k, note = 0, "the data has a single class: depth 0 formula"
+	}
+	e, err := New(p.View, p.Tests, p.Reps, k, amo)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		e.CNF.Comments = append(e.CNF.Comments, note)
+	}
+	for i := range p.Reps {
+		e.AddExample(i)
+	}
+	if maxNodes > 0 {
+		L := maxNodes/2 + 1
+		e.LimitLeaves(L)
+		if L <= e.limitCap {
+			b, err := e.LeafBound(L)
+			if err != nil {
+				return nil, err
+			}
+			e.CNF.Add(b)
+		}
+		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
+	}
+	e.CNF.Comments = append(e.CNF.Comments,
+		"decode a model with: odt decode --encoding depth --depth "+fmt.Sprint(k)+" DATA SOLVER_OUTPUT (same options)",
+		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
+	return e, nil
+}
+
+// WriteDIMACS writes the whole formula of depth k (see Formula) with its
+// comment header mapping variable ranges to their meaning.
+func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, amo AMO) error {
+	e, err := Formula(p, k, maxNodes, amo)
+	if err != nil {
+		return err
+	}
+	return e.CNF.WriteDIMACS(w)
+}
+
+// DecodeModel checks that a solver's model (indexed by variable)
+// satisfies the formula built from the same arguments, and decodes it
+// into a tree, which classifies every kept row correctly.
+func DecodeModel(p *Prepared, k, maxNodes int, amo AMO, m []bool) (*model.Graph, error) {
+	e, err := Formula(p, k, maxNodes, amo)
+	if err != nil {
+		return nil, err
+	}
+	if ok, i := e.CNF.Satisfies(m); !ok {
+		return nil, fmt.Errorf("the solver's model falsifies clause %d %v of the formula (were depth, max nodes and options the same as for the export?)", i+1, e.CNF.Clause(i))
+	}
+	g := e.Decode(func(l sat.Lit) bool {
+		v := l.Var()
+		val := v < len(m) && m[v]
+		return val == l.Sign()
+	})
+	d := p.View.Data
+	for r := range d.Rows() {
+		if p.Keep.Has(r) && g.Predict(d, r) != d.Labels[r] {
+			return nil, fmt.Errorf("internal error: decoded tree misclassifies row %d", r+1)
+		}
+	}
+	return g, nil
+}

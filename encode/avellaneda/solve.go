@@ -1,0 +1,364 @@
+package avellaneda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Settings control DT_depth and DT_size. The zero value uses gini, no
+// at-most-one clauses, and fails on conflicting rows.
+type Settings struct {
+	// NewSolver returns a fresh solver (one per depth tried); nil = gini.
+	NewSolver func() (sat.Solver, error)
+	// AMO is the at-most-one encoding.
+	AMO AMO
+	// DropConflicts drops, in every group of rows with identical tests
+	// and different labels, the rows not of the group's most frequent
+	// label (lowest class index on ties) instead of failing.
+	DropConflicts bool
+	// Batch is how many misclassified examples are added per iteration
+	// of Algorithm 3 (0 = 1, the paper's choice).
+	Batch int
+	// NoSeed starts every depth from no example instead of the examples
+	// the previous depth needed.
+	NoSeed bool
+	// Report receives every improving tree with its objective.
+	Report model.IncumbentFunc
+	// Log, when set, receives progress lines.
+	Log func(string)
+}
+
+// ErrConflict is wrapped by the error for rows that no consistent tree
+// can separate (identical tests, different labels).
+var ErrConflict = errors.New("conflicting rows")
+
+// Prepared is the data of a solve: the binary view, the tests kept
+// (duplicates, complements and constants removed: they never change the
+// minimum depth or size), and one representative row per distinct
+// vector of tests.
+type Prepared struct {
+	View  *model.BinaryView
+	Tests []int
+	// Reps lists one row per distinct test vector (lowest row index).
+	Reps []int
+	// Dropped counts the rows dropped as conflicting (DropConflicts).
+	Dropped int
+	// Keep marks the rows the tree must classify (all but dropped ones).
+	Keep model.Bitset
+}
+
+// Prepare binarizes the data, removes redundant tests and finds the
+// distinct rows. Rows with identical tests and different labels fail
+// with ErrConflict (count, first conflicting rows) unless dropConflicts.
+func Prepare(d *model.Dataset, dropConflicts bool) (*Prepared, error) {
+	v := model.Binarize(d)
+	dup, comp, constant := v.Redundancy()
+	p := &Prepared{View: v}
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			p.Tests = append(p.Tests, t)
+		}
+	}
+	// Group rows by their vector of (kept) tests.
+	n := v.N
+	words := (len(p.Tests) + 63) / 64
+	key := make([]uint64, words)
+	groups := map[string][]int{}
+	var order []string
+	for r := range n {
+		clear(key)
+		for i, t := range p.Tests {
+			if v.True[t].Has(r) {
+				key[i>>6] |= 1 << (i & 63)
+			}
+		}
+		var sb strings.Builder
+		for _, w := range key {
+			fmt.Fprintf(&sb, "%016x", w)
+		}
+		s := sb.String()
+		if _, ok := groups[s]; !ok {
+			order = append(order, s)
+		}
+		groups[s] = append(groups[s], r)
+	}
+	p.Keep = model.FullBitset(n)
+	var conflicts [][]int
+	for _, s := range order {
+		rows := groups[s]
+		count := make([]int, len(v.Class))
+		for _, r := range rows {
+			count[d.Labels[r]]++
+		}
+		best := 0
+		for c := range count {
+			if count[c] > count[best] {
+				best = c
+			}
+		}
+		if count[best] < len(rows) {
+			conflicts = append(conflicts, rows)
+			if dropConflicts {
+				for _, r := range rows {
+					if d.Labels[r] != best {
+						p.Keep.Clear(r)
+						p.Dropped++
+					}
+				}
+			}
+		}
+		for _, r := range rows {
+			if p.Keep.Has(r) {
+				p.Reps = append(p.Reps, r)
+				break
+			}
+		}
+	}
+	if len(conflicts) > 0 && !dropConflicts {
+		rows := 0
+		for _, g := range conflicts {
+			rows += len(g)
+		}
+		first := conflicts[0]
+		var desc []string
+		for _, r := range first[:min(len(first), 6)] {
+			desc = append(desc, fmt.Sprintf("row %d (label %s)", r+1, d.Classes[d.Labels[r]]))
+		}
+		return nil, fmt.Errorf("%w: %d groups of rows (%d rows) have identical features and different labels, so no tree classifies every row; first group: %s (rows counted from 1 after the header); drop them with the drop-conflicts option",
+			ErrConflict, len(conflicts), rows, strings.Join(desc, ", "))
+	}
+	slices.Sort(p.Reps)
+	return p, nil
+}
+
+// Outcome is the result of DT_depth or DT_size.
+type Outcome struct {
+	// Tree is the best tree found (nil if none); it classifies every kept
+	// row correctly.
+	Tree *model.Graph
+	// Depth and Leaves describe Tree; Optimal says whether it is proven
+	// optimal for the objective.
+	Depth, Leaves int
+	Optimal       bool
+	// DepthLB is a proven lower bound on the depth of consistent trees;
+	// LeavesLB one on the number of leaves at minimum depth (size phase).
+	DepthLB, LeavesLB int
+	// Examples is the number of examples in the last formula; Iterations
+	// the number of solver calls; Clauses the size of the last formula.
+	Examples, Iterations, Clauses, Vars int
+	Dropped                             int
+	// TimedOut: ctx ended before the end.
+	TimedOut bool
+}
+
+// run is one incremental solve at a fixed depth (Algorithm 3).
+type run struct {
+	p       *Prepared
+	enc     *Encoding
+	solver  sat.Solver
+	synced  int
+	s       *Settings
+	calls   *int
+	pending []int // scratch: misclassified example slots
+}
+
+func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int) (*run, error) {
+	enc, err := New(p.View, p.Tests, p.Reps, k, s.AMO)
+	if err != nil {
+		return nil, err
+	}
+	var solver sat.Solver
+	if s.NewSolver != nil {
+		if solver, err = s.NewSolver(); err != nil {
+			return nil, err
+		}
+	} else {
+		solver = sat.NewGini()
+	}
+	for _, i := range seed {
+		enc.AddExample(i)
+	}
+	return &run{p: p, enc: enc, solver: solver, s: s, calls: calls}, nil
+}
+
+// solve runs Algorithm 3 under the assumptions: it solves, decodes, and
+// adds misclassified examples until the tree is consistent with every
+// representative row (Satisfiable, tree) or the formula is unsatisfiable.
+func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *model.Graph, error) {
+	batch := max(r.s.Batch, 1)
+	d := r.p.View.Data
+	for {
+		r.synced = sat.AddCNF(r.solver, r.enc.CNF, r.synced)
+		*r.calls++
+		st, err := r.solver.Solve(ctx, assumptions...)
+		if err != nil || st != sat.Satisfiable {
+			return st, nil, err
+		}
+		g := r.enc.Decode(r.solver.Value)
+		r.pending = r.pending[:0]
+		for i := range r.enc.NumExamples() {
+			row := r.enc.Row(i)
+			if g.Predict(d, row) != d.Labels[row] {
+				if r.enc.IsAdded(i) {
+					return sat.Unknown, nil, fmt.Errorf("internal error: example row %d is in the formula but the decoded tree misclassifies it", row)
+				}
+				r.pending = append(r.pending, i)
+				if len(r.pending) >= batch {
+					break
+				}
+			}
+		}
+		if len(r.pending) == 0 {
+			return sat.Satisfiable, g, nil
+		}
+		for _, i := range r.pending {
+			r.enc.AddExample(i)
+		}
+	}
+}
+
+func (r *run) addedSlots() []int {
+	var out []int
+	for i := range r.enc.NumExamples() {
+		if r.enc.IsAdded(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// presentClasses counts the classes among the representative rows.
+func presentClasses(p *Prepared) int {
+	seen := map[int]bool{}
+	for _, r := range p.Reps {
+		seen[p.View.Data.Labels[r]] = true
+	}
+	return len(seen)
+}
+
+func (s *Settings) logf(format string, a ...any) {
+	if s.Log != nil {
+		s.Log(fmt.Sprintf(format, a...))
+	}
+}
+
+// MinDepth is DT_depth: it tries depths k = ⌈log2(classes)⌉, k+1, ...
+// with Algorithm 3 until one is satisfiable; the first satisfiable depth
+// is the minimum depth of a tree consistent with the kept rows. Each depth
+// starts from the examples the previous one needed (unless NoSeed).
+// When ctx ends first, the outcome holds no tree, TimedOut and the depth
+// lower bound proven so far.
+func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
+	out, _, err := minDepth(ctx, p, &s)
+	return out, err
+}
+
+func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, error) {
+	out := &Outcome{Dropped: p.Dropped}
+	nc := presentClasses(p)
+	k := 0
+	if nc > 1 {
+		k = bits.Len(uint(nc - 1))
+	}
+	out.DepthLB = k
+	var seed []int
+	for ; ; k++ {
+		r, err := newRun(p, k, s, seed, &out.Iterations)
+		if err != nil {
+			return nil, nil, err
+		}
+		start := time.Now()
+		st, g, err := r.solve(ctx)
+		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.CNF.NumClauses(), r.enc.CNF.NumVars
+		if err != nil {
+			return nil, nil, err
+		}
+		s.logf("depth %d: %s with %d examples, %d clauses, %.3fs", k, st, r.enc.Added(), r.enc.CNF.NumClauses(), time.Since(start).Seconds())
+		switch st {
+		case sat.Unknown:
+			out.TimedOut = true
+			return out, nil, nil
+		case sat.Satisfiable:
+			out.Tree, out.Depth, out.Leaves, out.Optimal = g, g.Depth(), g.Leaves(), true
+			if out.Depth != k {
+				return nil, nil, fmt.Errorf("internal error: depth %d satisfiable but its tree has depth %d after depth %d was refuted", k, out.Depth, k-1)
+			}
+			out.DepthLB = k
+			s.Report.Report(float64(k), g)
+			return out, r, nil
+		}
+		out.DepthLB = k + 1
+		if !s.NoSeed {
+			seed = r.addedSlots()
+		}
+	}
+}
+
+// MinSize is DT_size: DT_depth finds the minimum depth k, then a
+// bisection on the number L of labelled leaves of a perfect tree of depth
+// k (Theorem 2: a tree of depth k with 2L−1 nodes exists iff a perfect
+// one with at most L labelled leaves does), switching the bound by
+// assumption on one formula. Every improving tree is reported with its
+// node count. When ctx ends first, the outcome holds the best tree (if
+// any) with Optimal false.
+func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
+	sz := func(leaves int) float64 { return float64(2*leaves - 1) }
+	report := s.Report
+	s.Report = nil
+	out, r, err := minDepth(ctx, p, &s)
+	if err != nil || out.Tree == nil {
+		return out, err
+	}
+	report.Report(sz(out.Leaves), out.Tree)
+	k := out.Depth
+	lo := max(presentClasses(p), k+1, 1)
+	hi := out.Leaves
+	out.LeavesLB = lo
+	out.Optimal = lo >= hi
+	if out.Optimal {
+		out.LeavesLB = hi
+		return out, nil
+	}
+	r.enc.LimitLeaves(hi)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		bound, err := r.enc.LeafBound(mid)
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		st, g, err := r.solve(ctx, bound)
+		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.CNF.NumClauses(), r.enc.CNF.NumVars
+		if err != nil {
+			return nil, err
+		}
+		s.logf("depth %d, at most %d leaves: %s with %d examples, %.3fs", k, mid, st, r.enc.Added(), time.Since(start).Seconds())
+		switch st {
+		case sat.Unknown:
+			out.TimedOut = true
+			out.LeavesLB = lo
+			return out, nil
+		case sat.Satisfiable:
+			if g.Depth() != k || g.Leaves() > mid {
+				return nil, fmt.Errorf("internal error: at most %d leaves at depth %d gave a tree of depth %d with %d leaves", mid, k, g.Depth(), g.Leaves())
+			}
+			hi = g.Leaves()
+			out.Tree, out.Leaves = g, hi
+			report.Report(sz(hi), g)
+		default:
+			lo = mid + 1
+		}
+		out.LeavesLB = lo
+	}
+	out.Optimal = true
+	out.LeavesLB = hi
+	return out, nil
+}

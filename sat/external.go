@@ -1,0 +1,311 @@
+package sat
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// External runs a DIMACS solver binary on every Solve: it writes the
+// clauses added so far, plus one unit clause per assumption, to a
+// temporary file and runs the command line.
+//
+// The command line is split into words like a shell would (single and
+// double quotes group words; no other shell syntax). Two placeholders
+// may appear inside words:
+//
+//   - {in}: the path of the DIMACS input; when absent, the path is
+//     appended as the last argument;
+//   - {out}: the path of a file the solver writes its answer to (as
+//     minisat does: `minisat {in} {out}`); when absent, the answer is
+//     read from the standard output.
+//
+// The answer is read by ParseOutput: SAT-competition "s"/"v" lines, or
+// minisat's result file ("SAT" then the model line, "UNSAT", "INDET").
+// The exit status is ignored (solvers exit with 10/20 by convention);
+// a missing answer is an error that quotes the solver's output.
+type External struct {
+	argv []string
+	cnf  CNF
+	// model from the last satisfiable solve, indexed by variable.
+	model []bool
+	// Dir holds the temporary files ("" = the system default).
+	Dir string
+}
+
+// NewExternal parses the command line of an external solver.
+func NewExternal(cmdline string) (*External, error) {
+	argv, err := SplitCommand(cmdline)
+	if err != nil {
+		return nil, err
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("external SAT solver: empty command line")
+	}
+	return &External{argv: argv}, nil
+}
+
+// Command returns the command line words.
+func (e *External) Command() []string { return append([]string(nil), e.argv...) }
+
+// AddClause records a clause for the next solve.
+func (e *External) AddClause(lits ...Lit) { e.cnf.Add(lits...) }
+
+// Value is the value of l in the last model (false for variables the
+// solver did not mention).
+func (e *External) Value(l Lit) bool {
+	v := l.Var()
+	val := v < len(e.model) && e.model[v]
+	if l < 0 {
+		return !val
+	}
+	return val
+}
+
+// Solve writes the formula and runs the solver. The process is killed
+// when ctx ends (the answer is then Unknown).
+func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
+	if ctx.Err() != nil {
+		return Unknown, nil
+	}
+	dir, err := os.MkdirTemp(e.Dir, "odtkit-sat-")
+	if err != nil {
+		return Unknown, fmt.Errorf("external SAT solver: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "in.cnf"), filepath.Join(dir, "out.txt")
+	f := e.cnf
+	// Assumptions as unit clauses, on a copy of the clause list.
+	f.lits = append([]Lit(nil), e.cnf.lits...)
+	f.starts = append([]int(nil), e.cnf.starts...)
+	for _, a := range assumptions {
+		f.Add(a)
+	}
+	fh, err := os.Create(in)
+	if err != nil {
+		return Unknown, fmt.Errorf("external SAT solver: %w", err)
+	}
+	if err := f.WriteDIMACS(fh); err != nil {
+		fh.Close()
+		return Unknown, fmt.Errorf("external SAT solver: writing %s: %w", in, err)
+	}
+	if err := fh.Close(); err != nil {
+		return Unknown, fmt.Errorf("external SAT solver: %w", err)
+	}
+	argv, usesOut := Substitute(e.argv, in, out)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return Unknown, nil
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return Unknown, fmt.Errorf("external SAT solver %q: %w", argv[0], runErr)
+	}
+	var answer io.Reader = &stdout
+	if usesOut {
+		b, err := os.ReadFile(out)
+		if err != nil {
+			return Unknown, fmt.Errorf("external SAT solver %q wrote no answer file: %w (stderr: %s)", argv[0], err, clip(stderr.String()))
+		}
+		answer = bytes.NewReader(b)
+	}
+	st, m, err := ParseOutput(answer)
+	if err != nil {
+		return Unknown, fmt.Errorf("external SAT solver %q: %w (stdout: %s; stderr: %s)", argv[0], err, clip(stdout.String()), clip(stderr.String()))
+	}
+	e.model = m
+	if st == Satisfiable {
+		if ok, i := f.Satisfies(m); !ok {
+			return Unknown, fmt.Errorf("external SAT solver %q: its model falsifies clause %d %v", argv[0], i, f.Clause(i))
+		}
+	}
+	return st, nil
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+// Substitute replaces {in} and {out} in the words of a command line;
+// when no word holds {in}, the input path is appended. It reports
+// whether {out} was used.
+func Substitute(argv []string, in, out string) ([]string, bool) {
+	res := make([]string, len(argv))
+	hasIn, hasOut := false, false
+	for i, a := range argv {
+		if strings.Contains(a, "{in}") {
+			hasIn = true
+		}
+		if strings.Contains(a, "{out}") {
+			hasOut = true
+		}
+		res[i] = strings.ReplaceAll(strings.ReplaceAll(a, "{in}", in), "{out}", out)
+	}
+	if !hasIn {
+		res = append(res, in)
+	}
+	return res, hasOut
+}
+
+// SplitCommand splits a command line into words: whitespace separates
+// words, single quotes keep everything literally, double quotes keep
+// everything but a backslash-escaped " or \.
+func SplitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("command line %q: unterminated single quote", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case ch == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("command line %q: unterminated double quote", s)
+			}
+			inWord = true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// ParseOutput reads a solver's answer: either SAT-competition output
+// ("s SATISFIABLE" / "s UNSATISFIABLE" / "s UNKNOWN" and "v" lines of
+// literals ending with 0; "c" lines and other lines are ignored), or
+// minisat's result file (a first line "SAT", "UNSAT" or "INDET", and for
+// SAT one line of literals ending with 0). The model is indexed by
+// variable (entry 0 unused); variables not mentioned are false.
+func ParseOutput(r io.Reader) (Status, []bool, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
+	status, seen := Unknown, false
+	minisat := false
+	var lits []int
+	ended := false
+	lineNo := 0
+	addLits := func(fields []string) error {
+		for _, t := range fields {
+			x, err := strconv.Atoi(t)
+			if err != nil {
+				return fmt.Errorf("line %d: %q is not a literal", lineNo, t)
+			}
+			if ended {
+				if x != 0 {
+					return fmt.Errorf("line %d: literal %d after the terminating 0", lineNo, x)
+				}
+				continue
+			}
+			if x == 0 {
+				ended = true
+				continue
+			}
+			if x > 1<<30 || x < -(1<<30) {
+				return fmt.Errorf("line %d: literal %d out of range", lineNo, x)
+			}
+			lits = append(lits, x)
+		}
+		return nil
+	}
+	for sc.Scan() {
+		lineNo++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case f[0] == "s":
+			if seen {
+				return Unknown, nil, fmt.Errorf("line %d: second status line", lineNo)
+			}
+			seen = true
+			switch strings.Join(f[1:], " ") {
+			case "SATISFIABLE":
+				status = Satisfiable
+			case "UNSATISFIABLE":
+				status = Unsatisfiable
+			case "UNKNOWN", "INDETERMINATE":
+				status = Unknown
+			default:
+				return Unknown, nil, fmt.Errorf("line %d: unknown status %q", lineNo, line)
+			}
+		case f[0] == "v":
+			if err := addLits(f[1:]); err != nil {
+				return Unknown, nil, err
+			}
+		case !seen && lineNo == 1 && len(f) == 1 && (f[0] == "SAT" || f[0] == "UNSAT" || f[0] == "INDET"):
+			seen, minisat = true, true
+			status = map[string]Status{"SAT": Satisfiable, "UNSAT": Unsatisfiable, "INDET": Unknown}[f[0]]
+		case minisat && status == Satisfiable:
+			if err := addLits(f); err != nil {
+				return Unknown, nil, err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Unknown, nil, fmt.Errorf("reading solver output: %w", err)
+	}
+	if !seen {
+		return Unknown, nil, errors.New("no status line (\"s SATISFIABLE\", \"s UNSATISFIABLE\", or minisat's SAT/UNSAT)")
+	}
+	if status != Satisfiable {
+		return status, nil, nil
+	}
+	if len(lits) == 0 && !ended {
+		return Unknown, nil, errors.New("satisfiable but no model (\"v\" lines)")
+	}
+	maxv := 0
+	for _, x := range lits {
+		maxv = max(maxv, x, -x)
+	}
+	m := make([]bool, maxv+1)
+	for _, x := range lits {
+		if x > 0 {
+			m[x] = true
+		}
+	}
+	return Satisfiable, m, nil
+}

@@ -1,0 +1,110 @@
+package sat
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-air/gini"
+	"github.com/go-air/gini/z"
+)
+
+// Gini is the in-process solver github.com/go-air/gini: incremental
+// (clauses may be added between solves, learnt clauses are kept) with
+// assumptions, and stoppable through the context.
+type Gini struct {
+	g     *gini.Gini
+	nvars int
+	// unsat is set once the clauses alone are refuted: gini v1.0.4 must
+	// not be asked again then (its next solve fails an internal check),
+	// and no clause can make the formula satisfiable again.
+	unsat bool
+}
+
+// NewGini returns an empty gini solver.
+func NewGini() *Gini { return &Gini{g: gini.New()} }
+
+// AddClause adds a clause.
+func (s *Gini) AddClause(lits ...Lit) {
+	for _, l := range lits {
+		if v := l.Var(); v > s.nvars {
+			s.nvars = v
+		}
+		s.g.Add(z.Dimacs2Lit(int(l)))
+	}
+	s.g.Add(z.LitNull)
+}
+
+// giniSlice bounds one uninterrupted gini run when the context can be
+// cancelled without a deadline: gini checks its own deadline but not a
+// channel, so Solve runs in slices and looks at ctx in between (learnt
+// clauses are kept across slices).
+const (
+	giniSliceMin = 50 * time.Millisecond
+	giniSliceMax = time.Second
+)
+
+// Solve decides the clauses under the assumptions.
+func (s *Gini) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
+	if s.unsat {
+		return Unsatisfiable, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return Unknown, nil
+	}
+	st, err := s.solve(ctx, assumptions)
+	if st == Unsatisfiable && (len(assumptions) == 0 || len(s.g.Why(nil)) == 0) {
+		s.unsat = true
+	}
+	return st, err
+}
+
+func (s *Gini) solve(ctx context.Context, assumptions []Lit) (Status, error) {
+	assume := func() {
+		for _, a := range assumptions {
+			if v := a.Var(); v > s.nvars {
+				s.nvars = v
+			}
+			s.g.Assume(z.Dimacs2Lit(int(a)))
+		}
+	}
+	if ctx.Done() == nil {
+		assume()
+		return giniStatus(s.g.Solve()), nil
+	}
+	slice := giniSliceMin
+	for {
+		d := slice
+		if dl, ok := ctx.Deadline(); ok {
+			d = min(d, time.Until(dl))
+		}
+		if d <= 0 {
+			return Unknown, nil
+		}
+		assume()
+		if r := s.g.Try(d); r != 0 {
+			return giniStatus(r), nil
+		}
+		if ctx.Err() != nil {
+			return Unknown, nil
+		}
+		slice = min(2*slice, giniSliceMax)
+	}
+}
+
+func giniStatus(r int) Status {
+	switch r {
+	case 1:
+		return Satisfiable
+	case -1:
+		return Unsatisfiable
+	}
+	return Unknown
+}
+
+// Value is the value of l in the last model.
+func (s *Gini) Value(l Lit) bool {
+	if l.Var() > s.nvars {
+		return false
+	}
+	return s.g.Value(z.Dimacs2Lit(int(l)))
+}

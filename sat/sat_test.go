@@ -1,0 +1,372 @@
+package sat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// randomCNF makes a random 3-SAT formula with groups and comments.
+func randomCNF(rng *rand.Rand, nv, nc int) *CNF {
+	c := &CNF{Comments: []string{"random formula", "second line"}}
+	c.NewGroup("A", "A[i][j]: a matrix", 2, 3)
+	c.NewGroup("B", "flat", nv-6)
+	for range nc {
+		var cl []Lit
+		for len(cl) < 3 {
+			l := Lit(1 + rng.IntN(nv))
+			if slices.Contains(cl, l) || slices.Contains(cl, -l) {
+				continue
+			}
+			if rng.IntN(2) == 0 {
+				l = -l
+			}
+			cl = append(cl, l)
+		}
+		c.Add(cl...)
+	}
+	return c
+}
+
+func sameCNF(t *testing.T, a, b *CNF) {
+	t.Helper()
+	if a.NumVars != b.NumVars || a.NumClauses() != b.NumClauses() {
+		t.Fatalf("vars %d/%d clauses %d/%d", a.NumVars, b.NumVars, a.NumClauses(), b.NumClauses())
+	}
+	for i := range a.NumClauses() {
+		if !slices.Equal(a.Clause(i), b.Clause(i)) {
+			t.Fatalf("clause %d: %v vs %v", i, a.Clause(i), b.Clause(i))
+		}
+	}
+	if len(a.Groups) != len(b.Groups) {
+		t.Fatalf("groups %v vs %v", a.Groups, b.Groups)
+	}
+	for i := range a.Groups {
+		ga, gb := a.Groups[i], b.Groups[i]
+		if ga.Name != gb.Name || ga.First != gb.First || ga.Count != gb.Count || ga.Meaning != gb.Meaning || !slices.Equal(ga.Shape, gb.Shape) {
+			t.Fatalf("group %d: %+v vs %+v", i, ga, gb)
+		}
+	}
+}
+
+func TestDIMACSRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 20 {
+		c := randomCNF(rng, 8+rng.IntN(20), rng.IntN(60))
+		c.Add() // the empty clause survives too
+		var buf bytes.Buffer
+		if err := c.WriteDIMACS(&buf); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadDIMACS(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameCNF(t, c, back)
+		if !slices.Equal(back.Comments, c.Comments) {
+			t.Fatalf("comments %q vs %q", back.Comments, c.Comments)
+		}
+		if g, _ := back.Group("A"); g.Lit(1, 2) != Lit(g.First+5) {
+			t.Fatal("group indexing")
+		}
+	}
+}
+
+func TestDIMACSErrors(t *testing.T) {
+	cases := map[string]string{
+		"1 2 0\n":                           "line 1: clause before the problem line",
+		"p cnf 2 1\n1 3 0\n":                "line 2: literal 3 out of range",
+		"p cnf 2 1\n1 x 0\n":                "line 2: \"x\" is not an integer",
+		"p cnf 2 2\n1 2 0\n":                "1 clauses, 2 declared",
+		"p cnf 2 1\n1 2 0\n-1 0\n":          "line 3: more clauses than the 1 declared",
+		"p cnf 2 1\n1 2\n":                  "not terminated by 0",
+		"p cnf 2\n":                         "line 1: problem line",
+		"p cnf 2 1\np cnf 2 1\n":            "line 2: second problem line",
+		"c only comments\n":                 "no problem line",
+		"p cnf -1 0\n":                      "non-negative",
+		"c var F 1..4 3x2 m\np cnf 4 0\n":   "line 1: variable group F: shape",
+		"c var F 1..9 - m\np cnf 4 0\n":     "group F ends at variable 9",
+		"p cnf 2 1\n1 99999999999999 0\n":   "not an integer literal",
+		"p dnf 2 1\n1 0\n":                  "line 1: problem line",
+		"c var F a..b - m\np cnf 4 0\n":     "bad range",
+		"p cnf 3 1\nc mid comment\n1 -3 \n": "not terminated",
+	}
+	for in, want := range cases {
+		_, err := ReadDIMACS(strings.NewReader(in))
+		if err == nil || !errors.Is(err, ErrDIMACS) || !strings.Contains(err.Error(), want) {
+			t.Errorf("input %q: error %v, want ErrDIMACS containing %q", in, err, want)
+		}
+	}
+	// Comments anywhere, clauses across lines, several per line.
+	c, err := ReadDIMACS(strings.NewReader("c hello\np cnf 3 3\n1 -2\nc between\n 3 0 -1 0\n2 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NumClauses() != 3 || !slices.Equal(c.Clause(0), []Lit{1, -2, 3}) || !slices.Equal(c.Comments, []string{"hello", "between"}) {
+		t.Fatalf("parsed %v comments %q", c.Describe(), c.Comments)
+	}
+}
+
+func FuzzReadDIMACS(f *testing.F) {
+	f.Add("p cnf 3 2\n1 -2 0\n3 0\n")
+	f.Add("c var X 1..2 2 meaning\np cnf 2 1\n-1 2 0\n")
+	f.Add("p cnf 0 1\n0\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := ReadDIMACS(strings.NewReader(in))
+		if err != nil {
+			if !errors.Is(err, ErrDIMACS) && !strings.Contains(err.Error(), "reading DIMACS") {
+				t.Fatalf("error does not wrap ErrDIMACS: %v", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := c.WriteDIMACS(&buf); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadDIMACS(&buf)
+		if err != nil {
+			t.Fatalf("re-reading our own output: %v\n%s", err, buf.String())
+		}
+		sameCNF(t, c, back)
+	})
+}
+
+// bruteSat decides a small formula by enumeration.
+func bruteSat(c *CNF) bool {
+	m := make([]bool, c.NumVars+1)
+	for bits := 0; bits < 1<<c.NumVars; bits++ {
+		for v := 1; v <= c.NumVars; v++ {
+			m[v] = bits>>(v-1)&1 == 1
+		}
+		if ok, _ := c.Satisfies(m); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func checkSolver(t *testing.T, s Solver, c *CNF, want bool, assumptions ...Lit) {
+	t.Helper()
+	st, err := s.Solve(context.Background(), assumptions...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (st == Satisfiable) != want || st == Unknown {
+		t.Fatalf("solver says %s, brute force satisfiable=%v", st, want)
+	}
+	if st == Satisfiable {
+		m := make([]bool, c.NumVars+1)
+		for v := 1; v <= c.NumVars; v++ {
+			m[v] = s.Value(Lit(v))
+			if s.Value(Lit(-v)) == m[v] {
+				t.Fatalf("Value(%d) and Value(-%d) agree", v, v)
+			}
+		}
+		if ok, i := c.Satisfies(m); !ok {
+			t.Fatalf("model falsifies clause %d", i)
+		}
+		for _, a := range assumptions {
+			if !s.Value(a) {
+				t.Fatalf("assumption %d false in the model", a)
+			}
+		}
+	}
+}
+
+func TestGiniAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for range 100 {
+		nv := 7 + rng.IntN(6)
+		c := randomCNF(rng, nv, 20+rng.IntN(40))
+		s := NewGini()
+		AddCNF(s, c, 0)
+		checkSolver(t, s, c, bruteSat(c))
+		// Incremental: assumptions, then more clauses.
+		a := Lit(1 + rng.IntN(nv))
+		withA := &CNF{}
+		AddCNF(withA, c, 0)
+		withA.Add(a)
+		withA.NumVars = c.NumVars
+		checkSolver(t, s, withA, bruteSat(withA), a)
+		extra := randomCNF(rng, nv, 10)
+		from := c.NumClauses()
+		for i := range extra.NumClauses() {
+			c.Add(extra.Clause(i)...)
+		}
+		AddCNF(s, c, from)
+		checkSolver(t, s, c, bruteSat(c))
+	}
+}
+
+// hardCNF is a pigeonhole formula (n+1 pigeons, n holes): unsatisfiable
+// and slow to refute for resolution.
+func hardCNF(n int) *CNF {
+	c := &CNF{}
+	p := c.NewGroup("P", "pigeon i in hole j", n+1, n)
+	for i := range n + 1 {
+		var cl []Lit
+		for j := range n {
+			cl = append(cl, p.Lit(i, j))
+		}
+		c.Add(cl...)
+	}
+	for j := range n {
+		for a := range n + 1 {
+			for b := a + 1; b < n+1; b++ {
+				c.Add(-p.Lit(a, j), -p.Lit(b, j))
+			}
+		}
+	}
+	return c
+}
+
+func TestGiniTimeLimit(t *testing.T) {
+	s := NewGini()
+	AddCNF(s, hardCNF(12), 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	st, err := s.Solve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != Unknown {
+		t.Fatalf("pigeonhole 13/12 decided (%s) within 200ms: pick a harder formula", st)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("time limit 200ms honoured only after %v", el)
+	}
+	// Cancellation without a deadline.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	time.AfterFunc(150*time.Millisecond, cancel2)
+	start = time.Now()
+	if st, _ := s.Solve(ctx2); st != Unknown {
+		t.Fatalf("cancelled solve returned %s", st)
+	}
+	if el := time.Since(start); el > 3*time.Second {
+		t.Fatalf("cancellation honoured only after %v", el)
+	}
+}
+
+func TestParseOutput(t *testing.T) {
+	cases := []struct {
+		in    string
+		st    Status
+		model []bool
+		err   string
+	}{
+		{"c hi\ns SATISFIABLE\nv 1 -2\nv 3 0\n", Satisfiable, []bool{false, true, false, true}, ""},
+		{"s UNSATISFIABLE\n", Unsatisfiable, nil, ""},
+		{"s UNKNOWN\n", Unknown, nil, ""},
+		{"SAT\n-1 2 0\n", Satisfiable, []bool{false, false, true}, ""},
+		{"UNSAT\n", Unsatisfiable, nil, ""},
+		{"INDET\n", Unknown, nil, ""},
+		{"hello\n", Unknown, nil, "no status line"},
+		{"s SATISFIABLE\n", Unknown, nil, "no model"},
+		{"s SATISFIABLE\nv 1 x 0\n", Unknown, nil, "not a literal"},
+		{"s MAYBE\n", Unknown, nil, "unknown status"},
+		{"s SATISFIABLE\nv 1 0 2\n", Unknown, nil, "after the terminating 0"},
+	}
+	for _, c := range cases {
+		st, m, err := ParseOutput(strings.NewReader(c.in))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || st != c.st || !slices.Equal(m, c.model) {
+			t.Errorf("%q: %s %v %v, want %s %v", c.in, st, m, err, c.st, c.model)
+		}
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	w, err := SplitCommand(`minisat -verb=0 '{in}' "my {out}" a\b`)
+	if err != nil || !slices.Equal(w, []string{"minisat", "-verb=0", "{in}", "my {out}", `a\b`}) {
+		t.Fatalf("%q %v", w, err)
+	}
+	if _, err := SplitCommand(`a "b`); err == nil {
+		t.Fatal("unterminated quote accepted")
+	}
+	argv, out := Substitute([]string{"solver", "-x"}, "/i", "/o")
+	if out || !slices.Equal(argv, []string{"solver", "-x", "/i"}) {
+		t.Fatalf("%v %v", argv, out)
+	}
+	argv, out = Substitute([]string{"minisat", "{in}", "{out}"}, "/i", "/o")
+	if !out || !slices.Equal(argv, []string{"minisat", "/i", "/o"}) {
+		t.Fatalf("%v %v", argv, out)
+	}
+}
+
+// TestExternalScript runs the external adapter on a shell script that
+// answers in SAT-competition format (s/v lines on stdout).
+func TestExternalScript(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "fake.sh")
+	// Claims x1=true, x2=false whatever the input; checks the input exists.
+	os.WriteFile(script, []byte("#!/bin/sh\ntest -s \"$1\" || exit 3\necho 'c fake'\necho 's SATISFIABLE'\necho 'v 1 -2 0'\nexit 10\n"), 0o755)
+	s, err := NewSolver("external:sh " + script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddClause(1, 2)
+	s.AddClause(-2)
+	st, err := s.Solve(context.Background())
+	if err != nil || st != Satisfiable || !s.Value(1) || s.Value(2) || !s.Value(-2) {
+		t.Fatalf("%s %v", st, err)
+	}
+	// A model that falsifies the formula is an error, not an answer.
+	s.AddClause(-1)
+	if _, err := s.Solve(context.Background()); err == nil || !strings.Contains(err.Error(), "falsifies") {
+		t.Fatalf("wrong model accepted: %v", err)
+	}
+	bad, _ := NewSolver("external:sh -c 'echo nothing'")
+	if _, err := bad.Solve(context.Background()); err == nil || !strings.Contains(err.Error(), "no status line") {
+		t.Fatalf("missing answer: %v", err)
+	}
+	if _, err := NewSolver("cplex"); err == nil {
+		t.Fatal("unknown solver accepted")
+	}
+}
+
+// TestMinisat runs Debian's minisat through the {in} {out} form.
+func TestMinisat(t *testing.T) {
+	if _, err := exec.LookPath("minisat"); err != nil {
+		t.Skip("minisat not installed (apt-get install minisat; scripts/setup.sh does it)")
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 15 {
+		c := randomCNF(rng, 10, 30+rng.IntN(30))
+		s, err := NewSolver("external:minisat -verb=0 {in} {out}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		AddCNF(s, c, 0)
+		checkSolver(t, s, c, bruteSat(c))
+		a := Lit(-3)
+		withA := &CNF{}
+		AddCNF(withA, c, 0)
+		withA.Add(a)
+		withA.NumVars = c.NumVars
+		checkSolver(t, s, withA, bruteSat(withA), a)
+	}
+	s, _ := NewSolver("external:minisat -verb=0 {in} {out}")
+	AddCNF(s, hardCNF(11), 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if st, err := s.Solve(ctx); err != nil || st != Unknown {
+		t.Fatalf("killed minisat: %s %v", st, err)
+	}
+}
