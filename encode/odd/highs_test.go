@@ -47,3 +47,35 @@ func TestTreeSpecialCaseMatchesExhaustiveSearch(t *testing.T) {
 		}
 	}
 }
+
+func TestHeuristicIsAFeasibleUpperBound(t *testing.T) {
+	d := randomBinary(3, 16, 3, 2)
+	e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := e.Heuristic(context.Background(), 20, 1)
+	if inc == nil {
+		t.Fatal("no heuristic diagram")
+	}
+	want := float64(inc.Graph.Errors(d))/float64(d.Rows()) + 0.01*float64(inc.Graph.InternalNodes()-1)/4
+	if math.Abs(inc.Objective-want) > 1e-12 {
+		t.Fatalf("heuristic objective %v, recomputed %v", inc.Objective, want)
+	}
+	sol := solve(t, e)
+	if sol.Status != milp.StatusOptimal || sol.Objective > inc.Objective+1e-9 {
+		t.Fatalf("MILP %s %v worse than the heuristic %v", sol.Status, sol.Objective, inc.Objective)
+	}
+	// With the heuristic's value as cutoff: a better diagram or a proof.
+	cut, err := milp.HiGHS().Solve(context.Background(), e.Model, milp.Params{Cutoff: inc.Objective, HasCutoff: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case sol.Objective < inc.Objective-1e-6 && cut.Status != milp.StatusOptimal:
+		t.Fatalf("a better diagram exists (%v < %v) but the cutoff solve says %s", sol.Objective, inc.Objective, cut.Status)
+	case sol.Objective >= inc.Objective-1e-6 && cut.Status != milp.StatusInfeasible:
+		t.Fatalf("the heuristic is optimal (%v) but the cutoff solve says %s %v", inc.Objective, cut.Status, cut.Objective)
+	}
+	t.Logf("heuristic %v (%d nodes), MILP %v", inc.Objective, inc.Nodes, sol.Objective)
+}
