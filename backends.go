@@ -12,6 +12,8 @@ func DefaultRegistry() *Registry {
 	// Backends are listed here, one line each, in the order `odt backends` shows them.
 	return NewRegistry(
 		cartBackend{},
+		milpBackend{},           // milp-odd
+		milpBackend{tree: true}, // milp-odt
 	)
 }
 
