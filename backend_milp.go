@@ -19,7 +19,7 @@ var milpParams = []Param{
 	{Name: "epsilon", Default: "1e-4", Help: "margin of the strict side of a split, on features scaled to [0,1]"},
 	{Name: "gap", Default: "0", Help: "relative gap at which HiGHS may stop (0 = prove optimality)"},
 	{Name: "warm-start", Default: "true", Help: "run the construction heuristic first; its diagram is the first incumbent and its objective the cutoff"},
-	{Name: "restarts", Default: "50", Help: "restarts of the construction heuristic (within 10% of the time limit, at most 60s)"},
+	{Name: "restarts", Default: "1000", Help: "restarts of the construction heuristic (within 10% of the time limit, at most 60s)"},
 	{Name: "max-active", Default: "0", Help: "parsimony: at most this many active internal nodes (0 = no cap)"},
 	{Name: "min-flow", Default: "0", Help: "stability: at least this many rows through every active internal node but the root"},
 	{Name: "fair-column", Default: "", Help: "fairness: name of a 0/1 feature column defining two groups (excluded from the splits)"},
@@ -164,16 +164,16 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	restarts, err := job.Options.Int("restarts", 50)
+	restarts, err := job.Options.Int("restarts", 1000)
 	if err != nil {
 		return nil, err
-	}
-	if !milp.HiGHSEnabled {
-		return nil, milp.ErrNotEnabled
 	}
 	e, err := odd.Encode(job.Data, o)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if !milp.HiGHSEnabled {
+		return nil, milp.ErrNotEnabled
 	}
 	d, p := job.Data, job.Problem
 	stats := map[string]any{"columns": len(e.Model.Columns), "rows": len(e.Model.Rows),
@@ -266,5 +266,3 @@ func milpDiagramObjective(d *model.Dataset, p model.Problem, g *model.Graph) flo
 	}
 	return obj
 }
-
-
