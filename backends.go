@@ -16,6 +16,8 @@ func DefaultRegistry() *Registry {
 		cadl85Backend{},
 		blossomBackend{},
 		satBackend{}, satBackend{size: true},
+		milpBackend{},           // milp-odd
+		milpBackend{tree: true}, // milp-odt
 	)
 }
 

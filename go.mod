@@ -17,3 +17,6 @@ require (
 	golang.org/x/text v0.22.0 // indirect
 )
 require github.com/go-air/gini v1.0.4
+require github.com/lanl/highs v1.0.0
+
+require golang.org/x/exp v0.0.0-20221217163422-3c43f8badb15 // indirect

@@ -105,8 +105,10 @@ func TestSolveRejectsLiars(t *testing.T) {
 		{"min-depth errors", model.Problem{Objective: model.MinDepth}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinDepth, "consistent"},
 		{"min-depth depth", model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Errors: 0, Objective: 2}, model.MinDepth, "depth 3"},
 		{"min-size size", model.Problem{Objective: model.MinSize}, &model.Result{Model: dg, Errors: 0, Objective: 5}, model.MinSize, "has 7"},
-		{"diagram objective", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.1},
-			&model.Result{Model: g, Errors: 1, Objective: 0.2}, model.DiagramError, "0.3"},
+		// Objective 18: alpha × (internal nodes − 1)/(skeleton nodes − 1),
+		// not alpha × internal nodes (which would give 0.3).
+		{"diagram objective", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.1},
+			&model.Result{Model: dg, Errors: 0, Objective: 0.3}, model.DiagramError, "is 0.05"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -128,7 +130,8 @@ func TestSolveRejectsLiars(t *testing.T) {
 	}{
 		{model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Objective: 3}, model.MinDepth},
 		{model.Problem{Objective: model.MinSize}, &model.Result{Model: dg, Objective: 7}, model.MinSize},
-		{model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.1}, &model.Result{Model: g, Errors: 1, Objective: 0.3}, model.DiagramError},
+		{model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.1}, &model.Result{Model: dg, Objective: 0.05}, model.DiagramError},
+		{model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.1}, &model.Result{Model: g, Errors: 1, Objective: 0.2}, model.DiagramError},
 	} {
 		if _, err := NewRegistry(fake("ok", answer(ok.res), ok.obj)).Solve(context.Background(), d, ok.p, Settings{Backend: "ok"}); err != nil {
 			t.Errorf("%s: %v", ok.obj, err)

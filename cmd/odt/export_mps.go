@@ -1,11 +1,20 @@
 package main
 
-import "errors"
+import (
+	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/milp"
+)
 
-// This file is a placeholder: the MILP backend replaces it with the real
-// MPS export of its encodings.
-
-// exportMPS writes the MILP of req's encoding to req.Out in MPS format.
+// exportMPS writes the MILP of req's encoding (odd: a diagram on
+// --skeleton; odt: a tree of --depth, or on a 1-2-4-… skeleton) to
+// req.Out in free MPS format. It needs no solver.
 func exportMPS(req exportRequest) error {
-	return errors.New("MPS export is not available in this build")
+	if req.Encoding != "odd" && req.Encoding != "odt" {
+		return usagef("--to mps exports the MILP encodings odd and odt, not %q", req.Encoding)
+	}
+	e, err := odtkit.MILPEncode(req.Data, req.Encoding, req.Problem, req.Options)
+	if err != nil {
+		return badInput(err)
+	}
+	return milp.WriteMPS(req.Out, e.Model)
 }

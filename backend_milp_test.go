@@ -1,0 +1,139 @@
+package odtkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// milpRandomData is n rows of f random 0/1 features and a noisy label.
+func milpRandomData(seed uint64, n, f int) *model.Dataset {
+	r := rand.New(rand.NewPCG(seed, 5))
+	d := &model.Dataset{Name: fmt.Sprint("rnd", seed), Classes: []string{"a", "b"}}
+	for j := range f {
+		d.Features = append(d.Features, model.Feature{Name: fmt.Sprint("f", j), Kind: model.Numeric, Values: make([]float64, n)})
+	}
+	for i := range n {
+		for j := range f {
+			d.Features[j].Values[i] = float64(r.IntN(2))
+		}
+		l := int(d.Features[0].Values[i]) & int(d.Features[1].Values[i])
+		if r.IntN(5) == 0 {
+			l = 1 - l
+		}
+		d.Labels = append(d.Labels, l)
+	}
+	return d
+}
+
+// milpBestTree is an exhaustive search for the fewest errors of a tree of
+// depth ≤ depth over 0/1 features.
+func milpBestTree(d *model.Dataset, rows []int, depth int) int {
+	ones := 0
+	for _, r := range rows {
+		ones += d.Labels[r]
+	}
+	best := min(ones, len(rows)-ones)
+	if depth == 0 || best == 0 {
+		return best
+	}
+	for f := range d.Features {
+		var lo, hi []int
+		for _, r := range rows {
+			if d.Features[f].Values[r] > 0.5 {
+				hi = append(hi, r)
+			} else {
+				lo = append(lo, r)
+			}
+		}
+		if len(lo) > 0 && len(hi) > 0 {
+			best = min(best, milpBestTree(d, lo, depth-1)+milpBestTree(d, hi, depth-1))
+		}
+	}
+	return best
+}
+
+func TestMILPBackends(t *testing.T) {
+	d := milpRandomData(1, 30, 4)
+	rows := make([]int, d.Rows())
+	for i := range rows {
+		rows[i] = i
+	}
+	ctx := context.Background()
+	tree, errT := Solve(ctx, d, model.Problem{MaxDepth: 2}, Settings{Backend: "milp-odt"})
+	diag, errD := Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.05}, Settings{Backend: "milp-odd"})
+	if !milp.HiGHSEnabled {
+		for _, err := range []error{errT, errD} {
+			if !errors.Is(err, milp.ErrNotEnabled) || !strings.Contains(err.Error(), "-tags highs") {
+				t.Fatalf("without HiGHS: %v, want an error saying how to enable it", err)
+			}
+		}
+		return
+	}
+	if errT != nil || errD != nil {
+		t.Fatal(errT, errD)
+	}
+	if want := milpBestTree(d, rows, 2); !tree.Optimal || tree.Errors != want || tree.Model.Kind != model.KindTree {
+		t.Fatalf("milp-odt: %d errors (optimal %v), exhaustive search %d", tree.Errors, tree.Optimal, want)
+	}
+	if !diag.Optimal || diag.Model.Kind != model.KindDiagram {
+		t.Fatalf("milp-odd: %+v", diag)
+	}
+	// Same skeleton as a tree: the diagram is never worse.
+	tr, err := Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.05}, Settings{Backend: "milp-odt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diag.Objective > tr.Objective+1e-9 {
+		t.Fatalf("diagram %v worse than tree %v", diag.Objective, tr.Objective)
+	}
+}
+
+func TestMILPTimeLimitReturnsTheHeuristic(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("HiGHS not compiled in (-tags highs)")
+	}
+	d := milpRandomData(2, 200, 8)
+	res, err := Solve(context.Background(), d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
+		Settings{Backend: "milp-odd", TimeLimit: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Model == nil || len(res.Incumbents) == 0 {
+		t.Fatalf("no incumbent after the time limit: %+v", res)
+	}
+	if h, ok := res.Stats["heuristic_objective"].(float64); !ok || res.Objective > h+1e-12 {
+		t.Fatalf("objective %v worse than the heuristic's %v", res.Objective, res.Stats["heuristic_objective"])
+	}
+	if !res.Optimal && res.Status != model.StatusTimeLimit {
+		t.Fatalf("status %s", res.Status)
+	}
+}
+
+func TestMILPBadRequests(t *testing.T) {
+	d := milpRandomData(1, 10, 3)
+	cases := []struct {
+		backend string
+		p       model.Problem
+		opts    Options
+		want    string
+	}{
+		{"milp-odt", model.Problem{MaxDepth: 2, MinSupport: 3}, nil, "minimum leaf support"},
+		{"milp-odt", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 3}}, nil, "1-2-4"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, Options{"splits": "diagonal"}, "splits"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, Options{"fair-column": "nope"}, "fair-column"},
+	}
+	for _, c := range cases {
+		_, err := Solve(context.Background(), d, c.p, Settings{Backend: c.backend, Options: c.opts})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v %v: %v, want an error about %q", c.backend, c.p, c.opts, err, c.want)
+		}
+	}
+}

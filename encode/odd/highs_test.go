@@ -1,0 +1,287 @@
+//go:build highs
+
+package odd
+
+import (
+	"bufio"
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+func solve(t *testing.T, e *Encoding) *milp.Solution {
+	t.Helper()
+	sol, err := milp.HiGHS().Solve(context.Background(), e.Model, milp.Params{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != milp.StatusOptimal {
+		t.Fatalf("status %s (%s)", sol.Status, sol.SolverStatus)
+	}
+	return sol
+}
+
+// solveDecode solves e and decodes its optimum, checking that the graph's
+// objective recomputed on the data equals the MILP's.
+func solveDecode(t *testing.T, e *Encoding, d *model.Dataset) (*model.Graph, float64) {
+	t.Helper()
+	sol := solve(t, e)
+	g, err := e.Decode(sol.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := float64(g.Errors(d))/float64(d.Rows()) + e.NodeCost()*float64(g.InternalNodes()-1)
+	if e.Opts.RowCost != nil {
+		obj = g.WeightedErrors(d)
+	}
+	if math.Abs(obj-sol.Objective) > 1e-6 {
+		t.Fatalf("MILP objective %v, its decoded graph %v\n%s", sol.Objective, obj, g.Text())
+	}
+	return g, obj
+}
+
+// through counts the rows of d that pass through each node of g (numeric
+// threshold and linear tests only).
+func through(g *model.Graph, d *model.Dataset) []int {
+	cnt := make([]int, len(g.Nodes))
+	for r := range d.Rows() {
+		v := g.Root
+		for {
+			cnt[v]++
+			nd := g.Nodes[v]
+			if nd.Leaf {
+				break
+			}
+			var s float64
+			if nd.Weights != nil {
+				for f, w := range nd.Weights {
+					s += w * d.Features[f].Values[r]
+				}
+			} else {
+				s = d.Features[nd.Feature].Values[r]
+			}
+			if s <= nd.Threshold {
+				v = nd.Low
+			} else {
+				v = nd.High
+			}
+		}
+	}
+	return cnt
+}
+
+func TestTreeSpecialCaseMatchesExhaustiveSearch(t *testing.T) {
+	cases := []struct {
+		seed           uint64
+		n, f, k, depth int
+	}{{0, 60, 5, 2, 1}, {1, 40, 4, 3, 1}, {2, 24, 4, 2, 2}, {3, 30, 3, 2, 2}, {4, 20, 4, 3, 2}}
+	for _, c := range cases {
+		d := randomBinary(c.seed, c.n, c.f, c.k)
+		e, err := Encode(d, Options{Skeleton: TreeSkeleton(c.depth), Tree: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := solveDecode(t, e, d)
+		want := bestTreeErrors(d, allRows(d), c.depth)
+		if got := g.Errors(d); got != want {
+			t.Fatalf("seed %d depth %d: MILP tree makes %d errors, the optimum is %d\n%s", c.seed, c.depth, got, want, g.Text())
+		}
+		if g.Kind != model.KindTree || g.Depth() > c.depth {
+			t.Fatalf("not a tree of depth ≤ %d: %s", c.depth, g.Text())
+		}
+	}
+}
+
+func TestDiagramNeverWorseThanTree(t *testing.T) {
+	for seed := range uint64(3) {
+		d := randomBinary(10+seed, 16, 3, 2)
+		opts := Options{Skeleton: []int{1, 2}, Alpha: 0.05}
+		ed, _ := Encode(d, opts)
+		opts.Tree = true
+		et, _ := Encode(d, opts)
+		_, od := solveDecode(t, ed, d)
+		_, ot := solveDecode(t, et, d)
+		if od > ot+1e-9 {
+			t.Fatalf("seed %d: diagram objective %v worse than the tree's %v", seed, od, ot)
+		}
+	}
+}
+
+func TestMultivariateNeverWorseThanUnivariate(t *testing.T) {
+	d := randomBinary(21, 16, 3, 2)
+	eu, _ := Encode(d, Options{Skeleton: []int{1, 2}})
+	em, _ := Encode(d, Options{Skeleton: []int{1, 2}, Multivariate: true})
+	_, ou := solveDecode(t, eu, d)
+	gm, om := solveDecode(t, em, d)
+	if om > ou+1e-9 {
+		t.Fatalf("multivariate %v worse than univariate %v", om, ou)
+	}
+	if gm.Nodes[gm.Root].Weights == nil {
+		t.Fatalf("multivariate root has no weight vector")
+	}
+}
+
+func TestParsimonyCap(t *testing.T) {
+	d := randomBinary(5, 24, 4, 2)
+	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, MaxActive: 1})
+	g, _ := solveDecode(t, e, d)
+	if g.InternalNodes() != 1 {
+		t.Fatalf("cap 1: %d internal nodes", g.InternalNodes())
+	}
+	// With one node the best is the best stump.
+	if want := bestTreeErrors(d, allRows(d), 1); g.Errors(d) != want {
+		t.Fatalf("capped diagram makes %d errors, the best stump %d", g.Errors(d), want)
+	}
+}
+
+func TestStabilityForbidsSmallNodes(t *testing.T) {
+	d := randomBinary(6, 24, 4, 2)
+	free, _ := Encode(d, Options{Skeleton: []int{1, 2}})
+	g0, o0 := solveDecode(t, free, d)
+	// The smallest flow through a non-root node of the free optimum.
+	small := d.Rows()
+	cnt := through(g0, d)
+	for v, nd := range g0.Nodes {
+		if !nd.Leaf && v != g0.Root {
+			small = min(small, cnt[v])
+		}
+	}
+	if small == d.Rows() {
+		t.Skip("the free optimum uses only the root")
+	}
+	S := small + 1
+	st, _ := Encode(d, Options{Skeleton: []int{1, 2}, MinFlow: S})
+	g, o := solveDecode(t, st, d)
+	cnt = through(g, d)
+	for v, nd := range g.Nodes {
+		if !nd.Leaf && v != g.Root && cnt[v] < S {
+			t.Fatalf("node %d holds %d rows < S = %d", v, cnt[v], S)
+		}
+	}
+	if o < o0-1e-9 {
+		t.Fatalf("the constrained optimum %v beats the free one %v", o, o0)
+	}
+}
+
+func TestFairnessRatio(t *testing.T) {
+	// The label follows the group column f0 closely: the free optimum
+	// predicts the positive class almost only in group 1.
+	d := randomBinary(8, 24, 3, 2)
+	for i := range d.Labels {
+		d.Labels[i] = int(d.Features[0].Values[i])
+		if i%7 == 0 {
+			d.Labels[i] = 1 - d.Labels[i]
+		}
+	}
+	rate := func(g *model.Graph) (r1, r0 float64) {
+		g1, g0 := FairGroups(d, 0)
+		for _, i := range g1 {
+			if g.Predict(d, i) == 1 {
+				r1++
+			}
+		}
+		for _, i := range g0 {
+			if g.Predict(d, i) == 1 {
+				r0++
+			}
+		}
+		return r1 / float64(len(g1)), r0 / float64(len(g0))
+	}
+	fair := &Fairness{Column: 0, Positive: 1, Xi: 0.8}
+	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, Fair: fair})
+	g, _ := solveDecode(t, e, d)
+	r1, r0 := rate(g)
+	if r1 < 0.8*r0-1e-9 || r0 < 0.8*r1-1e-9 {
+		t.Fatalf("positive rates %v and %v break the four-fifths rule", r1, r0)
+	}
+	if g.Errors(d) == 0 {
+		t.Fatalf("a fair diagram cannot fit this data")
+	}
+}
+
+func TestHeuristicCutoff(t *testing.T) {
+	d := randomBinary(3, 16, 3, 2)
+	e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := e.Heuristic(context.Background(), 20, 1)
+	if inc == nil {
+		t.Fatal("no heuristic diagram")
+	}
+	want := float64(inc.Graph.Errors(d))/float64(d.Rows()) + 0.01*float64(inc.Graph.InternalNodes()-1)/4
+	if math.Abs(inc.Objective-want) > 1e-12 {
+		t.Fatalf("heuristic objective %v, recomputed %v", inc.Objective, want)
+	}
+	_, opt := solveDecode(t, e, d)
+	if opt > inc.Objective+1e-9 {
+		t.Fatalf("MILP optimum %v worse than the heuristic %v", opt, inc.Objective)
+	}
+	cut, err := milp.HiGHS().Solve(context.Background(), e.Model, milp.Params{Cutoff: inc.Objective, HasCutoff: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	better := opt < inc.Objective-1e-6
+	if better && (cut.X == nil || math.Abs(cut.Objective-opt) > 1e-6 && cut.Status == milp.StatusOptimal) {
+		t.Fatalf("a better diagram exists (%v < %v) but the cutoff solve says %s %v", opt, inc.Objective, cut.Status, cut.Objective)
+	}
+	// HiGHS's objective bound admits solutions equal to it: with an optimal
+	// heuristic the cutoff solve proves infeasibility or returns its value.
+	if !better && cut.Status != milp.StatusInfeasible &&
+		(cut.Status != milp.StatusOptimal || math.Abs(cut.Objective-inc.Objective) > 1e-6) {
+		t.Fatalf("the heuristic is optimal (%v) but the cutoff solve says %s %v", inc.Objective, cut.Status, cut.Objective)
+	}
+}
+
+func TestExportedMPSSolvedByHiGHSProgram(t *testing.T) {
+	bin, err := exec.LookPath("highs")
+	if err != nil {
+		t.Skip("the highs command-line program is not installed (scripts/install-highs.sh installs it)")
+	}
+	d := randomBinary(9, 20, 3, 2)
+	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, Alpha: 0.1})
+	_, want := solveDecode(t, e, d)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "odd.mps")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := milp.WriteMPS(f, e.Model); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	solFile := filepath.Join(dir, "odd.sol")
+	out, err := exec.Command(bin, "--model_file", path, "--solution_file", solFile).CombinedOutput()
+	if err != nil {
+		t.Fatalf("highs: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Optimal") {
+		t.Fatalf("highs did not prove optimality:\n%s", out)
+	}
+	// The solution file: "Objective <value>" after the primal values header.
+	sf, err := os.Open(solFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.Close()
+	got := math.NaN()
+	sc := bufio.NewScanner(sf)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "Objective" {
+			got, _ = strconv.ParseFloat(f[1], 64)
+			break
+		}
+	}
+	if math.Abs(got-want) > 1e-6 {
+		t.Fatalf("highs program: objective %v, in-process optimum %v", got, want)
+	}
+}

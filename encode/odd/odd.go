@@ -1,0 +1,614 @@
+// Package odd encodes the training of an optimal decision diagram (ODD)
+// as a mixed-integer linear program, after Florio, Martins, Schiffer,
+// Serra and Vidal, "Optimal Decision Diagrams for Classification"
+// (AAAI 2023), and decodes solutions back into decision graphs.
+//
+// The skeleton gives the widths of the D layers of internal nodes (the
+// first is the root). Every node of layer l may link to any node of layer
+// l+1 and, through long arcs, to the terminal node of any class. Per row i
+// the flow variables w⁻, w⁺ (per internal node) and z⁻, z⁺ (per arc) trace
+// its path; the binaries λ_il (one per row and layer) make the flows
+// integral; the binaries d_u, y⁻_uv, y⁺_uv are the topology; a_u, b_u are
+// the node's hyperplane. Constraints 1–12 and 17 of the paper are built as
+// stated; the indicator constraints 13–14 are linearised with big-M values
+// derived from the variable bounds (features are min-max scaled to [0,1]
+// here; decoding maps the hyperplanes back to raw values). Options add
+// univariate splits (15–16), demographic parity (19), a parsimony cap,
+// stability (20), and the tree special case.
+package odd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Fairness asks for demographic parity between the rows whose Column
+// (a 0/1 feature, then excluded from the splits) is 1 and those where it
+// is 0: each group's rate of rows classified Positive is at least Xi times
+// the other group's.
+type Fairness struct {
+	Column   int
+	Positive int
+	Xi       float64
+}
+
+// Options describe the MILP to build.
+type Options struct {
+	// Skeleton holds the layer widths; Skeleton[0] must be 1.
+	Skeleton []int
+	// Alpha weighs the active internal nodes but the root, divided by
+	// (number of skeleton nodes − 1) as in objective 18.
+	Alpha float64
+	// RowCost, when not nil, is the cost of misclassifying each row
+	// instead of 1/n (e.g. the row weights for a plain error count).
+	RowCost []float64
+	// Multivariate allows oblique splits; otherwise each node tests one
+	// feature column (constraints 15–16).
+	Multivariate bool
+	// Tree restricts the topology to a tree (skeleton 1-2-4-…): node k of
+	// layer l may only link to nodes 2k (negative side) and 2k+1
+	// (positive side) of layer l+1, or to terminals.
+	Tree bool
+	// Epsilon is the margin of the negative side, a·x + ε ≤ b (1e-4 when 0).
+	Epsilon float64
+	// MaxActive caps the number of active internal nodes (0 = no cap).
+	MaxActive int
+	// MinFlow is the least number of rows through each active internal
+	// node but the root (stability, constraint 20; 0 = none).
+	MinFlow int
+	// Fair adds the demographic-parity constraints (19).
+	Fair *Fairness
+	// NoSymmetryBreaking leaves out constraints 11–12 (for tests).
+	NoSymmetryBreaking bool
+}
+
+// column is one scaled feature column of the MILP.
+type column struct {
+	feature  int
+	level    int // categorical: the level of this one-hot column; -1 for numeric
+	min, rng float64
+}
+
+// Encoding is the MILP of a dataset and options, with the indices needed
+// to decode its solutions.
+type Encoding struct {
+	Model *milp.Model
+	Opts  Options
+
+	data    *model.Dataset
+	cols    []column
+	x       [][]float64 // scaled values, x[i][j]
+	layer   [][]int     // internal nodes per layer
+	layerOf []int
+	nInt    int // internal nodes
+	nCls    int
+	eps     float64
+
+	// Variable indices (-1 = absent).
+	Lambda [][]int // [i][l]
+	D      []int   // [u] (internal)
+	Y      [2][][]int
+	A      [][]int // [u][j]
+	B      []int
+	E      [][]int
+	W      [2][][]int // [side][i][u]
+	Z      [2][][][]int
+	Leaf   [][]int // [i][c]
+
+	succ [][]int // successors of u: internal node ids, then nInt+c for classes
+}
+
+// Sides of a node.
+const (
+	Neg = 0
+	Pos = 1
+)
+
+// ErrInput is wrapped by errors about unusable data or options.
+var ErrInput = errors.New("odd")
+
+// TreeSkeleton returns the skeleton 1-2-4-… of a tree of the given depth.
+func TreeSkeleton(depth int) []int {
+	s := make([]int, depth)
+	for l := range s {
+		s[l] = 1 << l
+	}
+	return s
+}
+
+func (o *Options) check(d *model.Dataset) error {
+	if len(o.Skeleton) == 0 || o.Skeleton[0] != 1 {
+		return fmt.Errorf("%w: the skeleton must start with the root layer of width 1, got %v", ErrInput, o.Skeleton)
+	}
+	for l, w := range o.Skeleton {
+		if w < 1 {
+			return fmt.Errorf("%w: skeleton layer %d has width %d", ErrInput, l, w)
+		}
+		if o.Tree && w != 1<<l {
+			return fmt.Errorf("%w: the tree special case needs the skeleton 1-2-4-…, layer %d has width %d", ErrInput, l, w)
+		}
+	}
+	if o.Alpha < 0 || math.IsNaN(o.Alpha) || math.IsInf(o.Alpha, 0) {
+		return fmt.Errorf("%w: alpha %v must be a non-negative number", ErrInput, o.Alpha)
+	}
+	if o.Epsilon < 0 || o.Epsilon >= 0.5 || math.IsNaN(o.Epsilon) {
+		return fmt.Errorf("%w: epsilon %v must be in [0, 0.5)", ErrInput, o.Epsilon)
+	}
+	if o.RowCost != nil && len(o.RowCost) != d.Rows() {
+		return fmt.Errorf("%w: %d row costs for %d rows", ErrInput, len(o.RowCost), d.Rows())
+	}
+	if d.Rows() == 0 {
+		return fmt.Errorf("%w: no rows", ErrInput)
+	}
+	if d.NumClasses() < 1 {
+		return fmt.Errorf("%w: no classes", ErrInput)
+	}
+	if o.MaxActive < 0 || o.MinFlow < 0 {
+		return fmt.Errorf("%w: negative parsimony cap or minimum flow", ErrInput)
+	}
+	if f := o.Fair; f != nil {
+		if f.Column < 0 || f.Column >= d.NumFeatures() {
+			return fmt.Errorf("%w: fairness column %d out of range", ErrInput, f.Column)
+		}
+		if f.Positive < 0 || f.Positive >= d.NumClasses() {
+			return fmt.Errorf("%w: positive class %d out of range", ErrInput, f.Positive)
+		}
+		if f.Xi < 0 || f.Xi > 1 || math.IsNaN(f.Xi) {
+			return fmt.Errorf("%w: fairness ratio %v must be in [0,1]", ErrInput, f.Xi)
+		}
+		col := d.Features[f.Column]
+		for r, v := range col.Values {
+			if col.Kind != model.Numeric || (v != 0 && v != 1) {
+				return fmt.Errorf("%w: fairness column %s must be 0/1 (row %d has %v)", ErrInput, col.Name, r+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+// FairGroups returns the rows of the two groups of the fairness column.
+func FairGroups(d *model.Dataset, col int) (g1, g0 []int) {
+	for r, v := range d.Features[col].Values {
+		if v == 1 {
+			g1 = append(g1, r)
+		} else {
+			g0 = append(g0, r)
+		}
+	}
+	return g1, g0
+}
+
+// scaleColumns lists the MILP's feature columns: numeric features scaled
+// to [0,1], categorical features one-hot (one column per level; a single
+// column for two levels).
+func scaleColumns(d *model.Dataset, o *Options) ([]column, error) {
+	var cols []column
+	for f, ft := range d.Features {
+		if o.Fair != nil && f == o.Fair.Column {
+			continue
+		}
+		if ft.Kind == model.Categorical {
+			if o.Multivariate {
+				return nil, fmt.Errorf("%w: multivariate splits need numeric features; %s is categorical (one-hot encode it)", ErrInput, ft.Name)
+			}
+			first := 0
+			if len(ft.Levels) == 2 {
+				first = 1
+			}
+			for lv := first; lv < len(ft.Levels); lv++ {
+				cols = append(cols, column{feature: f, level: lv, rng: 1})
+			}
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range ft.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: feature %s has the value %v", ErrInput, ft.Name, v)
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		cols = append(cols, column{feature: f, level: -1, min: lo, rng: hi - lo})
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("%w: no feature to split on", ErrInput)
+	}
+	return cols, nil
+}
+
+func (c column) value(d *model.Dataset, r int) float64 {
+	v := d.Features[c.feature].Values[r]
+	if c.level >= 0 {
+		if int(v) == c.level {
+			return 1
+		}
+		return 0
+	}
+	if c.rng == 0 {
+		return 0
+	}
+	return min(1, max(0, (v-c.min)/c.rng))
+}
+
+// Encode builds the MILP for the data and options.
+func Encode(d *model.Dataset, o Options) (*Encoding, error) {
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	if o.Epsilon == 0 {
+		o.Epsilon = 1e-4
+	}
+	o.Skeleton = slices.Clone(o.Skeleton)
+	if err := o.check(d); err != nil {
+		return nil, err
+	}
+	cols, err := scaleColumns(d, &o)
+	if err != nil {
+		return nil, err
+	}
+	e := &Encoding{Model: &milp.Model{Name: "odd", ObjName: "obj"}, Opts: o, data: d, cols: cols,
+		nCls: d.NumClasses(), eps: o.Epsilon}
+	n, K, J := d.Rows(), d.NumClasses(), len(cols)
+	e.x = make([][]float64, n)
+	for i := range n {
+		e.x[i] = make([]float64, J)
+		for j, c := range cols {
+			e.x[i][j] = c.value(d, i)
+		}
+	}
+	for _, w := range o.Skeleton {
+		var ids []int
+		for range w {
+			ids = append(ids, e.nInt)
+			e.layerOf = append(e.layerOf, len(e.layer))
+			e.nInt++
+		}
+		e.layer = append(e.layer, ids)
+	}
+	V, Dn := e.nInt, len(o.Skeleton)
+	// Successors and allowed arcs.
+	e.succ = make([][]int, V)
+	allowed := func(side, u, v int) bool {
+		if v >= V || !o.Tree {
+			return true
+		}
+		k := slices.Index(e.layer[e.layerOf[u]], u)
+		return v == e.layer[e.layerOf[u]+1][2*k+side]
+	}
+	for u := range V {
+		if l := e.layerOf[u]; l+1 < Dn {
+			e.succ[u] = append(e.succ[u], e.layer[l+1]...)
+		}
+		for c := range K {
+			e.succ[u] = append(e.succ[u], V+c)
+		}
+	}
+	m := e.Model
+	nodeCost := 0.0
+	if V > 1 {
+		nodeCost = o.Alpha / float64(V-1)
+	}
+	// Design variables.
+	e.D = make([]int, V)
+	for u := range V {
+		cost := nodeCost
+		if u == 0 {
+			cost = 0
+		}
+		e.D[u] = m.AddBinary(fmt.Sprintf("d_%d", u), cost)
+	}
+	m.Columns[e.D[0]].Lower = 1
+	for s := range 2 {
+		e.Y[s] = make([][]int, V)
+		for u := range V {
+			e.Y[s][u] = make([]int, len(e.succ[u]))
+			for k, v := range e.succ[u] {
+				e.Y[s][u][k] = -1
+				if allowed(s, u, v) {
+					e.Y[s][u][k] = m.AddBinary(fmt.Sprintf("y%c_%d_%d", "-+"[s], u, v), 0)
+				}
+			}
+		}
+	}
+	e.A, e.B, e.E = make([][]int, V), make([]int, V), make([][]int, V)
+	for u := range V {
+		e.A[u] = make([]int, J)
+		for j := range J {
+			e.A[u][j] = m.AddContinuous(fmt.Sprintf("a_%d_%d", u, j), -1, 1, 0)
+		}
+		e.B[u] = m.AddContinuous(fmt.Sprintf("b_%d", u), -1, 1, 0)
+		if !o.Multivariate {
+			e.E[u] = make([]int, J)
+			for j := range J {
+				e.E[u][j] = m.AddBinary(fmt.Sprintf("e_%d_%d", u, j), 0)
+			}
+		}
+	}
+	// Per-row variables.
+	e.Lambda = make([][]int, n)
+	for s := range 2 {
+		e.W[s] = make([][]int, n)
+		e.Z[s] = make([][][]int, n)
+	}
+	e.Leaf = make([][]int, n)
+	for i := range n {
+		e.Lambda[i] = make([]int, Dn)
+		for l := range Dn {
+			e.Lambda[i][l] = m.AddBinary(fmt.Sprintf("lambda_%d_%d", i, l), 0)
+		}
+		for s := range 2 {
+			e.W[s][i] = make([]int, V)
+			e.Z[s][i] = make([][]int, V)
+			for u := range V {
+				e.W[s][i][u] = m.AddContinuous(fmt.Sprintf("w%c_%d_%d", "-+"[s], i, u), 0, 1, 0)
+				e.Z[s][i][u] = make([]int, len(e.succ[u]))
+				for k := range e.succ[u] {
+					e.Z[s][i][u][k] = -1
+					if e.Y[s][u][k] >= 0 {
+						e.Z[s][i][u][k] = m.AddContinuous(fmt.Sprintf("z%c_%d_%d_%d", "-+"[s], i, u, e.succ[u][k]), 0, 1, 0)
+					}
+				}
+			}
+		}
+		e.Leaf[i] = make([]int, K)
+		cost := 1 / float64(n)
+		if o.RowCost != nil {
+			cost = o.RowCost[i]
+		}
+		for c := range K {
+			cc := 0.0
+			if c != d.Labels[i] {
+				cc = cost
+			}
+			e.Leaf[i][c] = m.AddContinuous(fmt.Sprintf("wl_%d_%d", i, c), 0, 1, cc)
+		}
+	}
+	e.constraints()
+	return e, nil
+}
+
+// preds lists, for node v (internal id or nInt+class), the arcs (u, k, side)
+// entering it.
+type arc struct{ u, k, side int }
+
+func (e *Encoding) preds() [][]arc {
+	p := make([][]arc, e.nInt+e.nCls)
+	for u := range e.nInt {
+		for k, v := range e.succ[u] {
+			for s := range 2 {
+				if e.Y[s][u][k] >= 0 {
+					p[v] = append(p[v], arc{u, k, s})
+				}
+			}
+		}
+	}
+	return p
+}
+
+func (e *Encoding) constraints() {
+	m, o, d := e.Model, e.Opts, e.data
+	n, V, K, J := d.Rows(), e.nInt, e.nCls, len(e.cols)
+	inf := milp.Inf
+	preds := e.preds()
+	type term struct {
+		j int
+		v float64
+	}
+	row := func(name string, lo, hi float64, ts ...term) {
+		idx, val := make([]int, len(ts)), make([]float64, len(ts))
+		for k, t := range ts {
+			idx[k], val[k] = t.j, t.v
+		}
+		m.AddRow(name, lo, hi, idx, val)
+	}
+	for i := range n {
+		for v := range V {
+			// (1) flow conservation into v.
+			ts := []term{{e.W[Pos][i][v], 1}, {e.W[Neg][i][v], 1}}
+			rhs := 0.0
+			if v == 0 {
+				rhs = 1
+			}
+			for _, a := range preds[v] {
+				ts = append(ts, term{e.Z[a.side][i][a.u][a.k], -1})
+			}
+			row(fmt.Sprintf("c1_%d_%d", i, v), rhs, rhs, ts...)
+			// (2), (3) flow out of each side.
+			for s := range 2 {
+				ts := []term{{e.W[s][i][v], 1}}
+				for k := range e.succ[v] {
+					if z := e.Z[s][i][v][k]; z >= 0 {
+						ts = append(ts, term{z, -1})
+					}
+				}
+				row(fmt.Sprintf("c%d_%d_%d", 2+s, i, v), 0, 0, ts...)
+			}
+		}
+		// (4), (5) one side per layer.
+		for l, ids := range e.layer {
+			neg := []term{{e.Lambda[i][l], 1}}
+			pos := []term{{e.Lambda[i][l], -1}}
+			for _, u := range ids {
+				neg = append(neg, term{e.W[Neg][i][u], 1})
+				pos = append(pos, term{e.W[Pos][i][u], 1})
+			}
+			row(fmt.Sprintf("c4_%d_%d", i, l), -inf, 1, neg...)
+			row(fmt.Sprintf("c5_%d_%d", i, l), -inf, 0, pos...)
+		}
+		// (17) flow reaching the terminals.
+		for c := range K {
+			ts := []term{{e.Leaf[i][c], 1}}
+			for _, a := range preds[V+c] {
+				ts = append(ts, term{e.Z[a.side][i][a.u][a.k], -1})
+			}
+			row(fmt.Sprintf("c17_%d_%d", i, c), 0, 0, ts...)
+		}
+		// (9), (10) flows only on arcs of the diagram.
+		for u := range V {
+			for k := range e.succ[u] {
+				for s := range 2 {
+					if z := e.Z[s][i][u][k]; z >= 0 {
+						row(fmt.Sprintf("c%d_%d_%d_%d", 10-s, i, u, e.succ[u][k]), -inf, 0, term{z, 1}, term{e.Y[s][u][k], -1})
+					}
+				}
+			}
+		}
+		// (13), (14) hyperplanes, big-M from the bounds of a, b and x.
+		sumX, maxX := 0.0, 0.0
+		for _, v := range e.x[i] {
+			sumX += v
+			maxX = max(maxX, v)
+		}
+		reach := sumX
+		if !o.Multivariate {
+			reach = maxX
+		}
+		mNeg, mPos := reach+1+e.eps, reach+1
+		for u := range V {
+			neg := []term{{e.B[u], -1}, {e.W[Neg][i][u], mNeg}}
+			pos := []term{{e.B[u], -1}, {e.W[Pos][i][u], -mPos}}
+			for j := range J {
+				if xv := e.x[i][j]; xv != 0 {
+					neg = append(neg, term{e.A[u][j], xv})
+					pos = append(pos, term{e.A[u][j], xv})
+				}
+			}
+			row(fmt.Sprintf("c13_%d_%d", i, u), -inf, mNeg-e.eps, neg...)
+			row(fmt.Sprintf("c14_%d_%d", i, u), -mPos, inf, pos...)
+		}
+	}
+	for u := range V {
+		// (6) one arc per side of an active node.
+		for s := range 2 {
+			ts := []term{{e.D[u], -1}}
+			for k := range e.succ[u] {
+				if y := e.Y[s][u][k]; y >= 0 {
+					ts = append(ts, term{y, 1})
+				}
+			}
+			row(fmt.Sprintf("c6%c_%d", "-+"[s], u), 0, 0, ts...)
+		}
+		// (8) the two sides of u lead to distinct active nodes.
+		for k, v := range e.succ[u] {
+			var ts []term
+			for s := range 2 {
+				if y := e.Y[s][u][k]; y >= 0 {
+					ts = append(ts, term{y, 1})
+				}
+			}
+			if v < V {
+				row(fmt.Sprintf("c8_%d_%d", u, v), -inf, 0, append(ts, term{e.D[v], -1})...)
+			} else if len(ts) == 2 {
+				row(fmt.Sprintf("c8_%d_%d", u, v), -inf, 1, ts...)
+			}
+		}
+		// (11) the negative side links to a lower index than the positive.
+		if !o.NoSymmetryBreaking {
+			for k, v := range e.succ[u] {
+				yn := e.Y[Neg][u][k]
+				if yn < 0 {
+					continue
+				}
+				ts := []term{{yn, 1}}
+				for k2, w := range e.succ[u] {
+					if yp := e.Y[Pos][u][k2]; yp >= 0 && w <= v {
+						ts = append(ts, term{yp, 1})
+					}
+				}
+				if len(ts) > 1 {
+					row(fmt.Sprintf("c11_%d_%d", u, v), -inf, 1, ts...)
+				}
+			}
+		}
+		if !o.Multivariate {
+			// (15), (16) univariate splits.
+			ts := make([]term, J)
+			for j := range J {
+				ts[j] = term{e.E[u][j], 1}
+				row(fmt.Sprintf("c16a_%d_%d", u, j), -inf, 0, term{e.A[u][j], 1}, term{e.E[u][j], -1})
+				row(fmt.Sprintf("c16b_%d_%d", u, j), 0, inf, term{e.A[u][j], 1}, term{e.E[u][j], 1})
+			}
+			row(fmt.Sprintf("c15_%d", u), 1, 1, ts...)
+		}
+	}
+	indeg := func(v int) []term {
+		var ts []term
+		for _, a := range preds[v] {
+			ts = append(ts, term{e.Y[a.side][a.u][a.k], 1})
+		}
+		return ts
+	}
+	for v := 1; v < V; v++ {
+		// (7) an active node has an incoming arc.
+		ts := []term{{e.D[v], 1}}
+		for _, t := range indeg(v) {
+			ts = append(ts, term{t.j, -1})
+		}
+		row(fmt.Sprintf("c7_%d", v), -inf, 0, ts...)
+	}
+	// (12) weak in-degree order within layers 2..D-1 (tree: siblings).
+	if !o.NoSymmetryBreaking {
+		for l := 2; l < len(e.layer); l++ {
+			ids := e.layer[l]
+			for a := range ids {
+				for b := a + 1; b < len(ids); b++ {
+					if o.Tree && (b != a+1 || a%2 != 0) {
+						continue
+					}
+					ts := indeg(ids[a])
+					for _, t := range indeg(ids[b]) {
+						ts = append(ts, term{t.j, -t.v})
+					}
+					row(fmt.Sprintf("c12_%d_%d", ids[a], ids[b]), 0, inf, ts...)
+				}
+			}
+		}
+	}
+	if o.MaxActive > 0 {
+		ts := make([]term, V)
+		for u := range V {
+			ts[u] = term{e.D[u], 1}
+		}
+		row("parsimony", -inf, float64(o.MaxActive), ts...)
+	}
+	if o.MinFlow > 0 {
+		for v := 1; v < V; v++ {
+			ts := []term{{e.D[v], -float64(o.MinFlow)}}
+			for i := range n {
+				ts = append(ts, term{e.W[Neg][i][v], 1}, term{e.W[Pos][i][v], 1})
+			}
+			row(fmt.Sprintf("c20_%d", v), 0, inf, ts...)
+		}
+	}
+	if f := o.Fair; f != nil {
+		g1, g0 := FairGroups(d, f.Column)
+		if len(g1) > 0 && len(g0) > 0 {
+			// rate(ga) ≥ ξ·rate(gb), multiplied by |ga|·|gb|, both ways.
+			for k, gs := range [][2][]int{{g1, g0}, {g0, g1}} {
+				var ts []term
+				for _, i := range gs[0] {
+					ts = append(ts, term{e.Leaf[i][f.Positive], float64(len(gs[1]))})
+				}
+				for _, i := range gs[1] {
+					ts = append(ts, term{e.Leaf[i][f.Positive], -f.Xi * float64(len(gs[0]))})
+				}
+				row(fmt.Sprintf("c19_%d", k), 0, inf, ts...)
+			}
+		}
+	}
+}
+
+// NodeCost is the objective's cost of one active internal node.
+func (e *Encoding) NodeCost() float64 {
+	if e.nInt <= 1 {
+		return 0
+	}
+	return e.Opts.Alpha / float64(e.nInt-1)
+}
+
+// InternalNodes is the number of internal nodes of the skeleton.
+func (e *Encoding) InternalNodes() int { return e.nInt }

@@ -1,0 +1,170 @@
+package odd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+func countBinaries(e *Encoding) (lambda, other int) {
+	for _, c := range e.Model.Columns {
+		if !c.Integer {
+			continue
+		}
+		if strings.HasPrefix(c.Name, "lambda_") {
+			lambda++
+		} else {
+			other++
+		}
+	}
+	return lambda, other
+}
+
+func TestBinariesPerRowAreExactlyLambda(t *testing.T) {
+	for _, o := range []Options{
+		{Skeleton: []int{1, 2, 2}},
+		{Skeleton: []int{1, 2, 3, 3}, Multivariate: true},
+		{Skeleton: TreeSkeleton(3), Tree: true},
+	} {
+		var others []int
+		for _, n := range []int{10, 25, 60} {
+			d := randomBinary(1, n, 4, 3)
+			e, err := Encode(d, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lambda, other := countBinaries(e)
+			if lambda != n*len(o.Skeleton) {
+				t.Fatalf("%v, n=%d: %d λ binaries, want n·D = %d", o.Skeleton, n, lambda, n*len(o.Skeleton))
+			}
+			if err := e.Model.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			others = append(others, other)
+		}
+		if others[0] != others[1] || others[1] != others[2] {
+			t.Fatalf("%v: non-λ binaries depend on n: %v", o.Skeleton, others)
+		}
+	}
+}
+
+func rowsWithPrefix(e *Encoding, p string) int {
+	k := 0
+	for _, r := range e.Model.Rows {
+		if strings.HasPrefix(r.Name, p) {
+			k++
+		}
+	}
+	return k
+}
+
+func TestExtensionsAddTheirConstraints(t *testing.T) {
+	d := randomBinary(2, 30, 4, 2)
+	base := Options{Skeleton: []int{1, 2, 2}}
+	e0, err := Encode(d, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	V := 5
+	check := func(name string, o Options, prefix string, want int) {
+		t.Helper()
+		e, err := Encode(d, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsWithPrefix(e, prefix); got != want {
+			t.Errorf("%s: %d rows %s*, want %d", name, got, prefix, want)
+		}
+		if got := rowsWithPrefix(e0, prefix); got != 0 {
+			t.Errorf("%s: the base model has %d rows %s*", name, got, prefix)
+		}
+	}
+	o := base
+	o.MinFlow = 5
+	check("stability", o, "c20_", V-1) // every node but the root
+	o = base
+	o.MaxActive = 2
+	check("parsimony", o, "parsimony", 1)
+	o = base
+	o.Fair = &Fairness{Column: 3, Positive: 1, Xi: 0.8}
+	check("fairness", o, "c19_", 2)
+	// The fairness column is not a split column any more.
+	ef, _ := Encode(d, o)
+	if len(ef.cols) != len(e0.cols)-1 || len(ef.A[0]) != 3 {
+		t.Errorf("fairness column still among the split columns")
+	}
+	// Univariate splits: one e binary per node and column, 15–16 rows.
+	if got, want := rowsWithPrefix(e0, "c15_"), V; got != want {
+		t.Errorf("univariate: %d rows (15), want %d", got, want)
+	}
+	o = base
+	o.Multivariate = true
+	em, _ := Encode(d, o)
+	if rowsWithPrefix(em, "c15_")+rowsWithPrefix(em, "c16") != 0 {
+		t.Errorf("multivariate model has univariate rows")
+	}
+	_, ou := countBinaries(e0)
+	_, om := countBinaries(em)
+	if ou-om != V*4 {
+		t.Errorf("univariate adds %d binaries, want nodes × columns = %d", ou-om, V*4)
+	}
+	// Symmetry breaking: (11) per node and negative arc, (12) in layer 2.
+	o = base
+	o.NoSymmetryBreaking = true
+	en, _ := Encode(d, o)
+	if rowsWithPrefix(en, "c11_")+rowsWithPrefix(en, "c12_") != 0 || rowsWithPrefix(e0, "c12_") != 1 || rowsWithPrefix(e0, "c11_") == 0 {
+		t.Errorf("symmetry rows: with %d/%d, without %d/%d", rowsWithPrefix(e0, "c11_"), rowsWithPrefix(e0, "c12_"), rowsWithPrefix(en, "c11_"), rowsWithPrefix(en, "c12_"))
+	}
+	// Tree: only arcs to the two children slots (and terminals).
+	et, _ := Encode(d, Options{Skeleton: TreeSkeleton(3), Tree: true})
+	for _, c := range et.Model.Columns {
+		var s byte
+		var u, v int
+		if n, _ := fmt.Sscanf(c.Name, "y%c_%d_%d", &s, &u, &v); n == 3 && v < et.nInt {
+			layer := et.layerOf[u]
+			k := u - et.layer[layer][0]
+			want := et.layer[layer+1][2*k]
+			if s == '+' {
+				want++
+			}
+			if v != want {
+				t.Errorf("tree arc %s", c.Name)
+			}
+		}
+	}
+}
+
+func TestEncodeRejectsBadInput(t *testing.T) {
+	d := randomBinary(1, 10, 3, 2)
+	cat := &model.Dataset{Name: "c", Features: []model.Feature{{Name: "colour", Kind: model.Categorical, Values: []float64{0, 1, 2}, Levels: []string{"r", "g", "b"}}},
+		Labels: []int{0, 1, 0}, Classes: []string{"a", "b"}}
+	cases := []struct {
+		d    *model.Dataset
+		o    Options
+		want string
+	}{
+		{d, Options{}, "skeleton"},
+		{d, Options{Skeleton: []int{2}}, "skeleton"},
+		{d, Options{Skeleton: []int{1, 0}}, "width 0"},
+		{d, Options{Skeleton: []int{1, 3}, Tree: true}, "1-2-4"},
+		{d, Options{Skeleton: []int{1}, Alpha: -1}, "alpha"},
+		{d, Options{Skeleton: []int{1}, Fair: &Fairness{Column: 7}}, "fairness column"},
+		{d, Options{Skeleton: []int{1}, Fair: &Fairness{Column: 0, Positive: 5}}, "positive class"},
+		{cat, Options{Skeleton: []int{1}, Multivariate: true}, "categorical"},
+		{cat, Options{Skeleton: []int{1}, Fair: &Fairness{Column: 0}}, "0/1"},
+	}
+	for _, c := range cases {
+		_, err := Encode(c.d, c.o)
+		if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Encode(%+v) = %v, want an error about %q", c.o, err, c.want)
+		}
+	}
+	// Categorical features are one-hot for univariate splits.
+	e, err := Encode(cat, Options{Skeleton: []int{1}})
+	if err != nil || len(e.cols) != 3 {
+		t.Fatalf("categorical one-hot: %v, %d columns", err, len(e.cols))
+	}
+}

@@ -1,0 +1,132 @@
+//go:build highs
+
+package milp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// bruteForce enumerates the integer box of a pure integer model.
+func bruteForce(m *Model) (best float64, found bool) {
+	n := len(m.Columns)
+	x := make([]float64, n)
+	best = math.Inf(1)
+	var rec func(j int)
+	rec = func(j int) {
+		if j == n {
+			if m.CheckPoint(x, 1e-9) == nil {
+				if v := m.Objective(x); v < best {
+					best, found = v, true
+				}
+			}
+			return
+		}
+		for v := m.Columns[j].Lower; v <= m.Columns[j].Upper; v++ {
+			x[j] = v
+			rec(j + 1)
+		}
+	}
+	rec(0)
+	return best, found
+}
+
+func TestHiGHSMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for k := range 60 {
+		m := &Model{Offset: float64(r.IntN(3))}
+		n := 2 + r.IntN(3)
+		for j := range n {
+			m.AddColumn(fmt.Sprintf("x%d", j), float64(-r.IntN(2)), float64(1+r.IntN(3)), float64(r.IntN(11)-5), true)
+		}
+		for i := range 1 + r.IntN(3) {
+			var idx []int
+			var val []float64
+			for j := range n {
+				idx, val = append(idx, j), append(val, float64(r.IntN(7)-3))
+			}
+			m.AddRow(fmt.Sprintf("r%d", i), float64(-r.IntN(6)), float64(r.IntN(6)), idx, val)
+		}
+		want, feasible := bruteForce(m)
+		sol, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !feasible {
+			if sol.Status != StatusInfeasible {
+				t.Fatalf("model %d: infeasible by enumeration, HiGHS says %s", k, sol.Status)
+			}
+			continue
+		}
+		if sol.Status != StatusOptimal || math.Abs(sol.Objective-want) > 1e-6 {
+			t.Fatalf("model %d: HiGHS %s %v, enumeration %v", k, sol.Status, sol.Objective, want)
+		}
+		if err := m.CheckPoint(sol.X, 1e-6); err != nil {
+			t.Fatalf("model %d: HiGHS solution: %v", k, err)
+		}
+		// A cutoff just below the optimum leaves nothing; at it, the optimum.
+		below, err := HiGHS().Solve(context.Background(), m, Params{Cutoff: want - 0.5, HasCutoff: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if below.Status != StatusInfeasible {
+			t.Fatalf("model %d: cutoff below the optimum %v: status %s (%v)", k, want, below.Status, below.Objective)
+		}
+	}
+}
+
+// knapsacks is a model HiGHS does not solve in a few milliseconds.
+func knapsacks(n, k int) *Model {
+	r := rand.New(rand.NewPCG(1, 1))
+	m := &Model{Sense: Maximize}
+	for j := range n {
+		m.AddBinary(fmt.Sprintf("x%d", j), float64(r.IntN(1000)+1))
+	}
+	for i := range k {
+		idx := make([]int, n)
+		val := make([]float64, n)
+		sum := 0.0
+		for j := range n {
+			idx[j], val[j] = j, float64(r.IntN(1000)+1)
+			sum += val[j]
+		}
+		m.AddRow(fmt.Sprintf("c%d", i), -Inf, math.Round(sum/3), idx, val)
+	}
+	return m
+}
+
+func TestHiGHSTimeLimitKeepsIncumbent(t *testing.T) {
+	m := knapsacks(60, 30)
+	sol, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: 300 * time.Millisecond, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == StatusOptimal {
+		t.Skip("solved to optimality within the time limit; nothing to check")
+	}
+	if sol.Status != StatusFeasible || sol.X == nil {
+		t.Fatalf("status %s (%s) without incumbent after the time limit", sol.Status, sol.SolverStatus)
+	}
+	if err := m.CheckPoint(sol.X, 1e-6); err != nil {
+		t.Fatal(err)
+	}
+	if sol.Bound < sol.Objective-1e-6 {
+		t.Fatalf("maximising: bound %v below objective %v", sol.Bound, sol.Objective)
+	}
+	if math.Abs(m.Objective(sol.X)-sol.Objective) > 1e-6 {
+		t.Fatalf("objective %v, the point gives %v", sol.Objective, m.Objective(sol.X))
+	}
+}
+
+func TestHiGHSCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sol, err := HiGHS().Solve(ctx, knapsacks(10, 2), Params{})
+	if err != nil || sol.Status != StatusNoSolution {
+		t.Fatalf("cancelled context: %v %v", sol, err)
+	}
+}

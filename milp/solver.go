@@ -1,0 +1,83 @@
+package milp
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Status is how a MILP solve ended.
+type Status string
+
+const (
+	// StatusOptimal: the solution is proven optimal (within the gap asked for).
+	StatusOptimal Status = "optimal"
+	// StatusFeasible: a solution was found, with a gap to the bound.
+	StatusFeasible Status = "feasible"
+	// StatusInfeasible: no solution exists (better than the cutoff, when
+	// one was given).
+	StatusInfeasible Status = "infeasible"
+	// StatusNoSolution: the solve stopped before finding a solution.
+	StatusNoSolution Status = "no-solution"
+)
+
+// Params control a solve. The zero value asks for a proven optimum with
+// no time limit and the solver's default thread count.
+type Params struct {
+	// TimeLimit bounds the solve (0 = none besides the context's deadline).
+	TimeLimit time.Duration
+	// Threads is the number of threads (0 = solver default).
+	Threads int
+	// RelGap stops the search once (objective − bound)/|objective| is at
+	// most RelGap (0 = prove optimality).
+	RelGap float64
+	// Cutoff, when HasCutoff, asks only for solutions with an objective
+	// at most Cutoff (minimisation; at least Cutoff when maximising).
+	// "Infeasible" then means that no such solution exists.
+	Cutoff    float64
+	HasCutoff bool
+	// Seed for the solver's random choices.
+	Seed int
+	// Verbose lets the solver print its log to standard output.
+	Verbose bool
+}
+
+// Solution is the outcome of a solve.
+type Solution struct {
+	Status Status
+	// X holds the column values (nil without a solution).
+	X []float64
+	// Objective of X; Bound is the solver's proven bound on the optimum
+	// (a lower bound when minimising).
+	Objective, Bound float64
+	// Gap is the solver's relative gap.
+	Gap     float64
+	Nodes   int64
+	Seconds float64
+	// SolverStatus is the solver's own name for how it ended.
+	SolverStatus string
+}
+
+// Solver solves models.
+type Solver interface {
+	Name() string
+	Solve(ctx context.Context, m *Model, p Params) (*Solution, error)
+}
+
+// ErrNotEnabled is returned by solvers that were not compiled in.
+var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: run scripts/setup.sh (it builds HiGHS), then build or test with `-tags highs`")
+
+// deadline merges a time limit with the context's deadline.
+func deadline(ctx context.Context, limit time.Duration) (time.Duration, bool) {
+	d, has := limit, limit > 0
+	if dl, ok := ctx.Deadline(); ok {
+		left := time.Until(dl)
+		if !has || left < d {
+			d, has = left, true
+		}
+	}
+	if has && d <= 0 {
+		d = time.Millisecond
+	}
+	return d, has
+}
