@@ -16,7 +16,9 @@ require (
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/text v0.22.0 // indirect
 )
+
 require github.com/go-air/gini v1.0.4
+
 require github.com/lanl/highs v1.0.0
 
-require golang.org/x/exp v0.0.0-20221217163422-3c43f8badb15 // indirect
+require golang.org/x/exp v0.0.0-20241009180824-f66d83c29e7c // indirect
