@@ -89,6 +89,9 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 		}
 	}
 
+	if nc == 2 {
+		return s.depth2Binary(act, cnt, n, fn, fc, K, pairs)
+	}
 	minsup := s.minsup
 	// Integer class counts of the branch and of each test's true side.
 	var bufA, bufB, bufC, bufD [16]int
@@ -237,4 +240,95 @@ func argmax(x []int) int {
 		}
 	}
 	return b
+}
+
+// depth2Binary evaluates every depth-2 tree from the pair counts of a
+// two-class branch: for each root test i, the best subtree of depth <= 1
+// on each side, with plain integer arithmetic.
+func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc []float64, K int, pairs []int32) (*Tree, float64) {
+	minsup := s.minsup
+	// Full symmetric matrices of pair counts: pt (rows with both tests
+	// true) and p0 (of which class 0), the diagonal holding single tests.
+	if need := 2 * K * K; cap(s.sym) < need {
+		s.sym = make([]int32, need)
+	}
+	pt := s.sym[:K*K]
+	p0 := s.sym[K*K : 2*K*K]
+	f0 := make([]int32, K)
+	fnn := make([]int32, K)
+	for i := range K {
+		f0[i] = int32(fc[2*i])
+		fnn[i] = int32(fn[i])
+		pt[i*K+i], p0[i*K+i] = fnn[i], f0[i]
+		for j := i + 1; j < K; j++ {
+			b := (i*K + j) * 2
+			pt[i*K+j], pt[j*K+i] = pairs[b], pairs[b]
+			p0[i*K+j], p0[j*K+i] = pairs[b+1], pairs[b+1]
+		}
+	}
+	ms := int32(minsup)
+	t0, tn := int32(cnt[0]), int32(n)
+	bestErr := min(t0, tn-t0)
+	bi, bjLo, bjHi := -1, -1, -1
+	for i := range K {
+		h0, hn := f0[i], fnn[i]
+		l0, ln := t0-h0, tn-hn
+		ptr, p0r := pt[i*K:(i+1)*K], p0[i*K:(i+1)*K]
+		// High side: rows where test i is true.
+		eh, jh := min(h0, hn-h0), -1
+		if eh > 0 && hn >= 2*ms {
+			for j := range K {
+				bn, b0 := ptr[j], p0r[j]
+				if bn < ms || hn-bn < ms {
+					continue
+				}
+				if e := min(b0, bn-b0) + min(h0-b0, hn-h0-bn+b0); e < eh {
+					eh, jh = e, j
+				}
+			}
+		}
+		if eh >= bestErr {
+			continue
+		}
+		el, jl := min(l0, ln-l0), -1
+		if el > 0 && ln >= 2*ms {
+			for j := range K {
+				jn, j0 := fnn[j]-ptr[j], f0[j]-p0r[j]
+				if jn < ms || ln-jn < ms {
+					continue
+				}
+				if e := min(j0, jn-j0) + min(l0-j0, ln-jn-l0+j0); e < el {
+					el, jl = e, j
+				}
+			}
+		}
+		if e := eh + el; e < bestErr {
+			bestErr, bi, bjLo, bjHi = e, i, jl, jh
+			if e == 0 {
+				break
+			}
+		}
+	}
+	cls := func(c0, cn int32) int {
+		if cn-c0 > c0 {
+			return 1
+		}
+		return 0
+	}
+	if bi < 0 {
+		return s.leaves[cls(t0, tn)], float64(bestErr)
+	}
+	h0, hn := f0[bi], fnn[bi]
+	l0, ln := t0-h0, tn-hn
+	hiT := s.leaves[cls(h0, hn)]
+	if jh := bjHi; jh >= 0 {
+		bn, b0 := pt[bi*K+jh], p0[bi*K+jh]
+		hiT = &Tree{Test: int(act[jh]), Lo: s.leaves[cls(h0-b0, hn-bn)], Hi: s.leaves[cls(b0, bn)]}
+	}
+	loT := s.leaves[cls(l0, ln)]
+	if jl := bjLo; jl >= 0 {
+		jn, j0 := fnn[jl]-pt[bi*K+jl], f0[jl]-p0[bi*K+jl]
+		loT = &Tree{Test: int(act[jl]), Lo: s.leaves[cls(l0-j0, ln-jn)], Hi: s.leaves[cls(j0, jn)]}
+	}
+	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr)
 }

@@ -134,6 +134,7 @@ type search[T comparable] struct {
 	cf    []uint64
 	cc    []uint64
 	pairs []int32
+	sym   []int32
 
 	// irreducible-error scratch
 	grp     []float64
