@@ -29,7 +29,7 @@ func (o Options) Int(key string, def int) (int, error) {
 	}
 	i, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		return 0, fmt.Errorf("option %s=%q: not an integer", key, v)
+		return 0, Invalid(fmt.Errorf("option %s=%q: not an integer", key, v))
 	}
 	return i, nil
 }
@@ -42,7 +42,7 @@ func (o Options) Float(key string, def float64) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil {
-		return 0, fmt.Errorf("option %s=%q: not a number", key, v)
+		return 0, Invalid(fmt.Errorf("option %s=%q: not a number", key, v))
 	}
 	return f, nil
 }
@@ -59,7 +59,7 @@ func (o Options) Bool(key string, def bool) (bool, error) {
 	case "0", "false", "no", "off":
 		return false, nil
 	}
-	return false, fmt.Errorf("option %s=%q: not a Boolean (true/false)", key, v)
+	return false, Invalid(fmt.Errorf("option %s=%q: not a Boolean (true/false)", key, v))
 }
 
 // Duration parses key as a Go duration ("10s"), def when not set.
@@ -70,7 +70,7 @@ func (o Options) Duration(key string, def time.Duration) (time.Duration, error) 
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(v))
 	if err != nil {
-		return 0, fmt.Errorf("option %s=%q: not a duration (e.g. 10s)", key, v)
+		return 0, Invalid(fmt.Errorf("option %s=%q: not a duration (e.g. 10s)", key, v))
 	}
 	return d, nil
 }

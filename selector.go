@@ -123,6 +123,28 @@ func (r *Registry) List() []Info {
 // ErrUnknownBackend is returned for a backend name not in the registry.
 var ErrUnknownBackend = errors.New("unknown backend")
 
+// ErrInvalid marks errors caused by the request itself (an unknown
+// backend or option key, a problem the backend does not solve, invalid
+// data or limits), as opposed to failures while solving. Test for it
+// with errors.Is; the CLI maps it to exit code 2.
+var ErrInvalid = errors.New("invalid request")
+
+// invalidError keeps its message and matches both its cause and ErrInvalid.
+type invalidError struct{ err error }
+
+func (e *invalidError) Error() string   { return e.err.Error() }
+func (e *invalidError) Unwrap() []error { return []error{e.err, ErrInvalid} }
+
+// Invalid marks err as caused by the request, so that errors.Is(err,
+// ErrInvalid) holds and the message is unchanged (nil stays nil).
+// Backends use it for bad option values or data they cannot take.
+func Invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &invalidError{err}
+}
+
 // ErrVerification is returned when a backend's claims about its model do
 // not hold on the data. It is a bug in that backend, never a result.
 var ErrVerification = errors.New("verification failed")
@@ -159,18 +181,18 @@ func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem, s Settings) (*model.Result, error) {
 	start := time.Now()
 	if err := d.Validate(); err != nil {
-		return nil, err
+		return nil, Invalid(err)
 	}
 	name := s.Backend
 	if name == "" || name == "auto" {
 		var err error
 		if name, err = r.Auto(d, p); err != nil {
-			return nil, err
+			return nil, Invalid(err)
 		}
 	}
 	b, ok := r.byName[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (see `odt backends`)", ErrUnknownBackend, name)
+		return nil, Invalid(fmt.Errorf("%w %q (see `odt backends`)", ErrUnknownBackend, name))
 	}
 	info := b.Info()
 	// A backend named without an objective solves its first (main) one.
@@ -179,13 +201,13 @@ func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem,
 	}
 	p = p.Normalized()
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("problem: %w", err)
+		return nil, Invalid(fmt.Errorf("problem: %w", err))
 	}
 	if !info.Accepts(p.Objective) {
-		return nil, fmt.Errorf("backend %s does not solve objective %q (it solves %v)", name, p.Objective, info.Objectives)
+		return nil, Invalid(fmt.Errorf("backend %s does not solve objective %q (it solves %v)", name, p.Objective, info.Objectives))
 	}
 	if err := s.Options.check(info); err != nil {
-		return nil, err
+		return nil, Invalid(err)
 	}
 	if s.TimeLimit > 0 {
 		var cancel context.CancelFunc

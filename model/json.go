@@ -39,6 +39,9 @@ func (g *Graph) MarshalJSON() ([]byte, error) {
 	if jg.Features == nil {
 		jg.Features = []string{}
 	}
+	if jg.Classes == nil {
+		jg.Classes = []string{}
+	}
 	jg.Nodes = make([]jsonNode, len(g.Nodes))
 	for i, n := range g.Nodes {
 		jn := jsonNode{ID: i}
@@ -78,6 +81,13 @@ func (g *Graph) UnmarshalJSON(b []byte) error {
 	}
 	if jg.Format != GraphFormat {
 		return fmt.Errorf("model format %q, want %q", jg.Format, GraphFormat)
+	}
+	// Absent lists read as empty ones, as MarshalJSON writes them.
+	if jg.Features == nil {
+		jg.Features = []string{}
+	}
+	if jg.Classes == nil {
+		jg.Classes = []string{}
 	}
 	out := Graph{Kind: jg.Kind, Features: jg.Features, Classes: jg.Classes, Nodes: make([]Node, len(jg.Nodes))}
 	pos := make(map[int]int, len(jg.Nodes))

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 )
 
@@ -148,8 +149,9 @@ func (r *Result) Gap() float64 {
 
 // Trace records improving incumbents with their elapsed time since a start
 // instant. It is the one place that stamps times, so traces of all
-// backends are comparable.
+// backends are comparable. Offer may be called from several goroutines.
 type Trace struct {
+	mu    sync.Mutex
 	start time.Time
 	list  []Incumbent
 	then  func(Incumbent)
@@ -164,6 +166,8 @@ func NewTrace(start time.Time, then func(Incumbent)) *Trace {
 // Offer records the incumbent when it improves on the last one (lower
 // objective) and reports whether it did.
 func (t *Trace) Offer(objective float64, g *Graph) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if n := len(t.list); n > 0 && objective >= t.list[n-1].Objective {
 		return false
 	}
@@ -181,7 +185,11 @@ func (t *Trace) Func() IncumbentFunc {
 }
 
 // Incumbents returns the recorded incumbents in order.
-func (t *Trace) Incumbents() []Incumbent { return t.list }
+func (t *Trace) Incumbents() []Incumbent {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.list
+}
 
 // PrimalGap is the primal gap of an objective value against a reference
 // (optimal or best known) objective: 0 when they are equal,

@@ -96,7 +96,7 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, dataErr(name, 0, "empty file")
+		return nil, dataErr(name, 1, "empty file (no header)")
 	}
 	if err != nil {
 		return nil, csvErr(name, err)
@@ -145,7 +145,11 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		lines = append(lines, line)
 	}
 	if len(rows) < 2 {
-		return nil, dataErr(name, 0, "%d data row(s); need at least two", len(rows))
+		last := 1 // the header
+		if len(lines) > 0 {
+			last = lines[len(lines)-1]
+		}
+		return nil, dataErr(name, last, "%d data row(s) up to here; need at least two", len(rows))
 	}
 	d := &Dataset{Name: name}
 	classIdx := map[string]int{}
@@ -219,16 +223,22 @@ func findColumn(header []string, key string, def int) (int, error) {
 func csvColumn(name, colName string, rows [][]string, lines []int, c int) (Feature, error) {
 	f := Feature{Name: colName, Values: make([]float64, len(rows))}
 	numeric := true
+	bad := -1 // first row holding NaN or Inf
 	for i, rec := range rows {
 		v, err := strconv.ParseFloat(rec[c], 64)
 		if err != nil {
 			numeric = false
 			break
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return f, dataErr(name, lines[i], "column %q holds %q, not a finite number", colName, rec[c])
+		if bad < 0 && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			bad = i
 		}
 		f.Values[i] = v
+	}
+	// A column of numbers with a NaN or Inf is an error; a column that
+	// also holds a non-number is categorical, "inf" being one more level.
+	if numeric && bad >= 0 {
+		return f, dataErr(name, lines[bad], "column %q holds %q, not a finite number", colName, rows[bad][c])
 	}
 	if numeric {
 		return f, nil
@@ -258,7 +268,7 @@ func ReadText(r io.Reader, name string) (*Dataset, error) {
 	classIdx := map[string]int{}
 	var cols [][]float64
 	ncol := -1
-	line := 0
+	line, lastRow := 0, 0
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -269,6 +279,7 @@ func ReadText(r io.Reader, name string) (*Dataset, error) {
 		if len(fields) == 0 {
 			continue
 		}
+		lastRow = line
 		if ncol < 0 {
 			ncol = len(fields)
 			if ncol < 2 {
@@ -300,10 +311,10 @@ func ReadText(r io.Reader, name string) (*Dataset, error) {
 		return nil, dataErr(name, line+1, "%v", err)
 	}
 	if ncol < 0 {
-		return nil, dataErr(name, 0, "empty file")
+		return nil, dataErr(name, max(line, 1), "empty file (no data rows)")
 	}
 	if len(d.Labels) < 2 {
-		return nil, dataErr(name, 0, "%d data row(s); need at least two", len(d.Labels))
+		return nil, dataErr(name, lastRow, "%d data row(s) up to here; need at least two", len(d.Labels))
 	}
 	d.Features = make([]Feature, len(cols))
 	for j, v := range cols {

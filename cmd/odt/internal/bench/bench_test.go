@@ -1,0 +1,201 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+func TestShardsCoverGridOnce(t *testing.T) {
+	cells := Grid([]string{"a.txt", "b.txt", "c.csv"}, []string{"dl85", "cart"}, []int{2, 3, 4}, 2)
+	if len(cells) != 3*2*3*2 {
+		t.Fatalf("grid has %d cells, want 36", len(cells))
+	}
+	for _, n := range []int{1, 3, 5, 36, 40} {
+		seen := map[string]int{}
+		for i := 1; i <= n; i++ {
+			for _, c := range Shard(cells, i, n) {
+				seen[c.Key()]++
+			}
+		}
+		if len(seen) != len(cells) {
+			t.Fatalf("%d shards cover %d cells of %d", n, len(seen), len(cells))
+		}
+		for k, v := range seen {
+			if v != 1 {
+				t.Fatalf("%d shards: cell %q run %d times", n, k, v)
+			}
+		}
+	}
+	again := Grid([]string{"a.txt", "b.txt", "c.csv"}, []string{"dl85", "cart"}, []int{2, 3, 4}, 2)
+	for i := range cells {
+		if cells[i] != again[i] {
+			t.Fatal("grid order is not deterministic")
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	if i, n, err := ParseShard("2/3"); err != nil || i != 2 || n != 3 {
+		t.Fatalf("2/3 → %d %d %v", i, n, err)
+	}
+	for _, bad := range []string{"0/3", "4/3", "3", "a/b", "1/0", ""} {
+		if _, _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+}
+
+func fptr(x float64) *float64 { return &x }
+func iptr(x int) *int         { return &x }
+
+func run(ds, b string, depth int, obj float64, optimal bool, incs ...model.Incumbent) Run {
+	r := Run{Cell: Cell{Dataset: "/data/" + ds + ".txt", Backend: b, Depth: depth, Repeat: 1}, TimeLimit: 10,
+		Status: "time-limit", Objective: fptr(obj), LowerBound: fptr(0), Errors: iptr(int(obj)), Incumbents: incs}
+	if optimal {
+		r.Status, r.Optimal, r.TimeToProof, r.LowerBound = "optimal", true, fptr(2), fptr(obj)
+	}
+	return r
+}
+
+func TestSummarizeCrossCheckAndIntegral(t *testing.T) {
+	runs := []Run{
+		run("vote", "dl85", 3, 12, true, model.Incumbent{Seconds: 1, Objective: 20}, model.Incumbent{Seconds: 2, Objective: 12}),
+		run("vote", "cart", 3, 14, false, model.Incumbent{Seconds: 0.5, Objective: 14}),
+		run("vote", "blossom", 3, 12, true, model.Incumbent{Seconds: 4, Objective: 12}),
+	}
+	s := Summarize(runs)
+	if len(s.Conflicts) != 0 {
+		t.Fatalf("agreeing optima flagged: %v", s.Conflicts)
+	}
+	if s.Best["vote/d3"] != 12 {
+		t.Fatalf("best = %v, want 12", s.Best["vote/d3"])
+	}
+	var dl Entry
+	for _, e := range s.Entries {
+		if e.Backend == "dl85" {
+			dl = e
+		}
+	}
+	// gap 1 on [0,1), 8/20 on [1,2), 0 after: integral 1.4.
+	if want := 1 + 0.4; dl.Integral < want-1e-9 || dl.Integral > want+1e-9 {
+		t.Fatalf("dl85 integral %v, want %v", dl.Integral, want)
+	}
+	runs = append(runs, run("vote", "contree", 3, 11, true))
+	s = Summarize(runs)
+	if len(s.Conflicts) == 0 {
+		t.Fatal("disagreeing proven optima (12 vs 11) not flagged")
+	}
+	var buf bytes.Buffer
+	s.WriteText(&buf)
+	if !strings.Contains(buf.String(), "CROSS-CHECK ERROR") {
+		t.Fatalf("table does not show the conflict:\n%s", buf.String())
+	}
+}
+
+// fakeOdt writes a shell script standing in for odt: it answers per
+// dataset name, so one grid can hold good, failing and crashing runs.
+func fakeOdt(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "odt")
+	script := `#!/bin/sh
+for a; do last=$a; done
+case "$last" in
+*good*) echo '{"backend":"x","status":"optimal","optimal":true,"errors":3,"objective":3,"lower_bound":3,"seconds":0.1,"incumbents":[{"seconds":0.05,"objective":3}],"model":{"format":"odtkit-graph-1","kind":"tree","features":["a"],"classes":["0"],"root":0,"nodes":[{"id":0,"class":0}]}}' ;;
+*missing*) echo "odt: $last: no such file" >&2; exit 2 ;;
+*crash*) kill -9 $$ ;;
+*slow*) sleep 30 ;;
+esac
+`
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunnerRecordsFailuresAndCompletes(t *testing.T) {
+	rn := &Runner{Exe: fakeOdt(t), TimeLimit: 200 * time.Millisecond}
+	cells := Grid([]string{"good.txt", "missing.txt", "crash.txt", "slow.txt"}, []string{"b"}, []int{2}, 1)
+	dir := t.TempDir()
+	start := time.Now()
+	runs, err := Execute(context.Background(), rn, cells, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 20*time.Second {
+		t.Fatal("a slow run was not killed after its time limit plus grace")
+	}
+	want := map[string]string{"good": "optimal", "missing": "failed", "crash": "crashed", "slow": "killed"}
+	for _, r := range runs {
+		if r.Status != want[r.Name()] {
+			t.Errorf("%s: status %q (%s), want %q", r.Name(), r.Status, r.Message, want[r.Name()])
+		}
+	}
+	if runs[1].Message == "" || !strings.Contains(runs[1].Message, "no such file") {
+		t.Errorf("failure message not kept: %q", runs[1].Message)
+	}
+	back, err := ReadRunFiles([]string{dir})
+	if err != nil || len(back) != len(cells) {
+		t.Fatalf("runs.jsonl holds %d runs (%v), want %d", len(back), err, len(cells))
+	}
+	var out bytes.Buffer
+	s, files, err := Report(dir, back, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Entries) != 4 || !strings.Contains(out.String(), "killed") {
+		t.Fatalf("table lacks the failed runs:\n%s", out.String())
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("picture/table %s missing or empty", f)
+		}
+	}
+}
+
+func TestMergedShardsGiveSameTable(t *testing.T) {
+	exe := fakeOdt(t)
+	rn := &Runner{Exe: exe, TimeLimit: time.Second}
+	cells := Grid([]string{"good1.txt", "good2.txt", "missing.txt"}, []string{"a", "b"}, []int{2, 3}, 1)
+	whole := t.TempDir()
+	runs, err := Execute(context.Background(), rn, cells, whole, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := 1; i <= 3; i++ {
+		d := t.TempDir()
+		if _, err := Execute(context.Background(), rn, Shard(cells, i, 3), d, nil); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	merged, err := ReadRunFiles(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	Summarize(runs).WriteMarkdown(&a)
+	Summarize(merged).WriteMarkdown(&b)
+	// Peak memory differs between runs of the same cell; compare without it.
+	strip := func(s string) string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			f := strings.Split(l, "|")
+			if len(f) > 9 {
+				f[9] = ""
+			}
+			out = append(out, strings.Join(f, "|"))
+		}
+		return strings.Join(out, "\n")
+	}
+	if strip(a.String()) != strip(b.String()) {
+		t.Fatalf("merged shards differ from the whole grid:\n%s\nvs\n%s", a.String(), b.String())
+	}
+}

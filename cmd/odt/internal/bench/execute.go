@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Execute runs the cells one after another (so timings do not compete),
+// appending each run to dir/runs.jsonl as soon as it ends, so that an
+// interrupted grid keeps what it did. Progress goes to progress (may be nil).
+func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress io.Writer) ([]Run, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(dir, RunsFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var runs []Run
+	for i, c := range cells {
+		if err := ctx.Err(); err != nil {
+			return runs, err
+		}
+		run := rn.Run(ctx, c)
+		runs = append(runs, run)
+		if err := WriteRuns(f, runs[len(runs)-1:]); err != nil {
+			return runs, err
+		}
+		if progress != nil {
+			fmt.Fprintf(progress, "%s %d/%d %s %s depth %d run %d: %s\n", bar(i+1, len(cells), 20), i+1, len(cells),
+				c.Backend, c.Name(), c.Depth, c.Repeat, describe(run))
+		}
+	}
+	return runs, nil
+}
+
+func bar(done, total, width int) string {
+	k := done * width / max(total, 1)
+	return "[" + strings.Repeat("#", k) + strings.Repeat(".", width-k) + "]"
+}
+
+func describe(r Run) string {
+	if r.Failed() {
+		return fmt.Sprintf("%s (%s)", r.Status, r.Message)
+	}
+	return fmt.Sprintf("%s, objective %v, %.2fs, %.0f MB", r.Status, *r.Objective, r.Seconds, r.PeakMB)
+}
+
+// Report writes the summary table (summary.txt, summary.md, summary.csv)
+// and the pictures into dir, prints the text table to out, and returns
+// the summary; its Conflicts are cross-check errors.
+func Report(dir string, runs []Run, out io.Writer) (Summary, []string, error) {
+	s := Summarize(runs)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return s, nil, err
+	}
+	writers := map[string]func(io.Writer) error{
+		"summary.txt": s.WriteText, "summary.md": s.WriteMarkdown, "summary.csv": s.WriteCSV,
+	}
+	var files []string
+	for _, name := range []string{"summary.txt", "summary.md", "summary.csv"} {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			return s, files, err
+		}
+		err = writers[name](f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return s, files, fmt.Errorf("%s: %w", p, err)
+		}
+		files = append(files, p)
+	}
+	pics, err := WritePictures(dir, runs, s)
+	files = append(files, pics...)
+	if err != nil {
+		return s, files, err
+	}
+	return s, files, s.WriteText(out)
+}

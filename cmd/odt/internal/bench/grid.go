@@ -1,0 +1,110 @@
+// Package bench runs grids of solves (backends × datasets × depths ×
+// repeats), one isolated process per run, and turns their results into
+// tables, cross-checks and anytime pictures. It backs `odt bench`.
+package bench
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Cell is one run of the grid.
+type Cell struct {
+	Dataset string `json:"dataset"` // the data file as given
+	Backend string `json:"backend"`
+	Depth   int    `json:"depth"`
+	Repeat  int    `json:"repeat"` // 1-based
+}
+
+// Key identifies a cell across shards and merges.
+func (c Cell) Key() string {
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat)
+}
+
+// Name is the short dataset name used in tables and pictures (the file
+// name without folder and extension).
+func (c Cell) Name() string { return DatasetName(c.Dataset) }
+
+// DatasetName strips folder and extension from a data file path.
+func DatasetName(path string) string {
+	b := filepath.Base(path)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+// Grid lists every combination in a fixed order: dataset, depth, backend,
+// repeat. The order does not depend on anything but the arguments, so
+// every shard of a grid computes the same list.
+func Grid(datasets, backends []string, depths []int, repeat int) []Cell {
+	var cells []Cell
+	for _, d := range datasets {
+		for _, k := range depths {
+			for _, b := range backends {
+				for r := 1; r <= max(repeat, 1); r++ {
+					cells = append(cells, Cell{Dataset: d, Backend: b, Depth: k, Repeat: r})
+				}
+			}
+		}
+	}
+	return cells
+}
+
+// Shard returns the i-th (1-based) of n deterministic slices of cells:
+// the cells whose position modulo n is i−1, so slices are balanced and
+// together cover the grid exactly once.
+func Shard(cells []Cell, i, n int) []Cell {
+	var out []Cell
+	for j, c := range cells {
+		if j%n == i-1 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ParseShard reads "I/N" with 1 <= I <= N.
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/5", s)
+	}
+	return i, n, nil
+}
+
+// ParseInts reads a comma-separated list of non-negative integers.
+func ParseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.Atoi(f)
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("%q is not a non-negative integer", f)
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty list")
+	}
+	return out, nil
+}
+
+// ParseList reads a comma-separated list of names.
+func ParseList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

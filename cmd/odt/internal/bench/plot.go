@@ -1,0 +1,197 @@
+package bench
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Curve is a step function of primal gap over time: Gap[i] holds on
+// [T[i], T[i+1]).
+type Curve struct {
+	T, Gap []float64
+}
+
+// gapCurve is the primal gap of one run over [0, horizon] against ref.
+func gapCurve(r Run, ref, horizon float64, haveRef bool) Curve {
+	c := Curve{T: []float64{0}, Gap: []float64{1}}
+	if !haveRef {
+		return c
+	}
+	for _, inc := range r.Incumbents {
+		if inc.Seconds >= horizon {
+			break
+		}
+		g := model.PrimalGap(inc.Objective, ref)
+		if inc.Seconds <= c.T[len(c.T)-1] {
+			c.Gap[len(c.Gap)-1] = g
+			continue
+		}
+		c.T = append(c.T, inc.Seconds)
+		c.Gap = append(c.Gap, g)
+	}
+	return c
+}
+
+// at evaluates the step function at t.
+func (c Curve) at(t float64) float64 {
+	i := sort.SearchFloat64s(c.T, t)
+	if i < len(c.T) && c.T[i] == t {
+		return c.Gap[i]
+	}
+	return c.Gap[max(i-1, 0)]
+}
+
+// averageCurves averages step functions pointwise.
+func averageCurves(cs []Curve) Curve {
+	var ts []float64
+	for _, c := range cs {
+		ts = append(ts, c.T...)
+	}
+	sort.Float64s(ts)
+	ts = compactFloats(ts)
+	out := Curve{T: ts, Gap: make([]float64, len(ts))}
+	for i, t := range ts {
+		s := 0.0
+		for _, c := range cs {
+			s += c.at(t)
+		}
+		out.Gap[i] = s / float64(len(cs))
+	}
+	return out
+}
+
+func compactFloats(xs []float64) []float64 {
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Pictures builds the anytime curves: one picture per dataset and depth
+// (one line per backend, averaged over repeats) and, per depth, the
+// average over datasets. It returns picture name → per-backend curves
+// and the horizon of each picture.
+func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]float64) {
+	type key struct{ group, backend string }
+	per := map[key][]Curve{}
+	horizon := map[string]float64{}
+	depthOf := map[string]int{}
+	for _, r := range runs {
+		g := groupKey(r.Name(), r.Depth)
+		h := r.TimeLimit
+		if h <= 0 {
+			h = r.Seconds
+		}
+		horizon[g] = math.Max(horizon[g], h)
+		depthOf[g] = r.Depth
+	}
+	for _, r := range runs {
+		g := groupKey(r.Name(), r.Depth)
+		ref, ok := s.Best[g]
+		per[key{g, r.Backend}] = append(per[key{g, r.Backend}], gapCurve(r, ref, horizon[g], ok))
+	}
+	pics := map[string]map[string]Curve{}
+	hz := map[string]float64{}
+	avg := map[key][]Curve{}
+	for k, cs := range per {
+		c := averageCurves(cs)
+		if pics[k.group] == nil {
+			pics[k.group] = map[string]Curve{}
+		}
+		pics[k.group][k.backend] = c
+		hz[k.group] = horizon[k.group]
+		a := fmt.Sprintf("average/d%d", depthOf[k.group])
+		avg[key{a, k.backend}] = append(avg[key{a, k.backend}], c)
+		hz[a] = math.Max(hz[a], horizon[k.group])
+	}
+	for k, cs := range avg {
+		if pics[k.group] == nil {
+			pics[k.group] = map[string]Curve{}
+		}
+		pics[k.group][k.backend] = averageCurves(cs)
+	}
+	return pics, hz
+}
+
+// minTime is the left end of the log time axis; earlier times are drawn there.
+const minTime = 1e-3
+
+// palette gives each backend a distinct, readable colour.
+var palette = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 255}, {0xd6, 0x27, 0x28, 255}, {0x2c, 0xa0, 0x2c, 255}, {0xff, 0x7f, 0x0e, 255},
+	{0x94, 0x67, 0xbd, 255}, {0x8c, 0x56, 0x4b, 255}, {0xe3, 0x77, 0xc2, 255}, {0x17, 0xbe, 0xcf, 255},
+}
+
+// WritePictures writes every picture as SVG and PNG into dir and returns
+// the files written.
+func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
+	pics, hz := Pictures(runs, s)
+	names := make([]string, 0, len(pics))
+	for n := range pics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var files []string
+	for _, name := range names {
+		p := plot.New()
+		title := strings.Replace(name, "/d", ", depth ", 1)
+		if strings.HasPrefix(name, "average/") {
+			title = "average over datasets, depth " + strings.TrimPrefix(name, "average/d")
+		}
+		p.Title.Text = "anytime: " + title
+		// Runs span milliseconds to minutes: a log time axis from 1 ms.
+		p.X.Label.Text = "time (s, log scale)"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Label.Text = "primal gap (0 = best known objective)"
+		p.Y.Min, p.Y.Max = 0, 1.3
+		p.X.Min, p.X.Max = minTime, math.Max(hz[name], 10*minTime)
+		p.Add(plotter.NewGrid())
+		p.Legend.Top = true
+		for i, b := range s.Backends {
+			c, ok := pics[name][b]
+			if !ok {
+				continue
+			}
+			xy := make(plotter.XYs, 0, len(c.T)+1)
+			for j := range c.T {
+				xy = append(xy, plotter.XY{X: math.Max(c.T[j], minTime), Y: c.Gap[j]})
+			}
+			xy = append(xy, plotter.XY{X: p.X.Max, Y: c.Gap[len(c.Gap)-1]})
+			l, err := plotter.NewLine(xy)
+			if err != nil {
+				return files, fmt.Errorf("picture %s: %w", name, err)
+			}
+			l.StepStyle = plotter.PostStep
+			l.Color = palette[i%len(palette)]
+			l.Width = vg.Points(2)
+			if i >= len(palette) {
+				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+			}
+			p.Add(l)
+			p.Legend.Add(b, l)
+		}
+		base := "anytime-" + strings.ReplaceAll(name, "/", "-")
+		for _, ext := range []string{".svg", ".png"} {
+			f := filepath.Join(dir, base+ext)
+			if err := p.Save(8*vg.Inch, 5*vg.Inch, f); err != nil {
+				return files, fmt.Errorf("picture %s: %w", f, err)
+			}
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}

@@ -1,0 +1,201 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Run is the outcome of one cell: one JSON line of runs.jsonl.
+type Run struct {
+	Cell
+	// TimeLimit is the limit the run was given, in seconds.
+	TimeLimit float64 `json:"time_limit"`
+	// Status is the solver's status (optimal, time-limit, ...) or, when
+	// the run failed, one of: failed (exited with an error), crashed
+	// (killed by a signal), killed (exceeded the time limit plus grace),
+	// memory-limit (exceeded the memory limit).
+	Status     string   `json:"status"`
+	Optimal    bool     `json:"optimal"`
+	Errors     *int     `json:"errors"`
+	Objective  *float64 `json:"objective"`
+	LowerBound *float64 `json:"lower_bound"`
+	// Seconds is the wall time of the whole process (reading included).
+	Seconds float64 `json:"seconds"`
+	// TimeToBest is the solver time of the last incumbent; TimeToProof the
+	// solver time to the proof of optimality (nil when not proven).
+	TimeToBest  *float64          `json:"time_to_best"`
+	TimeToProof *float64          `json:"time_to_proof"`
+	PeakMB      float64           `json:"peak_mb"`
+	ExitCode    int               `json:"exit_code"`
+	Message     string            `json:"message,omitempty"`
+	Incumbents  []model.Incumbent `json:"incumbents"`
+}
+
+// Failed reports whether the run produced no result.
+func (r *Run) Failed() bool { return r.Objective == nil }
+
+// Runner runs cells as separate `odt solve` processes.
+type Runner struct {
+	// Exe is the odt binary.
+	Exe       string
+	TimeLimit time.Duration
+	// MemoryLimitMB kills a run whose resident memory exceeds it (0 = none).
+	MemoryLimitMB int
+	// Args are extra arguments for every solve (e.g. --opt k=v).
+	Args []string
+}
+
+// grace is how long past its time limit a run may take to return its
+// best model before it is killed.
+func (rn *Runner) grace() time.Duration {
+	return max(5*time.Second, rn.TimeLimit/2)
+}
+
+// Run executes one cell. It never returns an error: a failure of the run
+// is recorded in the Run, so a grid always completes.
+func (rn *Runner) Run(ctx context.Context, c Cell) Run {
+	run := Run{Cell: c, TimeLimit: rn.TimeLimit.Seconds(), Incumbents: []model.Incumbent{}}
+	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth),
+		"--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat)}
+	if rn.TimeLimit > 0 {
+		args = append(args, "--time-limit", rn.TimeLimit.String())
+	}
+	args = append(args, rn.Args...)
+	args = append(args, c.Dataset)
+	var cctx context.Context
+	var cancel context.CancelFunc
+	if rn.TimeLimit > 0 {
+		cctx, cancel = context.WithTimeout(ctx, rn.TimeLimit+rn.grace())
+	} else {
+		cctx, cancel = context.WithCancel(ctx)
+	}
+	defer cancel()
+	cmd := exec.CommandContext(cctx, rn.Exe, args...)
+	// Its own process group, so that killing a run kills whatever it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		run.Status, run.Message, run.ExitCode = "failed", err.Error(), -1
+		return run
+	}
+	overMemory := make(chan struct{})
+	stopWatch := make(chan struct{})
+	if rn.MemoryLimitMB > 0 {
+		go watchMemory(cmd.Process, float64(rn.MemoryLimitMB), overMemory, stopWatch)
+	}
+	err := cmd.Wait()
+	close(stopWatch)
+	run.Seconds = time.Since(start).Seconds()
+	if ps := cmd.ProcessState; ps != nil {
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			run.PeakMB = float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
+		}
+		run.ExitCode = ps.ExitCode()
+	}
+	select {
+	case <-overMemory:
+		run.Status = "memory-limit"
+		run.Message = fmt.Sprintf("resident memory exceeded %d MB", rn.MemoryLimitMB)
+		return run
+	default:
+	}
+	if err != nil {
+		switch {
+		case errors.Is(cctx.Err(), context.DeadlineExceeded):
+			run.Status = "killed"
+			run.Message = fmt.Sprintf("no answer within the time limit plus %s grace", rn.grace())
+		case run.ExitCode < 0:
+			run.Status = "crashed"
+			run.Message = err.Error()
+		default:
+			run.Status = "failed"
+			run.Message = lastLine(stderr.String())
+			if run.Message == "" {
+				run.Message = err.Error()
+			}
+		}
+		return run
+	}
+	var res model.Result
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		run.Status, run.Message = "failed", "unreadable result: "+err.Error()
+		return run
+	}
+	run.Status, run.Optimal = string(res.Status), res.Optimal
+	if res.Model != nil {
+		e, o, lb := res.Errors, res.Objective, res.LowerBound
+		run.Errors, run.Objective, run.LowerBound = &e, &o, &lb
+	}
+	if res.Incumbents != nil {
+		run.Incumbents = res.Incumbents
+	}
+	if n := len(run.Incumbents); n > 0 {
+		t := run.Incumbents[n-1].Seconds
+		run.TimeToBest = &t
+	}
+	if res.Optimal {
+		t := res.Seconds
+		run.TimeToProof = &t
+	}
+	return run
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// watchMemory polls the process's resident set size and kills it when it
+// exceeds limitMB.
+func watchMemory(p *os.Process, limitMB float64, over chan<- struct{}, stop <-chan struct{}) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if mb, ok := residentMB(p.Pid); ok && mb > limitMB {
+				close(over)
+				syscall.Kill(-p.Pid, syscall.SIGKILL)
+				return
+			}
+		}
+	}
+}
+
+// residentMB reads VmRSS from /proc (Linux).
+func residentMB(pid int) (float64, bool) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			fs := strings.Fields(rest)
+			if len(fs) > 0 {
+				kb, err := strconv.ParseFloat(fs[0], 64)
+				return kb / 1024, err == nil
+			}
+		}
+	}
+	return 0, false
+}

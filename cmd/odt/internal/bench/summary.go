@@ -1,0 +1,340 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// WriteRuns writes runs as JSON lines.
+func WriteRuns(w io.Writer, runs []Run) error {
+	enc := json.NewEncoder(w)
+	for i := range runs {
+		if err := enc.Encode(&runs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadRuns reads JSON lines written by WriteRuns; name is used in errors.
+func ReadRuns(r io.Reader, name string) ([]Run, error) {
+	var runs []Run
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	line := 0
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var run Run
+		if err := json.Unmarshal(sc.Bytes(), &run); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if run.Backend == "" || run.Dataset == "" {
+			return nil, fmt.Errorf("%s:%d: not a bench run (no backend or dataset)", name, line)
+		}
+		runs = append(runs, run)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return runs, nil
+}
+
+// ReadRunFiles reads runs from files or from folders holding runs.jsonl,
+// keeping one run per cell (a later file wins on a duplicate cell).
+func ReadRunFiles(paths []string) ([]Run, error) {
+	byKey := map[string]int{}
+	var runs []Run
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			p = filepath.Join(p, RunsFile)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := ReadRuns(f, p)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if i, ok := byKey[r.Key()]; ok {
+				runs[i] = r
+				continue
+			}
+			byKey[r.Key()] = len(runs)
+			runs = append(runs, r)
+		}
+	}
+	return runs, nil
+}
+
+// RunsFile is the name of the JSON lines file in an output folder.
+const RunsFile = "runs.jsonl"
+
+// Entry summarises the runs of one backend on one dataset and depth
+// (averaged over repeats).
+type Entry struct {
+	Dataset, Backend string
+	Depth            int
+	Runs, Failed     int
+	Optimal          int // runs that proved optimality
+	// Objective is the best objective over the repeats (NaN when none).
+	Objective float64
+	// Bound is the best lower bound over the repeats.
+	Bound float64
+	// ProofSeconds is the mean time to proof over the proven runs (NaN when none).
+	ProofSeconds float64
+	// Integral is the mean primal integral over the repeats, against the
+	// grid's best known objective, up to the time limit.
+	Integral float64
+	PeakMB   float64
+	Statuses []string
+}
+
+// Summary is the table of a grid.
+type Summary struct {
+	Entries []Entry
+	// Best is the best known objective per dataset and depth ("name/depth").
+	Best map[string]float64
+	// Conflicts lists proven optima that disagree; non-empty means a bug.
+	Conflicts []string
+	Backends  []string
+	// Failures describes the runs that produced no result.
+	Failures []string
+}
+
+func groupKey(name string, depth int) string { return name + "/d" + strconv.Itoa(depth) }
+
+// Summarize builds the table: per dataset and depth, each backend's
+// objective, proof time and primal integral (computed with
+// model.PrimalIntegral against the best objective found in the grid),
+// and cross-checks proven optima.
+func Summarize(runs []Run) Summary {
+	s := Summary{Best: map[string]float64{}}
+	proven := map[string]map[string]float64{} // group -> backend -> objective
+	for _, r := range runs {
+		if !slices.Contains(s.Backends, r.Backend) {
+			s.Backends = append(s.Backends, r.Backend)
+		}
+		if r.Objective == nil {
+			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Backend, r.Repeat, r.Status, r.Message))
+			continue
+		}
+		g := groupKey(r.Name(), r.Depth)
+		if b, ok := s.Best[g]; !ok || *r.Objective < b {
+			s.Best[g] = *r.Objective
+		}
+		if r.Optimal {
+			if proven[g] == nil {
+				proven[g] = map[string]float64{}
+			}
+			if o, ok := proven[g][r.Backend]; ok && o != *r.Objective {
+				s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved both %v and %v in different repeats", g, r.Backend, o, *r.Objective))
+			}
+			proven[g][r.Backend] = *r.Objective
+		}
+	}
+	sort.Strings(s.Failures)
+	groups := make([]string, 0, len(proven))
+	for g := range proven {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	for _, g := range groups {
+		bs := make([]string, 0, len(proven[g]))
+		for b := range proven[g] {
+			bs = append(bs, b)
+		}
+		sort.Strings(bs)
+		for i := 1; i < len(bs); i++ {
+			a, b := proven[g][bs[0]], proven[g][bs[i]]
+			if math.Abs(a-b) > 1e-9*math.Max(1, math.Abs(a)) {
+				s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved optimum %v but %s proved %v", g, bs[0], a, bs[i], b))
+			}
+		}
+	}
+	type ek struct {
+		name, backend string
+		depth         int
+	}
+	entries := map[ek]*Entry{}
+	sums := map[ek][3]float64{} // proof seconds sum, integral sum, n integral
+	for _, r := range runs {
+		k := ek{r.Name(), r.Backend, r.Depth}
+		e := entries[k]
+		if e == nil {
+			e = &Entry{Dataset: k.name, Backend: k.backend, Depth: k.depth, Objective: math.NaN(), Bound: math.NaN()}
+			entries[k] = e
+		}
+		e.Runs++
+		if !slices.Contains(e.Statuses, r.Status) {
+			e.Statuses = append(e.Statuses, r.Status)
+		}
+		e.PeakMB = math.Max(e.PeakMB, r.PeakMB)
+		acc := sums[k]
+		best, haveBest := s.Best[groupKey(k.name, k.depth)]
+		if r.Objective == nil {
+			e.Failed++
+		} else {
+			if math.IsNaN(e.Objective) || *r.Objective < e.Objective {
+				e.Objective = *r.Objective
+			}
+			if math.IsNaN(e.Bound) || *r.LowerBound > e.Bound {
+				e.Bound = *r.LowerBound
+			}
+		}
+		if r.Optimal && r.TimeToProof != nil {
+			e.Optimal++
+			acc[0] += *r.TimeToProof
+		}
+		horizon := r.TimeLimit
+		if horizon <= 0 {
+			horizon = r.Seconds
+		}
+		if haveBest {
+			acc[1] += model.PrimalIntegral(r.Incumbents, best, horizon)
+		} else {
+			acc[1] += horizon
+		}
+		acc[2]++
+		sums[k] = acc
+	}
+	for k, e := range entries {
+		acc := sums[k]
+		e.ProofSeconds = math.NaN()
+		if e.Optimal > 0 {
+			e.ProofSeconds = acc[0] / float64(e.Optimal)
+		}
+		e.Integral = acc[1] / acc[2]
+		s.Entries = append(s.Entries, *e)
+	}
+	order := map[string]int{}
+	for i, b := range s.Backends {
+		order[b] = i
+	}
+	sort.Slice(s.Entries, func(i, j int) bool {
+		a, b := s.Entries[i], s.Entries[j]
+		if a.Dataset != b.Dataset {
+			return a.Dataset < b.Dataset
+		}
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		return order[a.Backend] < order[b.Backend]
+	})
+	return s
+}
+
+func fmtNum(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+func fmtSec(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
+}
+
+// rows renders the table as header + string rows.
+func (s Summary) rows() ([]string, [][]string) {
+	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "peak_mb", "status"}
+	var rows [][]string
+	for _, e := range s.Entries {
+		rows = append(rows, []string{
+			e.Dataset, strconv.Itoa(e.Depth), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
+			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral),
+			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
+		})
+	}
+	return head, rows
+}
+
+// WriteText writes the table with aligned columns.
+func (s Summary) WriteText(w io.Writer) error {
+	head, rows := s.rows()
+	width := make([]int, len(head))
+	for i, h := range head {
+		width[i] = len(h)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	line := func(cells []string) string {
+		var sb strings.Builder
+		for i, c := range cells {
+			if i > 0 {
+				sb.WriteString("  ")
+			}
+			sb.WriteString(c + strings.Repeat(" ", width[i]-len(c)))
+		}
+		return strings.TrimRight(sb.String(), " ") + "\n"
+	}
+	var sb strings.Builder
+	sb.WriteString(line(head))
+	for _, r := range rows {
+		sb.WriteString(line(r))
+	}
+	s.writeConflicts(&sb)
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func (s Summary) writeConflicts(sb *strings.Builder) {
+	if len(s.Failures) > 0 {
+		sb.WriteString("\nfailed runs:\n")
+		for _, f := range s.Failures {
+			sb.WriteString("  " + f + "\n")
+		}
+	}
+	for _, c := range s.Conflicts {
+		sb.WriteString("CROSS-CHECK ERROR: " + c + "\n")
+	}
+}
+
+// WriteMarkdown writes the table as a Markdown table.
+func (s Summary) WriteMarkdown(w io.Writer) error {
+	head, rows := s.rows()
+	var sb strings.Builder
+	sb.WriteString("| " + strings.Join(head, " | ") + " |\n")
+	sb.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
+	for _, r := range rows {
+		sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
+	}
+	if len(s.Conflicts)+len(s.Failures) > 0 {
+		sb.WriteString("\n")
+		s.writeConflicts(&sb)
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteCSV writes the table as CSV.
+func (s Summary) WriteCSV(w io.Writer) error {
+	head, rows := s.rows()
+	cw := csv.NewWriter(w)
+	cw.Write(head)
+	cw.WriteAll(rows)
+	return cw.Error()
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/model"
+)
+
+func runSolve(e env, args []string) error {
+	c := newFlags("solve", "odt solve [flags] DATA",
+		"Learns a decision tree (or diagram) from DATA (.csv with a header, label last or --label;\n"+
+			"or whitespace text with the label first) with the chosen backend, verifies it on the\n"+
+			"data, and prints the result. Progress (each improving model) goes to stderr.", 1, 1)
+	var (
+		backend, format, out   string
+		timeLimit              time.Duration
+		quiet                  bool
+		rule, relax, satSolver string
+		seed                   int64
+		threads, memLimit      int
+		opts                   optFlag
+		df                     dataFlags
+		pf                     problemFlags
+	)
+	c.StringVar(&backend, "backend", "auto", "backend `NAME` (see odt backends), or auto")
+	pf.declare(c, true)
+	c.DurationVar(&timeLimit, "time-limit", 0, "stop after `DURATION` (e.g. 30s, 5m) and report the best model found (0 = none)")
+	df.declare(c)
+	c.StringVar(&format, "format", "text", "output `format`: text, json or dot")
+	c.outFlag(&out, "write the result to `FILE` instead of stdout")
+	c.quietFlag(&quiet)
+	c.Var(&opts, "opt", "backend option `key=value` (repeatable; see odt backends)")
+	c.StringVar(&rule, "rule", "", "shorthand for --opt rule=`VALUE`")
+	c.StringVar(&relax, "relax", "", "shorthand for --opt relax=`VALUE`")
+	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
+	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends")
+	c.IntVar(&threads, "threads", 0, "threads hint `N` (0 = backend default)")
+	c.IntVar(&memLimit, "memory-limit", 0, "memory limit in `MB` where the backend supports one (0 = none)")
+	pos, err := c.parse(e.stdout, args)
+	if err != nil {
+		return err
+	}
+	if err := checkFormat(format, "text", "json", "dot"); err != nil {
+		return err
+	}
+	if timeLimit < 0 || threads < 0 || memLimit < 0 {
+		return usagef("--time-limit, --threads and --memory-limit must not be negative")
+	}
+	problem, err := pf.problem()
+	if err != nil {
+		return err
+	}
+	options := odtkit.Options{}
+	for k, v := range opts.opts {
+		options[k] = v
+	}
+	// The sugar flags are passed only when given, so that backends
+	// without such an option are not bothered by them.
+	for name, v := range map[string]string{"rule": rule, "relax": relax, "sat-solver": satSolver} {
+		if isSet(c, name) {
+			options[name] = v
+		}
+	}
+	data, err := df.read(pos[0])
+	if err != nil {
+		return err
+	}
+	prog := newProgress(e.stderr, quiet)
+	prog.printf("read %s: %d rows, %d features, %d classes", data.Name, data.Rows(), data.NumFeatures(), data.NumClasses())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	settings := odtkit.Settings{Backend: backend, TimeLimit: timeLimit, Options: options, Seed: seed,
+		Threads: threads, MemoryLimitMB: memLimit, OnIncumbent: prog.incumbent}
+	res, err := odtkit.Solve(ctx, data, problem, settings)
+	if err != nil {
+		return err
+	}
+	prog.printf("done: backend %s, status %s, objective %s, lower bound %s, %.3fs",
+		res.Backend, res.Status, fmtNum(res.Objective), fmtNum(res.LowerBound), res.Seconds)
+	return writeResult(out, e.stdout, func(w io.Writer) error { return printResult(w, format, res, data) })
+}
+
+// isSet reports whether the flag was given on the command line.
+func isSet(c *cmdFlags, name string) bool {
+	set := false
+	c.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usagef("--format %q: want %s", format, strings.Join(allowed, ", "))
+}
+
+// progress prints progress lines on stderr unless quiet.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	quiet bool
+	start time.Time
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	return &progress{w: w, quiet: quiet, start: time.Now()}
+}
+
+func (p *progress) printf(format string, a ...any) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "odt: [%8.3fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, a...))
+}
+
+// incumbent reports an improving model (the time is the selector's).
+func (p *progress) incumbent(inc model.Incumbent) {
+	if p.quiet {
+		return
+	}
+	shape := ""
+	if g := inc.Model; g != nil {
+		shape = fmt.Sprintf(" (%s, depth %d, %d internal nodes)", g.Kind, g.Depth(), g.InternalNodes())
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "odt: [%8.3fs] incumbent objective %s%s\n", inc.Seconds, fmtNum(inc.Objective), shape)
+}
+
+func fmtNum(x float64) string { return fmt.Sprintf("%.10g", x) }
+
+// printResult writes a result in the chosen format.
+func printResult(w io.Writer, format string, res *model.Result, data *model.Dataset) error {
+	switch format {
+	case "json":
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	case "dot":
+		if res.Model == nil {
+			return fmt.Errorf("no model found (status %s); nothing to draw", res.Status)
+		}
+		_, err := io.WriteString(w, res.Model.DOT())
+		return err
+	}
+	fmt.Fprintf(w, "backend:     %s\n", res.Backend)
+	fmt.Fprintf(w, "data:        %s (%d rows)\n", filepath.Base(data.Name), res.Rows)
+	fmt.Fprintf(w, "problem:     %s\n", describeProblem(res.Problem))
+	fmt.Fprintf(w, "status:      %s (optimal: %v)\n", res.Status, res.Optimal)
+	if res.Model != nil {
+		fmt.Fprintf(w, "errors:      %d of %d (accuracy %.4f)\n", res.Errors, res.Rows, 1-float64(res.Errors)/float64(max(res.Rows, 1)))
+		fmt.Fprintf(w, "objective:   %s\n", fmtNum(res.Objective))
+	}
+	fmt.Fprintf(w, "lower bound: %s\n", fmtNum(res.LowerBound))
+	fmt.Fprintf(w, "time:        %.3fs\n", res.Seconds)
+	if res.Model == nil {
+		_, err := fmt.Fprintln(w, "model:       none found")
+		return err
+	}
+	g := res.Model
+	fmt.Fprintf(w, "model:       %s, depth %d, %d internal nodes, %d leaves\n\n", g.Kind, g.Depth(), g.InternalNodes(), g.Leaves())
+	_, err := io.WriteString(w, g.Text())
+	return err
+}
+
+func describeProblem(p model.Problem) string {
+	switch p.Objective {
+	case model.MinDepth, model.MinSize:
+		return string(p.Objective)
+	case model.DiagramError:
+		return fmt.Sprintf("diagram, skeleton %v, alpha %g", p.Skeleton, p.Alpha)
+	}
+	s := fmt.Sprintf("%s, max depth %d, min support %d", p.Objective, p.MaxDepth, p.MinSupport)
+	if p.MaxNodes > 0 {
+		s += fmt.Sprintf(", max nodes %d", p.MaxNodes)
+	}
+	return s
+}

@@ -1,0 +1,101 @@
+package model_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+const weather = `outlook,temp,play
+sunny,30,no
+sunny,22,yes
+rain,18,yes
+overcast,25,yes
+rain,12,no
+`
+
+func ExampleReadCSV() {
+	d, err := model.ReadCSV(strings.NewReader(weather), "weather.csv", model.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range d.Features {
+		fmt.Println(f.Name, f.Kind, f.Levels)
+	}
+	fmt.Println("classes:", d.Classes, "labels:", d.Labels)
+	// Output:
+	// outlook categorical [sunny rain overcast]
+	// temp numeric []
+	// classes: [no yes] labels: [0 1 1 1 0]
+}
+
+func ExampleReadCSV_badInput() {
+	_, err := model.ReadCSV(strings.NewReader("a,y\n1,0\n2\n"), "data.csv", model.ReadOptions{})
+	fmt.Println(err)
+	// Output:
+	// data.csv:3: row has 1 fields, the header has 2
+}
+
+func ExampleBinarize() {
+	d, _ := model.ReadCSV(strings.NewReader(weather), "weather.csv", model.ReadOptions{})
+	v := model.Binarize(d)
+	for t, test := range v.Tests {
+		fmt.Printf("%-20s true on rows %v\n", test.String(d), v.True[t].Rows(nil))
+	}
+	// Output:
+	// outlook == sunny     true on rows [0 1]
+	// outlook == rain      true on rows [2 4]
+	// outlook == overcast  true on rows [3]
+	// temp > 15            true on rows [0 1 2 3]
+	// temp > 20            true on rows [0 1 3]
+	// temp > 23.5          true on rows [0 3]
+	// temp > 27.5          true on rows [0]
+}
+
+func ExampleNewBuilder() {
+	d, _ := model.ReadCSV(strings.NewReader(weather), "weather.csv", model.ReadOptions{})
+	b := model.NewBuilder(d, model.KindTree)
+	no, yes := b.Leaf(0), b.Leaf(1)
+	// temp <= 15 → no; otherwise temp <= 27.5 → yes, else no.
+	g := b.Graph(b.Threshold(1, 15, no, b.Threshold(1, 27.5, yes, b.Leaf(0))))
+	fmt.Print(g.Text())
+	fmt.Println("errors:", g.Errors(d), "depth:", g.Depth(), "internal nodes:", g.InternalNodes())
+	js, _ := json.Marshal(g)
+	fmt.Println(string(js))
+	// Output:
+	// temp <= 15
+	//   class: no
+	// temp > 15
+	//   temp <= 27.5
+	//     class: yes
+	//   temp > 27.5
+	//     class: no
+	// errors: 0 depth: 2 internal nodes: 2
+	// {"format":"odtkit-graph-1","kind":"tree","features":["outlook","temp"],"classes":["no","yes"],"root":0,"nodes":[{"id":0,"feature":1,"threshold":15,"low":1,"high":2},{"id":1,"class":0},{"id":2,"feature":1,"threshold":27.5,"low":3,"high":4},{"id":3,"class":1},{"id":4,"class":0}]}
+}
+
+func ExampleParseModel() {
+	g, err := model.ParseModel(strings.NewReader(`{"backend":"cart","model":{"format":"odtkit-graph-1","kind":"tree",
+		"features":["x"],"classes":["lo","hi"],"root":0,
+		"nodes":[{"id":0,"feature":0,"threshold":0.5,"low":1,"high":2},{"id":1,"class":0},{"id":2,"class":1}]}}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(g.Text())
+	// Output:
+	// x <= 0.5
+	//   class: lo
+	// x > 0.5
+	//   class: hi
+}
+
+func ExamplePrimalIntegral() {
+	// A run with a 10 s time limit whose incumbents have objectives 20
+	// (at 2 s) and 10 (at 5 s, the optimum): the gap is 1 until 2 s, 0.5
+	// until 5 s and 0 afterwards.
+	trace := []model.Incumbent{{Seconds: 2, Objective: 20}, {Seconds: 5, Objective: 10}}
+	fmt.Println(model.PrimalIntegral(trace, 10, 10))
+	// Output: 3.5
+}
