@@ -27,7 +27,7 @@ import (
 // table: depth 7 and 10 with a 10 s limit on every cp4im file: Blossom's
 // error beside the greedy tree's (dp.CART) and the irreducible error.
 // factor: the CPU time of each variant that switches one part off
-// (blossomVariants) on a few depth-3/4 cells, with a 120 s limit.
+// (blossomVariants) on a few depth-3/4 cells, with a 60 s limit.
 // speed: CPU time to the proven optimum at depths 3 and 4 on the cells of
 // cp4im-optima.tsv with a numeric dl85_cpu_s, beside that column.
 
@@ -249,7 +249,7 @@ func TestBlossomBenchFactor(t *testing.T) {
 	for _, c := range cells {
 		fmt.Printf("| %s d%d |", c.name, c.depth)
 		for _, vn := range variants {
-			run := blossomRunChild(c.name, c.depth, 120*time.Second, vn)
+			run := blossomRunChild(c.name, c.depth, 60*time.Second, vn)
 			if run.failed != nil {
 				t.Errorf("%s d%d %s: %v", c.name, c.depth, vn, run.failed)
 				fmt.Print(" fail |")
