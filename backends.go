@@ -12,6 +12,7 @@ func DefaultRegistry() *Registry {
 	// Backends are listed here, one line each, in the order `odt backends` shows them.
 	return NewRegistry(
 		cartBackend{},
+		contreeBackend{},
 	)
 }
 
