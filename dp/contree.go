@@ -68,6 +68,10 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 	if d.Weights != nil {
 		return nil, fmt.Errorf("%w: row weights are not supported", ErrConTreeInput)
 	}
+	if d.NumClasses() > contree.MaxClasses || d.Rows() >= contree.MaxRows {
+		return nil, fmt.Errorf("%w: %d classes and %d rows (at most %d classes and fewer than %d rows)",
+			ErrConTreeInput, d.NumClasses(), d.Rows(), contree.MaxClasses, contree.MaxRows)
+	}
 	if s.MaxDepth < 0 {
 		return nil, fmt.Errorf("%w: max depth %d is negative", ErrConTreeInput, s.MaxDepth)
 	}

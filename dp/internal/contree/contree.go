@@ -78,12 +78,22 @@ type Result struct {
 }
 
 // entry is one row in a feature-sorted list: its rank among the
-// feature's distinct values, its row id and its label.
+// feature's distinct values, and its row id and label packed in 32 bits
+// (8 bytes an entry keeps the scans light on memory).
 type entry struct {
-	rank  int32
-	row   int32
-	label int32
+	rank int32
+	rl   uint32 // row<<labelBits | label
 }
+
+const (
+	labelBits = 8
+	// MaxClasses and MaxRows are the engine's limits.
+	MaxClasses = 1 << labelBits
+	MaxRows    = 1 << (32 - labelBits)
+)
+
+func (e entry) row() int32   { return int32(e.rl >> labelBits) }
+func (e entry) label() int32 { return int32(e.rl & (MaxClasses - 1)) }
 
 // view is a row set: one sorted list per feature plus class counts and
 // a hash of the row set.
@@ -148,6 +158,7 @@ type solver struct {
 	onImpr  func(*Node)
 	scratch []int
 	cl, cr  []int
+	cnt     []int
 	fql     []int
 	fqr     []int
 }
@@ -227,7 +238,7 @@ func (s *solver) rootView(in Input) *view {
 			if i > 0 && col[r] != col[idx[i-1]] {
 				rank++
 			}
-			es[i] = entry{rank: rank, row: r, label: int32(in.Labels[r])}
+			es[i] = entry{rank: rank, rl: uint32(r)<<labelBits | uint32(in.Labels[r])}
 		}
 		v.cols[f] = es
 	}
@@ -526,7 +537,7 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 			}
 		}
 		if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
-			lo, hi := col[cum[w]-1].row, col[cum[w]].row
+			lo, hi := col[cum[w]-1].row(), col[cum[w]].row()
 			t := midpoint(s.vals[f][lo], s.vals[f][hi])
 			st.best = &Node{Feature: f, Threshold: t, Low: solL, High: solR, Errors: solL.Errors + solR.Errors}
 			if st.isRoot && s.onImpr != nil {

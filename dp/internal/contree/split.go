@@ -29,13 +29,13 @@ func (s *solver) splitView(v *view, f, cut, lvl int) (*view, *view) {
 	clear(left.counts)
 	var h1, h2 uint64
 	for _, e := range src[:cut] {
-		side[e.row] = 1
-		left.counts[e.label]++
-		h1 += s.rowH1[e.row]
-		h2 += s.rowH2[e.row]
+		side[e.row()] = 1
+		left.counts[e.label()]++
+		h1 += s.rowH1[e.row()]
+		h2 += s.rowH2[e.row()]
 	}
 	for _, e := range src[cut:] {
-		side[e.row] = 0
+		side[e.row()] = 0
 	}
 	for y := range right.counts {
 		right.counts[y] = v.counts[y] - left.counts[y]
@@ -54,7 +54,7 @@ func (s *solver) splitView(v *view, f, cut, lvl int) (*view, *view) {
 		rc := right.cols[g][:len(in)]
 		a, b := 0, 0
 		for _, e := range in {
-			sd := int(side[e.row])
+			sd := int(side[e.row()])
 			lc[a] = e
 			rc[b] = e
 			a += sd
@@ -86,14 +86,14 @@ func (b *best1) node(s *solver, v *view, sd uint8) *Node {
 	col := v.cols[b.feature]
 	lo, hi := int32(-1), int32(-1)
 	for i := b.idx; i >= 0; i-- {
-		if sd == 2 || s.side[col[i].row] == sd {
-			lo = col[i].row
+		if sd == 2 || s.side[col[i].row()] == sd {
+			lo = col[i].row()
 			break
 		}
 	}
 	for i := b.idx + 1; i < len(col); i++ {
-		if sd == 2 || s.side[col[i].row] == sd {
-			hi = col[i].row
+		if sd == 2 || s.side[col[i].row()] == sd {
+			hi = col[i].row()
 			break
 		}
 	}
@@ -118,22 +118,24 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 	fql, fqr := s.fql, s.fqr
 	clear(fql)
 	for _, e := range src[:cut] {
-		side[e.row] = 1
-		fql[e.label]++
+		side[e.row()] = 1
+		fql[e.label()]++
 	}
 	for _, e := range src[cut:] {
-		side[e.row] = 0
+		side[e.row()] = 0
 	}
 	for y := range k {
 		fqr[y] = v.counts[y] - fql[y]
 	}
 	nL, nR := cut, v.n-cut
 	var bl, br best1
+	if len(s.cnt) != 2*k {
+		s.cnt = make([]int, 2*k)
+	}
 	bl.leafCl, bl.err = argmax(fql)
 	bl.err = nL - bl.err
 	br.leafCl, br.err = argmax(fqr)
 	br.err = nR - br.err
-	cl, cr := s.cl, s.cr
 	for f2 := range s.p {
 		if bl.err+br.err == 0 {
 			break
@@ -143,74 +145,68 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 			continue
 		}
 		if k == 2 {
-			s.d2scan2(col, f2, &bl, &br)
+			s.d2scan2(col, f2, nL, nR, &bl, &br)
 			continue
 		}
-		clear(cl)
-		clear(cr)
-		totL, totR := 0, 0
-		maxL, maxR := 0, 0 // largest class count so far on each side (counts only grow)
-		// needL/needR: rows still to add on that side before its error can
-		// drop below its best (each row changes the error by at most one).
-		needL, needR := 1, 1
-		last := len(col) - 1
-		for idx, e := range col {
-			if side[e.row] == 1 {
-				c := cl[e.label] + 1
-				cl[e.label] = c
-				maxL = max(maxL, c)
-				totL++
-				needL--
-			} else {
-				c := cr[e.label] + 1
-				cr[e.label] = c
-				maxR = max(maxR, c)
-				totR++
-				needR--
-			}
-			if idx == last || col[idx+1].rank == e.rank {
-				continue
-			}
-			if needL <= 0 {
-				hi, hc := 0, -1
-				for y := range k {
-					if r := fql[y] - cl[y]; r > hc {
-						hi, hc = y, r
-					}
-				}
-				err := totL - maxL + (nL - totL) - hc
-				if err < bl.err {
-					lo, _ := argmax(cl)
-					bl = best1{err: err, feature: f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bl.leafCl}
-				}
-				needL = err - bl.err + 1
-			}
-			if needR <= 0 {
-				hi, hc := 0, -1
-				for y := range k {
-					if r := fqr[y] - cr[y]; r > hc {
-						hi, hc = y, r
-					}
-				}
-				err := totR - maxR + (nR - totR) - hc
-				if err < br.err {
-					lo, _ := argmax(cr)
-					br = best1{err: err, feature: f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: br.leafCl}
-				}
-				needR = err - br.err + 1
-			}
-			if needL > nL-totL && needR > nR-totR {
-				break // neither side can improve with the rows left
-			}
-		}
+		s.d2scanK(col, f2, nL, nR, &bl, &br)
 	}
 	return bl.node(s, v, 1), br.node(s, v, 0)
+}
+
+// d2scanK is one feature's scan in d2split for any number of classes.
+// Counts are indexed by side (0 right, 1 left) without branching on it.
+func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
+	k := s.k
+	side := s.side
+	cnt := s.cnt
+	clear(cnt)
+	fq := [2][]int{s.fqr, s.fql}
+	n := [2]int{nR, nL}
+	b := [2]*best1{br, bl}
+	var tot, mx [2]int
+	// need[sd]: rows still to add on that side before its error can drop
+	// below its best (each row changes the error by at most one).
+	need := [2]int{1, 1}
+	last := len(col) - 1
+	for idx, e := range col {
+		sd := int(side[e.row()])
+		i := sd*k + int(e.label())
+		c := cnt[i] + 1
+		cnt[i] = c
+		mx[sd] = max(mx[sd], c)
+		tot[sd]++
+		need[sd]--
+		if idx == last || col[idx+1].rank == e.rank {
+			continue
+		}
+		for sd := range 2 {
+			if need[sd] > 0 {
+				continue
+			}
+			cs, f := cnt[sd*k:sd*k+k], fq[sd]
+			hi, hc := 0, -1
+			for y, c := range cs {
+				if r := f[y] - c; r > hc {
+					hi, hc = y, r
+				}
+			}
+			err := n[sd] - mx[sd] - hc
+			if bb := b[sd]; err < bb.err {
+				lo, _ := argmax(cs)
+				*bb = best1{err: err, feature: f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
+			}
+			need[sd] = err - b[sd].err + 1
+		}
+		if need[0] > nR-tot[0] && need[1] > nL-tot[1] {
+			break // neither side can improve with the rows left
+		}
+	}
 }
 
 // d2scan2 is the two-class version of one feature's scan in d2split:
 // both sides are evaluated at every boundary without branching on the
 // row's side.
-func (s *solver) d2scan2(col []entry, f2 int, bl, br *best1) {
+func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	side := s.side
 	fl0, fl1 := s.fql[0], s.fql[1]
 	fr0, fr1 := s.fqr[0], s.fqr[1]
@@ -221,8 +217,8 @@ func (s *solver) d2scan2(col []entry, f2 int, bl, br *best1) {
 	totL, l1, r1 := 0, 0, 0
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
-		sd := int(side[e.row])
-		lb := int(e.label)
+		sd := int(side[e.row()])
+		lb := int(e.label())
 		x := sd & lb
 		totL += sd
 		l1 += x
@@ -232,11 +228,17 @@ func (s *solver) d2scan2(col []entry, f2 int, bl, br *best1) {
 		}
 		l0 := totL - l1
 		r0 := idx + 1 - totL - r1
-		if err := min(l0, l1) + min(fl0-l0, fl1-l1); err < bestL {
-			bestL, idxL = err, idx
+		errL := min(l0, l1) + min(fl0-l0, fl1-l1)
+		if errL < bestL {
+			bestL, idxL = errL, idx
 		}
-		if err := min(r0, r1) + min(fr0-r0, fr1-r1); err < bestR {
-			bestR, idxR = err, idx
+		errR := min(r0, r1) + min(fr0-r0, fr1-r1)
+		if errR < bestR {
+			bestR, idxR = errR, idx
+		}
+		// Each further row changes its side's error by at most one.
+		if errL-bestL >= nL-totL && errR-bestR >= nR-(idx+1-totL) {
+			break
 		}
 	}
 	if idxL >= 0 || idxR >= 0 {
@@ -244,7 +246,7 @@ func (s *solver) d2scan2(col []entry, f2 int, bl, br *best1) {
 		var c [4]int
 		for idx := 0; idx <= max(idxL, idxR); idx++ {
 			e := col[idx]
-			c[int(side[e.row])<<1|int(e.label)]++
+			c[int(side[e.row()])<<1|int(e.label())]++
 			if idx == idxL {
 				l0, l1 := c[2], c[3]
 				*bl = best1{err: bestL, feature: f2, idx: idx, lowCl: cls2(l0, l1), highCl: cls2(fl0-l0, fl1-l1), split: true, leafCl: bl.leafCl}
@@ -276,8 +278,8 @@ func (s *solver) depthOne(v *view) *Node {
 		clear(cl)
 		tot, mx := 0, 0
 		for idx, e := range col[:len(col)-1] {
-			c := cl[e.label] + 1
-			cl[e.label] = c
+			c := cl[e.label()] + 1
+			cl[e.label()] = c
 			mx = max(mx, c)
 			tot++
 			if col[idx+1].rank == e.rank {
@@ -309,7 +311,7 @@ func (s *solver) bestCut(col []entry, counts []int) (int, int) {
 		l1 := 0
 		for idx := 0; idx < n-1; idx++ {
 			e := col[idx]
-			l1 += int(e.label)
+			l1 += int(e.label())
 			if col[idx+1].rank == e.rank {
 				continue
 			}
@@ -325,8 +327,8 @@ func (s *solver) bestCut(col []entry, counts []int) (int, int) {
 	mxl := 0
 	for idx := 0; idx < n-1; idx++ {
 		e := col[idx]
-		c := cl[e.label] + 1
-		cl[e.label] = c
+		c := cl[e.label()] + 1
+		cl[e.label()] = c
 		mxl = max(mxl, c)
 		if col[idx+1].rank == e.rank {
 			continue
