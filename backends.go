@@ -18,6 +18,7 @@ func DefaultRegistry() *Registry {
 		satBackend{}, satBackend{size: true},
 		milpBackend{},           // milp-odd
 		milpBackend{tree: true}, // milp-odt
+		contreeBackend{},
 	)
 }
 

@@ -33,8 +33,9 @@ type ConTreeResult struct {
 	Errors int
 	// LowerBound is a proven lower bound on the optimal number of errors.
 	LowerBound int
-	// Optimal is true when Errors is proven optimal (MaxGap 0, search
-	// finished) or, with MaxGap > 0, within MaxGap of the optimum.
+	// Optimal is true when Errors is proven optimal (equal to
+	// LowerBound). With MaxGap > 0 a finished search proves only
+	// Errors - LowerBound <= MaxGap.
 	Optimal bool
 	// Stopped is true when the context ended the search.
 	Stopped bool
@@ -66,6 +67,10 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 	}
 	if d.Weights != nil {
 		return nil, fmt.Errorf("%w: row weights are not supported", ErrConTreeInput)
+	}
+	if d.NumClasses() > contree.MaxClasses || d.Rows() >= contree.MaxRows {
+		return nil, fmt.Errorf("%w: %d classes and %d rows (at most %d classes and fewer than %d rows)",
+			ErrConTreeInput, d.NumClasses(), d.Rows(), contree.MaxClasses, contree.MaxRows)
 	}
 	if s.MaxDepth < 0 {
 		return nil, fmt.Errorf("%w: max depth %d is negative", ErrConTreeInput, s.MaxDepth)
@@ -99,7 +104,8 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 			cols = append(cols, contreeColumn{feature: fi, level: l})
 		}
 	}
-	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: s.EtaLongest, NoCache: s.NoCache}
+	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: s.EtaLongest, NoCache: s.NoCache,
+		FIFO: true, EtaSum: true, LargerFirst: true}
 	var onImprove func(*contree.Node)
 	if report != nil {
 		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), contreeGraph(d, cols, t)) }

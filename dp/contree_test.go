@@ -3,6 +3,7 @@ package dp
 import (
 	"bufio"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -228,5 +229,120 @@ func TestConTreeMaxGap(t *testing.T) {
 				t.Fatalf("case %d gap %d: lower bound %d above the optimum %d", it, gap, r.LowerBound, exact.Errors)
 			}
 		}
+	}
+}
+
+// On 0/1 data ConTree must match the DL8.5/MurTree optima.
+func TestConTreeCP4IM(t *testing.T) {
+	dir := contreeShared(t)
+	f, err := os.Open(filepath.Join(dir, "reference", "cp4im-optima.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := map[string]map[int]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		c := strings.Split(sc.Text(), "\t")
+		if len(c) < 6 || strings.HasPrefix(c[0], "#") || c[0] == "dataset" {
+			continue
+		}
+		d, err1 := strconv.Atoi(c[4])
+		o, err2 := strconv.Atoi(c[5])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if want[c[0]] == nil {
+			want[c[0]] = map[int]int{}
+		}
+		want[c[0]][d] = o
+	}
+	cases := []struct {
+		name  string
+		depth int
+	}{{"hepatitis", 2}, {"hepatitis", 3}, {"lymph", 3}, {"primary-tumor", 3}, {"heart-cleveland", 2}, {"kr-vs-kp", 2}, {"anneal", 2}}
+	for _, c := range cases {
+		opt, ok := want[c.name][c.depth]
+		if !ok {
+			t.Fatalf("no reference for %s depth %d", c.name, c.depth)
+		}
+		d, err := model.ReadFile(filepath.Join(dir, "data", "cp4im", c.name+".txt"), model.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: c.depth}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		contreeCheck(t, d, c.depth, r)
+		if !r.Optimal || r.Errors != opt {
+			t.Errorf("%s depth %d: %d errors (optimal %v), reference %d", c.name, c.depth, r.Errors, r.Optimal, opt)
+		}
+	}
+}
+
+// A search stopped by its context returns a valid tree, not claimed optimal,
+// with a valid bound; incumbents improve and re-evaluate to their errors.
+func TestConTreeTimeLimit(t *testing.T) {
+	dir := contreeShared(t)
+	d, err := model.ReadFile(filepath.Join(dir, "data", "numeric", "magic.txt"), model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	last := -1.0
+	var incs int
+	report := model.IncumbentFunc(func(obj float64, g *model.Graph) {
+		if last >= 0 && obj >= last {
+			t.Errorf("incumbent %v does not improve on %v", obj, last)
+		}
+		if e := g.Errors(d); float64(e) != obj {
+			t.Errorf("incumbent claims %v errors, makes %d", obj, e)
+		}
+		last = obj
+		incs++
+	})
+	start := time.Now()
+	r, err := ConTree(ctx, d, ConTreeSettings{MaxDepth: 4}, report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("stopping took %v", el)
+	}
+	contreeCheck(t, d, 4, r)
+	if r.Optimal || !r.Stopped {
+		t.Fatalf("depth 4 on magic in 1.5 s should stop early: optimal %v stopped %v", r.Optimal, r.Stopped)
+	}
+	if r.LowerBound > 3240 {
+		t.Fatalf("lower bound %d above the depth-3 optimum", r.LowerBound)
+	}
+	if incs == 0 || last != float64(r.Errors) && float64(r.Errors) > last {
+		t.Fatalf("%d incumbents, last %v, result %d", incs, last, r.Errors)
+	}
+}
+
+func TestConTreeInputs(t *testing.T) {
+	d := &model.Dataset{Name: "cat", Classes: []string{"a", "b"}, Labels: []int{0, 1, 1, 0, 1, 0},
+		Features: []model.Feature{
+			{Name: "colour", Kind: model.Categorical, Levels: []string{"red", "green", "blue"}, Values: []float64{0, 1, 2, 0, 1, 2}},
+			{Name: "x", Values: []float64{1, 2, 3, 4, 5, 6}},
+		}}
+	r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contreeCheck(t, d, 1, r)
+	if r.Errors != 1 || !r.Optimal {
+		t.Fatalf("colour == green separates all but one row; got %d errors\n%s", r.Errors, r.Tree.Text())
+	}
+	d.Weights = []float64{1, 2, 1, 1, 1, 1}
+	if _, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil); !errors.Is(err, ErrConTreeInput) {
+		t.Fatalf("weights: got %v, want ErrConTreeInput", err)
+	}
+	d.Weights = nil
+	if _, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: -1}, nil); err == nil {
+		t.Fatal("negative depth accepted")
 	}
 }

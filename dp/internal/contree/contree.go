@@ -15,6 +15,7 @@ package contree
 
 import (
 	"context"
+	"slices"
 
 	"github.com/odtkit/odtkit/model"
 )
@@ -40,6 +41,8 @@ type Config struct {
 	EtaLongest bool
 	// NoCache disables the subproblem cache (for tests).
 	NoCache bool
+	// Experimental knobs.
+	FIFO, EtaSum, LargerFirst, NoOrder bool
 }
 
 // Node is a tree node. Internal nodes send rows with
@@ -75,12 +78,22 @@ type Result struct {
 }
 
 // entry is one row in a feature-sorted list: its rank among the
-// feature's distinct values, its row id and its label.
+// feature's distinct values, and its row id and label packed in 32 bits
+// (8 bytes an entry keeps the scans light on memory).
 type entry struct {
-	rank  int32
-	row   int32
-	label int32
+	rank int32
+	rl   uint32 // row<<labelBits | label
 }
+
+const (
+	labelBits = 8
+	// MaxClasses and MaxRows are the engine's limits.
+	MaxClasses = 1 << labelBits
+	MaxRows    = 1 << (32 - labelBits)
+)
+
+func (e entry) row() int32   { return int32(e.rl >> labelBits) }
+func (e entry) label() int32 { return int32(e.rl & (MaxClasses - 1)) }
 
 // view is a row set: one sorted list per feature plus class counts and
 // a hash of the row set.
@@ -121,6 +134,9 @@ type levelScratch struct {
 	cum   []int32 // cum[t] = rows with rank <= t-th distinct value
 	stack []interval
 	comp  []computed
+	order []int
+	first []int
+	ferr  []int
 	left  view
 	right view
 }
@@ -142,6 +158,7 @@ type solver struct {
 	onImpr  func(*Node)
 	scratch []int
 	cl, cr  []int
+	cnt     []int
 	fql     []int
 	fqr     []int
 }
@@ -221,7 +238,7 @@ func (s *solver) rootView(in Input) *view {
 			if i > 0 && col[r] != col[idx[i-1]] {
 				rank++
 			}
-			es[i] = entry{rank: rank, row: r, label: int32(in.Labels[r])}
+			es[i] = entry{rank: rank, rl: uint32(r)<<labelBits | uint32(in.Labels[r])}
 		}
 		v.cols[f] = es
 	}
@@ -340,8 +357,24 @@ func (b *branchState) bound() int { return min(b.ub, b.best.Errors) }
 func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
 	gc := gap / 4
 	st := &branchState{ub: ub, best: leaf, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
-	for f := 0; f < s.p && !st.done && !s.stop; f++ {
-		s.branch(v, d, f, st)
+	ls := s.level(lvl)
+	ls.order = ls.order[:0]
+	ls.first = ls.first[:0]
+	ls.ferr = ls.ferr[:0]
+	for f := range s.p {
+		e, cut := s.bestCut(v.cols[f], v.counts)
+		ls.order = append(ls.order, f)
+		ls.first = append(ls.first, cut)
+		ls.ferr = append(ls.ferr, e)
+	}
+	if !s.cfg.NoOrder {
+		slices.SortStableFunc(ls.order, func(a, b int) int { return ls.ferr[a] - ls.ferr[b] })
+	}
+	for _, f := range ls.order {
+		if st.done || s.stop {
+			break
+		}
+		s.branch(v, d, f, ls.first[f], st)
 	}
 	if s.stop {
 		return 0, nil
@@ -391,7 +424,7 @@ func lastAtMost(cum []int32, lo, hi int32, x int64) int32 {
 }
 
 // branch searches the thresholds of feature f (Algorithm 1).
-func (s *solver) branch(v *view, d, f int, st *branchState) {
+func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 	ls := s.level(st.lvl)
 	col := v.cols[f]
 	var m int
@@ -403,12 +436,22 @@ func (s *solver) branch(v *view, d, f int, st *branchState) {
 	ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
 	ls.comp = ls.comp[:0]
 	ml, mr := int32(0), int32(m-1)
-	for len(ls.stack) > 0 && !st.done {
+	qh := 0
+	for len(ls.stack) > qh && !st.done {
 		if s.stop {
 			return
 		}
-		iv := ls.stack[len(ls.stack)-1]
-		ls.stack = ls.stack[:len(ls.stack)-1]
+		var iv interval
+		if s.cfg.FIFO {
+			iv = ls.stack[qh]
+			qh++
+			if qh == len(ls.stack) {
+				ls.stack, qh = ls.stack[:0], 0
+			}
+		} else {
+			iv = ls.stack[len(ls.stack)-1]
+			ls.stack = ls.stack[:len(ls.stack)-1]
+		}
 		bound := st.bound()
 		prune := bound - st.gapHere // a split with lower bound >= prune cannot improve enough
 		i, j := max(iv.i, ml), min(iv.j, mr)
@@ -436,20 +479,20 @@ func (s *solver) branch(v *view, d, f int, st *branchState) {
 			continue
 		}
 		w := (i + j) / 2
+		if firstCut > 0 && !s.cfg.NoOrder {
+			// Start at the best depth-one threshold: a good first bound.
+			w = firstAtLeast(cum, 0, int32(m-1), int64(firstCut))
+			firstCut = 0
+		}
 		s.stats.SplitsTried++
 		var lbL, lbR int
 		var solL, solR *Node
-		rightDone := true
 		if d == 2 {
 			solL, solR = s.d2split(v, f, int(cum[w]))
 			lbL, lbR = solL.Errors, solR.Errors
 		} else {
 			ub := bound
 			left, right := s.splitView(v, f, int(cum[w]), st.lvl)
-			lbL, solL = s.solve(left, d-1, ub, st.gapChild, st.lvl+1, false)
-			if s.stop {
-				return
-			}
 			var eta int
 			zi, zj, zw := int(cum[i]), int(cum[j]), int(cum[w])
 			if s.cfg.EtaLongest {
@@ -457,22 +500,44 @@ func (s *solver) branch(v *view, d, f int, st *branchState) {
 			} else {
 				eta = min(zw-zi, zj-zw)
 			}
-			ubR := max(ub-lbL, eta)
-			if ubR <= 0 {
-				rightDone = false
-			} else {
-				lbR, solR = s.solve(right, d-1, ubR, st.gapChild, st.lvl+1, false)
+			// The larger side is solved first with the bound; the other
+			// side's bound is what remains plus η, so that its solution
+			// is more often exact and prunes more neighbours.
+			largerLeft := !s.cfg.LargerFirst || left.n >= right.n
+			first, second := left, right
+			if !largerLeft {
+				first, second = right, left
+			}
+			lb1, sol1 := s.solve(first, d-1, ub, st.gapChild, st.lvl+1, false)
+			if s.stop {
+				return
+			}
+			ub2 := max(ub-lb1, eta)
+			if s.cfg.EtaSum {
+				ub2 = ub - lb1 + eta
+			}
+			var lb2 int
+			var sol2 *Node
+			if ub2 > 0 { // otherwise the second side keeps the trivial bound 0 and no tree
+				lb2, sol2 = s.solve(second, d-1, ub2, st.gapChild, st.lvl+1, false)
 				if s.stop {
 					return
 				}
-				if solL == nil || solL.Errors >= ub || solR == nil || solR.Errors >= ubR {
-					// Not a tree that beats the bound; keep only the bounds.
-					solR = nil
-				}
+			}
+			if sol1 != nil && sol1.Errors >= ub {
+				sol1 = nil
+			}
+			if sol2 != nil && sol2.Errors >= ub2 {
+				sol2 = nil
+			}
+			if largerLeft {
+				lbL, solL, lbR, solR = lb1, sol1, lb2, sol2
+			} else {
+				lbL, solL, lbR, solR = lb2, sol2, lb1, sol1
 			}
 		}
 		if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
-			lo, hi := col[cum[w]-1].row, col[cum[w]].row
+			lo, hi := col[cum[w]-1].row(), col[cum[w]].row()
 			t := midpoint(s.vals[f][lo], s.vals[f][hi])
 			st.best = &Node{Feature: f, Threshold: t, Low: solL, High: solR, Errors: solL.Errors + solR.Errors}
 			if st.isRoot && s.onImpr != nil {
@@ -487,7 +552,7 @@ func (s *solver) branch(v *view, d, f int, st *branchState) {
 		if solL != nil && solL.Errors == 0 {
 			ml = max(ml, w+1)
 		}
-		if rightDone && solR != nil && solR.Errors == 0 {
+		if solR != nil && solR.Errors == 0 {
 			mr = min(mr, w-1)
 		}
 		ci := int32(len(ls.comp))

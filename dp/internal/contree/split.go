@@ -29,13 +29,13 @@ func (s *solver) splitView(v *view, f, cut, lvl int) (*view, *view) {
 	clear(left.counts)
 	var h1, h2 uint64
 	for _, e := range src[:cut] {
-		side[e.row] = 1
-		left.counts[e.label]++
-		h1 += s.rowH1[e.row]
-		h2 += s.rowH2[e.row]
+		side[e.row()] = 1
+		left.counts[e.label()]++
+		h1 += s.rowH1[e.row()]
+		h2 += s.rowH2[e.row()]
 	}
 	for _, e := range src[cut:] {
-		side[e.row] = 0
+		side[e.row()] = 0
 	}
 	for y := range right.counts {
 		right.counts[y] = v.counts[y] - left.counts[y]
@@ -54,7 +54,7 @@ func (s *solver) splitView(v *view, f, cut, lvl int) (*view, *view) {
 		rc := right.cols[g][:len(in)]
 		a, b := 0, 0
 		for _, e := range in {
-			sd := int(side[e.row])
+			sd := int(side[e.row()])
 			lc[a] = e
 			rc[b] = e
 			a += sd
@@ -66,23 +66,39 @@ func (s *solver) splitView(v *view, f, cut, lvl int) (*view, *view) {
 	return left, right
 }
 
-// best1 is the best depth-one tree found so far on one side.
+// best1 is the best depth-one tree found so far on one side of a
+// depth-two split: a leaf, or a split of the rows of that side after
+// position idx of feature's sorted list.
 type best1 struct {
 	err           int
-	feature       int
-	loRow, hiRow  int32
-	pending       bool
+	feature, idx  int
 	lowCl, highCl int
 	split         bool
 	leafCl        int
 }
 
-func (b *best1) node(s *solver) *Node {
+// node builds the depth-one tree; the side marks of the split must still
+// be in place. sd is the side's mark (1 left, 0 right; 2 = all rows).
+func (b *best1) node(s *solver, v *view, sd uint8) *Node {
 	if !b.split {
 		return &Node{Leaf: true, Class: b.leafCl, Feature: -1, Errors: b.err}
 	}
-	col := s.vals[b.feature]
-	return &Node{Feature: b.feature, Threshold: midpoint(col[b.loRow], col[b.hiRow]), Errors: b.err,
+	col := v.cols[b.feature]
+	lo, hi := int32(-1), int32(-1)
+	for i := b.idx; i >= 0; i-- {
+		if sd == 2 || s.side[col[i].row()] == sd {
+			lo = col[i].row()
+			break
+		}
+	}
+	for i := b.idx + 1; i < len(col); i++ {
+		if sd == 2 || s.side[col[i].row()] == sd {
+			hi = col[i].row()
+			break
+		}
+	}
+	vals := s.vals[b.feature]
+	return &Node{Feature: b.feature, Threshold: midpoint(vals[lo], vals[hi]), Errors: b.err,
 		Low:  &Node{Leaf: true, Class: b.lowCl, Feature: -1},
 		High: &Node{Leaf: true, Class: b.highCl, Feature: -1}}
 }
@@ -102,22 +118,24 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 	fql, fqr := s.fql, s.fqr
 	clear(fql)
 	for _, e := range src[:cut] {
-		side[e.row] = 1
-		fql[e.label]++
+		side[e.row()] = 1
+		fql[e.label()]++
 	}
 	for _, e := range src[cut:] {
-		side[e.row] = 0
+		side[e.row()] = 0
 	}
 	for y := range k {
 		fqr[y] = v.counts[y] - fql[y]
 	}
 	nL, nR := cut, v.n-cut
 	var bl, br best1
+	if len(s.cnt) != 2*k {
+		s.cnt = make([]int, 2*k)
+	}
 	bl.leafCl, bl.err = argmax(fql)
 	bl.err = nL - bl.err
 	br.leafCl, br.err = argmax(fqr)
 	br.err = nR - br.err
-	cl, cr := s.cl, s.cr
 	for f2 := range s.p {
 		if bl.err+br.err == 0 {
 			break
@@ -130,120 +148,115 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 			s.d2scan2(col, f2, nL, nR, &bl, &br)
 			continue
 		}
-		clear(cl)
-		clear(cr)
-		totL, totR := 0, 0
-		maxL, maxR := 0, 0 // largest class count seen so far on each side (counts only grow)
-		dirtyL, dirtyR := false, false
-		var lastL, lastR int32
-		last := len(col) - 1
-		for idx, e := range col {
-			if side[e.row] == 1 {
-				if bl.pending {
-					bl.hiRow, bl.pending = e.row, false
-				}
-				c := cl[e.label] + 1
-				cl[e.label] = c
-				maxL = max(maxL, c)
-				totL++
-				dirtyL = true
-				lastL = e.row
-			} else {
-				if br.pending {
-					br.hiRow, br.pending = e.row, false
-				}
-				c := cr[e.label] + 1
-				cr[e.label] = c
-				maxR = max(maxR, c)
-				totR++
-				dirtyR = true
-				lastR = e.row
-			}
-			if idx == last || col[idx+1].rank == e.rank {
-				continue
-			}
-			if dirtyL {
-				dirtyL = false
-				hi, hc := 0, -1
-				for y := range k {
-					if r := fql[y] - cl[y]; r > hc {
-						hi, hc = y, r
-					}
-				}
-				if err := totL - maxL + (nL - totL) - hc; err < bl.err {
-					lo, _ := argmax(cl)
-					bl = best1{err: err, feature: f2, loRow: lastL, pending: true, lowCl: lo, highCl: hi, split: true, leafCl: bl.leafCl}
-				}
-			}
-			if dirtyR {
-				dirtyR = false
-				hi, hc := 0, -1
-				for y := range k {
-					if r := fqr[y] - cr[y]; r > hc {
-						hi, hc = y, r
-					}
-				}
-				if err := totR - maxR + (nR - totR) - hc; err < br.err {
-					lo, _ := argmax(cr)
-					br = best1{err: err, feature: f2, loRow: lastR, pending: true, lowCl: lo, highCl: hi, split: true, leafCl: br.leafCl}
-				}
-			}
-		}
+		s.d2scanK(col, f2, nL, nR, &bl, &br)
 	}
-	return bl.node(s), br.node(s)
+	return bl.node(s, v, 1), br.node(s, v, 0)
 }
 
-// d2scan2 is the two-class version of one feature's scan in d2split.
+// d2scanK is one feature's scan in d2split for any number of classes.
+// Counts are indexed by side (0 right, 1 left) without branching on it.
+func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
+	k := s.k
+	side := s.side
+	cnt := s.cnt
+	clear(cnt)
+	fq := [2][]int{s.fqr, s.fql}
+	n := [2]int{nR, nL}
+	b := [2]*best1{br, bl}
+	var tot, mx [2]int
+	// need[sd]: rows still to add on that side before its error can drop
+	// below its best (each row changes the error by at most one).
+	need := [2]int{1, 1}
+	last := len(col) - 1
+	for idx, e := range col {
+		sd := int(side[e.row()])
+		i := sd*k + int(e.label())
+		c := cnt[i] + 1
+		cnt[i] = c
+		mx[sd] = max(mx[sd], c)
+		tot[sd]++
+		need[sd]--
+		if idx == last || col[idx+1].rank == e.rank {
+			continue
+		}
+		for sd := range 2 {
+			if need[sd] > 0 {
+				continue
+			}
+			cs, f := cnt[sd*k:sd*k+k], fq[sd]
+			hi, hc := 0, -1
+			for y, c := range cs {
+				if r := f[y] - c; r > hc {
+					hi, hc = y, r
+				}
+			}
+			err := n[sd] - mx[sd] - hc
+			if bb := b[sd]; err < bb.err {
+				lo, _ := argmax(cs)
+				*bb = best1{err: err, feature: f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
+			}
+			need[sd] = err - b[sd].err + 1
+		}
+		if need[0] > nR-tot[0] && need[1] > nL-tot[1] {
+			break // neither side can improve with the rows left
+		}
+	}
+}
+
+// d2scan2 is the two-class version of one feature's scan in d2split:
+// both sides are evaluated at every boundary without branching on the
+// row's side.
 func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	side := s.side
 	fl0, fl1 := s.fql[0], s.fql[1]
 	fr0, fr1 := s.fqr[0], s.fqr[1]
-	var l0, l1, r0, r1 int
-	dirtyL, dirtyR := false, false
-	var lastL, lastR int32
+	bestL, bestR := bl.err, br.err
+	idxL, idxR := -1, -1
 	last := len(col) - 1
-	for idx, e := range col {
-		if side[e.row] == 1 {
-			if bl.pending {
-				bl.hiRow, bl.pending = e.row, false
-			}
-			if e.label == 0 {
-				l0++
-			} else {
-				l1++
-			}
-			dirtyL = true
-			lastL = e.row
-		} else {
-			if br.pending {
-				br.hiRow, br.pending = e.row, false
-			}
-			if e.label == 0 {
-				r0++
-			} else {
-				r1++
-			}
-			dirtyR = true
-			lastR = e.row
-		}
-		if idx == last || col[idx+1].rank == e.rank {
+	// Counts kept in registers: rows and class-1 rows on each side.
+	totL, l1, r1 := 0, 0, 0
+	for idx := 0; idx < last; idx++ {
+		e := col[idx]
+		sd := int(side[e.row()])
+		lb := int(e.label())
+		x := sd & lb
+		totL += sd
+		l1 += x
+		r1 += lb - x
+		if col[idx+1].rank == e.rank {
 			continue
 		}
-		if dirtyL {
-			dirtyL = false
-			if err := min(l0, l1) + min(fl0-l0, fl1-l1); err < bl.err {
-				*bl = best1{err: err, feature: f2, loRow: lastL, pending: true, lowCl: cls2(l0, l1), highCl: cls2(fl0-l0, fl1-l1), split: true, leafCl: bl.leafCl}
-			}
+		l0 := totL - l1
+		r0 := idx + 1 - totL - r1
+		errL := min(l0, l1) + min(fl0-l0, fl1-l1)
+		if errL < bestL {
+			bestL, idxL = errL, idx
 		}
-		if dirtyR {
-			dirtyR = false
-			if err := min(r0, r1) + min(fr0-r0, fr1-r1); err < br.err {
-				*br = best1{err: err, feature: f2, loRow: lastR, pending: true, lowCl: cls2(r0, r1), highCl: cls2(fr0-r0, fr1-r1), split: true, leafCl: br.leafCl}
+		errR := min(r0, r1) + min(fr0-r0, fr1-r1)
+		if errR < bestR {
+			bestR, idxR = errR, idx
+		}
+		// Each further row changes its side's error by at most one.
+		if errL-bestL >= nL-totL && errR-bestR >= nR-(idx+1-totL) {
+			break
+		}
+	}
+	if idxL >= 0 || idxR >= 0 {
+		// Recount the class counts at the best positions.
+		var c [4]int
+		for idx := 0; idx <= max(idxL, idxR); idx++ {
+			e := col[idx]
+			c[int(side[e.row()])<<1|int(e.label())]++
+			if idx == idxL {
+				l0, l1 := c[2], c[3]
+				*bl = best1{err: bestL, feature: f2, idx: idx, lowCl: cls2(l0, l1), highCl: cls2(fl0-l0, fl1-l1), split: true, leafCl: bl.leafCl}
+			}
+			if idx == idxR {
+				r0, r1 := c[0], c[1]
+				*br = best1{err: bestR, feature: f2, idx: idx, lowCl: cls2(r0, r1), highCl: cls2(fr0-r0, fr1-r1), split: true, leafCl: br.leafCl}
 			}
 		}
 	}
-	_ = nL
-	_ = nR
 }
 
 func cls2(a, b int) int {
@@ -265,11 +278,8 @@ func (s *solver) depthOne(v *view) *Node {
 		clear(cl)
 		tot, mx := 0, 0
 		for idx, e := range col[:len(col)-1] {
-			if b.pending {
-				b.hiRow, b.pending = e.row, false
-			}
-			c := cl[e.label] + 1
-			cl[e.label] = c
+			c := cl[e.label()] + 1
+			cl[e.label()] = c
 			mx = max(mx, c)
 			tot++
 			if col[idx+1].rank == e.rank {
@@ -283,12 +293,53 @@ func (s *solver) depthOne(v *view) *Node {
 			}
 			if err := tot - mx + (v.n - tot) - hc; err < b.err {
 				lo, _ := argmax(cl)
-				b = best1{err: err, feature: f, loRow: e.row, pending: true, lowCl: lo, highCl: hi, split: true, leafCl: b.leafCl}
+				b = best1{err: err, feature: f, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: b.leafCl}
 			}
 		}
-		if b.pending {
-			b.hiRow, b.pending = col[len(col)-1].row, false
+	}
+	return b.node(s, v, 2)
+}
+
+// bestCut returns the fewest errors of a depth-one split on the sorted
+// column and its number of rows going low (0 when no split beats a leaf).
+func (s *solver) bestCut(col []entry, counts []int) (int, int) {
+	n := len(col)
+	_, mx := argmax(counts)
+	best, cut := n-mx, 0
+	if s.k == 2 {
+		f0, f1 := counts[0], counts[1]
+		l1 := 0
+		for idx := 0; idx < n-1; idx++ {
+			e := col[idx]
+			l1 += int(e.label())
+			if col[idx+1].rank == e.rank {
+				continue
+			}
+			l0 := idx + 1 - l1
+			if err := min(l0, l1) + min(f0-l0, f1-l1); err < best {
+				best, cut = err, idx+1
+			}
+		}
+		return best, cut
+	}
+	cl := s.cl
+	clear(cl)
+	mxl := 0
+	for idx := 0; idx < n-1; idx++ {
+		e := col[idx]
+		c := cl[e.label()] + 1
+		cl[e.label()] = c
+		mxl = max(mxl, c)
+		if col[idx+1].rank == e.rank {
+			continue
+		}
+		hc := 0
+		for y, c := range counts {
+			hc = max(hc, c-cl[y])
+		}
+		if err := n - mxl - hc; err < best {
+			best, cut = err, idx+1
 		}
 	}
-	return b.node(s)
+	return best, cut
 }
