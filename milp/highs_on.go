@@ -295,9 +295,9 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 }
 
 // applyCutoff corrects HiGHS 1.10's report when the objective bound cuts
-// off every solution: it then says "optimal" and returns a point that is
-// not better than the cutoff. No solution beyond the cutoff exists, so the
-// cutoff is a valid bound.
+// off every solution: it then says "optimal" (or "time limit") and returns
+// a point that is not better than the cutoff. After a complete search no
+// solution beyond the cutoff exists, so the cutoff is a valid bound.
 func applyCutoff(sol *Solution, sense Sense, cutoff float64) {
 	tol := 1e-9 * max(1, math.Abs(cutoff))
 	worse := func(v float64) bool {
@@ -307,8 +307,16 @@ func applyCutoff(sol *Solution, sense Sense, cutoff float64) {
 		return v > cutoff+tol
 	}
 	if sol.X != nil && worse(sol.Objective) {
-		sol.X, sol.Objective, sol.Status, sol.Gap = nil, 0, StatusInfeasible, 0
-		sol.SolverStatus += " (nothing better than the cutoff)"
+		// Not a solution HiGHS found: it never accepts one beyond the
+		// bound. Proven only when HiGHS finished its search.
+		sol.X, sol.Objective, sol.Gap = nil, 0, 0
+		if sol.Status == StatusOptimal {
+			sol.Status = StatusInfeasible
+			sol.SolverStatus += " (nothing better than the cutoff)"
+		} else {
+			sol.Status = StatusNoSolution
+			sol.SolverStatus += " (nothing better than the cutoff yet)"
+		}
 	}
 	if sol.Status == StatusInfeasible {
 		sol.Bound = cutoff

@@ -130,3 +130,27 @@ func TestHiGHSCancelledContext(t *testing.T) {
 		t.Fatalf("cancelled context: %v %v", sol, err)
 	}
 }
+
+func TestHiGHSCutoffWithTimeLimitProvesNothing(t *testing.T) {
+	m := knapsacks(60, 30)
+	first, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: 300 * time.Millisecond, Threads: 1})
+	if err != nil || first.X == nil {
+		t.Fatalf("%v %v", first, err)
+	}
+	if first.Status == StatusOptimal {
+		t.Skip("solved within the time limit")
+	}
+	// Maximising: ask for better than the incumbent. Unless HiGHS finishes
+	// before the time limit, "infeasible" would be a false proof.
+	sol, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: 300 * time.Millisecond, Threads: 1, Cutoff: first.Objective + 1, HasCutoff: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == StatusInfeasible && sol.Seconds >= 0.29 {
+		t.Fatalf("status infeasible (%s) after hitting the time limit", sol.SolverStatus)
+	}
+	if sol.X != nil && sol.Objective < first.Objective+1-1e-6 {
+		t.Fatalf("a solution %v not better than the cutoff %v", sol.Objective, first.Objective+1)
+	}
+	t.Logf("%s (%s) in %.2fs", sol.Status, sol.SolverStatus, sol.Seconds)
+}
