@@ -17,6 +17,7 @@ HighsInt Highs_getSolution(const void* highs, double* col_value, double* col_dua
 HighsInt Highs_getDoubleInfoValue(const void* highs, const char* info, double* value);
 HighsInt Highs_getIntInfoValue(const void* highs, const char* info, HighsInt* value);
 HighsInt Highs_getInt64InfoValue(const void* highs, const char* info, int64_t* value);
+HighsInt Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
 */
 import "C"
 
@@ -161,6 +162,14 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	h, err := handle(raw)
 	if err != nil {
 		return nil, err
+	}
+	if len(p.Start) == n {
+		start := make([]C.double, n)
+		for j, v := range p.Start {
+			start[j] = C.double(v)
+		}
+		// A start HiGHS rejects (infeasible) is only a warning.
+		C.Highs_setSolution(h, &start[0], nil, nil, nil)
 	}
 	// Highs_run cannot be interrupted through lanl/highs; it runs in a
 	// goroutine so that a cancelled context returns at once (the solve

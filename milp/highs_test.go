@@ -154,3 +154,26 @@ func TestHiGHSCutoffWithTimeLimitProvesNothing(t *testing.T) {
 	}
 	t.Logf("%s (%s) in %.2fs", sol.Status, sol.SolverStatus, sol.Seconds)
 }
+
+func TestHiGHSMIPStart(t *testing.T) {
+	m := knapsacks(60, 30)
+	// A feasible point: the greedy fill of item 0, 1, … while it fits.
+	x := make([]float64, len(m.Columns))
+	for j := range x {
+		x[j] = 1
+		if m.CheckPoint(x, 0) != nil {
+			x[j] = 0
+		}
+	}
+	start := m.Objective(x)
+	sol, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: time.Millisecond, Threads: 1, Start: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.X == nil || sol.Objective < start-1e-9 {
+		t.Fatalf("with a start of value %v: %s %v", start, sol.Status, sol.Objective)
+	}
+	if err := m.CheckPoint(sol.X, 1e-6); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -36,6 +36,9 @@ type Params struct {
 	// "Infeasible" then means that no such solution exists.
 	Cutoff    float64
 	HasCutoff bool
+	// Start, when it has one value per column, is a feasible point given
+	// to the solver as its first incumbent (a MIP start).
+	Start []float64
 	// Seed for the solver's random choices.
 	Seed int
 	// Verbose lets the solver print its log to standard output.
