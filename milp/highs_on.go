@@ -195,9 +195,21 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		}
 		return o.sol, o.err
 	case <-ctx.Done():
-		return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled",
-			Seconds: time.Since(start).Seconds()}, nil
 	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// HiGHS got a time limit just short of the deadline; it may
+		// overrun it a little: wait briefly for its incumbent.
+		select {
+		case o := <-done:
+			if o.sol != nil {
+				o.sol.Seconds = time.Since(start).Seconds()
+			}
+			return o.sol, o.err
+		case <-time.After(grace):
+		}
+	}
+	return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled",
+		Seconds: time.Since(start).Seconds()}, nil
 }
 
 func dinfo(h unsafe.Pointer, name string) float64 {

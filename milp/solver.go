@@ -71,10 +71,18 @@ type Solver interface {
 var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: run scripts/setup.sh (it builds HiGHS), then build or test with `-tags highs`")
 
 // deadline merges a time limit with the context's deadline.
+
+// grace is how long a solve whose context expired waits for the solver
+// to return its incumbent (solvers overrun their time limit a little).
+const grace = 3 * time.Second
+
 func deadline(ctx context.Context, limit time.Duration) (time.Duration, bool) {
 	d, has := limit, limit > 0
 	if dl, ok := ctx.Deadline(); ok {
+		// Leave the solver a little time to stop and hand back its
+		// incumbent before the context expires.
 		left := time.Until(dl)
+		left -= min(left/20+100*time.Millisecond, time.Second)
 		if !has || left < d {
 			d, has = left, true
 		}
