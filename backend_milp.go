@@ -18,7 +18,7 @@ var milpParams = []Param{
 	{Name: "splits", Default: "univariate", Help: "univariate (one feature per node, constraints 15-16) or multivariate (oblique) splits"},
 	{Name: "epsilon", Default: "1e-4", Help: "margin of the strict side of a split, on features scaled to [0,1]"},
 	{Name: "gap", Default: "0", Help: "relative gap at which HiGHS may stop (0 = prove optimality)"},
-	{Name: "warm-start", Default: "true", Help: "run the construction heuristic first; its diagram is the first incumbent and its objective the cutoff"},
+	{Name: "warm-start", Default: "true", Help: "run the construction heuristic first; its diagram is the first incumbent, the MIP start, and its objective the cutoff"},
 	{Name: "restarts", Default: "1000", Help: "restarts of the construction heuristic (within 10% of the time limit, at most 60s)"},
 	{Name: "max-active", Default: "0", Help: "parsimony: at most this many active internal nodes (0 = no cap)"},
 	{Name: "min-flow", Default: "0", Help: "stability: at least this many rows through every active internal node but the root"},
@@ -201,7 +201,8 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		if inc != nil {
 			offer(inc.Graph)
 			stats["heuristic_objective"] = bestObj
-			params.Cutoff, params.HasCutoff = bestObj, true
+			// The paper's cutoff, plus the diagram itself as a MIP start.
+			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
 		}
 	}
 	res := &model.Result{Stats: stats}

@@ -137,3 +137,44 @@ func TestMILPBadRequests(t *testing.T) {
 		}
 	}
 }
+
+func TestMILPSharedEchocardiogram(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("HiGHS not compiled in (-tags highs)")
+	}
+	path := "../shared/data/uci54/echocardiogram.csv"
+	d, err := model.ReadFile(path, model.ReadOptions{})
+	if err != nil {
+		t.Skip("echocardiogram: ../shared not present")
+	}
+	p := model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01}
+	res, err := Solve(context.Background(), d, p, Settings{Backend: "milp-odd", TimeLimit: time.Minute})
+	if err != nil {
+		t.Fatal(err) // includes verification of the diagram on the data
+	}
+	h, _ := res.Stats["heuristic_objective"].(float64)
+	if res.Objective > h+1e-12 {
+		t.Fatalf("objective %v worse than the heuristic's %v", res.Objective, h)
+	}
+	// Independent check: 0.0025 = no error with two internal nodes is
+	// optimal only if no single threshold separates the classes.
+	if res.Optimal && res.Errors == 0 && res.Model.InternalNodes() == 2 {
+		for f, ft := range d.Features {
+			for _, thr := range ft.Values {
+				var side [2]map[int]bool
+				side[0], side[1] = map[int]bool{}, map[int]bool{}
+				for r, v := range ft.Values {
+					if v <= thr {
+						side[0][d.Labels[r]] = true
+					} else {
+						side[1][d.Labels[r]] = true
+					}
+				}
+				if len(side[0]) <= 1 && len(side[1]) <= 1 {
+					t.Fatalf("feature %d at %v separates the classes: one node suffices", f, thr)
+				}
+			}
+		}
+	}
+	t.Logf("echocardiogram: objective %v (heuristic %v), optimal %v, %d errors, %.1fs", res.Objective, h, res.Optimal, res.Errors, res.Seconds)
+}

@@ -17,6 +17,7 @@ HighsInt Highs_getSolution(const void* highs, double* col_value, double* col_dua
 HighsInt Highs_getDoubleInfoValue(const void* highs, const char* info, double* value);
 HighsInt Highs_getIntInfoValue(const void* highs, const char* info, HighsInt* value);
 HighsInt Highs_getInt64InfoValue(const void* highs, const char* info, int64_t* value);
+HighsInt Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
 */
 import "C"
 
@@ -162,6 +163,14 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	if err != nil {
 		return nil, err
 	}
+	if len(p.Start) == n {
+		start := make([]C.double, n)
+		for j, v := range p.Start {
+			start[j] = C.double(v)
+		}
+		// A start HiGHS rejects (infeasible) is only a warning.
+		C.Highs_setSolution(h, &start[0], nil, nil, nil)
+	}
 	// Highs_run cannot be interrupted through lanl/highs; it runs in a
 	// goroutine so that a cancelled context returns at once (the solve
 	// itself then ends at its time limit).
@@ -186,9 +195,21 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		}
 		return o.sol, o.err
 	case <-ctx.Done():
-		return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled",
-			Seconds: time.Since(start).Seconds()}, nil
 	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// HiGHS got a time limit just short of the deadline; it may
+		// overrun it a little: wait briefly for its incumbent.
+		select {
+		case o := <-done:
+			if o.sol != nil {
+				o.sol.Seconds = time.Since(start).Seconds()
+			}
+			return o.sol, o.err
+		case <-time.After(grace):
+		}
+	}
+	return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled",
+		Seconds: time.Since(start).Seconds()}, nil
 }
 
 func dinfo(h unsafe.Pointer, name string) float64 {
@@ -295,9 +316,9 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 }
 
 // applyCutoff corrects HiGHS 1.10's report when the objective bound cuts
-// off every solution: it then says "optimal" and returns a point that is
-// not better than the cutoff. No solution beyond the cutoff exists, so the
-// cutoff is a valid bound.
+// off every solution: it then says "optimal" (or "time limit") and returns
+// a point that is not better than the cutoff. After a complete search no
+// solution beyond the cutoff exists, so the cutoff is a valid bound.
 func applyCutoff(sol *Solution, sense Sense, cutoff float64) {
 	tol := 1e-9 * max(1, math.Abs(cutoff))
 	worse := func(v float64) bool {
@@ -307,8 +328,16 @@ func applyCutoff(sol *Solution, sense Sense, cutoff float64) {
 		return v > cutoff+tol
 	}
 	if sol.X != nil && worse(sol.Objective) {
-		sol.X, sol.Objective, sol.Status, sol.Gap = nil, 0, StatusInfeasible, 0
-		sol.SolverStatus += " (nothing better than the cutoff)"
+		// Not a solution HiGHS found: it never accepts one beyond the
+		// bound. Proven only when HiGHS finished its search.
+		sol.X, sol.Objective, sol.Gap = nil, 0, 0
+		if sol.Status == StatusOptimal {
+			sol.Status = StatusInfeasible
+			sol.SolverStatus += " (nothing better than the cutoff)"
+		} else {
+			sol.Status = StatusNoSolution
+			sol.SolverStatus += " (nothing better than the cutoff yet)"
+		}
 	}
 	if sol.Status == StatusInfeasible {
 		sol.Bound = cutoff

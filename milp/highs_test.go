@@ -130,3 +130,50 @@ func TestHiGHSCancelledContext(t *testing.T) {
 		t.Fatalf("cancelled context: %v %v", sol, err)
 	}
 }
+
+func TestHiGHSCutoffWithTimeLimitProvesNothing(t *testing.T) {
+	m := knapsacks(60, 30)
+	first, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: 300 * time.Millisecond, Threads: 1})
+	if err != nil || first.X == nil {
+		t.Fatalf("%v %v", first, err)
+	}
+	if first.Status == StatusOptimal {
+		t.Skip("solved within the time limit")
+	}
+	// Maximising: ask for better than the incumbent. Unless HiGHS finishes
+	// before the time limit, "infeasible" would be a false proof.
+	sol, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: 300 * time.Millisecond, Threads: 1, Cutoff: first.Objective + 1, HasCutoff: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == StatusInfeasible && sol.Seconds >= 0.29 {
+		t.Fatalf("status infeasible (%s) after hitting the time limit", sol.SolverStatus)
+	}
+	if sol.X != nil && sol.Objective < first.Objective+1-1e-6 {
+		t.Fatalf("a solution %v not better than the cutoff %v", sol.Objective, first.Objective+1)
+	}
+	t.Logf("%s (%s) in %.2fs", sol.Status, sol.SolverStatus, sol.Seconds)
+}
+
+func TestHiGHSMIPStart(t *testing.T) {
+	m := knapsacks(60, 30)
+	// A feasible point: the greedy fill of item 0, 1, … while it fits.
+	x := make([]float64, len(m.Columns))
+	for j := range x {
+		x[j] = 1
+		if m.CheckPoint(x, 0) != nil {
+			x[j] = 0
+		}
+	}
+	start := m.Objective(x)
+	sol, err := HiGHS().Solve(context.Background(), m, Params{TimeLimit: time.Millisecond, Threads: 1, Start: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.X == nil || sol.Objective < start-1e-9 {
+		t.Fatalf("with a start of value %v: %s %v", start, sol.Status, sol.Objective)
+	}
+	if err := m.CheckPoint(sol.X, 1e-6); err != nil {
+		t.Fatal(err)
+	}
+}

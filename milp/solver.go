@@ -36,6 +36,9 @@ type Params struct {
 	// "Infeasible" then means that no such solution exists.
 	Cutoff    float64
 	HasCutoff bool
+	// Start, when it has one value per column, is a feasible point given
+	// to the solver as its first incumbent (a MIP start).
+	Start []float64
 	// Seed for the solver's random choices.
 	Seed int
 	// Verbose lets the solver print its log to standard output.
@@ -67,11 +70,18 @@ type Solver interface {
 // ErrNotEnabled is returned by solvers that were not compiled in.
 var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: run scripts/setup.sh (it builds HiGHS), then build or test with `-tags highs`")
 
+// grace is how long a solve whose context expired waits for the solver
+// to return its incumbent (solvers overrun their time limit a little).
+const grace = 3 * time.Second
+
 // deadline merges a time limit with the context's deadline.
 func deadline(ctx context.Context, limit time.Duration) (time.Duration, bool) {
 	d, has := limit, limit > 0
 	if dl, ok := ctx.Deadline(); ok {
+		// Leave the solver a little time to stop and hand back its
+		// incumbent before the context expires.
 		left := time.Until(dl)
+		left -= min(left/20+100*time.Millisecond, time.Second)
 		if !has || left < d {
 			d, has = left, true
 		}

@@ -18,6 +18,9 @@ type Incumbent struct {
 	Errors    int
 	// Nodes is the number of active internal nodes.
 	Nodes int
+	// X is the diagram as a solution of the MILP (a MIP start), with
+	// Model.Objective(X) = Objective.
+	X []float64
 }
 
 // hNode is a node of a diagram under construction.
@@ -51,6 +54,7 @@ func (e *Encoding) Heuristic(ctx context.Context, restarts int, seed uint64) *In
 		e.prune(layers)
 		inc := e.incumbent(layers)
 		if inc != nil && (best == nil || inc.Objective < best.Objective-1e-12) {
+			inc.X = e.point(layers)
 			best = inc
 		}
 	}
@@ -407,4 +411,133 @@ func (e *Encoding) satisfies(g *model.Graph, layers [][]*hNode) bool {
 		}
 	}
 	return true
+}
+
+// point writes the diagram of the layers as a MILP solution: nodes placed
+// by decreasing in-degree within layers 2.. (constraint 12; in the tree
+// case by their parent's slot), hyperplanes flipped where the negative
+// side would link to the higher index (constraint 11), and the flows of
+// every row along its path.
+func (e *Encoding) point(layers [][]*hNode) []float64 {
+	x := make([]float64, len(e.Model.Columns))
+	D := len(layers)
+	id := make([][]int, D) // skeleton node of each heuristic node
+	flip := make([][]bool, D)
+	id[0] = []int{e.layer[0][0]}
+	global := func(l int, t int) int {
+		if t < 0 {
+			return e.nInt + (-t - 1)
+		}
+		return id[l+1][t]
+	}
+	for l := range D {
+		flip[l] = make([]bool, len(layers[l]))
+		if e.Opts.Tree {
+			// A single child takes the negative slot; two terminals go
+			// in index order.
+			for k, nd := range layers[l] {
+				t0, t1 := nd.tgt[0], nd.tgt[1]
+				flip[l][k] = (t0 < 0 && t1 >= 0) || (t0 < 0 && t1 < 0 && -t0 > -t1)
+			}
+		}
+		if l+1 < D {
+			next := len(layers[l+1])
+			id[l+1] = make([]int, next)
+			if e.Opts.Tree {
+				for k, nd := range layers[l] {
+					slot := slices.Index(e.layer[l], id[l][k]) // position in layer l
+					for s := range 2 {
+						if t := nd.tgt[s]; t >= 0 {
+							side := s
+							if flip[l][k] {
+								side = 1 - s
+							}
+							id[l+1][t] = e.layer[l+1][2*slot+side]
+						}
+					}
+				}
+			} else {
+				indeg := make([]int, next)
+				for _, nd := range layers[l] {
+					for s := range 2 {
+						if t := nd.tgt[s]; t >= 0 {
+							indeg[t]++
+						}
+					}
+				}
+				order := make([]int, next)
+				for k := range order {
+					order[k] = k
+				}
+				if l+1 >= 2 {
+					sort.SliceStable(order, func(a, b int) bool { return indeg[order[a]] > indeg[order[b]] })
+				}
+				for pos, k := range order {
+					id[l+1][k] = e.layer[l+1][pos]
+				}
+			}
+		}
+		if !e.Opts.Tree {
+			for k, nd := range layers[l] {
+				flip[l][k] = global(l, nd.tgt[0]) > global(l, nd.tgt[1])
+			}
+		}
+	}
+	// Design and hyperplanes (constraint 15 holds for unused nodes too).
+	if !e.Opts.Multivariate {
+		for u := range e.nInt {
+			x[e.E[u][0]] = 1
+		}
+	}
+	for l := range D {
+		for k, nd := range layers[l] {
+			u := id[l][k]
+			x[e.D[u]] = 1
+			for s := range 2 {
+				side := s
+				if flip[l][k] {
+					side = 1 - s
+				}
+				v := global(l, nd.tgt[s])
+				x[e.Y[side][u][slices.Index(e.succ[u], v)]] = 1
+			}
+			a, b := 1.0, nd.thr+e.eps/2
+			if nd.thr > 1 {
+				a, b = 0, e.eps
+			}
+			if flip[l][k] {
+				a, b = -a, -b+e.eps
+			}
+			x[e.A[u][nd.col]], x[e.B[u]] = a, b
+			if !e.Opts.Multivariate {
+				x[e.E[u][0]], x[e.E[u][nd.col]] = 0, 1
+			}
+		}
+	}
+	// Flows.
+	for i := range e.data.Rows() {
+		l, k := 0, 0
+		for {
+			nd := layers[l][k]
+			u := id[l][k]
+			s := 0
+			if e.x[i][nd.col] > nd.thr {
+				s = 1
+			}
+			side := s
+			if flip[l][k] {
+				side = 1 - s
+			}
+			x[e.W[side][i][u]] = 1
+			x[e.Lambda[i][l]] = float64(side)
+			v := global(l, nd.tgt[s])
+			x[e.Z[side][i][u][slices.Index(e.succ[u], v)]] = 1
+			if nd.tgt[s] < 0 {
+				x[e.Leaf[i][v-e.nInt]] = 1
+				break
+			}
+			l, k = l+1, nd.tgt[s]
+		}
+	}
+	return x
 }

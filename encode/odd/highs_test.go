@@ -285,3 +285,38 @@ func TestExportedMPSSolvedByHiGHSProgram(t *testing.T) {
 		t.Fatalf("highs program: objective %v, in-process optimum %v", got, want)
 	}
 }
+
+func TestCategoricalAndRawNumericDecoding(t *testing.T) {
+	// A three-level categorical column (one-hot) and a numeric column on
+	// a raw scale: decoded tests must route every row as the MILP did.
+	d := &model.Dataset{Name: "mixed", Classes: []string{"n", "y"},
+		Features: []model.Feature{
+			{Name: "colour", Kind: model.Categorical, Levels: []string{"red", "green", "blue"}},
+			{Name: "size", Kind: model.Numeric},
+		}}
+	for i := range 18 {
+		c, s := i%3, float64(100+7*i)
+		d.Features[0].Values = append(d.Features[0].Values, float64(c))
+		d.Features[1].Values = append(d.Features[1].Values, s)
+		l := 0
+		if c == 1 || s > 190 {
+			l = 1
+		}
+		d.Labels = append(d.Labels, l)
+	}
+	e, err := Encode(d, Options{Skeleton: []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := solveDecode(t, e, d)
+	if g.Errors(d) != 0 {
+		t.Fatalf("the concept colour=green or size>190 fits with two nodes; got %d errors\n%s", g.Errors(d), g.Text())
+	}
+	cat := false
+	for _, nd := range g.Nodes {
+		cat = cat || nd.IsCategory
+	}
+	if !cat {
+		t.Fatalf("no categorical test:\n%s", g.Text())
+	}
+}
