@@ -152,7 +152,7 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 	}
 	st := res.Stats
 	out.Stats = map[string]any{
-		"binary_tests": v.NumTests(), "tests_used": len(p.tests), "rows_used": p.data.N,
+		"binary_tests": v.NumTests(), "tests_used": len(p.tests), "rows_used": p.rows, "row_slots": p.data.N,
 		"error_offset": p.offset, "iterations": st.Iterations, "decisions": st.Decisions,
 		"depth1_solves": st.Depth1, "depth2_solves": st.Depth2, "pruned": st.Pruned,
 		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": st.FirstComplete + p.offset,
@@ -166,6 +166,7 @@ type blossomPrepared struct {
 	data   *blossom.Data
 	tests  []int // engine feature -> binary view test
 	offset int64 // error of the cancelled inconsistent rows
+	rows   int   // rows after merging (data.N counts padding slots too)
 }
 
 // blossomPrepare applies the preprocessing of the paper: drop constant
@@ -268,6 +269,7 @@ func blossomPrepare(v *model.BinaryView, s BlossomSettings) (*blossomPrepared, e
 		}
 	}
 	nr := len(rows)
+	p.rows = nr
 	cols := make([][]uint64, m)
 	for k := range cols {
 		cols[k] = make([]uint64, (nr+63)/64)
