@@ -151,11 +151,15 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 		out.Model, out.Errors, out.Objective = cartG, cartG.Errors(d), cartErr
 	}
 	st := res.Stats
+	first := int64(-1) // the search stopped before its first complete tree
+	if st.FirstComplete >= 0 {
+		first = st.FirstComplete + p.offset
+	}
 	out.Stats = map[string]any{
 		"binary_tests": v.NumTests(), "tests_used": len(p.tests), "rows_used": p.rows, "row_slots": p.data.N,
 		"error_offset": p.offset, "iterations": st.Iterations, "decisions": st.Decisions,
 		"depth1_solves": st.Depth1, "depth2_solves": st.Depth2, "pruned": st.Pruned,
-		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": st.FirstComplete + p.offset,
+		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": first,
 		"seconds": time.Since(start).Seconds(), "returned_cart": out.Model == cartG,
 	}
 	return out, nil

@@ -271,7 +271,7 @@ func TestBlossomStopsAtFloor(t *testing.T) {
 // brute force, with classes and weights.
 func TestBlossomAgreesWithDL85(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 4))
-	for trial := range 6 {
+	for trial := range 12 {
 		C := 2 + trial%3
 		d := blossomRandom(rng, 150+rng.IntN(150), 3, 3, C, trial%2 == 1)
 		v := model.Binarize(d)
