@@ -100,7 +100,8 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		return nil, errors.New("milp: model has no columns")
 	}
 	if err := ctx.Err(); err != nil {
-		return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled"}, nil
+		return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
+			TimeLimit: errors.Is(err, context.DeadlineExceeded)}, nil
 	}
 	start := time.Now()
 	raw := highs.NewRawModel()
@@ -208,8 +209,17 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		case <-time.After(grace):
 		}
 	}
-	return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled",
-		Seconds: time.Since(start).Seconds()}, nil
+	return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
+		Seconds: time.Since(start).Seconds(), TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded)}, nil
+}
+
+// noBound is the trivial bound on the optimum: −∞ when minimising, +∞
+// when maximising.
+func noBound(sense Sense) float64 {
+	if sense == Maximize {
+		return math.Inf(1)
+	}
+	return math.Inf(-1)
 }
 
 func dinfo(h unsafe.Pointer, name string) float64 {
@@ -264,10 +274,7 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 	if sol.SolverStatus == "" {
 		sol.SolverStatus = fmt.Sprintf("status %d", int(ms))
 	}
-	worst := math.Inf(-1)
-	if sense == Maximize {
-		worst = math.Inf(1)
-	}
+	worst := noBound(sense)
 	sol.Bound = worst
 	hasX := iinfo(h, "primal_solution_status") == hSolutionStatusFeasible
 	if hasX {
@@ -290,6 +297,7 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 	}
 	sol.Gap = dinfo(h, "mip_gap")
 	sol.Nodes = i64info(h, "mip_node_count")
+	sol.TimeLimit = ms == hModelTimeLimit
 	switch ms {
 	case hModelOptimal:
 		if !hasX {

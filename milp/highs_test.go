@@ -108,8 +108,8 @@ func TestHiGHSTimeLimitKeepsIncumbent(t *testing.T) {
 	if sol.Status == StatusOptimal {
 		t.Skip("solved to optimality within the time limit; nothing to check")
 	}
-	if sol.Status != StatusFeasible || sol.X == nil {
-		t.Fatalf("status %s (%s) without incumbent after the time limit", sol.Status, sol.SolverStatus)
+	if sol.Status != StatusFeasible || sol.X == nil || !sol.TimeLimit {
+		t.Fatalf("status %s (%s, time limit %v) without incumbent after the time limit", sol.Status, sol.SolverStatus, sol.TimeLimit)
 	}
 	if err := m.CheckPoint(sol.X, 1e-6); err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestHiGHSCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sol, err := HiGHS().Solve(ctx, knapsacks(10, 2), Params{})
-	if err != nil || sol.Status != StatusNoSolution {
+	if err != nil || sol.Status != StatusNoSolution || sol.TimeLimit {
 		t.Fatalf("cancelled context: %v %v", sol, err)
 	}
 }
