@@ -227,16 +227,11 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		offer(g)
 	}
 	res.Model = best
-	switch {
-	case best == nil:
+	if best == nil {
 		res.Status = milpStatus(ctx, sol, false, false)
 		return res, nil
-	case sol.Status == milp.StatusInfeasible && params.HasCutoff:
-		// Nothing beats the heuristic's diagram: it is optimal.
-		res.Optimal = true
-	case sol.Status == milp.StatusOptimal && consistent && bestObj <= sol.Objective+1e-9:
-		res.Optimal = true
 	}
+	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
 	res.Status = milpStatus(ctx, sol, true, res.Optimal)
 	res.Errors, res.Objective = best.Errors(d), bestObj
 	if res.Optimal {
@@ -245,6 +240,21 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		res.LowerBound = math.Max(0, math.Min(finite(sol.Bound), bestObj))
 	}
 	return res, nil
+}
+
+// milpProven reports whether the best diagram (objective bestObj) is
+// proven optimal by a MILP run that ended with sol: HiGHS proved that
+// nothing beats the cutoff (the heuristic's objective), or proved its
+// solution optimal, that solution decodes to a diagram of the same
+// objective (consistent), and the best diagram is not worse.
+func milpProven(sol *milp.Solution, hasCutoff, consistent bool, bestObj float64) bool {
+	switch sol.Status {
+	case milp.StatusInfeasible:
+		return hasCutoff
+	case milp.StatusOptimal:
+		return consistent && bestObj <= sol.Objective+1e-9
+	}
+	return false
 }
 
 // milpStatus is the result status of a MILP run that ended with sol
