@@ -15,13 +15,14 @@
 #        install-highs.sh --fetch-only DIR fetch and verify the tarball into DIR
 # INSTALL_HIGHS_APT_DIR (default /etc/apt) and INSTALL_HIGHS_OS_RELEASE
 # (default /etc/os-release) name where the apt sources and the release
-# codename are read (for tests).
+# codename are read, INSTALL_HIGHS_PREFIX (default /usr/local) where HiGHS
+# goes (for tests; pkg-config and the loader find only /usr/local by default).
 set -euo pipefail
 
 HIGHS_VERSION=1.10.0
 HIGHS_SHA256=5964fc1ca4f0b23dd45987bbed1838f2e570e96aa624635ac63d277152b6c94a
 NEXT_RELEASE=trixie   # the Debian release that ships highs 1.10.0
-PREFIX=/usr/local
+PREFIX=${INSTALL_HIGHS_PREFIX:-/usr/local}
 
 say() { printf 'install-highs: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
@@ -186,5 +187,5 @@ ldconfig || die "ldconfig failed"
 
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig:$PREFIX/lib64/pkgconfig:${PKG_CONFIG_PATH:-}"
 pkg-config --exists highs || die "installed, but pkg-config cannot find highs.pc under $PREFIX"
-command -v highs >/dev/null || die "installed, but the highs command-line program is not on PATH"
+[ -x "$PREFIX/bin/highs" ] || die "installed, but the highs command-line program is not in $PREFIX/bin"
 say "installed HiGHS $(pkg-config --modversion highs) into $PREFIX"
