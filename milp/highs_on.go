@@ -182,7 +182,7 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	done := make(chan outcome, 1)
 	go func() {
 		_, runErr := raw.Solve()
-		sol, err := readSolution(h, n, m.Sense, runErr)
+		sol, err := readSolution(h, n, m.Sense, p.RelGap, runErr)
 		if err == nil && p.HasCutoff {
 			applyCutoff(sol, m.Sense, p.Cutoff)
 		}
@@ -264,7 +264,10 @@ var highsStatusName = map[int]string{
 	hModelSolutionLimit: "solution limit", hModelInterrupt: "interrupt",
 }
 
-func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution, error) {
+// readSolution reads the outcome of a run. HiGHS reports "optimal" as soon
+// as the relative gap is within mip_rel_gap: with relGap > 0 that is only
+// a proven optimum when the gap actually closed.
+func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runErr error) (*Solution, error) {
 	var cs highs.CallStatus
 	if runErr != nil && !(errors.As(runErr, &cs) && cs.IsWarning()) {
 		return nil, fmt.Errorf("milp: HiGHS run failed: %w", runErr)
@@ -303,6 +306,11 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 		if !hasX {
 			return nil, errors.New("milp: HiGHS reports optimal without a solution")
 		}
+		if relGap > 0 && !closed(sol.Objective, sol.Bound, sense) {
+			// Stopped at the gap asked for: a solution and a bound.
+			sol.Status, sol.SolverStatus = StatusFeasible, sol.SolverStatus+" within the relative gap"
+			break
+		}
 		sol.Status, sol.Bound, sol.Gap = StatusOptimal, sol.Objective, 0
 	case hModelInfeasible, hModelObjectiveBound:
 		sol.Status, sol.X, sol.Bound = StatusInfeasible, nil, -worst
@@ -321,6 +329,19 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 		}
 	}
 	return sol, nil
+}
+
+// closed reports whether the bound meets the objective, within HiGHS's
+// default absolute gap tolerance (1e-6) relative to the objective's size.
+func closed(obj, bound float64, sense Sense) bool {
+	if math.IsNaN(bound) || math.IsInf(bound, 0) {
+		return false
+	}
+	d := obj - bound
+	if sense == Maximize {
+		d = -d
+	}
+	return d <= 1e-6*max(1, math.Abs(obj))
 }
 
 // applyCutoff corrects HiGHS 1.10's report when the objective bound cuts

@@ -177,3 +177,40 @@ func TestHiGHSMIPStart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// HiGHS says "optimal" once the gap is within mip_rel_gap; with a gap
+// asked for, only a closed gap is a proof.
+func TestHiGHSRelativeGapIsNotAProof(t *testing.T) {
+	m := knapsacks(30, 10)
+	exact, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1})
+	if err != nil || exact.Status != StatusOptimal {
+		t.Fatalf("exact solve: %v %v", exact, err)
+	}
+	stoppedEarly := false
+	for _, gap := range []float64{0.01, 0.05, 0.2, 0.5} {
+		sol, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1, RelGap: gap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.X == nil || m.CheckPoint(sol.X, 1e-6) != nil {
+			t.Fatalf("gap %v: %s without a feasible point", gap, sol.Status)
+		}
+		switch sol.Status {
+		case StatusOptimal:
+			if math.Abs(sol.Objective-exact.Objective) > 1e-6 {
+				t.Fatalf("gap %v: claims optimal %v, the optimum is %v", gap, sol.Objective, exact.Objective)
+			}
+		case StatusFeasible:
+			stoppedEarly = true
+			// Maximising: the bound is above the optimum, within the gap.
+			if sol.Bound < exact.Objective-1e-6 || sol.Bound-sol.Objective > gap*math.Abs(sol.Objective)+1e-6 || sol.TimeLimit {
+				t.Fatalf("gap %v: objective %v, bound %v, optimum %v, time limit %v", gap, sol.Objective, sol.Bound, exact.Objective, sol.TimeLimit)
+			}
+		default:
+			t.Fatalf("gap %v: status %s", gap, sol.Status)
+		}
+	}
+	if !stoppedEarly {
+		t.Skip("HiGHS closed the gap every time; nothing stopped early")
+	}
+}
