@@ -18,6 +18,36 @@ HighsInt Highs_getDoubleInfoValue(const void* highs, const char* info, double* v
 HighsInt Highs_getIntInfoValue(const void* highs, const char* info, HighsInt* value);
 HighsInt Highs_getInt64InfoValue(const void* highs, const char* info, int64_t* value);
 HighsInt Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
+
+// The callback types (lp_data/HighsCallbackStruct.h, types only) and the
+// callback calls of the C API.
+#include "lp_data/HighsCallbackStruct.h"
+HighsInt Highs_setCallback(void* highs, HighsCCallbackType user_callback, void* user_callback_data);
+HighsInt Highs_startCallback(void* highs, const int callback_type);
+
+// odtkitInterrupt asks HiGHS to stop once *flag (C memory, set from Go
+// when the context is done) is non-zero.
+static void odtkitInterrupt(int type, const char* msg, const HighsCallbackDataOut* out,
+		HighsCallbackDataIn* in, void* flag) {
+	if (in != NULL && __atomic_load_n((int32_t*)flag, __ATOMIC_RELAXED) != 0) {
+		in->user_interrupt = 1;
+	}
+}
+
+// odtkitWatch installs odtkitInterrupt for the simplex, IPM and MIP
+// interrupt callbacks (kHighsCallback{Simplex,Ipm,Mip}Interrupt = 1, 2, 6).
+static HighsInt odtkitWatch(void* highs, int32_t* flag) {
+	HighsInt s = Highs_setCallback(highs, odtkitInterrupt, flag);
+	if (s < 0) return s;
+	const int types[3] = {1, 2, 6};
+	for (int k = 0; k < 3; k++) {
+		HighsInt t = Highs_startCallback(highs, types[k]);
+		if (t < 0) return t;
+	}
+	return 0;
+}
+
+static void odtkitStop(int32_t* flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
 */
 import "C"
 
@@ -172,9 +202,18 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		// A start HiGHS rejects (infeasible) is only a warning.
 		C.Highs_setSolution(h, &start[0], nil, nil, nil)
 	}
-	// Highs_run cannot be interrupted through lanl/highs; it runs in a
-	// goroutine so that a cancelled context returns at once (the solve
-	// itself then ends at its time limit).
+	// Highs_run runs in a goroutine; when the context is done, the
+	// interrupt callback (polled by HiGHS's simplex, IPM and MIP loops)
+	// stops it, and its incumbent and bound are read as after a time
+	// limit. The flag lives in C memory until the run has ended.
+	flag := (*C.int32_t)(C.calloc(1, 4))
+	if flag == nil {
+		return nil, errors.New("milp: out of memory")
+	}
+	if C.odtkitWatch(h, flag) < 0 {
+		C.free(unsafe.Pointer(flag))
+		return nil, errors.New("milp: HiGHS refused the interrupt callback")
+	}
 	type outcome struct {
 		sol *Solution
 		err error
@@ -189,25 +228,36 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		runtime.KeepAlive(raw)
 		done <- outcome{sol, err}
 	}()
+	// The flag is freed by whoever receives the outcome (the run has
+	// ended then).
+	free := func() { C.free(unsafe.Pointer(flag)) }
 	select {
 	case o := <-done:
+		free()
 		if o.sol != nil {
 			o.sol.Seconds = time.Since(start).Seconds()
 		}
 		return o.sol, o.err
 	case <-ctx.Done():
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		// HiGHS got a time limit just short of the deadline; it may
-		// overrun it a little: wait briefly for its incumbent.
-		select {
-		case o := <-done:
-			if o.sol != nil {
-				o.sol.Seconds = time.Since(start).Seconds()
+	C.odtkitStop(flag)
+	// HiGHS polls the interrupt between iterations and nodes: wait
+	// briefly for its incumbent and bound.
+	select {
+	case o := <-done:
+		free()
+		if o.sol != nil {
+			o.sol.Seconds = time.Since(start).Seconds()
+			if o.sol.Status == StatusOptimal || o.sol.Status == StatusInfeasible {
+				// Finished just in time: a proof stands.
+				return o.sol, o.err
 			}
-			return o.sol, o.err
-		case <-time.After(grace):
+			o.sol.TimeLimit = o.sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded)
+			o.sol.SolverStatus += " (context " + ctx.Err().Error() + ")"
 		}
+		return o.sol, o.err
+	case <-time.After(grace):
+		go func() { <-done; free() }()
 	}
 	return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
 		Seconds: time.Since(start).Seconds(), TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded)}, nil

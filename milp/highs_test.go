@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -129,6 +130,34 @@ func TestHiGHSCancelledContext(t *testing.T) {
 	if err != nil || sol.Status != StatusNoSolution || sol.TimeLimit {
 		t.Fatalf("cancelled context: %v %v", sol, err)
 	}
+}
+
+// Cancelling the context interrupts HiGHS (no time limit set): Solve
+// returns its incumbent and bound instead of leaving it running.
+func TestHiGHSCancelInterruptsTheRun(t *testing.T) {
+	m := knapsacks(60, 30)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	begin := time.Now()
+	sol, err := HiGHS().Solve(ctx, m, Params{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == StatusOptimal {
+		t.Skip("solved before the cancellation")
+	}
+	if !strings.Contains(sol.SolverStatus, "interrupt") || sol.TimeLimit {
+		t.Fatalf("after %v: %s (%s), time limit %v; want HiGHS interrupted", time.Since(begin), sol.Status, sol.SolverStatus, sol.TimeLimit)
+	}
+	if sol.X != nil {
+		if err := m.CheckPoint(sol.X, 1e-6); err != nil {
+			t.Fatal(err)
+		}
+		if sol.Status != StatusFeasible || sol.Bound < sol.Objective-1e-6 {
+			t.Fatalf("%s: objective %v, bound %v (maximising)", sol.Status, sol.Objective, sol.Bound)
+		}
+	}
+	t.Logf("%s (%s) after %v: objective %v, bound %v", sol.Status, sol.SolverStatus, time.Since(begin), sol.Objective, sol.Bound)
 }
 
 func TestHiGHSCutoffWithTimeLimitProvesNothing(t *testing.T) {
