@@ -2,6 +2,7 @@ package odtkit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -211,6 +212,7 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		return nil, err
 	}
 	stats["milp_status"], stats["milp_solver_status"] = string(sol.Status), sol.SolverStatus
+	stats["milp_time_limit"] = sol.TimeLimit
 	stats["milp_bound"], stats["milp_nodes"], stats["milp_seconds"] = finite(sol.Bound), sol.Nodes, sol.Seconds
 	consistent := false
 	if sol.X != nil {
@@ -225,18 +227,12 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		offer(g)
 	}
 	res.Model = best
-	switch {
-	case best == nil:
-		if sol.Status == milp.StatusInfeasible {
-			res.Status = model.StatusInfeasible
-		}
+	if best == nil {
+		res.Status = milpStatus(ctx, sol, false, false)
 		return res, nil
-	case sol.Status == milp.StatusInfeasible && params.HasCutoff:
-		// Nothing beats the heuristic's diagram: it is optimal.
-		res.Optimal = true
-	case sol.Status == milp.StatusOptimal && consistent && bestObj <= sol.Objective+1e-9:
-		res.Optimal = true
 	}
+	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
+	res.Status = milpStatus(ctx, sol, true, res.Optimal)
 	res.Errors, res.Objective = best.Errors(d), bestObj
 	if res.Optimal {
 		res.LowerBound = bestObj
@@ -244,6 +240,44 @@ func (b milpBackend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		res.LowerBound = math.Max(0, math.Min(finite(sol.Bound), bestObj))
 	}
 	return res, nil
+}
+
+// milpProven reports whether the best diagram (objective bestObj) is
+// proven optimal by a MILP run that ended with sol: HiGHS proved that
+// nothing beats the cutoff (the heuristic's objective), or proved its
+// solution optimal, that solution decodes to a diagram of the same
+// objective (consistent), and the best diagram is not worse.
+func milpProven(sol *milp.Solution, hasCutoff, consistent bool, bestObj float64) bool {
+	switch sol.Status {
+	case milp.StatusInfeasible:
+		return hasCutoff
+	case milp.StatusOptimal:
+		return consistent && bestObj <= sol.Objective+1e-9
+	}
+	return false
+}
+
+// milpStatus is the result status of a MILP run that ended with sol
+// (hasModel: a model is returned; optimal: it is proven optimal). A run
+// stopped by HiGHS's own time limit (set just short of the context's
+// deadline) or by the deadline itself is a time-limit stop, even when
+// HiGHS returned before the context expired.
+func milpStatus(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) model.Status {
+	switch {
+	case optimal:
+		return model.StatusOptimal
+	case !hasModel && sol.Status == milp.StatusInfeasible:
+		return model.StatusInfeasible
+	case !hasModel:
+		return model.StatusNoSolution
+	case sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return model.StatusTimeLimit
+	case ctx.Err() != nil:
+		return model.StatusCancelled
+	default:
+		// HiGHS stopped on its own, e.g. at the relative gap asked for.
+		return model.StatusFeasible
+	}
 }
 
 func finite(v float64) float64 {

@@ -18,6 +18,36 @@ HighsInt Highs_getDoubleInfoValue(const void* highs, const char* info, double* v
 HighsInt Highs_getIntInfoValue(const void* highs, const char* info, HighsInt* value);
 HighsInt Highs_getInt64InfoValue(const void* highs, const char* info, int64_t* value);
 HighsInt Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
+
+// The callback types (lp_data/HighsCallbackStruct.h, types only) and the
+// callback calls of the C API.
+#include "lp_data/HighsCallbackStruct.h"
+HighsInt Highs_setCallback(void* highs, HighsCCallbackType user_callback, void* user_callback_data);
+HighsInt Highs_startCallback(void* highs, const int callback_type);
+
+// odtkitInterrupt asks HiGHS to stop once *flag (C memory, set from Go
+// when the context is done) is non-zero.
+static void odtkitInterrupt(int type, const char* msg, const HighsCallbackDataOut* out,
+		HighsCallbackDataIn* in, void* flag) {
+	if (in != NULL && __atomic_load_n((int32_t*)flag, __ATOMIC_RELAXED) != 0) {
+		in->user_interrupt = 1;
+	}
+}
+
+// odtkitWatch installs odtkitInterrupt for the simplex, IPM and MIP
+// interrupt callbacks (kHighsCallback{Simplex,Ipm,Mip}Interrupt = 1, 2, 6).
+static HighsInt odtkitWatch(void* highs, int32_t* flag) {
+	HighsInt s = Highs_setCallback(highs, odtkitInterrupt, flag);
+	if (s < 0) return s;
+	const int types[3] = {1, 2, 6};
+	for (int k = 0; k < 3; k++) {
+		HighsInt t = Highs_startCallback(highs, types[k]);
+		if (t < 0) return t;
+	}
+	return 0;
+}
+
+static void odtkitStop(int32_t* flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
 */
 import "C"
 
@@ -100,7 +130,8 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		return nil, errors.New("milp: model has no columns")
 	}
 	if err := ctx.Err(); err != nil {
-		return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled"}, nil
+		return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
+			TimeLimit: errors.Is(err, context.DeadlineExceeded)}, nil
 	}
 	start := time.Now()
 	raw := highs.NewRawModel()
@@ -171,9 +202,18 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		// A start HiGHS rejects (infeasible) is only a warning.
 		C.Highs_setSolution(h, &start[0], nil, nil, nil)
 	}
-	// Highs_run cannot be interrupted through lanl/highs; it runs in a
-	// goroutine so that a cancelled context returns at once (the solve
-	// itself then ends at its time limit).
+	// Highs_run runs in a goroutine; when the context is done, the
+	// interrupt callback (polled by HiGHS's simplex, IPM and MIP loops)
+	// stops it, and its incumbent and bound are read as after a time
+	// limit. The flag lives in C memory until the run has ended.
+	flag := (*C.int32_t)(C.calloc(1, 4))
+	if flag == nil {
+		return nil, errors.New("milp: out of memory")
+	}
+	if C.odtkitWatch(h, flag) < 0 {
+		C.free(unsafe.Pointer(flag))
+		return nil, errors.New("milp: HiGHS refused the interrupt callback")
+	}
 	type outcome struct {
 		sol *Solution
 		err error
@@ -181,35 +221,55 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	done := make(chan outcome, 1)
 	go func() {
 		_, runErr := raw.Solve()
-		sol, err := readSolution(h, n, m.Sense, runErr)
+		sol, err := readSolution(h, n, m.Sense, p.RelGap, runErr)
 		if err == nil && p.HasCutoff {
 			applyCutoff(sol, m.Sense, p.Cutoff)
 		}
 		runtime.KeepAlive(raw)
 		done <- outcome{sol, err}
 	}()
+	// The flag is freed by whoever receives the outcome (the run has
+	// ended then).
+	free := func() { C.free(unsafe.Pointer(flag)) }
 	select {
 	case o := <-done:
+		free()
 		if o.sol != nil {
 			o.sol.Seconds = time.Since(start).Seconds()
 		}
 		return o.sol, o.err
 	case <-ctx.Done():
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		// HiGHS got a time limit just short of the deadline; it may
-		// overrun it a little: wait briefly for its incumbent.
-		select {
-		case o := <-done:
-			if o.sol != nil {
-				o.sol.Seconds = time.Since(start).Seconds()
+	C.odtkitStop(flag)
+	// HiGHS polls the interrupt between iterations and nodes: wait
+	// briefly for its incumbent and bound.
+	select {
+	case o := <-done:
+		free()
+		if o.sol != nil {
+			o.sol.Seconds = time.Since(start).Seconds()
+			if o.sol.Status == StatusOptimal || o.sol.Status == StatusInfeasible {
+				// Finished just in time: a proof stands.
+				return o.sol, o.err
 			}
-			return o.sol, o.err
-		case <-time.After(grace):
+			o.sol.TimeLimit = o.sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded)
+			o.sol.SolverStatus += " (context " + ctx.Err().Error() + ")"
 		}
+		return o.sol, o.err
+	case <-time.After(grace):
+		go func() { <-done; free() }()
 	}
-	return &Solution{Status: StatusNoSolution, Bound: math.Inf(-1), SolverStatus: "cancelled",
-		Seconds: time.Since(start).Seconds()}, nil
+	return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
+		Seconds: time.Since(start).Seconds(), TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded)}, nil
+}
+
+// noBound is the trivial bound on the optimum: −∞ when minimising, +∞
+// when maximising.
+func noBound(sense Sense) float64 {
+	if sense == Maximize {
+		return math.Inf(1)
+	}
+	return math.Inf(-1)
 }
 
 func dinfo(h unsafe.Pointer, name string) float64 {
@@ -254,7 +314,10 @@ var highsStatusName = map[int]string{
 	hModelSolutionLimit: "solution limit", hModelInterrupt: "interrupt",
 }
 
-func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution, error) {
+// readSolution reads the outcome of a run. HiGHS reports "optimal" as soon
+// as the relative gap is within mip_rel_gap: with relGap > 0 that is only
+// a proven optimum when the gap actually closed.
+func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runErr error) (*Solution, error) {
 	var cs highs.CallStatus
 	if runErr != nil && !(errors.As(runErr, &cs) && cs.IsWarning()) {
 		return nil, fmt.Errorf("milp: HiGHS run failed: %w", runErr)
@@ -264,10 +327,7 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 	if sol.SolverStatus == "" {
 		sol.SolverStatus = fmt.Sprintf("status %d", int(ms))
 	}
-	worst := math.Inf(-1)
-	if sense == Maximize {
-		worst = math.Inf(1)
-	}
+	worst := noBound(sense)
 	sol.Bound = worst
 	hasX := iinfo(h, "primal_solution_status") == hSolutionStatusFeasible
 	if hasX {
@@ -290,10 +350,16 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 	}
 	sol.Gap = dinfo(h, "mip_gap")
 	sol.Nodes = i64info(h, "mip_node_count")
+	sol.TimeLimit = ms == hModelTimeLimit
 	switch ms {
 	case hModelOptimal:
 		if !hasX {
 			return nil, errors.New("milp: HiGHS reports optimal without a solution")
+		}
+		if relGap > 0 && !closed(sol.Objective, sol.Bound, sense) {
+			// Stopped at the gap asked for: a solution and a bound.
+			sol.Status, sol.SolverStatus = StatusFeasible, sol.SolverStatus+" within the relative gap"
+			break
 		}
 		sol.Status, sol.Bound, sol.Gap = StatusOptimal, sol.Objective, 0
 	case hModelInfeasible, hModelObjectiveBound:
@@ -313,6 +379,19 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, runErr error) (*Solution
 		}
 	}
 	return sol, nil
+}
+
+// closed reports whether the bound meets the objective, within HiGHS's
+// default absolute gap tolerance (1e-6) relative to the objective's size.
+func closed(obj, bound float64, sense Sense) bool {
+	if math.IsNaN(bound) || math.IsInf(bound, 0) {
+		return false
+	}
+	d := obj - bound
+	if sense == Maximize {
+		d = -d
+	}
+	return d <= 1e-6*max(1, math.Abs(obj))
 }
 
 // applyCutoff corrects HiGHS 1.10's report when the objective bound cuts

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,8 +109,8 @@ func TestHiGHSTimeLimitKeepsIncumbent(t *testing.T) {
 	if sol.Status == StatusOptimal {
 		t.Skip("solved to optimality within the time limit; nothing to check")
 	}
-	if sol.Status != StatusFeasible || sol.X == nil {
-		t.Fatalf("status %s (%s) without incumbent after the time limit", sol.Status, sol.SolverStatus)
+	if sol.Status != StatusFeasible || sol.X == nil || !sol.TimeLimit {
+		t.Fatalf("status %s (%s, time limit %v) without incumbent after the time limit", sol.Status, sol.SolverStatus, sol.TimeLimit)
 	}
 	if err := m.CheckPoint(sol.X, 1e-6); err != nil {
 		t.Fatal(err)
@@ -126,9 +127,37 @@ func TestHiGHSCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sol, err := HiGHS().Solve(ctx, knapsacks(10, 2), Params{})
-	if err != nil || sol.Status != StatusNoSolution {
+	if err != nil || sol.Status != StatusNoSolution || sol.TimeLimit {
 		t.Fatalf("cancelled context: %v %v", sol, err)
 	}
+}
+
+// Cancelling the context interrupts HiGHS (no time limit set): Solve
+// returns its incumbent and bound instead of leaving it running.
+func TestHiGHSCancelInterruptsTheRun(t *testing.T) {
+	m := knapsacks(60, 30)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	begin := time.Now()
+	sol, err := HiGHS().Solve(ctx, m, Params{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status == StatusOptimal {
+		t.Skip("solved before the cancellation")
+	}
+	if !strings.Contains(sol.SolverStatus, "interrupt") || sol.TimeLimit {
+		t.Fatalf("after %v: %s (%s), time limit %v; want HiGHS interrupted", time.Since(begin), sol.Status, sol.SolverStatus, sol.TimeLimit)
+	}
+	if sol.X != nil {
+		if err := m.CheckPoint(sol.X, 1e-6); err != nil {
+			t.Fatal(err)
+		}
+		if sol.Status != StatusFeasible || sol.Bound < sol.Objective-1e-6 {
+			t.Fatalf("%s: objective %v, bound %v (maximising)", sol.Status, sol.Objective, sol.Bound)
+		}
+	}
+	t.Logf("%s (%s) after %v: objective %v, bound %v", sol.Status, sol.SolverStatus, time.Since(begin), sol.Objective, sol.Bound)
 }
 
 func TestHiGHSCutoffWithTimeLimitProvesNothing(t *testing.T) {
@@ -175,5 +204,42 @@ func TestHiGHSMIPStart(t *testing.T) {
 	}
 	if err := m.CheckPoint(sol.X, 1e-6); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// HiGHS says "optimal" once the gap is within mip_rel_gap; with a gap
+// asked for, only a closed gap is a proof.
+func TestHiGHSRelativeGapIsNotAProof(t *testing.T) {
+	m := knapsacks(30, 10)
+	exact, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1})
+	if err != nil || exact.Status != StatusOptimal {
+		t.Fatalf("exact solve: %v %v", exact, err)
+	}
+	stoppedEarly := false
+	for _, gap := range []float64{0.01, 0.05, 0.2, 0.5} {
+		sol, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1, RelGap: gap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.X == nil || m.CheckPoint(sol.X, 1e-6) != nil {
+			t.Fatalf("gap %v: %s without a feasible point", gap, sol.Status)
+		}
+		switch sol.Status {
+		case StatusOptimal:
+			if math.Abs(sol.Objective-exact.Objective) > 1e-6 {
+				t.Fatalf("gap %v: claims optimal %v, the optimum is %v", gap, sol.Objective, exact.Objective)
+			}
+		case StatusFeasible:
+			stoppedEarly = true
+			// Maximising: the bound is above the optimum, within the gap.
+			if sol.Bound < exact.Objective-1e-6 || sol.Bound-sol.Objective > gap*math.Abs(sol.Objective)+1e-6 || sol.TimeLimit {
+				t.Fatalf("gap %v: objective %v, bound %v, optimum %v, time limit %v", gap, sol.Objective, sol.Bound, exact.Objective, sol.TimeLimit)
+			}
+		default:
+			t.Fatalf("gap %v: status %s", gap, sol.Status)
+		}
+	}
+	if !stoppedEarly {
+		t.Skip("HiGHS closed the gap every time; nothing stopped early")
 	}
 }

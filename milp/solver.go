@@ -59,6 +59,10 @@ type Solution struct {
 	Seconds float64
 	// SolverStatus is the solver's own name for how it ended.
 	SolverStatus string
+	// TimeLimit reports that the solve stopped at its time limit (the
+	// one in Params or the one derived from the context's deadline)
+	// before it finished; Status then says whether it had a solution.
+	TimeLimit bool
 }
 
 // Solver solves models.

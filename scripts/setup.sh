@@ -7,8 +7,8 @@
 set -euo pipefail
 
 # Debian packages the project needs: minisat (external DIMACS solver in the SAT tests);
-# cmake, g++, pkg-config, xz-utils (HiGHS build for the `highs` build tag).
-PACKAGES="minisat cmake g++ pkg-config xz-utils"
+# cmake, g++, make, pkg-config, xz-utils (HiGHS build for the `highs` build tag).
+PACKAGES="minisat cmake g++ make pkg-config xz-utils"
 # Go toolchain fetched when no `go` is on the PATH (go.mod asks for 1.26).
 GO_VERSION="1.26.8"
 

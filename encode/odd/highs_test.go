@@ -260,7 +260,9 @@ func TestExportedMPSSolvedByHiGHSProgram(t *testing.T) {
 	}
 	f.Close()
 	solFile := filepath.Join(dir, "odd.sol")
-	out, err := exec.Command(bin, "--model_file", path, "--solution_file", solFile).CombinedOutput()
+	cmd := exec.Command(bin, "--model_file", path, "--solution_file", solFile)
+	cmd.Dir = dir // the program writes HiGHS.log into its working directory
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("highs: %v\n%s", err, out)
 	}

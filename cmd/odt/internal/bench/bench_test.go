@@ -162,7 +162,9 @@ func TestRunnerRecordsFailuresAndCompletes(t *testing.T) {
 func TestMergedShardsGiveSameTable(t *testing.T) {
 	exe := fakeOdt(t)
 	rn := &Runner{Exe: exe, TimeLimit: time.Second}
-	cells := Grid([]string{"good1.txt", "good2.txt", "missing.txt"}, []string{"a", "b"}, []int{2, 3}, 1)
+	// Four backends over three shards: shard 1 meets "d" before "b" and
+	// "c", so a merge that kept first-seen order would list them apart.
+	cells := Grid([]string{"good1.txt", "good2.txt", "missing.txt"}, []string{"a", "b", "c", "d"}, []int{2, 3}, 1)
 	whole := t.TempDir()
 	runs, err := Execute(context.Background(), rn, cells, whole, nil)
 	if err != nil {

@@ -16,6 +16,10 @@ type Cell struct {
 	Backend string `json:"backend"`
 	Depth   int    `json:"depth"`
 	Repeat  int    `json:"repeat"` // 1-based
+	// Index is the cell's position in the whole grid (0-based): shards
+	// keep it, so merged shards list their runs, and their tables their
+	// backends, in the order of the unsharded grid.
+	Index int `json:"cell"`
 }
 
 // Key identifies a cell across shards and merges.
@@ -42,7 +46,7 @@ func Grid(datasets, backends []string, depths []int, repeat int) []Cell {
 		for _, k := range depths {
 			for _, b := range backends {
 				for r := 1; r <= max(repeat, 1); r++ {
-					cells = append(cells, Cell{Dataset: d, Backend: b, Depth: k, Repeat: r})
+					cells = append(cells, Cell{Dataset: d, Backend: b, Depth: k, Repeat: r, Index: len(cells)})
 				}
 			}
 		}

@@ -81,6 +81,9 @@ func ReadRunFiles(paths []string) ([]Run, error) {
 			runs = append(runs, r)
 		}
 	}
+	// Grid order (files written before the index existed all hold 0 and
+	// keep their order).
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Index < runs[j].Index })
 	return runs, nil
 }
 
