@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,35 +154,53 @@ func TestDL85Reference(t *testing.T) {
 }
 
 // BenchmarkDL85 measures the time to a proven optimum per cp4im dataset
-// and depth (filter with -bench 'DL85/pendigits/d4'), reporting the
-// cache's peak estimate and the heap's peak.
+// and depth (filter with -bench 'DL85/pendigits/d4$'; -benchtime=1x runs
+// each cell once). Besides ns/op it reports cpu-s (user+system CPU seconds
+// of the process per solve, garbage collector included, comparable with
+// the reference's CPU seconds), peakRSS-MB (the process's peak resident
+// set during the cell, reset before it; Linux only, else -1), cacheMB (the
+// engine's estimate of its cache at its peak) and the reference DL8.5 and
+// MurTree CPU seconds of the cell (-1 when not numeric).
+// Sub-benchmarks "nod2" run the same cells without the depth-2 step.
 func BenchmarkDL85(b *testing.B) {
 	for _, c := range dl85RefCells(b) {
 		if c.Depth < 2 {
 			continue
 		}
-		b.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(b *testing.B) {
-			v := dl85Load(b, c.Dataset)
-			var r *DL85Result
-			var err error
-			runtime.GC()
-			var ms0 runtime.MemStats
-			runtime.ReadMemStats(&ms0)
-			for b.Loop() {
-				r, err = DL85(context.Background(), v, c.Depth, 1, DL85Settings{})
-				if err != nil {
-					b.Fatal(err)
+		for _, noD2 := range []bool{false, true} {
+			name := c.Dataset + "/d" + strconv.Itoa(c.Depth)
+			if noD2 {
+				name += "/nod2"
+			}
+			b.Run(name, func(b *testing.B) {
+				v := dl85Load(b, c.Dataset)
+				var r *DL85Result
+				var err error
+				reset := dl85ResetPeakRSS()
+				cpu0 := dl85CPUSeconds()
+				for b.Loop() {
+					r, err = DL85(context.Background(), v, c.Depth, 1, DL85Settings{NoDepth2: noD2})
+					if err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			if r.Error != float64(c.Optimum) || !r.Optimal {
-				b.Fatalf("error %v (optimal %v), reference %d", r.Error, r.Optimal, c.Optimum)
-			}
-			b.ReportMetric(float64(r.Stats["cache_peak_bytes"].(int64))/(1<<20), "cacheMB")
-			b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapMB")
-			b.ReportMetric(c.DL85CPU, "ref-dl85-s")
-			b.ReportMetric(c.MurTreeCPU, "ref-murtree-s")
-		})
+				cpu := (dl85CPUSeconds() - cpu0) / float64(b.N)
+				if cpu0 < 0 {
+					cpu = -1
+				}
+				peak := -1.0
+				if reset {
+					peak = dl85PeakRSSMB()
+				}
+				if r.Error != float64(c.Optimum) || !r.Optimal {
+					b.Fatalf("error %v (optimal %v), reference %d", r.Error, r.Optimal, c.Optimum)
+				}
+				b.ReportMetric(cpu, "cpu-s")
+				b.ReportMetric(peak, "peakRSS-MB")
+				b.ReportMetric(float64(r.Stats["cache_peak_bytes"].(int64))/(1<<20), "cacheMB")
+				b.ReportMetric(c.DL85CPU, "ref-dl85-s")
+				b.ReportMetric(c.MurTreeCPU, "ref-murtree-s")
+			})
+		}
 	}
 }
