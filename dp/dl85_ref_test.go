@@ -161,7 +161,7 @@ func TestDL85Reference(t *testing.T) {
 // set during the cell, reset before it; Linux only, else -1), cacheMB (the
 // engine's estimate of its cache at its peak) and the reference DL8.5 and
 // MurTree CPU seconds of the cell (-1 when not numeric).
-// Sub-benchmarks "nod2" run the same cells without the depth-2 step.
+// Cells named nod2-dN run without the depth-2 step ('/d4$' leaves them out).
 func BenchmarkDL85(b *testing.B) {
 	for _, c := range dl85RefCells(b) {
 		if c.Depth < 2 {
@@ -170,7 +170,7 @@ func BenchmarkDL85(b *testing.B) {
 		for _, noD2 := range []bool{false, true} {
 			name := c.Dataset + "/d" + strconv.Itoa(c.Depth)
 			if noD2 {
-				name += "/nod2"
+				name = c.Dataset + "/nod2-d" + strconv.Itoa(c.Depth)
 			}
 			b.Run(name, func(b *testing.B) {
 				v := dl85Load(b, c.Dataset)
