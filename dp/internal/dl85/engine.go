@@ -130,11 +130,12 @@ type search[T comparable] struct {
 	rowBuf []int
 
 	// depth-2 scratch
-	pos   []int32
-	cf    []uint64
-	cc    []uint64
-	pairs []int32
-	sym   []int32
+	pos     []int32
+	cf      []uint64
+	cc      []uint64
+	pairs   []int32
+	actMask []uint64
+	sym     []int32
 
 	// irreducible-error scratch
 	grp     []float64
