@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/internal/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -130,7 +131,8 @@ func TestDL85Brute(t *testing.T) {
 		}
 		name := fmt.Sprintf("%d/n%d-m%d-c%d-w%v-d%d-s%d", i, n, m, nc, weighted, depth, minSup)
 		t.Run(name, func(t *testing.T) {
-			settings := []DL85Settings{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4}}
+			settings := []DL85Settings{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4},
+				{NoDepth2: true, dl85Tune: func(c *dl85.Config) { c.NoCachedBounds, c.NoInheritTests = true, true }}}
 			run := func(label string, f func() (*DL85Result, error)) {
 				t.Helper()
 				r, err := f()
@@ -153,8 +155,11 @@ func TestDL85Brute(t *testing.T) {
 			for _, rule := range cadl85Rules {
 				for _, relax := range cadl85Relaxes {
 					run("cadl85 "+rule+" "+relax, func() (*DL85Result, error) {
-						return CADL85Named(context.Background(), v, depth, minSup, CADL85Spec{Rule: rule, Relax: relax},
-							DL85Settings{NoDepth2: i%2 == 0})
+						s := DL85Settings{NoDepth2: i%2 == 0}
+						if i%4 == 3 {
+							s.CacheMB = 1e-4 // evictions between and within restarts
+						}
+						return CADL85Named(context.Background(), v, depth, minSup, CADL85Spec{Rule: rule, Relax: relax}, s)
 					})
 				}
 			}
