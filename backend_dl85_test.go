@@ -148,9 +148,14 @@ func TestCADL85AnnealTimeLimit(t *testing.T) {
 	}
 }
 
-// BenchmarkCADL85FirstIncumbent measures, on anneal at depth 6, the time
-// of the greedy baseline and CA-DL8.5's time to its first tree at least as
-// good as the greedy one (reported as cart-s and cadl85-s).
+// BenchmarkCADL85FirstIncumbent measures, on anneal at depth 6, the
+// Done-when of issue 3: CA-DL8.5's first incumbent at least as good as the
+// greedy tree comes no later than the greedy baseline's time plus parsing.
+// It reports parse-s (reading the file), cart-s (the baseline: binary view
+// and greedy tree), cadl85-s (the trace time, from the start of the
+// selector's Solve, of CA-DL8.5's first tree with at most the greedy
+// tree's errors; 10 when none within the 10 s limit) and slack-s =
+// parse-s + cart-s - cadl85-s (the requirement holds when it is >= 0).
 func BenchmarkCADL85FirstIncumbent(b *testing.B) {
 	path := filepath.Join("..", "shared", "data", "cp4im", "anneal.txt")
 	if _, err := os.Stat(path); err != nil {
@@ -158,16 +163,17 @@ func BenchmarkCADL85FirstIncumbent(b *testing.B) {
 	}
 	for _, rule := range []string{"discrepancy", "topk", "topk*", "gain", "purity"} {
 		b.Run(rule, func(b *testing.B) {
-			var cartS, caS float64
+			var parseS, cartS, caS float64
 			for b.Loop() {
 				t0 := time.Now()
 				d, err := model.ReadFile(path, model.ReadOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				parse := time.Since(t0).Seconds()
+				parseS += time.Since(t0).Seconds()
+				t1 := time.Now()
 				_, werr := dp.CART(model.Binarize(d), 6, dp.CARTSettings{})
-				cartS += time.Since(t0).Seconds()
+				cartS += time.Since(t1).Seconds()
 				ctx, cancel := context.WithCancel(context.Background())
 				found := -1.0
 				_, err = Solve(ctx, d, model.Problem{MaxDepth: 6}, Settings{Backend: "cadl85", TimeLimit: 10 * time.Second,
@@ -184,10 +190,13 @@ func BenchmarkCADL85FirstIncumbent(b *testing.B) {
 				if found < 0 {
 					found = 10
 				}
-				caS += parse + found
+				caS += found
 			}
-			b.ReportMetric(cartS/float64(b.N), "cart-s")
-			b.ReportMetric(caS/float64(b.N), "cadl85-s")
+			n := float64(b.N)
+			b.ReportMetric(parseS/n, "parse-s")
+			b.ReportMetric(cartS/n, "cart-s")
+			b.ReportMetric(caS/n, "cadl85-s")
+			b.ReportMetric((parseS+cartS-caS)/n, "slack-s")
 		})
 	}
 }

@@ -27,6 +27,10 @@ type DL85Settings struct {
 	OnIncumbent func(g *model.Graph, err float64)
 	// MaxRestarts stops CA-DL8.5 after that many restarts (0 = none).
 	MaxRestarts int
+
+	// dl85Tune, set by tests and benchmarks only, adjusts the engine's
+	// configuration (to measure what each improvement saves).
+	dl85Tune func(*dl85.Config)
 }
 
 // DL85Result is the outcome of DL85 or CADL85.
@@ -97,6 +101,9 @@ func dl85Run[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, m
 		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts}
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
+	}
+	if s.dl85Tune != nil {
+		s.dl85Tune(&cfg)
 	}
 	toGraph := func(t *dl85.Tree) *model.Graph {
 		b := model.NewBuilder(v.Data, model.KindTree)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/internal/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -130,7 +131,8 @@ func TestDL85Brute(t *testing.T) {
 		}
 		name := fmt.Sprintf("%d/n%d-m%d-c%d-w%v-d%d-s%d", i, n, m, nc, weighted, depth, minSup)
 		t.Run(name, func(t *testing.T) {
-			settings := []DL85Settings{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4}}
+			settings := []DL85Settings{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4},
+				{NoDepth2: true, dl85Tune: func(c *dl85.Config) { c.NoCachedBounds, c.NoInheritTests = true, true }}}
 			run := func(label string, f func() (*DL85Result, error)) {
 				t.Helper()
 				r, err := f()
@@ -153,8 +155,11 @@ func TestDL85Brute(t *testing.T) {
 			for _, rule := range cadl85Rules {
 				for _, relax := range cadl85Relaxes {
 					run("cadl85 "+rule+" "+relax, func() (*DL85Result, error) {
-						return CADL85Named(context.Background(), v, depth, minSup, CADL85Spec{Rule: rule, Relax: relax},
-							DL85Settings{NoDepth2: i%2 == 0})
+						s := DL85Settings{NoDepth2: i%2 == 0}
+						if i%4 == 3 {
+							s.CacheMB = 1e-4 // evictions between and within restarts
+						}
+						return CADL85Named(context.Background(), v, depth, minSup, CADL85Spec{Rule: rule, Relax: relax}, s)
 					})
 				}
 			}
@@ -249,5 +254,73 @@ func TestDL85Cancelled(t *testing.T) {
 	// The reference optimum at depth 4 is 13; depth 5 can only be lower.
 	if r.LowerBound > 13 || r.LowerBound > r.Error {
 		t.Fatalf("bound %v is not valid (error %v)", r.LowerBound, r.Error)
+	}
+}
+
+// dl85Table builds a dataset of binary features from columns of 0/1 rows.
+func dl85Table(labels []int, cols ...[]float64) *model.Dataset {
+	d := &model.Dataset{Name: "table", Labels: labels, Classes: []string{"0", "1"}}
+	for f, c := range cols {
+		d.Features = append(d.Features, model.Feature{Name: fmt.Sprintf("f%d", f), Values: c})
+	}
+	return d
+}
+
+// TestDL85NoAdmissibleSplit checks the erratum of the paper's Algorithm
+// 1 (which returns no tree when no test passes the minimum support): a
+// node without an admissible split, at the root or below it, is a leaf,
+// for DL8.5 and every CA-DL8.5 rule.
+func TestDL85NoAdmissibleSplit(t *testing.T) {
+	cases := []struct {
+		name          string
+		d             *model.Dataset
+		depth, minSup int
+		want          float64
+	}{
+		// Root: every test leaves 3 < 4 rows on one side, so only the
+		// root leaf (4 rows of class 1 among 10) is admissible.
+		{"root", dl85Table([]int{1, 1, 1, 0, 0, 0, 0, 0, 0, 1},
+			[]float64{1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+			[]float64{1, 1, 1, 1, 1, 1, 1, 0, 0, 0}), 3, 4, 4},
+		// Same data with support 1: f0 alone leaves only row 9 wrong.
+		{"root-support1", dl85Table([]int{1, 1, 1, 0, 0, 0, 0, 0, 0, 1},
+			[]float64{1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+			[]float64{1, 1, 1, 1, 1, 1, 1, 0, 0, 0}), 1, 1, 1},
+		// Inner nodes: splitting on f0 (6/6 rows) leaves a low side where
+		// f1 holds 2 < 3 rows and f0 is constant, so it must be a leaf
+		// (1 error) while the high side splits perfectly on f1; splitting
+		// on f1 first (5/7 rows) leaves two sides too small to split.
+		// The optimum is 1; a search that drops leafless nodes finds only
+		// the root leaf (4 errors).
+		{"inner", dl85Table([]int{1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0},
+			[]float64{1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+			[]float64{1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0}), 2, 3, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := model.Binarize(c.d)
+			rows := make([]int, v.N)
+			for r := range rows {
+				rows[r] = r
+			}
+			if b := dl85Brute(v, rows, c.depth, c.minSup); b != c.want {
+				t.Fatalf("brute force gives %v, the case was built for %v", b, c.want)
+			}
+			check := func(label string, r *DL85Result, err error) {
+				t.Helper()
+				if err != nil {
+					t.Fatalf("%s: %v", label, err)
+				}
+				dl85Verify(t, v, c.depth, c.minSup, r, c.want)
+			}
+			for _, s := range []DL85Settings{{}, {NoDepth2: true}, {CacheMB: 1e-4}} {
+				r, err := DL85(context.Background(), v, c.depth, c.minSup, s)
+				check(fmt.Sprintf("dl85 %+v", s), r, err)
+			}
+			for _, rule := range cadl85Rules {
+				r, err := CADL85Named(context.Background(), v, c.depth, c.minSup, CADL85Spec{Rule: rule}, DL85Settings{NoDepth2: true})
+				check("cadl85 "+rule, r, err)
+			}
+		})
 	}
 }

@@ -28,25 +28,7 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 	for k, t := range act {
 		s.pos[t] = int32(k)
 	}
-	p := 0
-	for wi, x := range rows {
-		for x != 0 {
-			r := wi*64 + bits.TrailingZeros64(x)
-			x &= x - 1
-			pw, bit := p>>6, uint64(1)<<(uint(p)&63)
-			cc[int(d.label[r])*nw+pw] |= bit
-			for j, y := range d.rowBits[r] {
-				for y != 0 {
-					t := j*64 + bits.TrailingZeros64(y)
-					y &= y - 1
-					if k := s.pos[t]; k >= 0 {
-						cf[int(k)*nw+pw] |= bit
-					}
-				}
-			}
-			p++
-		}
-	}
+	s.compact(rows, act, nw, cf, cc)
 	for _, t := range act {
 		s.pos[t] = -1
 	}
@@ -331,4 +313,78 @@ func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc
 		loT = &Tree{Test: int(act[jl]), Lo: s.leaves[cls(l0-j0, ln-jn)], Hi: s.leaves[cls(j0, jn)]}
 	}
 	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr)
+}
+
+// compact renumbers the rows of the branch 0..n-1 and writes, for each
+// active test k, the compact bitset of the rows where it is true into
+// cf[k*nw:], and the class bitsets into cc. Rows are taken 64 at a time:
+// their 64-test words form a 64×64 bit matrix, whose transpose holds one
+// compact word per test.
+func (s *search[T]) compact(rows []uint64, act []int32, nw int, cf, cc []uint64) {
+	d := s.d
+	mw := (d.M + 63) / 64
+	if cap(s.actMask) < mw {
+		s.actMask = make([]uint64, mw)
+	}
+	mask := s.actMask[:mw]
+	clear(mask)
+	for _, t := range act {
+		mask[t>>6] |= 1 << (uint(t) & 63)
+	}
+	var blk [64]int32
+	var m [64]uint64
+	nb := 0
+	p := 0
+	flush := func() {
+		pw := p >> 6
+		for j, am := range mask {
+			if am == 0 {
+				continue
+			}
+			for q := range nb {
+				m[q] = d.rowBits[blk[q]][j]
+			}
+			for q := nb; q < 64; q++ {
+				m[q] = 0
+			}
+			transpose64(&m)
+			for am != 0 {
+				b := bits.TrailingZeros64(am)
+				am &= am - 1
+				cf[int(s.pos[j*64+b])*nw+pw] = m[b]
+			}
+		}
+		for q := range nb {
+			cc[int(d.label[blk[q]])*nw+pw] |= 1 << uint(q)
+		}
+		p += 64
+		nb = 0
+	}
+	for wi, x := range rows {
+		for x != 0 {
+			blk[nb] = int32(wi*64 + bits.TrailingZeros64(x))
+			x &= x - 1
+			nb++
+			if nb == 64 {
+				flush()
+			}
+		}
+	}
+	if nb > 0 {
+		flush()
+	}
+}
+
+// transpose64 transposes a 64×64 bit matrix in place: bit c of row r
+// becomes bit r of row c.
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000FFFFFFFF)
+	for j := 32; j != 0; j >>= 1 {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := ((a[k] >> uint(j)) ^ a[k+j]) & m
+			a[k] ^= t << uint(j)
+			a[k+j] ^= t
+		}
+		m ^= m << uint(j>>1)
+	}
 }

@@ -53,6 +53,15 @@ type Config struct {
 	OnIncumbent func(t *Tree, err float64)
 	// MaxRestarts stops CA-DL8.5 after that many restarts (0 = no limit).
 	MaxRestarts int
+	// NoCachedBounds ignores the lower bounds stored with branches that
+	// were searched without success (exact results are still reused):
+	// for measuring what these bounds save.
+	NoCachedBounds bool
+	// NoInheritTests makes every node check all tests, instead of only
+	// those that split its parent with enough rows on both sides (a test
+	// constant or below the minimum support on a branch is so on all its
+	// sub-branches): for measuring what that saves.
+	NoInheritTests bool
 }
 
 // Result is the outcome of a search.
@@ -114,7 +123,8 @@ type search[T comparable] struct {
 	nodes    int64
 	d2calls  int64
 	leaves   []*Tree
-	reportAt int // level at which improvements are reported (0)
+	all      []int32 // every test
+	reportAt int     // level at which improvements are reported (0)
 
 	// per level scratch
 	sets   [][]uint64
@@ -130,11 +140,12 @@ type search[T comparable] struct {
 	rowBuf []int
 
 	// depth-2 scratch
-	pos   []int32
-	cf    []uint64
-	cc    []uint64
-	pairs []int32
-	sym   []int32
+	pos     []int32
+	cf      []uint64
+	cc      []uint64
+	pairs   []int32
+	actMask []uint64
+	sym     []int32
 
 	// irreducible-error scratch
 	grp     []float64
@@ -200,6 +211,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	for t := range all {
 		all[t] = int32(t)
 	}
+	s.all = all
 	rootErr, rootCls := leafOf(rootCnt)
 	irr := s.irreducible(full)
 	res := Result{Tree: s.leaves[rootCls], Err: rootErr, LB: irr}
@@ -341,6 +353,9 @@ func childKey(dst, key []byte, lit uint32) []byte {
 }
 
 func (s *search[T]) cachedLB(key []byte) float64 {
+	if s.cfg.NoCachedBounds {
+		return 0
+	}
 	if e, ok := s.cache[string(key)]; ok {
 		return e.lb
 	}
@@ -444,6 +459,9 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 	}
 	e, cached := s.cache[string(key)]
 	lb0 := 0.0
+	if cached && s.cfg.NoCachedBounds && !e.exact {
+		cached = false
+	}
 	if cached {
 		if e.lb >= ub {
 			return result{err: math.Inf(1), lb: e.lb, complete: true}
@@ -567,6 +585,10 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 	klo := s.keyLo[lv]
 	khi := s.keyHi[lv]
 	cLo, cHi := s.cntLo[lv], s.cntHi[lv]
+	childAct := act
+	if s.cfg.NoInheritTests {
+		childAct = s.all
+	}
 	for i, k := range ord {
 		f := act[k]
 		klo = childKey(klo, key, uint32(2*f))
@@ -595,7 +617,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		for wi, x := range rows {
 			next[wi] = x &^ d.cols[f][wi]
 		}
-		l := s.node(lv+1, cLo, nLo, klo, childUB-lbHi, stLo, act, report)
+		l := s.node(lv+1, cLo, nLo, klo, childUB-lbHi, stLo, childAct, report)
 		if !l.complete {
 			complete = false
 		}
@@ -607,7 +629,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		for wi, x := range rows {
 			next[wi] = x & d.cols[f][wi]
 		}
-		r := s.node(lv+1, cHi, nHi, khi, childUB-l.err, stHi, act, report)
+		r := s.node(lv+1, cHi, nHi, khi, childUB-l.err, stHi, childAct, report)
 		if !r.complete {
 			complete = false
 		}
