@@ -15,7 +15,7 @@ func (contreeBackend) Info() Info {
 	return Info{
 		Name: "contree",
 		Description: "ConTree: optimal depth-limited tree by dynamic programming and branch-and-bound " +
-			"directly on numeric thresholds (categorical columns as one 0/1 test per level; no row weights)",
+			"directly on numeric thresholds (categorical columns as one 0/1 test per level; integer row weights only)",
 		Objectives: []model.Objective{model.MinError},
 		Input:      "numeric",
 		Exact:      true,
@@ -53,7 +53,7 @@ func (contreeBackend) Solve(ctx context.Context, job Job) (*model.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	res := &model.Result{Model: r.Tree, Errors: r.Errors, Objective: float64(r.Errors),
+	res := &model.Result{Model: r.Tree, Errors: r.Errors, Objective: float64(r.Objective),
 		LowerBound: float64(r.LowerBound), Optimal: r.Optimal && gap == 0, Stats: r.Stats}
 	if gap > 0 && !r.Stopped {
 		res.Status = model.StatusFeasible

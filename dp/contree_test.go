@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -72,12 +73,66 @@ func contreeCheck(t *testing.T, d *model.Dataset, depth int, r *ConTreeResult) {
 	if got := r.Tree.Errors(d); got != r.Errors {
 		t.Fatalf("claimed %d errors, tree makes %d\n%s", r.Errors, got, r.Tree.Text())
 	}
+	if got := r.Tree.WeightedErrors(d); got != float64(r.Objective) {
+		t.Fatalf("claimed weighted errors %d, tree makes %v\n%s", r.Objective, got, r.Tree.Text())
+	}
 	if r.Tree.Depth() > depth {
 		t.Fatalf("tree depth %d > %d", r.Tree.Depth(), depth)
 	}
-	if r.LowerBound > r.Errors {
-		t.Fatalf("lower bound %d above errors %d", r.LowerBound, r.Errors)
+	if r.LowerBound > r.Objective {
+		t.Fatalf("lower bound %d above the objective %d", r.LowerBound, r.Objective)
 	}
+	contreeCheckMidpoints(t, d, r.Tree)
+}
+
+// contreeCheckMidpoints checks that every numeric threshold of g lies in
+// the middle between the two neighbouring distinct raw values of the rows
+// reaching its node (model.Midpoint of the largest value going low and
+// the smallest going high), and that both sides get rows.
+func contreeCheckMidpoints(t *testing.T, d *model.Dataset, g *model.Graph) {
+	t.Helper()
+	var walk func(id int, rows []int)
+	walk = func(id int, rows []int) {
+		nd := g.Nodes[id]
+		if nd.Leaf {
+			return
+		}
+		var lo, hi []int
+		if nd.IsCategory {
+			for _, r := range rows {
+				if d.Features[nd.Feature].Levels[int(d.Features[nd.Feature].Values[r])] == nd.Category {
+					hi = append(hi, r)
+				} else {
+					lo = append(lo, r)
+				}
+			}
+		} else {
+			a, b := math.Inf(-1), math.Inf(1)
+			for _, r := range rows {
+				x := d.Features[nd.Feature].Values[r]
+				if x <= nd.Threshold {
+					lo = append(lo, r)
+					a = max(a, x)
+				} else {
+					hi = append(hi, r)
+					b = min(b, x)
+				}
+			}
+			if len(lo) == 0 || len(hi) == 0 {
+				t.Fatalf("node %d (%s <= %v) sends all %d rows one way", id, g.Features[nd.Feature], nd.Threshold, len(rows))
+			}
+			if want := model.Midpoint(a, b); nd.Threshold != want {
+				t.Fatalf("node %d: threshold %v on %s, the neighbouring values are %v and %v (midpoint %v)", id, nd.Threshold, g.Features[nd.Feature], a, b, want)
+			}
+		}
+		walk(nd.Low, lo)
+		walk(nd.High, hi)
+	}
+	rows := make([]int, d.Rows())
+	for r := range rows {
+		rows[r] = r
+	}
+	walk(g.Root, rows)
 }
 
 // Fast numeric references in the default run; all of depth 2 and 3 with ODTKIT_LONG=1.
@@ -337,12 +392,81 @@ func TestConTreeInputs(t *testing.T) {
 	if r.Errors != 1 || !r.Optimal {
 		t.Fatalf("colour == green separates all but one row; got %d errors\n%s", r.Errors, r.Tree.Text())
 	}
-	d.Weights = []float64{1, 2, 1, 1, 1, 1}
+	// Weight 3 on both blue rows (one of each class): each colour test now
+	// misclassifies weight 3, while x <= 3.5 (or x <= 5.5) misclassifies
+	// two rows of weight 1.
+	d.Weights = []float64{1, 1, 3, 1, 1, 3}
+	r, err = ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contreeCheck(t, d, 1, r)
+	if !r.Optimal || r.Objective != 2 || r.Errors != 2 {
+		t.Fatalf("weighted: objective %d, errors %d (want 2 and 2)\n%s", r.Objective, r.Errors, r.Tree.Text())
+	}
+	d.Weights = []float64{1, 2.5, 1, 1, 1, 1}
 	if _, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil); !errors.Is(err, ErrConTreeInput) {
-		t.Fatalf("weights: got %v, want ErrConTreeInput", err)
+		t.Fatalf("fractional weights: got %v, want ErrConTreeInput", err)
 	}
 	d.Weights = nil
 	if _, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: -1}, nil); err == nil {
 		t.Fatal("negative depth accepted")
+	}
+}
+
+// On 0/1 data, and on real-valued data binarized at every midpoint, the
+// ConTree optimum equals DL8.5's (an independent search over the binary
+// view).
+func TestConTreeDL85(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for it := range 60 {
+		var d *model.Dataset
+		var depth int
+		kind := "0/1"
+		if it%2 == 0 {
+			n, p := 30+rng.IntN(120), 5+rng.IntN(8)
+			depth = 2 + rng.IntN(2)
+			d = contreeRandom(rng, n, p, 2+rng.IntN(2), 2)
+			for f := range d.Features {
+				for r, x := range d.Features[f].Values {
+					d.Features[f].Values[r] = 2 * x // 0 or 1
+				}
+			}
+		} else {
+			kind = "real"
+			n, p := 20+rng.IntN(40), 2+rng.IntN(3)
+			depth = 2 + rng.IntN(2)
+			d = contreeRandom(rng, n, p, 2+rng.IntN(3), 2)
+			for f := range d.Features {
+				for r := range d.Features[f].Values {
+					// Real values with some ties.
+					d.Features[f].Values[r] = math.Round(rng.NormFloat64()*40) / 7
+				}
+			}
+		}
+		if it%3 == 0 {
+			// Integer row weights (DL8.5 honours weights directly).
+			d.Weights = make([]float64, d.Rows())
+			for r := range d.Weights {
+				d.Weights[r] = float64(1 + rng.IntN(4))
+			}
+			kind += ", weighted"
+		}
+		ref, err := DL85(context.Background(), model.Binarize(d), depth, 1, DL85Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ref.Optimal || ref.Tree.WeightedErrors(d) != ref.Error {
+			t.Fatalf("case %d: DL8.5 not optimal or inconsistent", it)
+		}
+		r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		contreeCheck(t, d, depth, r)
+		if !r.Optimal || float64(r.Objective) != ref.Error {
+			t.Fatalf("case %d (%s, %d rows, %d features, %d classes, depth %d): ConTree %d (optimal %v), DL8.5 %v",
+				it, kind, d.Rows(), len(d.Features), d.NumClasses(), depth, r.Objective, r.Optimal, ref.Error)
+		}
 	}
 }
