@@ -242,6 +242,10 @@ func TestConTreeBruteForce(t *testing.T) {
 		k := 2 + rng.IntN(3)
 		levels := 2 + rng.IntN(8)
 		depth := 1 + rng.IntN(3)
+		if it%6 == 0 {
+			// Depth 4 (the search starts from the greedy tree) on tiny data.
+			depth, n, p, levels = 4, 8+rng.IntN(10), 2, 2+rng.IntN(4)
+		}
 		d := contreeRandom(rng, n, p, k, levels)
 		rows := make([]int, n)
 		for r := range rows {
@@ -265,7 +269,7 @@ func TestConTreeMaxGap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for it := range 40 {
 		n := 20 + rng.IntN(40)
-		depth := 2 + rng.IntN(2)
+		depth := 2 + rng.IntN(3)
 		d := contreeRandom(rng, n, 3, 2+rng.IntN(2), 10)
 		exact, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth}, nil)
 		if err != nil {
@@ -344,11 +348,13 @@ func TestConTreeTimeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	last := -1.0
 	var incs int
+	start := time.Now()
 	report := model.IncumbentFunc(func(obj float64, g *model.Graph) {
+		t.Logf("%v: incumbent %v", time.Since(start), obj)
 		if last >= 0 && obj >= last {
 			t.Errorf("incumbent %v does not improve on %v", obj, last)
 		}
@@ -358,7 +364,6 @@ func TestConTreeTimeLimit(t *testing.T) {
 		last = obj
 		incs++
 	})
-	start := time.Now()
 	r, err := ConTree(ctx, d, ConTreeSettings{MaxDepth: 4}, report)
 	if err != nil {
 		t.Fatal(err)
@@ -368,14 +373,20 @@ func TestConTreeTimeLimit(t *testing.T) {
 	}
 	contreeCheck(t, d, 4, r)
 	if r.Optimal || !r.Stopped {
-		t.Fatalf("depth 4 on magic in 1.5 s should stop early: optimal %v stopped %v", r.Optimal, r.Stopped)
+		t.Fatalf("depth 4 on magic in 5 s should stop early: optimal %v stopped %v", r.Optimal, r.Stopped)
 	}
 	if r.LowerBound > 3240 {
 		t.Fatalf("lower bound %d above the depth-3 optimum", r.LowerBound)
 	}
-	if incs == 0 || last != float64(r.Errors) && float64(r.Errors) > last {
-		t.Fatalf("%d incumbents, last %v, result %d", incs, last, r.Errors)
+	if incs < 2 || last != float64(r.Errors) {
+		t.Fatalf("%d incumbents, last %v, result %d (want the leaf, then better trees, the last returned)", incs, last, r.Errors)
 	}
+	// The first tree after the leaf is at most as bad as the depth-two
+	// optimum (reference-optima.tsv: 3746 on magic).
+	if r.Errors > 3746 {
+		t.Fatalf("stopped with %d errors, worse than the depth-two optimum 3746", r.Errors)
+	}
+	t.Logf("stopped after %v with %d errors in %d incumbents", time.Since(start), r.Errors, incs)
 }
 
 func TestConTreeInputs(t *testing.T) {
@@ -435,7 +446,10 @@ func TestConTreeDL85(t *testing.T) {
 		} else {
 			kind = "real"
 			n, p := 20+rng.IntN(40), 2+rng.IntN(3)
-			depth = 2 + rng.IntN(2)
+			depth = 2 + rng.IntN(3) // depth 4 starts from the greedy tree
+			if depth == 4 {
+				n, p = n/2, 2
+			}
 			d = contreeRandom(rng, n, p, 2+rng.IntN(3), 2)
 			for f := range d.Features {
 				for r := range d.Features[f].Values {
