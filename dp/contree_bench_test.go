@@ -24,6 +24,7 @@ func BenchmarkConTree(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			errs := -1
 			b.ResetTimer()
 			for range b.N {
 				r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: ref.depth}, nil)
@@ -37,8 +38,10 @@ func BenchmarkConTree(b *testing.B) {
 				if err := r.Tree.Validate(); err != nil || r.Tree.Errors(d) != r.Errors || r.Tree.Depth() > ref.depth {
 					b.Fatalf("tree invalid (%v) or makes %d errors (claimed %d) or too deep (%d)", err, r.Tree.Errors(d), r.Errors, r.Tree.Depth())
 				}
+				errs = r.Errors
 				b.StartTimer()
 			}
+			b.ReportMetric(float64(errs), "errors")
 			b.ReportMetric(ref.cpu, "ref_s")
 		})
 	}
