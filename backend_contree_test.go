@@ -34,6 +34,18 @@ func TestContreeBackend(t *testing.T) {
 	if r.Errors < 23 || r.Errors > 28 || r.LowerBound > 23 {
 		t.Fatalf("max-gap 5 at depth 3: %d errors, bound %v (optimum 23)", r.Errors, r.LowerBound)
 	}
+	for _, eta := range []string{"min", "max"} {
+		r, err = Solve(context.Background(), d, model.Problem{MaxDepth: 3}, Settings{Backend: "contree", Options: Options{"eta": eta}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Optimal || r.Errors != 23 {
+			t.Fatalf("eta=%s at depth 3: %d errors (optimal %v), reference 23", eta, r.Errors, r.Optimal)
+		}
+	}
+	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 3}, Settings{Backend: "contree", Options: Options{"eta": "sum"}}); err == nil {
+		t.Fatal("eta=sum accepted")
+	}
 	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 2, MinSupport: 5}, Settings{Backend: "contree"}); err == nil {
 		t.Fatal("min support accepted")
 	}

@@ -252,7 +252,7 @@ func TestConTreeBruteForce(t *testing.T) {
 			rows[r] = r
 		}
 		want := contreeBrute(d, rows, depth)
-		for _, s := range []ConTreeSettings{{MaxDepth: depth}, {MaxDepth: depth, EtaLongest: true}, {MaxDepth: depth, NoCache: true}} {
+		for _, s := range []ConTreeSettings{{MaxDepth: depth}, {MaxDepth: depth, EtaShortest: true}, {MaxDepth: depth, NoCache: true}} {
 			r, err := ConTree(context.Background(), d, s, nil)
 			if err != nil {
 				t.Fatal(err)
