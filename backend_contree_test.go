@@ -2,10 +2,12 @@ package odtkit
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/odtkit/odtkit/dp"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -32,7 +34,50 @@ func TestContreeBackend(t *testing.T) {
 	if r.Errors < 23 || r.Errors > 28 || r.LowerBound > 23 {
 		t.Fatalf("max-gap 5 at depth 3: %d errors, bound %v (optimum 23)", r.Errors, r.LowerBound)
 	}
+	for _, eta := range []string{"min", "max"} {
+		r, err = Solve(context.Background(), d, model.Problem{MaxDepth: 3}, Settings{Backend: "contree", Options: Options{"eta": eta}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Optimal || r.Errors != 23 {
+			t.Fatalf("eta=%s at depth 3: %d errors (optimal %v), reference 23", eta, r.Errors, r.Optimal)
+		}
+	}
+	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 3}, Settings{Backend: "contree", Options: Options{"eta": "sum"}}); err == nil {
+		t.Fatal("eta=sum accepted")
+	}
 	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 2, MinSupport: 5}, Settings{Backend: "contree"}); err == nil {
 		t.Fatal("min support accepted")
+	}
+}
+
+// Integer row weights count a row that many times (checked against
+// DL8.5, which takes weights directly); other weights are refused.
+func TestContreeBackendWeights(t *testing.T) {
+	d := &model.Dataset{Name: "w", Classes: []string{"a", "b"}}
+	x := []float64{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9}
+	y := []float64{2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4}
+	d.Features = []model.Feature{{Name: "x", Values: x}, {Name: "y", Values: y}}
+	for r := range x {
+		d.Labels = append(d.Labels, (r*7+3)%5%2)
+		d.Weights = append(d.Weights, float64(1+(r*5)%4))
+	}
+	for depth := 1; depth <= 3; depth++ {
+		p := model.Problem{MaxDepth: depth}
+		r, err := Solve(context.Background(), d, p, Settings{Backend: "contree"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := Solve(context.Background(), d, p, Settings{Backend: "dl85"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Optimal || !ref.Optimal || r.Objective != ref.Objective {
+			t.Fatalf("depth %d: contree %v (optimal %v), dl85 %v (optimal %v)", depth, r.Objective, r.Optimal, ref.Objective, ref.Optimal)
+		}
+	}
+	d.Weights[3] = 0.5
+	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 2}, Settings{Backend: "contree"}); !errors.Is(err, dp.ErrConTreeInput) {
+		t.Fatalf("fractional weight: got %v, want an error wrapping dp.ErrConTreeInput", err)
 	}
 }

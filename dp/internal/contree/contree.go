@@ -156,6 +156,8 @@ type solver struct {
 	tick    int
 	stats   Stats
 	onImpr  func(*Node)
+	seed    *Node // the root search's starting tree (nil: the leaf)
+	best    *Node // the best tree of the root so far
 	scratch []int
 	cl, cr  []int
 	cnt     []int
@@ -190,20 +192,35 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 		cfg.MaxDepth = 0
 	}
 	leaf := s.leaf(root)
+	s.best = leaf
 	if onImprove != nil {
 		onImprove(leaf)
 	}
+	if cfg.MaxDepth >= greedyDepth && leaf.Errors > 0 {
+		// A first tree for deep searches, whose first root threshold
+		// alone may take long: it is reported and the root search
+		// starts from it.
+		if g := s.greedy(root, cfg.MaxDepth, 0); g != nil && g.Errors < leaf.Errors {
+			s.seed, s.best = g, g
+			if onImprove != nil {
+				onImprove(g)
+			}
+		}
+	}
 	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
 	res := Result{Stats: s.stats}
-	if sol == nil || sol.Errors > leaf.Errors {
-		sol = leaf
-	}
-	res.Tree, res.Errors = sol, sol.Errors
 	if s.stop {
+		// The best tree so far; the lower bound of an unfinished
+		// search is the trivial one.
+		res.Tree, res.Errors = s.best, s.best.Errors
 		res.Stopped = true
 		res.LowerBound = 0
 		return res
 	}
+	if sol == nil || sol.Errors > s.best.Errors {
+		sol = s.best
+	}
+	res.Tree, res.Errors = sol, sol.Errors
 	res.LowerBound = min(lb, sol.Errors)
 	res.Optimal = sol.Errors == res.LowerBound
 	return res
@@ -357,6 +374,9 @@ func (b *branchState) bound() int { return min(b.ub, b.best.Errors) }
 func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
 	gc := gap / 4
 	st := &branchState{ub: ub, best: leaf, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
+	if isRoot && s.seed != nil {
+		st.best = s.seed
+	}
 	ls := s.level(lvl)
 	ls.order = ls.order[:0]
 	ls.first = ls.first[:0]
@@ -540,8 +560,11 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 			lo, hi := col[cum[w]-1].row(), col[cum[w]].row()
 			t := midpoint(s.vals[f][lo], s.vals[f][hi])
 			st.best = &Node{Feature: f, Threshold: t, Low: solL, High: solR, Errors: solL.Errors + solR.Errors}
-			if st.isRoot && s.onImpr != nil {
-				s.onImpr(st.best)
+			if st.isRoot {
+				s.best = st.best
+				if s.onImpr != nil {
+					s.onImpr(st.best)
+				}
 			}
 			if st.best.Errors == 0 {
 				st.done = true
@@ -570,3 +593,40 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 
 // midpoint returns a threshold t with a <= t < b near the middle.
 func midpoint(a, b float64) float64 { return model.Midpoint(a, b) }
+
+// greedyDepth is the least depth for which Solve builds a greedy first
+// tree. At depth 3 the first root threshold (the best depth-one cut with
+// both depth-two subtrees solved exactly) already gives as good a tree.
+const greedyDepth = 4
+
+// greedy returns a tree of depth at most d on v: the optimal depth-two
+// tree when d <= 2; otherwise the root split of the optimal depth-two
+// tree with greedy subtrees of depth d-1 below it. Its errors are at
+// most the depth-two optimum of v. It returns nil when the search was
+// stopped.
+func (s *solver) greedy(v *view, d, lvl int) *Node {
+	_, t := s.solve(v, min(d, 2), v.n+1, 0, lvl, false)
+	if s.stop || t == nil {
+		return nil
+	}
+	if d <= 2 || t.Leaf {
+		return t
+	}
+	cut := 0
+	vals := s.vals[t.Feature]
+	for _, e := range v.cols[t.Feature] {
+		if vals[e.row()] <= t.Threshold {
+			cut++
+		}
+	}
+	left, right := s.splitView(v, t.Feature, cut, lvl)
+	lo := s.greedy(left, d-1, lvl+1)
+	if lo == nil {
+		return nil
+	}
+	hi := s.greedy(right, d-1, lvl+1)
+	if hi == nil {
+		return nil
+	}
+	return &Node{Feature: t.Feature, Threshold: t.Threshold, Low: lo, High: hi, Errors: lo.Errors + hi.Errors}
+}

@@ -3,6 +3,7 @@ package contree
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,14 +12,26 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
+// TestExperiment times engine variants on ../shared/data/numeric; it runs
+// only when CONTREE_EXP is set, e.g.
+//
+//	CONTREE_EXP='fifo,sum,larger;fifo,sum,larger,long' CONTREE_DEPTH=3 \
+//	CONTREE_DATA=raisin,page go test -run Experiment -v ./dp/internal/contree
+//
+// Variants are separated by ';', knobs by ','. dp.ConTree uses
+// "fifo,sum,larger" (plus "long" for eta=max).
 func TestExperiment(t *testing.T) {
 	spec := os.Getenv("CONTREE_EXP")
 	if spec == "" {
-		t.Skip("set CONTREE_EXP")
+		t.Skip("experiment harness: set CONTREE_EXP to run")
+	}
+	dir := filepath.Join("..", "..", "..", "..", "shared", "data", "numeric")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("experiment harness: ../shared not present")
 	}
 	depth, _ := strconv.Atoi(os.Getenv("CONTREE_DEPTH"))
 	for _, name := range strings.Split(os.Getenv("CONTREE_DATA"), ",") {
-		d, err := model.ReadFile("../../../../shared/data/numeric/"+name+".txt", model.ReadOptions{})
+		d, err := model.ReadFile(filepath.Join(dir, name+".txt"), model.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,6 +57,9 @@ func TestExperiment(t *testing.T) {
 			}
 			st := time.Now()
 			r := Solve(context.Background(), in, cfg, nil)
+			if !r.Optimal {
+				t.Errorf("%s d%d [%s]: not optimal", name, depth, v)
+			}
 			t.Logf("%s d%d [%s]: %d errors %.3fs %+v", name, depth, v, r.Errors, time.Since(st).Seconds(), r.Stats)
 		}
 	}
