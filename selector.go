@@ -150,14 +150,14 @@ func Invalid(err error) error {
 var ErrVerification = errors.New("verification failed")
 
 // Auto picks a backend for the data and problem: the preferred registered
-// backend for the objective (numeric-threshold search for unweighted
-// numeric data).
+// backend for the objective (numeric-threshold search for numeric data
+// with whole-number row weights, if any).
 func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 	var prefs []string
 	switch p.Normalized().Objective {
 	case model.MinError:
-		if d.HasNumeric() && d.Weights == nil {
-			// contree takes no row weights.
+		if d.HasNumeric() && autoWholeWeights(d) {
+			// contree takes whole-number row weights only.
 			prefs = []string{"contree", "dl85", "blossom", "cart"}
 		} else {
 			prefs = []string{"dl85", "blossom", "contree", "cart"}
@@ -175,6 +175,17 @@ func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no registered backend solves objective %q", p.Objective)
+}
+
+// autoWholeWeights reports whether every row weight is a whole number
+// (true for unweighted data).
+func autoWholeWeights(d *model.Dataset) bool {
+	for _, w := range d.Weights {
+		if w != math.Trunc(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // Solve runs the chosen backend on the data under the settings' time

@@ -194,6 +194,8 @@ func TestAuto(t *testing.T) {
 	binary.Features = binary.Features[1:]
 	weighted := tiny()
 	weighted.Weights = []float64{1, 2, 1, 1, 3}
+	fractional := tiny()
+	fractional.Weights = []float64{1, 2.5, 1, 1, 3}
 	for _, c := range []struct {
 		d    *model.Dataset
 		p    model.Problem
@@ -201,7 +203,8 @@ func TestAuto(t *testing.T) {
 	}{
 		{binary, model.Problem{}, "dl85"},
 		{tiny(), model.Problem{}, "contree"},
-		{weighted, model.Problem{}, "dl85"}, // contree takes no weights
+		{weighted, model.Problem{}, "contree"},
+		{fractional, model.Problem{}, "dl85"}, // contree takes whole weights only
 		{tiny(), model.Problem{Objective: model.MinDepth}, "sat-depth"},
 	} {
 		got, err := r.Auto(c.d, c.p)
