@@ -62,13 +62,15 @@ func TestSatBackends(t *testing.T) {
 
 func TestSatBackendOptions(t *testing.T) {
 	d := satTestData(t, "lung_cancer_examples.csv")
-	for _, opts := range []Options{{"amo": "pairwise", "batch": "3"}, {"amo": "sequential"}} {
+	for _, opts := range []Options{{"amo": "pairwise", "batch": "3"}, {"amo": "sequential", "size-search": "bisect"},
+		{"counter": "sequential", "clauses": "paper", "symmetry": "false"}, {"drop-conflicts": "true", "counter": "totalizer", "clauses": "order"}} {
 		res, err := Solve(context.Background(), d, model.Problem{}, Settings{Backend: "sat-size", Options: opts})
 		if err != nil || res.Objective != 7 {
 			t.Fatalf("%v: %v %v", opts, res, err)
 		}
 	}
-	for opts, want := range map[string]string{"sat-solver=cplex": "unknown SAT solver", "amo=some": "at-most-one", "batch=0": "at least 1"} {
+	for opts, want := range map[string]string{"sat-solver=cplex": "unknown SAT solver", "amo=some": "at-most-one", "batch=0": "at least 1",
+		"counter=abacus": "leaf counter", "clauses=few": "order or paper", "symmetry=maybe": "symmetry", "size-search=guess": "descend or bisect"} {
 		k, v, _ := strings.Cut(opts, "=")
 		if _, err := Solve(context.Background(), d, model.Problem{}, Settings{Backend: "sat-depth", Options: Options{k: v}}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", opts, err, want)

@@ -131,7 +131,7 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3}
+			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
@@ -180,7 +180,7 @@ func TestFormulaSatisfiability(t *testing.T) {
 				if maxNodes > 0 {
 					wantSat = bruteSize(p.View, rows, k) <= maxNodes
 				}
-				e, err := Formula(p, k, maxNodes, AMOSequential)
+				e, err := Formula(p, k, maxNodes, Options{AMO: AMO(it % 3), Counter: Counter(it % 2), PaperClauses: it%4 == 3, NoSymmetry: it%5 == 4})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -15,7 +15,7 @@ import (
 // same arguments always give the same variable numbering, so a model of
 // the formula from any solver decodes with DecodeModel. Data with a
 // single class get the depth-0 formula (a single leaf).
-func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
+func Formula(p *Prepared, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
@@ -26,7 +26,7 @@ func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
 		// constant on the data; those were removed, so build depth 0.
 		k, note = 0, "the data has a single class: depth 0 formula"
 	}
-	e, err := New(p.View, p.Tests, p.Reps, k, amo)
+	e, err := New(p.View, p.Tests, p.Reps, k, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
 	if maxNodes > 0 {
 		L := maxNodes/2 + 1
 		e.LimitLeaves(L)
-		if L <= e.limitCap {
+		if L < 1<<k {
 			b, err := e.LeafBound(L)
 			if err != nil {
 				return nil, err
@@ -56,8 +56,8 @@ func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
 
 // WriteDIMACS writes the whole formula of depth k (see Formula) with its
 // comment header mapping variable ranges to their meaning.
-func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, amo AMO) error {
-	e, err := Formula(p, k, maxNodes, amo)
+func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, opt Options) error {
+	e, err := Formula(p, k, maxNodes, opt)
 	if err != nil {
 		return err
 	}
@@ -67,8 +67,8 @@ func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, amo AMO) error {
 // DecodeModel checks that a solver's model (indexed by variable)
 // satisfies the formula built from the same arguments, and decodes it
 // into a tree, which classifies every kept row correctly.
-func DecodeModel(p *Prepared, k, maxNodes int, amo AMO, m []bool) (*model.Graph, error) {
-	e, err := Formula(p, k, maxNodes, amo)
+func DecodeModel(p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
+	e, err := Formula(p, k, maxNodes, opt)
 	if err != nil {
 		return nil, err
 	}
