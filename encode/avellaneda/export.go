@@ -49,7 +49,7 @@ func Formula(p *Prepared, k, maxNodes int, opt Options) (*Encoding, error) {
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		"decode a model with: odt decode --encoding depth --depth "+fmt.Sprint(k)+" DATA SOLVER_OUTPUT (same options)",
+		fmt.Sprintf("decode a model with: odt decode --encoding depth --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", k, maxNodes, opt.flags()),
 		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
 	return e, nil
 }
@@ -87,4 +87,14 @@ func DecodeModel(p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Gr
 		}
 	}
 	return g, nil
+}
+
+// flags spells the options as odt's --opt flags (the backend's option
+// names), for the comment header.
+func (o Options) flags() string {
+	clauses := "order"
+	if o.PaperClauses {
+		clauses = "paper"
+	}
+	return fmt.Sprintf("--opt amo=%s --opt counter=%s --opt clauses=%s --opt symmetry=%v", o.AMO, o.Counter, clauses, !o.NoSymmetry)
 }
