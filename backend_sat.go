@@ -2,8 +2,11 @@ package odtkit
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,4 +218,39 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		res.Status = model.StatusOptimal
 	}
 	return res, nil
+}
+
+// satConflictsOnly reports whether a min-depth or min-size model's errs
+// errors are exactly the rows the backend says it dropped as conflicting
+// (stat conflicts_dropped, option drop-conflicts) and exactly the least
+// number of errors any classifier makes on d: in every group of rows with
+// identical feature values, the rows outside the group's most frequent
+// label. Verify accepts such a model as consistent with the other rows.
+func satConflictsOnly(d *model.Dataset, res *model.Result, errs int) bool {
+	if dropped, ok := res.Stats["conflicts_dropped"].(int); !ok || dropped != errs {
+		return false
+	}
+	groups := map[string][]int{}
+	key := make([]byte, 0, 8*len(d.Features))
+	for r := range d.Rows() {
+		key = key[:0]
+		for _, f := range d.Features {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(f.Values[r]))
+		}
+		count := groups[string(key)]
+		if count == nil {
+			count = make([]int, d.NumClasses())
+			groups[string(key)] = count
+		}
+		count[d.Labels[r]]++
+	}
+	floor := 0
+	for _, count := range groups {
+		total := 0
+		for _, c := range count {
+			total += c
+		}
+		floor += total - slices.Max(count)
+	}
+	return floor == errs
 }

@@ -94,12 +94,38 @@ func TestSatExternalMinisat(t *testing.T) {
 	}
 }
 
+// TestSatConflicts: conflicting rows fail with the count and first rows,
+// or, with drop-conflicts, are dropped: the tree then misclassifies
+// exactly the dropped rows, which Verify accepts only when they are the
+// unavoidable errors (the minority labels of identical rows).
 func TestSatConflicts(t *testing.T) {
+	// Rows 1, 2 and 5 are identical (labels no, yes, no); XOR elsewhere.
 	d := &model.Dataset{Name: "conflict", Classes: []string{"no", "yes"},
-		Features: []model.Feature{{Name: "a", Values: []float64{0, 0, 1, 2}}}, Labels: []int{0, 1, 1, 0}}
+		Features: []model.Feature{{Name: "a", Values: []float64{0, 0, 1, 1, 0, 0}}, {Name: "b", Values: []float64{1, 1, 0, 1, 1, 0}}},
+		Labels:   []int{0, 1, 1, 0, 0, 0}}
 	_, err := Solve(context.Background(), d, model.Problem{}, Settings{Backend: "sat-depth"})
-	if err == nil || !strings.Contains(err.Error(), "identical features and different labels") {
+	if err == nil || !strings.Contains(err.Error(), "identical features and different labels") || !strings.Contains(err.Error(), "row 2 (label yes)") {
 		t.Fatalf("conflict not reported: %v", err)
+	}
+	for _, backend := range []string{"sat-depth", "sat-size"} {
+		res, err := Solve(context.Background(), d, model.Problem{}, Settings{Backend: backend, Options: Options{"drop-conflicts": "true"}})
+		if err != nil {
+			t.Fatalf("%s drop-conflicts: %v", backend, err)
+		}
+		if res.Errors != 1 || res.Stats["conflicts_dropped"] != 1 || !res.Optimal || res.Model.Depth() != 2 {
+			t.Fatalf("%s drop-conflicts: errors %d, dropped %v, optimal %v, depth %d", backend, res.Errors, res.Stats["conflicts_dropped"], res.Optimal, res.Model.Depth())
+		}
+	}
+	// A tree with avoidable errors is not passed off as dropped conflicts.
+	b := model.NewBuilder(d, model.KindTree)
+	leaf := b.Leaf(0)
+	bad := &model.Result{Model: b.Graph(leaf), Errors: 2, Objective: 0, Stats: map[string]any{"conflicts_dropped": 2}}
+	if err := Verify(d, model.Problem{Objective: model.MinDepth}, bad); err == nil {
+		t.Fatal("Verify accepted a single leaf with 2 errors as consistent up to conflicts (the floor is 1)")
+	}
+	bad.Stats["conflicts_dropped"] = 1
+	if err := Verify(d, model.Problem{Objective: model.MinDepth}, bad); err == nil {
+		t.Fatal("Verify accepted 2 errors claimed as 1 dropped row")
 	}
 }
 
