@@ -153,6 +153,7 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	prepSeconds := time.Since(start).Seconds()
 	s.Report = job.Report
 	// A greedy tree grown to purity is a first incumbent for the depth
 	// (not for the size: its depth may exceed the minimum).
@@ -181,7 +182,7 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		"clauses":           out.Clauses,
 		"variables":         out.Vars,
 		"conflicts_dropped": out.Dropped,
-		"seconds_prepare":   time.Since(start).Seconds(),
+		"seconds_prepare":   prepSeconds,
 	}}
 	g := out.Tree
 	res.LowerBound = float64(out.DepthLB)
