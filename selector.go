@@ -150,12 +150,14 @@ func Invalid(err error) error {
 var ErrVerification = errors.New("verification failed")
 
 // Auto picks a backend for the data and problem: the preferred registered
-// backend for the objective (numeric-threshold search for numeric data).
+// backend for the objective (numeric-threshold search for unweighted
+// numeric data).
 func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 	var prefs []string
 	switch p.Normalized().Objective {
 	case model.MinError:
-		if d.HasNumeric() {
+		if d.HasNumeric() && d.Weights == nil {
+			// contree takes no row weights.
 			prefs = []string{"contree", "dl85", "blossom", "cart"}
 		} else {
 			prefs = []string{"dl85", "blossom", "contree", "cart"}

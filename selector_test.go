@@ -192,6 +192,8 @@ func TestAuto(t *testing.T) {
 	r := NewRegistry(fake("cart", none), fake("dl85", none), fake("contree", none), fake("sat-depth", none, model.MinDepth))
 	binary := tiny()
 	binary.Features = binary.Features[1:]
+	weighted := tiny()
+	weighted.Weights = []float64{1, 2, 1, 1, 3}
 	for _, c := range []struct {
 		d    *model.Dataset
 		p    model.Problem
@@ -199,6 +201,7 @@ func TestAuto(t *testing.T) {
 	}{
 		{binary, model.Problem{}, "dl85"},
 		{tiny(), model.Problem{}, "contree"},
+		{weighted, model.Problem{}, "dl85"}, // contree takes no weights
 		{tiny(), model.Problem{Objective: model.MinDepth}, "sat-depth"},
 	} {
 		got, err := r.Auto(c.d, c.p)
