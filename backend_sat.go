@@ -38,7 +38,7 @@ func satEncodingParams() []Param {
 		{Name: "amo", Default: "none", Help: "at-most-one feature per node: none (implied by the example clauses), sequential or pairwise"},
 		{Name: "counter", Default: "totalizer", Help: "node limit's count of labelled leaves: totalizer (along the tree) or sequential (the paper's clauses 8-10)"},
 		{Name: "clauses", Default: "order", Help: "example clauses (3)-(4): order (one clause per numeric column and node through order variables) or paper (one per threshold)"},
-		{Name: "symmetry", Default: "true", Help: "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test)"},
+		{Name: "symmetry", Default: "false", Help: "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test); off by default: not faster on the inferdt rows"},
 	}
 }
 
@@ -82,11 +82,11 @@ func satEncoding(o Options) (avellaneda.Options, bool, error) {
 	default:
 		return eo, false, fmt.Errorf("option clauses=%q: want order or paper", c)
 	}
-	sym, err := o.Bool("symmetry", true)
+	sym, err := o.Bool("symmetry", false)
 	if err != nil {
 		return eo, false, err
 	}
-	eo.NoSymmetry = !sym
+	eo.Symmetry = sym
 	return eo, drop, nil
 }
 
@@ -126,7 +126,7 @@ func satSettings(o Options) (avellaneda.Settings, bool, error) {
 		return s, false, err
 	}
 	s.DropConflicts = drop
-	s.AMO, s.Counter, s.PaperClauses, s.NoSymmetry = eo.AMO, eo.Counter, eo.PaperClauses, eo.NoSymmetry
+	s.AMO, s.Counter, s.PaperClauses, s.Symmetry = eo.AMO, eo.Counter, eo.PaperClauses, eo.Symmetry
 	if s.Batch, err = o.Int("batch", 1); err != nil {
 		return s, false, err
 	}

@@ -63,7 +63,7 @@ func TestSatBackends(t *testing.T) {
 func TestSatBackendOptions(t *testing.T) {
 	d := satTestData(t, "lung_cancer_examples.csv")
 	for _, opts := range []Options{{"amo": "pairwise", "batch": "3"}, {"amo": "sequential", "size-search": "bisect"},
-		{"counter": "sequential", "clauses": "paper", "symmetry": "false"}, {"drop-conflicts": "true", "counter": "totalizer", "clauses": "order"}} {
+		{"counter": "sequential", "clauses": "paper", "symmetry": "true"}, {"drop-conflicts": "true", "counter": "totalizer", "clauses": "order"}} {
 		res, err := Solve(context.Background(), d, model.Problem{}, Settings{Backend: "sat-size", Options: opts})
 		if err != nil || res.Objective != 7 {
 			t.Fatalf("%v: %v %v", opts, res, err)

@@ -81,8 +81,8 @@ func TestDIMACSMinisat(t *testing.T) {
 			{k - 1, 0, nil, false},
 			{k, size, nil, true},
 			{k, size - 2, nil, false},
-			{k, size, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "amo=pairwise", "--opt", "symmetry=false"}, true},
-			{k, size - 2, []string{"--opt", "counter=sequential", "--opt", "clauses=paper"}, false},
+			{k, size, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "amo=pairwise", "--opt", "symmetry=true"}, true},
+			{k, size - 2, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "symmetry=true"}, false},
 		} {
 			name := filepath.Base(data) + " depth " + strconv.Itoa(c.depth) + " max-nodes " + strconv.Itoa(c.maxNodes) + " " + strings.Join(c.opts, " ")
 			cnf, out := filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.out")

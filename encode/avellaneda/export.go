@@ -96,5 +96,5 @@ func (o Options) flags() string {
 	if o.PaperClauses {
 		clauses = "paper"
 	}
-	return fmt.Sprintf("--opt amo=%s --opt counter=%s --opt clauses=%s --opt symmetry=%v", o.AMO, o.Counter, clauses, !o.NoSymmetry)
+	return fmt.Sprintf("--opt amo=%s --opt counter=%s --opt clauses=%s --opt symmetry=%v", o.AMO, o.Counter, clauses, o.Symmetry)
 }
