@@ -3,6 +3,7 @@ package avellaneda
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -119,12 +120,15 @@ func TestReferenceInferDT(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx := context.Background()
-			if isLongRow(ref) {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, longTimeout(t))
-				defer cancel()
+			// Each of DT_depth and DT_size gets its own timeout on the long rows.
+			limited := func() (context.Context, context.CancelFunc) {
+				if isLongRow(ref) {
+					return context.WithTimeout(context.Background(), longTimeout(t))
+				}
+				return context.WithCancel(context.Background())
 			}
+			ctx, cancel := limited()
+			defer cancel()
 			c0, start := cpuSeconds(), time.Now()
 			od, err := MinDepth(ctx, p, Settings{})
 			if err != nil {
@@ -145,6 +149,8 @@ func TestReferenceInferDT(t *testing.T) {
 				}
 				return
 			}
+			ctx, cancel = limited()
+			defer cancel()
 			c0, start = cpuSeconds(), time.Now()
 			os, err := MinSize(ctx, p, Settings{})
 			if err != nil {
@@ -152,7 +158,11 @@ func TestReferenceInferDT(t *testing.T) {
 			}
 			ts, cs := time.Since(start).Seconds(), cpuSeconds()-c0
 			if os.TimedOut {
-				t.Fatalf("DT_size did not finish within %v (best %d nodes, reference %d)", longTimeout(t), os.Tree.Size(), ref.nodes)
+				best := "no tree"
+				if os.Tree != nil {
+					best = fmt.Sprintf("best %d nodes", os.Tree.Size())
+				}
+				t.Fatalf("DT_size did not finish within %v (%s, leaves lower bound %d, reference %d nodes)", longTimeout(t), best, os.LeavesLB, ref.nodes)
 			}
 			checkTree(t, d, os.Tree)
 			if size := os.Tree.Size(); !os.Optimal || size != ref.nodes {
