@@ -183,7 +183,7 @@ func TestReferenceInferDT(t *testing.T) {
 			}
 		})
 	}
-	if complete {
+	if complete && refDepth > 0 {
 		t.Logf("rows with both reference times: DT_depth %.2fs wall, %.2fs CPU (reference %.2fs CPU); DT_size %.2fs wall, %.2fs CPU (reference %.2fs CPU)",
 			sumDepth, cpuDepth, refDepth, sumSize, cpuSize, refSize)
 	}
