@@ -2,8 +2,12 @@ package odtkit
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/dp"
@@ -19,12 +23,71 @@ type satBackend struct {
 }
 
 func satParams() []Param {
-	return []Param{
+	return append([]Param{
 		{Name: "sat-solver", Default: "gini", Help: `SAT solver: gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`},
+		{Name: "batch", Default: "1", Help: "misclassified examples added to the formula per iteration of the incremental loop"},
+		{Name: "size-search", Default: "descend", Help: "sat-size: descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"},
+	}, satEncodingParams()...)
+}
+
+// satEncodingParams are the options that shape the formula; odt export
+// --to dimacs and odt decode accept exactly these.
+func satEncodingParams() []Param {
+	return []Param{
 		{Name: "drop-conflicts", Default: "false", Help: "drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"},
 		{Name: "amo", Default: "none", Help: "at-most-one feature per node: none (implied by the example clauses), sequential or pairwise"},
-		{Name: "batch", Default: "1", Help: "misclassified examples added to the formula per iteration of the incremental loop"},
+		{Name: "counter", Default: "totalizer", Help: "node limit's count of labelled leaves: totalizer (along the tree) or sequential (the paper's clauses 8-10)"},
+		{Name: "clauses", Default: "order", Help: "example clauses (3)-(4): order (one clause per numeric column and node through order variables) or paper (one per threshold)"},
+		{Name: "symmetry", Default: "false", Help: "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test); off by default: not faster on the inferdt rows"},
 	}
+}
+
+// SATEncodingOptions reads the options that shape Avellaneda's formula
+// (amo, counter, clauses, symmetry) and drop-conflicts, rejecting any
+// other key; the DIMACS export and its decoding use it.
+func SATEncodingOptions(o Options) (avellaneda.Options, bool, error) {
+	var eo avellaneda.Options
+	known := map[string]bool{}
+	for _, p := range satEncodingParams() {
+		known[p.Name] = true
+	}
+	for k := range o {
+		if !known[k] {
+			var names []string
+			for _, p := range satEncodingParams() {
+				names = append(names, p.Name)
+			}
+			return eo, false, fmt.Errorf("unknown option %q for the depth encoding (known: %s)", k, strings.Join(names, ", "))
+		}
+	}
+	return satEncoding(o)
+}
+
+func satEncoding(o Options) (avellaneda.Options, bool, error) {
+	var eo avellaneda.Options
+	drop, err := o.Bool("drop-conflicts", false)
+	if err != nil {
+		return eo, false, err
+	}
+	if eo.AMO, err = avellaneda.ParseAMO(o.String("amo", "none")); err != nil {
+		return eo, false, fmt.Errorf("option amo: %w", err)
+	}
+	if eo.Counter, err = avellaneda.ParseCounter(o.String("counter", "totalizer")); err != nil {
+		return eo, false, fmt.Errorf("option counter: %w", err)
+	}
+	switch c := o.String("clauses", "order"); c {
+	case "order":
+	case "paper":
+		eo.PaperClauses = true
+	default:
+		return eo, false, fmt.Errorf("option clauses=%q: want order or paper", c)
+	}
+	sym, err := o.Bool("symmetry", false)
+	if err != nil {
+		return eo, false, err
+	}
+	eo.Symmetry = sym
+	return eo, drop, nil
 }
 
 func (b satBackend) Info() Info {
@@ -58,19 +121,24 @@ func satSettings(o Options) (avellaneda.Settings, bool, error) {
 		return s, false, err
 	}
 	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
-	drop, err := o.Bool("drop-conflicts", false)
+	eo, drop, err := satEncoding(o)
 	if err != nil {
 		return s, false, err
 	}
 	s.DropConflicts = drop
-	if s.AMO, err = avellaneda.ParseAMO(o.String("amo", "none")); err != nil {
-		return s, false, fmt.Errorf("option amo: %w", err)
-	}
+	s.AMO, s.Counter, s.PaperClauses, s.Symmetry = eo.AMO, eo.Counter, eo.PaperClauses, eo.Symmetry
 	if s.Batch, err = o.Int("batch", 1); err != nil {
 		return s, false, err
 	}
 	if s.Batch < 1 {
 		return s, false, fmt.Errorf("option batch=%d: must be at least 1", s.Batch)
+	}
+	switch v := o.String("size-search", "descend"); v {
+	case "descend":
+	case "bisect":
+		s.Bisect = true
+	default:
+		return s, false, fmt.Errorf("option size-search=%q: want descend or bisect", v)
 	}
 	return s, drop, nil
 }
@@ -85,6 +153,7 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	prepSeconds := time.Since(start).Seconds()
 	s.Report = job.Report
 	// A greedy tree grown to purity is a first incumbent for the depth
 	// (not for the size: its depth may exceed the minimum).
@@ -113,7 +182,7 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		"clauses":           out.Clauses,
 		"variables":         out.Vars,
 		"conflicts_dropped": out.Dropped,
-		"seconds_prepare":   time.Since(start).Seconds(),
+		"seconds_prepare":   prepSeconds,
 	}}
 	g := out.Tree
 	res.LowerBound = float64(out.DepthLB)
@@ -150,4 +219,39 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		res.Status = model.StatusOptimal
 	}
 	return res, nil
+}
+
+// satConflictsOnly reports whether a min-depth or min-size model's errs
+// errors are exactly the rows the backend says it dropped as conflicting
+// (stat conflicts_dropped, option drop-conflicts) and exactly the least
+// number of errors any classifier makes on d: in every group of rows with
+// identical feature values, the rows outside the group's most frequent
+// label. Verify accepts such a model as consistent with the other rows.
+func satConflictsOnly(d *model.Dataset, res *model.Result, errs int) bool {
+	if dropped, ok := res.Stats["conflicts_dropped"].(int); !ok || dropped != errs {
+		return false
+	}
+	groups := map[string][]int{}
+	key := make([]byte, 0, 8*len(d.Features))
+	for r := range d.Rows() {
+		key = key[:0]
+		for _, f := range d.Features {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(f.Values[r]))
+		}
+		count := groups[string(key)]
+		if count == nil {
+			count = make([]int, d.NumClasses())
+			groups[string(key)] = count
+		}
+		count[d.Labels[r]]++
+	}
+	floor := 0
+	for _, count := range groups {
+		total := 0
+		for _, c := range count {
+			total += c
+		}
+		floor += total - slices.Max(count)
+	}
+	return floor == errs
 }

@@ -34,13 +34,15 @@ func (s *Gini) AddClause(lits ...Lit) {
 	s.g.Add(z.LitNull)
 }
 
-// giniSlice bounds one uninterrupted gini run when the context can be
-// cancelled without a deadline: gini checks its own deadline but not a
-// channel, so Solve runs in slices and looks at ctx in between (learnt
-// clauses are kept across slices).
+// Polling bounds: gini checks neither a context nor a channel of ours,
+// so a cancellable Solve runs gini in the background (GoSolve) and polls
+// it, first after giniPollMin, doubling up to giniPollMax, while watching
+// ctx. The search itself is never interrupted unless ctx ends, so the
+// answer and the model do not depend on timing (gini's Try would restart
+// the search at each time slice).
 const (
-	giniSliceMin = 50 * time.Millisecond
-	giniSliceMax = time.Second
+	giniPollMin = 20 * time.Microsecond
+	giniPollMax = 5 * time.Millisecond
 )
 
 // Solve decides the clauses under the assumptions.
@@ -67,27 +69,28 @@ func (s *Gini) solve(ctx context.Context, assumptions []Lit) (Status, error) {
 			s.g.Assume(z.Dimacs2Lit(int(a)))
 		}
 	}
+	assume()
 	if ctx.Done() == nil {
-		assume()
 		return giniStatus(s.g.Solve()), nil
 	}
-	slice := giniSliceMin
+	run := s.g.GoSolve()
+	poll := giniPollMin
+	timer := time.NewTimer(poll)
+	defer timer.Stop()
 	for {
-		d := slice
-		if dl, ok := ctx.Deadline(); ok {
-			d = min(d, time.Until(dl))
-		}
-		if d <= 0 {
-			return Unknown, nil
-		}
-		assume()
-		if r := s.g.Try(d); r != 0 {
+		if r, done := run.Test(); done {
 			return giniStatus(r), nil
 		}
-		if ctx.Err() != nil {
+		select {
+		case <-ctx.Done():
+			if r := run.Stop(); r != 0 {
+				return giniStatus(r), nil // finished meanwhile
+			}
 			return Unknown, nil
+		case <-timer.C:
 		}
-		slice = min(2*slice, giniSliceMax)
+		poll = min(2*poll, giniPollMax)
+		timer.Reset(poll)
 	}
 }
 

@@ -370,3 +370,26 @@ func TestMinisat(t *testing.T) {
 		t.Fatalf("killed minisat: %s %v", st, err)
 	}
 }
+
+// FuzzParseOutput: any solver output gives an answer or an error, never
+// a panic; a satisfiable answer has a model that gives every literal it
+// lists its sign.
+func FuzzParseOutput(f *testing.F) {
+	f.Add("s SATISFIABLE\nv 1 -2 3 0\n")
+	f.Add("SAT\n-1 2 0\n")
+	f.Add("UNSAT\n")
+	f.Add("c comment\ns UNSATISFIABLE\n")
+	f.Add("s SATISFIABLE\nv 1\nv -2 0\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		st, m, err := ParseOutput(strings.NewReader(in))
+		if err != nil {
+			if st != Unknown || m != nil {
+				t.Fatalf("error %v with status %s and a model", err, st)
+			}
+			return
+		}
+		if (st == Satisfiable) != (m != nil) {
+			t.Fatalf("status %s, model %v", st, m != nil)
+		}
+	})
+}

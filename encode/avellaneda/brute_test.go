@@ -13,14 +13,16 @@ import (
 )
 
 // randomData makes a small dataset: nf numeric columns with few distinct
-// values, one categorical column, nc classes; labels from a random rule
-// plus noise so that depths vary.
+// values (4, 6, ...: chains of thresholds for the order clauses), one
+// categorical column, nc classes; labels from a random rule plus noise so
+// that depths vary.
 func randomData(rng *rand.Rand, n, nf, nc int) *model.Dataset {
 	d := &model.Dataset{Name: "random"}
 	for f := range nf {
 		col := model.Feature{Name: fmt.Sprintf("x%d", f), Kind: model.Numeric}
+		levels := 4 + 2*f // longer threshold chains in later columns
 		for range n {
-			col.Values = append(col.Values, float64(rng.IntN(4)))
+			col.Values = append(col.Values, float64(rng.IntN(levels)))
 		}
 		d.Features = append(d.Features, col)
 	}
@@ -120,7 +122,7 @@ func allRows(n int) []int {
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	solved := 0
-	for it := range 60 {
+	for it := range 120 {
 		n := 4 + rng.IntN(10)
 		d := randomData(rng, n, 2, 2+rng.IntN(2))
 		for _, amo := range []AMO{AMONone, AMOSequential, AMOPairwise} {
@@ -131,7 +133,7 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3}
+			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
@@ -157,7 +159,7 @@ func TestBruteForce(t *testing.T) {
 			solved++
 		}
 	}
-	if solved < 60 {
+	if solved < 120 {
 		t.Fatalf("only %d random cases were conflict-free", solved)
 	}
 }
@@ -166,7 +168,7 @@ func TestBruteForce(t *testing.T) {
 // node limit against brute force, through gini.
 func TestFormulaSatisfiability(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for it := range 25 {
+	for it := range 40 {
 		n := 4 + rng.IntN(8)
 		d := randomData(rng, n, 2, 2)
 		p, err := Prepare(d, true)
@@ -180,7 +182,7 @@ func TestFormulaSatisfiability(t *testing.T) {
 				if maxNodes > 0 {
 					wantSat = bruteSize(p.View, rows, k) <= maxNodes
 				}
-				e, err := Formula(p, k, maxNodes, AMOSequential)
+				e, err := Formula(p, k, maxNodes, Options{AMO: AMO(it % 3), Counter: Counter(it % 2), PaperClauses: it%4 == 3, Symmetry: it%5 != 4})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -15,7 +15,7 @@ import (
 // same arguments always give the same variable numbering, so a model of
 // the formula from any solver decodes with DecodeModel. Data with a
 // single class get the depth-0 formula (a single leaf).
-func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
+func Formula(p *Prepared, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
@@ -26,7 +26,7 @@ func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
 		// constant on the data; those were removed, so build depth 0.
 		k, note = 0, "the data has a single class: depth 0 formula"
 	}
-	e, err := New(p.View, p.Tests, p.Reps, k, amo)
+	e, err := New(p.View, p.Tests, p.Reps, k, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
 	if maxNodes > 0 {
 		L := maxNodes/2 + 1
 		e.LimitLeaves(L)
-		if L <= e.limitCap {
+		if L < 1<<k {
 			b, err := e.LeafBound(L)
 			if err != nil {
 				return nil, err
@@ -49,15 +49,15 @@ func Formula(p *Prepared, k, maxNodes int, amo AMO) (*Encoding, error) {
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		"decode a model with: odt decode --encoding depth --depth "+fmt.Sprint(k)+" DATA SOLVER_OUTPUT (same options)",
+		fmt.Sprintf("decode a model with: odt decode --encoding depth --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", k, maxNodes, opt.flags()),
 		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
 	return e, nil
 }
 
 // WriteDIMACS writes the whole formula of depth k (see Formula) with its
 // comment header mapping variable ranges to their meaning.
-func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, amo AMO) error {
-	e, err := Formula(p, k, maxNodes, amo)
+func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, opt Options) error {
+	e, err := Formula(p, k, maxNodes, opt)
 	if err != nil {
 		return err
 	}
@@ -67,8 +67,8 @@ func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, amo AMO) error {
 // DecodeModel checks that a solver's model (indexed by variable)
 // satisfies the formula built from the same arguments, and decodes it
 // into a tree, which classifies every kept row correctly.
-func DecodeModel(p *Prepared, k, maxNodes int, amo AMO, m []bool) (*model.Graph, error) {
-	e, err := Formula(p, k, maxNodes, amo)
+func DecodeModel(p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
+	e, err := Formula(p, k, maxNodes, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -87,4 +87,14 @@ func DecodeModel(p *Prepared, k, maxNodes int, amo AMO, m []bool) (*model.Graph,
 		}
 	}
 	return g, nil
+}
+
+// flags spells the options as odt's --opt flags (the backend's option
+// names), for the comment header.
+func (o Options) flags() string {
+	clauses := "order"
+	if o.PaperClauses {
+		clauses = "paper"
+	}
+	return fmt.Sprintf("--opt amo=%s --opt counter=%s --opt clauses=%s --opt symmetry=%v", o.AMO, o.Counter, clauses, o.Symmetry)
 }

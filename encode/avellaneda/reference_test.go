@@ -3,6 +3,7 @@ package avellaneda
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -72,17 +73,36 @@ func readReference(t testing.TB, dir string) []refRow {
 // long reports whether the long suite runs (ODTKIT_LONG=1, not -short).
 func long() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
 
-// isLongRow: the rows InferDT could not finish, and the balance-scale
-// sizes, take minutes.
+// isLongRow: the rows InferDT could not finish (car, balance-scale) take
+// minutes; they run only in the long suite.
 func isLongRow(r refRow) bool {
 	return strings.HasPrefix(r.file, "car") || strings.HasPrefix(r.file, "balance-scale")
 }
 
+// longTimeout bounds each DT_depth and DT_size of the long rows
+// (ODTKIT_LONG_TIMEOUT, a Go duration; default 20m).
+func longTimeout(t testing.TB) time.Duration {
+	s := os.Getenv("ODTKIT_LONG_TIMEOUT")
+	if s == "" {
+		return 20 * time.Minute
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("ODTKIT_LONG_TIMEOUT: %v", err)
+	}
+	return d
+}
+
 // TestReferenceInferDT checks DT_depth and DT_size against the reference
-// table and that every tree classifies all rows.
+// table and that every tree classifies all rows. By default it runs
+// DT_depth on every row InferDT finished quickly and DT_size where
+// InferDT needed at most a second; ODTKIT_LONG=1 runs every established
+// cell and logs the times beside the reference CPU times (sums over the
+// rows where both reference times are numbers).
 func TestReferenceInferDT(t *testing.T) {
 	dir := sharedDir(t)
-	var sumDepth, sumSize, refDepth, refSize float64
+	var sumDepth, sumSize, cpuDepth, cpuSize, refDepth, refSize float64
+	complete := true
 	for _, ref := range readReference(t, dir) {
 		if isLongRow(ref) && !long() {
 			t.Logf("%s: skipped (set ODTKIT_LONG=1 for car and balance-scale)", ref.file)
@@ -100,44 +120,80 @@ func TestReferenceInferDT(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
-			od, err := MinDepth(context.Background(), p, Settings{})
+			// Each of DT_depth and DT_size gets its own timeout on the long rows.
+			limited := func() (context.Context, context.CancelFunc) {
+				if isLongRow(ref) {
+					return context.WithTimeout(context.Background(), longTimeout(t))
+				}
+				return context.WithCancel(context.Background())
+			}
+			ctx, cancel := limited()
+			defer cancel()
+			c0, start := cpuSeconds(), time.Now()
+			od, err := MinDepth(ctx, p, Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			td := time.Since(start).Seconds()
+			td, cd := time.Since(start).Seconds(), cpuSeconds()-c0
+			if od.TimedOut {
+				t.Fatalf("DT_depth did not finish within %v (depth lower bound %d, reference %d)", longTimeout(t), od.DepthLB, ref.depth)
+			}
 			checkTree(t, d, od.Tree)
 			if !od.Optimal || od.Depth != ref.depth {
 				t.Fatalf("min depth %d (optimal %v), reference %d", od.Depth, od.Optimal, ref.depth)
 			}
-			if ref.nodes < 0 && !long() {
-				t.Logf("%s: depth %d in %.2fs (%d examples)", ref.file, od.Depth, td, od.Examples)
+			t.Logf("%s: DT_depth %d in %.2fs wall, %.2fs CPU (%d examples; reference %s CPU)", ref.file, od.Depth, td, cd, od.Examples, refTime(ref.cpuDepth, ref.cpuDepthOK))
+			if ref.nodes < 0 || (!long() && !(ref.cpuSizeOK && ref.cpuSize <= 1)) {
+				if ref.cpuDepthOK && ref.cpuSizeOK {
+					complete = false
+				}
 				return
 			}
-			start = time.Now()
-			os, err := MinSize(context.Background(), p, Settings{})
+			ctx, cancel = limited()
+			defer cancel()
+			c0, start = cpuSeconds(), time.Now()
+			os, err := MinSize(ctx, p, Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ts := time.Since(start).Seconds()
+			ts, cs := time.Since(start).Seconds(), cpuSeconds()-c0
+			if os.TimedOut {
+				best := "no tree"
+				if os.Tree != nil {
+					best = fmt.Sprintf("best %d nodes", os.Tree.Size())
+				}
+				t.Fatalf("DT_size did not finish within %v (%s, leaves lower bound %d, reference %d nodes)", longTimeout(t), best, os.LeavesLB, ref.nodes)
+			}
 			checkTree(t, d, os.Tree)
-			if size := os.Tree.Size(); ref.nodes >= 0 && (!os.Optimal || size != ref.nodes) {
+			if size := os.Tree.Size(); !os.Optimal || size != ref.nodes {
 				t.Fatalf("min size %d (optimal %v), reference %d", size, os.Optimal, ref.nodes)
 			}
 			if os.Tree.Depth() != ref.depth {
 				t.Fatalf("min-size tree has depth %d, minimum %d", os.Tree.Depth(), ref.depth)
 			}
-			t.Logf("%s: depth %d in %.2fs (%d examples, ref %.2fs), size %d in %.2fs (%d examples, ref %.2fs)",
-				ref.file, od.Depth, td, od.Examples, ref.cpuDepth, os.Tree.Size(), ts, os.Examples, ref.cpuSize)
+			t.Logf("%s: DT_size %d in %.2fs wall, %.2fs CPU (%d examples, %d solver calls; reference %s CPU)",
+				ref.file, os.Tree.Size(), ts, cs, os.Examples, os.Iterations, refTime(ref.cpuSize, ref.cpuSizeOK))
 			if ref.cpuDepthOK && ref.cpuSizeOK {
 				sumDepth += td
 				sumSize += ts
+				cpuDepth += cd
+				cpuSize += cs
 				refDepth += ref.cpuDepth
 				refSize += ref.cpuSize
 			}
 		})
 	}
-	t.Logf("rows with both reference times: DT_depth %.2fs (reference %.2fs), DT_size %.2fs (reference %.2fs)", sumDepth, refDepth, sumSize, refSize)
+	if complete && refDepth > 0 {
+		t.Logf("rows with both reference times: DT_depth %.2fs wall, %.2fs CPU (reference %.2fs CPU); DT_size %.2fs wall, %.2fs CPU (reference %.2fs CPU)",
+			sumDepth, cpuDepth, refDepth, sumSize, cpuSize, refSize)
+	}
+}
+
+func refTime(x float64, ok bool) string {
+	if !ok {
+		return "none"
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64) + "s"
 }
 
 // checkTree asserts that g is a valid tree classifying every row of d.

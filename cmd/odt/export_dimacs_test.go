@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// dimacsResult is the part of the contract JSON the DIMACS tests read.
+type dimacsResult struct {
+	Status    string     `json:"status"`
+	Objective float64    `json:"objective"`
+	Errors    int        `json:"errors"`
+	Optimal   bool       `json:"optimal"`
+	Model     *jsonModel `json:"model"`
+}
+
+func odtJSON(t *testing.T, args ...string) dimacsResult {
+	t.Helper()
+	stdout, stderr, code := odt(t, args...)
+	if code != 0 {
+		t.Fatalf("odt %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	var r dimacsResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("odt %s: %v", strings.Join(args, " "), err)
+	}
+	return r
+}
+
+// jsonDepth is the depth of the contract JSON tree.
+func jsonDepth(m *jsonModel) int {
+	byID := map[int]int{}
+	for i, n := range m.Nodes {
+		byID[n.ID] = i
+	}
+	var depth func(id int) int
+	depth = func(id int) int {
+		n := m.Nodes[byID[id]]
+		if n.Class != nil {
+			return 0
+		}
+		return 1 + max(depth(*n.Low), depth(*n.High))
+	}
+	return depth(m.Root)
+}
+
+// TestDIMACSMinisat: the in-process sat-depth and sat-size runs fix the
+// minimum depth K and size S; the exported formula at depth K (and with
+// at most S nodes) is satisfiable under Debian's minisat and decodes to a
+// tree of depth K (and at most S nodes) that classifies every row, re-
+// evaluated here from the JSON; at depth K−1 (and with at most S−2 nodes)
+// minisat refutes it and decode says infeasible.
+func TestDIMACSMinisat(t *testing.T) {
+	if _, err := exec.LookPath("minisat"); err != nil {
+		t.Skip("minisat not installed (apt-get install minisat)")
+	}
+	files := []string{"../../testdata/iris.csv", "../../testdata/monk1.csv"}
+	if _, err := os.Stat("../../../shared/data/inferdt"); err == nil {
+		files = append(files, "../../../shared/data/inferdt/mouse.csv", "../../../shared/data/inferdt/lung_cancer_examples.csv")
+	}
+	dir := t.TempDir()
+	for _, data := range files {
+		raw := readRaw(t, data)
+		inDepth := odtJSON(t, "solve", "-q", "--backend", "sat-depth", "--format", "json", data)
+		inSize := odtJSON(t, "solve", "-q", "--backend", "sat-size", "--format", "json", data)
+		if !inDepth.Optimal || !inSize.Optimal {
+			t.Fatalf("%s: in-process runs not optimal", data)
+		}
+		k, size := int(inDepth.Objective), int(inSize.Objective)
+		for _, c := range []struct {
+			depth, maxNodes int
+			opts            []string
+			sat             bool
+		}{
+			{k, 0, nil, true},
+			{k - 1, 0, nil, false},
+			{k, size, nil, true},
+			{k, size - 2, nil, false},
+			{k, size, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "amo=pairwise", "--opt", "symmetry=true"}, true},
+			{k, size - 2, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "symmetry=true"}, false},
+		} {
+			name := filepath.Base(data) + " depth " + strconv.Itoa(c.depth) + " max-nodes " + strconv.Itoa(c.maxNodes) + " " + strings.Join(c.opts, " ")
+			cnf, out := filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.out")
+			flags := append([]string{"--encoding", "depth", "--depth", strconv.Itoa(c.depth), "--max-nodes", strconv.Itoa(c.maxNodes)}, c.opts...)
+			if _, stderr, code := odt(t, append(append([]string{"export", "--to", "dimacs"}, flags...), data, "-o", cnf)...); code != 0 {
+				t.Fatalf("%s: export exit %d: %s", name, code, stderr)
+			}
+			b, err := os.ReadFile(cnf)
+			if err != nil || !strings.HasPrefix(string(b), "c ") || !strings.Contains(string(b), "\np cnf ") || !strings.Contains(string(b), "c var F ") {
+				t.Fatalf("%s: export wrote no commented DIMACS (%v)", name, err)
+			}
+			err = exec.Command("minisat", "-verb=0", cnf, out).Run()
+			ee, _ := err.(*exec.ExitError)
+			if ee == nil || (ee.ExitCode() != 10 && ee.ExitCode() != 20) {
+				t.Fatalf("%s: minisat: %v", name, err)
+			}
+			if got := ee.ExitCode() == 10; got != c.sat {
+				t.Fatalf("%s: minisat satisfiable=%v, the in-process runs say %v", name, got, c.sat)
+			}
+			r := odtJSON(t, append(append([]string{"decode", "--format", "json"}, flags...), data, out)...)
+			if !c.sat {
+				if r.Status != "infeasible" || r.Model != nil {
+					t.Fatalf("%s: decode status %q, model %v", name, r.Status, r.Model != nil)
+				}
+				continue
+			}
+			if r.Status != "feasible" || r.Model == nil || r.Errors != 0 {
+				t.Fatalf("%s: decode status %q errors %d", name, r.Status, r.Errors)
+			}
+			if d := jsonDepth(r.Model); d != k {
+				t.Fatalf("%s: decoded depth %d, in-process %d", name, d, k)
+			}
+			if c.maxNodes > 0 && len(r.Model.Nodes) > c.maxNodes {
+				t.Fatalf("%s: decoded tree has %d nodes", name, len(r.Model.Nodes))
+			}
+			for i, row := range raw.rows {
+				if got := r.Model.predict(t, row); got != raw.labels[i] {
+					t.Fatalf("%s: row %d predicted %s, label %s", name, i+1, got, raw.labels[i])
+				}
+			}
+		}
+	}
+}
+
+// TestDIMACSBadRequests: wrong encodings, options or solver output are
+// usage or input errors (exit 2), never a wrong model.
+func TestDIMACSBadRequests(t *testing.T) {
+	dir := t.TempDir()
+	data := "../../testdata/iris.csv"
+	cnf := filepath.Join(dir, "f.cnf")
+	if _, stderr, code := odt(t, "export", "--to", "dimacs", "--encoding", "depth", "--depth", "4", data, "-o", cnf); code != 0 {
+		t.Fatal(stderr)
+	}
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	allFalse := write("zero.out", "s SATISFIABLE\nv 0\n")
+	garbage := write("garbage.out", "s SATISFIABLE\nv 1 two 0\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--to", "dimacs", "--encoding", "odd", data, "-o", cnf}, "SAT encoding depth"},
+		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--opt", "colour=red", data, "-o", cnf}, "unknown option"},
+		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--opt", "counter=abacus", data, "-o", cnf}, "counter"},
+		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--objective", "error", data, "-o", cnf}, "no training error"},
+		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, allFalse}, "falsifies clause"},
+		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, garbage}, "not a literal"},
+	} {
+		_, stderr, code := odt(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("odt %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+}
