@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -317,4 +317,4 @@ func TestMILPTreeMatchesDL85(t *testing.T) {
 }
 
 // milpLong reports whether the long MILP tests run (ODTKIT_LONG=1, not -short).
-func milpLong() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
+func milpLong() bool { return shared.Long() }

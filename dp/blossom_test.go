@@ -1,16 +1,14 @@
 package dp
 
 import (
-	"bufio"
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -18,25 +16,7 @@ import (
 // the repository root), or skips the test when it is absent.
 func blossomShared(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Skip("blossom: repository root not found")
-		}
-		dir = up
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "reference", "cp4im-optima.tsv")); err != nil {
-		t.Skip("blossom: ../shared not present")
-	}
-	return shared
+	return shared.Dir(t, "reference/cp4im-optima.tsv")
 }
 
 // blossomRefCell is one row of cp4im-optima.tsv.
@@ -47,34 +27,20 @@ type blossomRefCell struct {
 	dl85    float64 // -1 when not numeric
 }
 
-func blossomReference(t testing.TB, shared string) []blossomRefCell {
+func blossomReference(t testing.TB, dir string) []blossomRefCell {
 	t.Helper()
-	f, err := os.Open(filepath.Join(shared, "reference", "cp4im-optima.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []blossomRefCell
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "dataset") || line == "" {
-			continue
-		}
-		col := strings.Split(line, "\t")
-		if len(col) < 8 {
-			t.Fatalf("bad reference line %q", line)
-		}
-		depth, err1 := strconv.Atoi(col[4])
-		opt, err2 := strconv.Atoi(col[5])
-		if err1 != nil || err2 != nil {
+	for _, r := range shared.Table(t, "reference/cp4im-optima.tsv") {
+		depth, ok1 := r.Int("depth")
+		opt, ok2 := r.Int("optimum")
+		if !ok1 || !ok2 {
 			continue // unknown optimum
 		}
-		dl, err := strconv.ParseFloat(col[6], 64)
-		if err != nil {
+		dl, ok := r.Float("dl85_cpu_s")
+		if !ok {
 			dl = -1
 		}
-		out = append(out, blossomRefCell{name: col[0], depth: depth, optimum: opt, dl85: dl})
+		out = append(out, blossomRefCell{name: r["dataset"], depth: depth, optimum: opt, dl85: dl})
 	}
 	return out
 }
@@ -111,7 +77,7 @@ func blossomCheck(t testing.TB, ctx context.Context, v *model.BinaryView, s Blos
 }
 
 // blossomLong reports whether the long suites were asked for.
-func blossomLong() bool { return os.Getenv("ODTKIT_LONG") == "1" }
+func blossomLong() bool { return shared.Long() }
 
 // blossomDefaultCell tells the cells of the default run: depth up to 3,
 // and the depth-4 cells DL8.5 solves in under 20 CPU seconds (Blossom

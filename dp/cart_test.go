@@ -2,35 +2,17 @@ package dp
 
 import (
 	"math/big"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
 
 // sharedDir returns ../shared beside the repository root, or skips.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("CART suite over ../shared/data/cp4im: ../shared not present")
-	}
-	return shared
+	return shared.Dir(t, "data/cp4im")
 }
 
 // refCART is an independent, row-by-row implementation of the greedy rule

@@ -1,16 +1,14 @@
 package dp
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/odtkit/odtkit/dp/internal/dl85"
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -22,56 +20,28 @@ type dl85RefCell struct {
 	MurTreeCPU     float64
 }
 
-// dl85SharedDir locates ../shared relative to the repository root.
+// dl85SharedDir locates ../shared beside the repository root (or skips).
 func dl85SharedDir(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.Join("..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "reference", "cp4im-optima.tsv")); err != nil {
-		tb.Skip("cp4im reference tests: ../shared not present")
-	}
-	return dir
+	return shared.Dir(tb, "reference/cp4im-optima.tsv")
 }
 
 func dl85RefCells(tb testing.TB) []dl85RefCell {
 	tb.Helper()
-	dir := dl85SharedDir(tb)
-	f, err := os.Open(filepath.Join(dir, "reference", "cp4im-optima.tsv"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var cells []dl85RefCell
-	sc := bufio.NewScanner(f)
-	header := true
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		if header {
-			header = false
-			continue
-		}
-		fs := strings.Split(line, "\t")
-		if len(fs) < 8 {
-			tb.Fatalf("bad reference line %q", line)
-		}
-		depth, err1 := strconv.Atoi(fs[4])
-		opt, err2 := strconv.Atoi(fs[5])
-		if err1 != nil || err2 != nil {
-			continue // unknown optimum
-		}
-		num := func(s string) float64 {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return -1
-			}
+	num := func(r shared.Row, col string) float64 {
+		if x, ok := r.Float(col); ok {
 			return x
 		}
-		cells = append(cells, dl85RefCell{Dataset: fs[0], Depth: depth, Optimum: opt, DL85CPU: num(fs[6]), MurTreeCPU: num(fs[7])})
+		return -1
 	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+	var cells []dl85RefCell
+	for _, r := range shared.Table(tb, "reference/cp4im-optima.tsv") {
+		depth, ok1 := r.Int("depth")
+		opt, ok2 := r.Int("optimum")
+		if !ok1 || !ok2 {
+			continue // unknown optimum
+		}
+		cells = append(cells, dl85RefCell{Dataset: r["dataset"], Depth: depth, Optimum: opt, DL85CPU: num(r, "dl85_cpu_s"), MurTreeCPU: num(r, "murtree_cpu_s")})
 	}
 	if len(cells) == 0 {
 		tb.Fatal("no reference cells")
@@ -132,7 +102,7 @@ func dl85Check(t *testing.T, v *model.BinaryView, depth, minSup int, r *DL85Resu
 	}
 }
 
-func dl85Long() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
+func dl85Long() bool { return shared.Long() }
 
 // dl85SlowD4 are the depth-4 cells that take this solver several seconds
 // (ionosphere about a minute): they run with ODTKIT_LONG=1 only.

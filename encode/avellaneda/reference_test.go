@@ -1,7 +1,6 @@
 package avellaneda
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -11,17 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
 
-// sharedDir locates ../shared beside the repository root.
+// sharedDir locates ../shared beside the repository root (or skips).
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "reference", "inferdt.tsv")); err != nil {
-		t.Skip("inferdt reference: ../shared not present")
-	}
-	return dir
+	return shared.Dir(t, "reference/inferdt.tsv")
 }
 
 type refRow struct {
@@ -33,45 +29,24 @@ type refRow struct {
 
 func readReference(t testing.TB, dir string) []refRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "reference", "inferdt.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var rows []refRow
-	sc := bufio.NewScanner(f)
-	header := true
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		if header {
-			header = false
-			continue
-		}
-		c := strings.Split(line, "\t")
-		num := func(s string) int {
-			n, err := strconv.Atoi(s)
-			if err != nil {
-				return -1
+	for _, row := range shared.Table(t, "reference/inferdt.tsv") {
+		num := func(col string) int {
+			if n, ok := row.Int(col); ok {
+				return n
 			}
-			return n
+			return -1
 		}
-		fl := func(s string) (float64, bool) {
-			x, err := strconv.ParseFloat(s, 64)
-			return x, err == nil
-		}
-		r := refRow{file: c[0], depth: num(c[3]), nodes: num(c[4])}
-		r.cpuDepth, r.cpuDepthOK = fl(c[5])
-		r.cpuSize, r.cpuSizeOK = fl(c[6])
+		r := refRow{file: row["dataset"], depth: num("min_depth"), nodes: num("min_nodes")}
+		r.cpuDepth, r.cpuDepthOK = row.Float("cpu_depth_s")
+		r.cpuSize, r.cpuSizeOK = row.Float("cpu_size_s")
 		rows = append(rows, r)
 	}
 	return rows
 }
 
 // long reports whether the long suite runs (ODTKIT_LONG=1, not -short).
-func long() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
+func long() bool { return shared.Long() }
 
 // isLongRow: the rows InferDT could not finish (car, balance-scale) take
 // minutes; they run only in the long suite.

@@ -1,0 +1,115 @@
+// Package shared gives tests and benchmarks the team's shared benchmark
+// folder, ../shared beside the repository root: where it is, whether the
+// long suites run, and its reference tables read as rows of named columns.
+//
+// A fresh clone has no ../shared; a test that needs it is skipped with a
+// plain message saying so.
+package shared
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Dir returns the path of the shared folder, or skips tb when the folder
+// (or the file or folder need inside it, when need is not empty) is
+// absent. The folder is found beside the module root, which is the
+// nearest parent of the working directory that holds go.mod.
+func Dir(tb testing.TB, need string) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			tb.Skip("../shared not present: no go.mod above the working directory")
+		}
+		dir = up
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, need)); err != nil {
+		tb.Skipf("../shared not present (looked for %s)", filepath.Join(shared, need))
+	}
+	return shared
+}
+
+// Long reports whether the long suites run: ODTKIT_LONG=1 and not -short.
+func Long() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
+
+// Row is one line of a reference table, by column name.
+type Row map[string]string
+
+// Int is the column's whole number; ok is false when it is not one (such
+// as "-" or ">300").
+func (r Row) Int(col string) (n int, ok bool) {
+	n, err := strconv.Atoi(r[col])
+	return n, err == nil
+}
+
+// Float is the column's number; ok is false when it is not one.
+func (r Row) Float(col string) (x float64, ok bool) {
+	x, err := strconv.ParseFloat(r[col], 64)
+	return x, err == nil
+}
+
+// Table reads the tab-separated table at rel inside the shared folder
+// (skipping tb when it is absent): lines starting with '#' and blank lines
+// are comments, the first other line names the columns. Trailing columns
+// may be left off a line (they read as ""); a line with more fields than
+// the header fails tb.
+func Table(tb testing.TB, rel string) []Row {
+	tb.Helper()
+	path := filepath.Join(Dir(tb, rel), rel)
+	rows, err := readTable(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rows
+}
+
+func readTable(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var header []string
+	var rows []Row
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if strings.HasPrefix(text, "#") || strings.TrimSpace(text) == "" {
+			continue
+		}
+		fields := strings.Split(text, "\t")
+		if header == nil {
+			header = fields
+			continue
+		}
+		if len(fields) > len(header) {
+			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, line, len(fields), len(header))
+		}
+		r := make(Row, len(header))
+		for i, f := range fields {
+			r[header[i]] = f
+		}
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no rows", path)
+	}
+	return rows, nil
+}
