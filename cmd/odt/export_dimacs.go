@@ -84,6 +84,11 @@ func decodeDIMACS(req decodeRequest) (*model.Result, error) {
 	case sat.Unsatisfiable:
 		// No tree of this depth (and size) classifies every kept row.
 		res.Status = model.StatusInfeasible
+		if prob.Objective == model.MinDepth {
+			// Nor of any smaller depth (a shallower tree is a tree of
+			// depth k too): the minimum depth is at least k+1.
+			res.LowerBound = float64(k + 1)
+		}
 		return res, nil
 	case sat.Unknown:
 		res.Status = model.StatusNoSolution

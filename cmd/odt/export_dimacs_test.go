@@ -16,6 +16,7 @@ type dimacsResult struct {
 	Objective float64    `json:"objective"`
 	Errors    int        `json:"errors"`
 	Optimal   bool       `json:"optimal"`
+	Bound     float64    `json:"lower_bound"`
 	Model     *jsonModel `json:"model"`
 }
 
@@ -106,6 +107,10 @@ func TestDIMACSMinisat(t *testing.T) {
 			if !c.sat {
 				if r.Status != "infeasible" || r.Model != nil {
 					t.Fatalf("%s: decode status %q, model %v", name, r.Status, r.Model != nil)
+				}
+				// A refuted depth bounds the minimum depth.
+				if c.maxNodes == 0 && len(c.opts) == 0 && r.Bound != float64(c.depth+1) {
+					t.Fatalf("%s: lower bound %v after refuting depth %d", name, r.Bound, c.depth)
 				}
 				continue
 			}
