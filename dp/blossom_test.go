@@ -206,37 +206,6 @@ func blossomRandom(rng *rand.Rand, n, cat, num, C int, weighted bool) *model.Dat
 	return d
 }
 
-// blossomBrute is the plain recursion over all binary tests on rows.
-func blossomBrute(v *model.BinaryView, rows []int, depth int) float64 {
-	cnt := make([]float64, len(v.Class))
-	for _, r := range rows {
-		cnt[v.Data.Labels[r]] += v.Data.Weight(r)
-	}
-	tot, mx := 0.0, 0.0
-	for _, x := range cnt {
-		tot += x
-		mx = max(mx, x)
-	}
-	best := tot - mx
-	if depth == 0 || best == 0 {
-		return best
-	}
-	for t := range v.Tests {
-		var lo, hi []int
-		for _, r := range rows {
-			if v.Value(t, r) {
-				hi = append(hi, r)
-			} else {
-				lo = append(lo, r)
-			}
-		}
-		if len(lo) > 0 && len(hi) > 0 {
-			best = min(best, blossomBrute(v, lo, depth-1)+blossomBrute(v, hi, depth-1))
-		}
-	}
-	return best
-}
-
 func TestBlossomBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for trial := range 30 {
@@ -248,7 +217,7 @@ func TestBlossomBruteForce(t *testing.T) {
 			rows[i] = i
 		}
 		for depth := 0; depth <= 3; depth++ {
-			want := blossomBrute(v, rows, depth)
+			want := dl85Brute(v, rows, depth, 1)
 			for vn, s := range blossomVariants {
 				s.MaxDepth = depth
 				r := blossomCheck(t, context.Background(), v, s)

@@ -51,16 +51,7 @@ func (c *cartRun) counts(set model.Bitset) []float64 {
 
 // majority returns the class with the largest count (lowest index on
 // ties) and the weight of the other rows.
-func majority(cnt []float64) (int, float64) {
-	best, tot := 0, 0.0
-	for k, x := range cnt {
-		tot += x
-		if x > cnt[best] {
-			best = k
-		}
-	}
-	return best, tot - cnt[best]
-}
+func majority(cnt []float64) (int, float64) { return model.Majority(cnt) }
 
 // gini is the total weight times the Gini impurity: sum - sum_k c_k^2/sum.
 func gini(cnt []float64) float64 {

@@ -177,3 +177,18 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	}
 	return s
 }
+
+// Majority returns the class with the largest count in cnt (the lowest
+// index on ties) and the summed count of the other classes: the label and
+// the errors of a leaf holding those rows. cnt holds one count per class
+// (at least one).
+func Majority[T int64 | float64](cnt []T) (class int, errors T) {
+	var tot T
+	for c, x := range cnt {
+		tot += x
+		if x > cnt[class] {
+			class = c
+		}
+	}
+	return class, tot - cnt[class]
+}

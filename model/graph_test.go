@@ -403,3 +403,12 @@ func TestTraceConcurrent(t *testing.T) {
 		t.Errorf("best incumbent %v, want 4", last)
 	}
 }
+
+func TestMajority(t *testing.T) {
+	if c, e := Majority([]int64{3, 5, 5, 1}); c != 1 || e != 9 {
+		t.Errorf("Majority int64 = %d, %d; want 1 (lowest index on ties), 9", c, e)
+	}
+	if c, e := Majority([]float64{0.5, 0.25}); c != 0 || e != 0.25 {
+		t.Errorf("Majority float64 = %d, %v; want 0, 0.25", c, e)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Order is the order in which the features of a branch are tried.
@@ -273,15 +275,8 @@ func (s *search) candidates(x *node) []int32 {
 }
 
 func errOf(cnt []int64) (int64, int) {
-	var tot int64
-	best := 0
-	for c, v := range cnt {
-		tot += v
-		if v > cnt[best] {
-			best = c
-		}
-	}
-	return tot - cnt[best], best
+	c, e := model.Majority(cnt)
+	return e, c
 }
 
 func gini(cnt []int64) float64 {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Tree is a decision tree over the engine's tests. Test < 0 marks a leaf
@@ -270,14 +272,8 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 // leafOf returns the error and class (lowest index on ties) of a leaf on
 // rows with class weights cnt.
 func leafOf(cnt []float64) (float64, int) {
-	best, tot := 0, 0.0
-	for c, x := range cnt {
-		tot += x
-		if x > cnt[best] {
-			best = c
-		}
-	}
-	return tot - cnt[best], best
+	c, e := model.Majority(cnt)
+	return e, c
 }
 
 func entropy(cnt []float64) float64 {
