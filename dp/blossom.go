@@ -235,16 +235,7 @@ func blossomPrepare(v *model.BinaryView, s BlossomSettings) (*blossomPrepared, e
 				continue
 			}
 			key := rowBits[r*rw : (r+1)*rw]
-			var h maphash.Hash
-			h.SetSeed(seed)
-			for _, x := range key {
-				var b [8]byte
-				for i := range b {
-					b[i] = byte(x >> (8 * i))
-				}
-				h.Write(b[:])
-			}
-			hv := h.Sum64()
+			hv := model.Bitset(key).Hash(seed)
 			gi := -1
 			for _, g := range byHash[hv] {
 				if blossomEqualWords(rowBits[groups[g].row*rw:(groups[g].row+1)*rw], key) {

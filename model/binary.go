@@ -164,23 +164,11 @@ func (v *BinaryView) Redundancy() (dup, comp []int, constant []bool) {
 	seen := map[uint64][]int{}
 	full := FullBitset(v.N)
 	neg := NewBitset(v.N)
-	hash := func(b Bitset) uint64 {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		for _, w := range b {
-			var buf [8]byte
-			for i := range buf {
-				buf[i] = byte(w >> (8 * i))
-			}
-			h.Write(buf[:])
-		}
-		return h.Sum64()
-	}
 	for t, b := range v.True {
 		dup[t], comp[t] = -1, -1
 		c := b.Count()
 		constant[t] = c == 0 || c == v.N
-		for _, o := range seen[hash(b)] {
+		for _, o := range seen[b.Hash(seed)] {
 			if v.True[o].Equal(b) {
 				dup[t] = o
 				break
@@ -188,7 +176,7 @@ func (v *BinaryView) Redundancy() (dup, comp []int, constant []bool) {
 		}
 		if dup[t] < 0 {
 			neg.AndNot(full, b)
-			for _, o := range seen[hash(neg)] {
+			for _, o := range seen[neg.Hash(seed)] {
 				if v.True[o].Equal(neg) {
 					comp[t] = o
 					break
@@ -196,7 +184,7 @@ func (v *BinaryView) Redundancy() (dup, comp []int, constant []bool) {
 			}
 		}
 		if dup[t] < 0 && comp[t] < 0 {
-			h := hash(b)
+			h := b.Hash(seed)
 			seen[h] = append(seen[h], t)
 		}
 	}

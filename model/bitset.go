@@ -1,6 +1,10 @@
 package model
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+)
 
 // Bitset is a fixed-size set of row indices, 64 rows per word. Operations
 // on two bitsets assume they have the same length.
@@ -108,4 +112,18 @@ func (b Bitset) Rows(dst []int) []int {
 		}
 	}
 	return dst
+}
+
+// Hash returns the hash of the words of b under seed: equal bitsets hash
+// equal, so it keys a map of candidates that are then compared word by
+// word.
+func (b Bitset) Hash(seed maphash.Seed) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var buf [8]byte
+	for _, w := range b {
+		binary.LittleEndian.PutUint64(buf[:], w)
+		h.Write(buf[:])
+	}
+	return h.Sum64()
 }
