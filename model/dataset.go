@@ -192,3 +192,14 @@ func Majority[T int64 | float64](cnt []T) (class int, errors T) {
 	}
 	return class, tot - cnt[class]
 }
+
+// FractionalWeight returns the first row whose weight is not a whole
+// number, and whether there is one (false for unweighted data).
+func (d *Dataset) FractionalWeight() (row int, ok bool) {
+	for r, w := range d.Weights {
+		if w != math.Trunc(w) {
+			return r, true
+		}
+	}
+	return -1, false
+}

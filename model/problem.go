@@ -121,12 +121,20 @@ func (f IncumbentFunc) Report(objective float64, g *Graph) {
 
 // Result is the outcome of a solve. See DESIGN.md for its JSON form.
 type Result struct {
-	Backend    string         `json:"backend"`
-	Problem    Problem        `json:"problem"`
-	Rows       int            `json:"rows"`
-	Errors     int            `json:"errors"`
-	Objective  float64        `json:"objective"`
-	LowerBound float64        `json:"lower_bound"`
+	Backend string  `json:"backend"`
+	Problem Problem `json:"problem"`
+	Rows    int     `json:"rows"`
+	Errors  int     `json:"errors"`
+	// DroppedRows counts rows a backend left out of a consistent-tree
+	// objective because identical rows carry different labels (the SAT
+	// backends' drop-conflicts): the verifier then accepts exactly that
+	// many errors, and only when they equal the data's ConflictFloor.
+	DroppedRows int     `json:"dropped_rows,omitempty"`
+	Objective   float64 `json:"objective"`
+	LowerBound  float64 `json:"lower_bound"`
+	// Gap is the relative gap between objective and lower bound, as
+	// reported (see GapOf); 0 when optimal.
+	GapValue   float64        `json:"gap"`
 	Optimal    bool           `json:"optimal"`
 	Status     Status         `json:"status"`
 	Seconds    float64        `json:"seconds"`

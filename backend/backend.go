@@ -1,0 +1,227 @@
+// Package backend is the contract between odtkit's solvers and their
+// callers: what a backend declares about itself (Info: objectives, input,
+// capabilities, typed options), what it is asked to solve (Job), the one
+// validation of options and problem fields that runs before any work,
+// and the memory budget a solve is held to.
+//
+// It imports only model. Each solver package (dp/dl85, dp/blossom,
+// dp/contree, dp/cart, encode/avellaneda, encode/odd) implements Backend
+// beside its algorithm; the module root keeps the registry that knows all
+// of them. The shape follows gonum's optimize.Method: a small interface,
+// implemented by plain values, with a conformance suite (backendtest)
+// that every implementation must pass.
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Backend is a solver. Solve must honour ctx: when it is done, return the
+// best model so far with Optimal=false, a valid lower bound and (optionally)
+// a status; the caller derives time-limit / cancelled / memory-limit from
+// the context when the backend leaves Status empty.
+//
+// Solve is called only with a Job that Check accepted: options parsed and
+// in range, problem fields within the declared capabilities.
+type Backend interface {
+	Info() Info
+	Solve(ctx context.Context, job *Job) (*model.Result, error)
+}
+
+// Exporter is implemented by backends whose formulation can be written
+// to a file for another solver (DIMACS for SAT, MPS for MILP).
+type Exporter interface {
+	Backend
+	// ExportFormat names the file format written ("dimacs", "mps").
+	ExportFormat() string
+	// Export writes the formulation of the job's problem to w.
+	Export(ctx context.Context, w io.Writer, job *Job) error
+}
+
+// Decoder is implemented by exporters that read another solver's output
+// for an exported formulation back into a result (its model is verified
+// by the caller like any other).
+type Decoder interface {
+	Exporter
+	Decode(ctx context.Context, job *Job, solution io.Reader) (*model.Result, error)
+}
+
+// Weights says which row weights a backend takes.
+type Weights int
+
+const (
+	// NoWeights: the backend refuses weighted data.
+	NoWeights Weights = iota
+	// WholeWeights: whole-number weights only (rows are repeated).
+	WholeWeights
+	// AnyWeights: any positive weights.
+	AnyWeights
+)
+
+func (w Weights) String() string {
+	switch w {
+	case WholeWeights:
+		return "whole"
+	case AnyWeights:
+		return "any"
+	}
+	return "none"
+}
+
+// Caps declares which problem fields a backend honours. A field set in a
+// problem that the backend does not honour is refused by Check, never
+// ignored.
+type Caps struct {
+	// MaxNodes: Problem.MaxNodes is honoured.
+	MaxNodes bool
+	// MinSupport: Problem.MinSupport > 1 is honoured.
+	MinSupport bool
+	// Weights: row weights taken.
+	Weights Weights
+	// Memory: the backend accounts its big structures in Job.Budget and
+	// stops with ErrMemoryLimit semantics (see Budget).
+	Memory bool
+}
+
+// Info describes a backend: what it solves, on what data, with what options.
+type Info struct {
+	Name        string
+	Description string
+	// Objectives the backend accepts; the first is its main one.
+	Objectives []model.Objective
+	// Input says what data it works on: "binary view", "numeric", ...
+	Input string
+	// Exact backends prove optimality when they finish; anytime backends
+	// report improving incumbents as they go.
+	Exact, Anytime bool
+	Caps           Caps
+	Params         []Param
+}
+
+// Accepts reports whether the backend solves objective o.
+func (i Info) Accepts(o model.Objective) bool { return slices.Contains(i.Objectives, o) }
+
+// Param returns the declared parameter of that name.
+func (i Info) Param(name string) (Param, bool) {
+	for _, p := range i.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Job is what a backend is asked to solve. The time limit is the
+// context's deadline.
+type Job struct {
+	Data    *model.Dataset
+	Problem model.Problem
+	// Options are the backend's validated options (defaults filled in).
+	Options Values
+	// Seed makes randomised backends deterministic.
+	Seed int64
+	// Threads is a hint for backends that can use several (0 = default).
+	Threads int
+	// Budget accounts the solve's big allocations against its memory cap
+	// (nil: no cap).
+	Budget *Budget
+	// Report receives each improving incumbent.
+	Report model.IncumbentFunc
+}
+
+// ErrInvalid marks errors caused by the request itself (an unknown
+// backend or option, an option value out of range, a problem field the
+// backend does not honour, data it cannot take), as opposed to failures
+// while solving. Test for it with errors.Is; the CLI maps it to exit 2.
+var ErrInvalid = errors.New("invalid request")
+
+type invalidError struct{ err error }
+
+func (e *invalidError) Error() string   { return e.err.Error() }
+func (e *invalidError) Unwrap() []error { return []error{e.err, ErrInvalid} }
+
+// Invalid marks err as caused by the request, so that errors.Is(err,
+// ErrInvalid) holds and the message is unchanged (nil stays nil).
+func Invalid(err error) error {
+	if err == nil || errors.Is(err, ErrInvalid) {
+		return err
+	}
+	return &invalidError{err}
+}
+
+// Invalidf is Invalid(fmt.Errorf(format, a...)).
+func Invalidf(format string, a ...any) error { return Invalid(fmt.Errorf(format, a...)) }
+
+// NewJob validates raw options and the problem against info (see Check)
+// and returns the job to solve, with the problem normalised and the
+// backend's main objective filled in when p has none.
+func NewJob(info Info, d *model.Dataset, p model.Problem, raw map[string]string) (*Job, error) {
+	if d == nil {
+		return nil, Invalidf("no data")
+	}
+	if p.Objective == "" && len(info.Objectives) > 0 {
+		p.Objective = info.Objectives[0]
+	}
+	p = p.Normalized()
+	if err := Check(info, d, p); err != nil {
+		return nil, err
+	}
+	vals, err := info.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Job{Data: d, Problem: p, Options: vals}, nil
+}
+
+// Check refuses, before any work and wrapped in ErrInvalid, a problem the
+// backend cannot solve as stated: an objective it does not solve, or a
+// field it would otherwise ignore (node limit, minimum support, depth,
+// row weights). Messages name the backend and the field.
+func Check(info Info, d *model.Dataset, p model.Problem) error {
+	p = p.Normalized()
+	if err := p.Validate(); err != nil {
+		return Invalidf("problem: %w", err)
+	}
+	if !info.Accepts(p.Objective) {
+		var names []string
+		for _, o := range info.Objectives {
+			names = append(names, string(o))
+		}
+		return Invalidf("backend %s does not solve objective %q (it solves %s)", info.Name, p.Objective, strings.Join(names, ", "))
+	}
+	c := info.Caps
+	if p.MaxNodes > 0 && !c.MaxNodes {
+		return Invalidf("backend %s does not support a node limit (--max-nodes %d)", info.Name, p.MaxNodes)
+	}
+	if p.MinSupport > 1 && !c.MinSupport {
+		return Invalidf("backend %s does not support a minimum leaf support (--min-support %d)", info.Name, p.MinSupport)
+	}
+	switch p.Objective {
+	case model.MinDepth, model.MinSize:
+		if p.MaxDepth > 0 {
+			return Invalidf("backend %s computes the minimum depth of a consistent tree; a depth limit (--depth %d) does not apply", info.Name, p.MaxDepth)
+		}
+	case model.DiagramError:
+		if p.MaxDepth > 0 {
+			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply", info.Name, p.MaxDepth)
+		}
+	}
+	if d != nil && d.Weights != nil {
+		switch c.Weights {
+		case NoWeights:
+			return Invalidf("backend %s does not take row weights", info.Name)
+		case WholeWeights:
+			if r, ok := d.FractionalWeight(); ok {
+				return Invalidf("backend %s takes whole-number row weights only (row %d has weight %v)", info.Name, r+1, d.Weights[r])
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,28 @@
+package model
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrMemoryLimit is the cause of a solve stopped by its memory cap: a
+// backend's accounting refused an allocation, or the process's heap grew
+// past the cap. Such a solve returns its best model with status
+// memory-limit.
+var ErrMemoryLimit = errors.New("memory limit reached")
+
+// StoppedStatus says why a solve whose context is done stopped: its
+// deadline (time-limit), its memory cap (memory-limit: the context's
+// cause wraps ErrMemoryLimit) or its caller (cancelled). It returns ""
+// while ctx is not done.
+func StoppedStatus(ctx context.Context) Status {
+	switch {
+	case ctx.Err() == nil:
+		return ""
+	case errors.Is(context.Cause(ctx), ErrMemoryLimit):
+		return StatusMemory
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return StatusTimeLimit
+	}
+	return StatusCancelled
+}
