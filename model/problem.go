@@ -133,8 +133,8 @@ type Result struct {
 	Objective   float64 `json:"objective"`
 	LowerBound  float64 `json:"lower_bound"`
 	// Gap is the relative gap between objective and lower bound, as
-	// reported (see GapOf); 0 when optimal.
-	GapValue   float64        `json:"gap"`
+	// filled by the selector from Gap(); 0 when optimal.
+	RelGap     float64        `json:"gap"`
 	Optimal    bool           `json:"optimal"`
 	Status     Status         `json:"status"`
 	Seconds    float64        `json:"seconds"`
