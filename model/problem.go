@@ -78,6 +78,14 @@ func (p Problem) Validate() error {
 	default:
 		return fmt.Errorf("unknown objective %q", p.Objective)
 	}
+	if p.Objective != DiagramError {
+		if p.Alpha != 0 {
+			return fmt.Errorf("alpha %v weighs the diagram objective only (objective %s)", p.Alpha, p.Objective)
+		}
+		if len(p.Skeleton) > 0 {
+			return fmt.Errorf("a skeleton shapes the diagram objective only (objective %s)", p.Objective)
+		}
+	}
 	if p.MinSupport < 0 {
 		return fmt.Errorf("min support %d is negative", p.MinSupport)
 	}
