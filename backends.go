@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -22,7 +24,10 @@ func DefaultRegistry() *Registry {
 }
 
 func defaultBackends() []backend.Backend {
-	return []backend.Backend{}
+	return []backend.Backend{
+		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
+		odd.DiagramBackend{}, odd.TreeBackend{},
+	}
 }
 
 // Solve runs a solve with the default registry; see Registry.Solve.

@@ -212,6 +212,10 @@ func SplitCommand(s string) ([]string, error) {
 	return words, nil
 }
 
+// ErrOutput wraps every error of ParseOutput: the text is not a SAT
+// solver's answer in a known format.
+var ErrOutput = errors.New("not a SAT solver's answer")
+
 // ParseOutput reads a solver's answer: either SAT-competition output
 // ("s SATISFIABLE" / "s UNSATISFIABLE" / "s UNKNOWN" and "v" lines of
 // literals ending with 0; "c" lines and other lines are ignored), or
@@ -219,6 +223,14 @@ func SplitCommand(s string) ([]string, error) {
 // SAT one line of literals ending with 0). The model is indexed by
 // variable (entry 0 unused); variables not mentioned are false.
 func ParseOutput(r io.Reader) (Status, []bool, error) {
+	st, m, err := parseOutput(r)
+	if err != nil {
+		return Unknown, nil, fmt.Errorf("%w: %w", ErrOutput, err)
+	}
+	return st, m, nil
+}
+
+func parseOutput(r io.Reader) (Status, []bool, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
 	status, seen := Unknown, false

@@ -2,6 +2,7 @@ package avellaneda
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -114,6 +115,10 @@ func settings(job *backend.Job) Settings {
 // prepare binarizes the job's data; conflicting rows (without
 // drop-conflicts) are a bad request.
 func prepare(ctx context.Context, job *backend.Job) (*Prepared, error) {
+	// A job made without NewJob is checked here too: never ignore a field.
+	if err := backend.Check(info(job.Problem.Objective == model.MinSize), job.Data, job.Problem); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
@@ -129,7 +134,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	start := time.Now()
 	p, err := prepare(ctx, job)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
 		return nil, err

@@ -141,6 +141,14 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 // encode builds the job's MILP; encoder errors about the request are
 // ErrInvalid.
 func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error) {
+	info := DiagramBackend{}.Info()
+	if tree {
+		info = TreeBackend{}.Info()
+	}
+	// A job made without NewJob is checked here too: never ignore a field.
+	if err := backend.Check(info, job.Data, job.Problem); err != nil {
+		return nil, err
+	}
 	o, err := JobOptions(job, tree)
 	if err != nil {
 		return nil, err
@@ -165,7 +173,7 @@ func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, 
 func solve(ctx context.Context, job *backend.Job, tree bool) (*model.Result, error) {
 	e, err := encode(ctx, job, tree)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
 		return nil, err
