@@ -139,7 +139,7 @@ func Summarize(runs []Run) Summary {
 			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Backend, r.Repeat, r.Status, r.Message))
 			continue
 		}
-		g := groupKey(r.Name(), r.Depth)
+		g := r.group()
 		if b, ok := s.Best[g]; !ok || *r.Objective < b {
 			s.Best[g] = *r.Objective
 		}
@@ -178,7 +178,8 @@ func Summarize(runs []Run) Summary {
 	}
 	entries := map[ek]*Entry{}
 	sums := map[ek][3]float64{} // proof seconds sum, integral sum, n integral
-	for _, r := range runs {
+	for i := range runs {
+		r := &runs[i]
 		k := ek{r.Name(), r.Backend, r.Depth}
 		e := entries[k]
 		if e == nil {
@@ -191,7 +192,7 @@ func Summarize(runs []Run) Summary {
 		}
 		e.PeakMB = math.Max(e.PeakMB, r.PeakMB)
 		acc := sums[k]
-		best, haveBest := s.Best[groupKey(k.name, k.depth)]
+		best, haveBest := s.Best[r.group()]
 		if r.Objective == nil {
 			e.Failed++
 		} else {
