@@ -12,10 +12,10 @@ import (
 // versionInfo describes the running binary.
 type versionInfo struct {
 	Module, Version, Go string
-	Revision           string // VCS revision, "" when unknown
-	Modified           bool   // built from a modified checkout
-	Tags               []string
-	HiGHS              bool
+	Revision            string // VCS revision, "" when unknown
+	Modified            bool   // built from a modified checkout
+	Tags                []string
+	HiGHS               bool
 }
 
 func buildVersion() versionInfo {
