@@ -276,30 +276,8 @@ func (s Summary) rows() ([]string, [][]string) {
 // WriteText writes the table with aligned columns.
 func (s Summary) WriteText(w io.Writer) error {
 	head, rows := s.rows()
-	width := make([]int, len(head))
-	for i, h := range head {
-		width[i] = len(h)
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	line := func(cells []string) string {
-		var sb strings.Builder
-		for i, c := range cells {
-			if i > 0 {
-				sb.WriteString("  ")
-			}
-			sb.WriteString(c + strings.Repeat(" ", width[i]-len(c)))
-		}
-		return strings.TrimRight(sb.String(), " ") + "\n"
-	}
 	var sb strings.Builder
-	sb.WriteString(line(head))
-	for _, r := range rows {
-		sb.WriteString(line(r))
-	}
+	writeAligned(&sb, head, rows)
 	s.writeConflicts(&sb)
 	_, err := io.WriteString(w, sb.String())
 	return err
