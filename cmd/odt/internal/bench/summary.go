@@ -108,6 +108,8 @@ type Entry struct {
 	Integral float64
 	PeakMB   float64
 	Statuses []string
+	// Tuned entries hold runs that tuned their depth (Depth is 0).
+	Tuned bool
 }
 
 // Summary is the table of a grid.
@@ -187,6 +189,7 @@ func Summarize(runs []Run) Summary {
 			entries[k] = e
 		}
 		e.Runs++
+		e.Tuned = e.Tuned || r.Tuned
 		if !slices.Contains(e.Statuses, r.Status) {
 			e.Statuses = append(e.Statuses, r.Status)
 		}
@@ -265,7 +268,7 @@ func (s Summary) rows() ([]string, [][]string) {
 	var rows [][]string
 	for _, e := range s.Entries {
 		rows = append(rows, []string{
-			e.Dataset, strconv.Itoa(e.Depth), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
+			e.Dataset, depthLabel(e), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
 			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral),
 			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
 		})
@@ -319,4 +322,11 @@ func (s Summary) WriteCSV(w io.Writer) error {
 	cw.Write(head)
 	cw.WriteAll(rows)
 	return cw.Error()
+}
+
+func depthLabel(e Entry) string {
+	if e.Tuned {
+		return "tuned"
+	}
+	return strconv.Itoa(e.Depth)
 }
