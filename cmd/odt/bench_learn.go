@@ -32,13 +32,12 @@ func (p *protocolFlags) declare(c *cmdFlags) {
 	c.StringVar(&p.split, "split", "", "stratified `TRAIN/VALID/TEST` split per seed, e.g. 50/25/25 (or TRAIN/TEST, e.g. 80/20)")
 	c.IntVar(&p.cv, "cv", 0, "stratified `K`-fold cross-validation per seed (one run per fold)")
 	c.StringVar(&p.seedList, "seeds", "1", "split seeds: a `LIST` or range, e.g. 1-5 or 1,3,7")
-	c.BoolVar(&p.tune, "tune", false, "tune every run over the --depth, --min-support, --alpha and --skeleton lists\n"+
-		"on validation rows (or --tune-folds inner folds), then refit on train+valid")
+	c.BoolVar(&p.tune, "tune", false, "tune every run over the --depth, --min-support, --alpha and --skeleton lists on validation rows (or inner folds), then refit on train+valid")
 	c.IntVar(&p.tuneFolds, "tune-folds", 3, "inner folds `K` when tuning without validation rows (--cv, or a TRAIN/TEST split)")
 	c.StringVar(&p.minSupports, "min-support", "", "least rows in a leaf: `LIST` (a list needs --tune)")
 	c.StringVar(&p.alphas, "alpha", "", "diagram objective's node weight: `LIST` (diagram backends; a list needs --tune)")
 	c.StringVar(&p.skeletons, "skeleton", "", "diagram skeletons `S1:S2`, e.g. 1,2,2:1,2,4 (diagram backends; several need --tune)")
-	c.StringVar(&p.classWeight, "class-weight", "", "`balanced`: train every run on class-balanced row weights")
+	c.StringVar(&p.classWeight, "class-weight", "", "class weights `MODE` of every run: balanced or none")
 }
 
 // check parses the flags; depths are the --depth list.

@@ -104,8 +104,7 @@ func runPredict(e env, args []string) error {
 	var df dataFlags
 	c.StringVar(&modelPath, "model", "", "the model or result JSON `FILE` (required)")
 	df.declare(c)
-	c.BoolVar(&proba, "proba", false, "print one probability per class instead (CSV, a header of class names first;\n"+
-		"the class counts of the leaf each row reaches, as recorded by odt solve)")
+	c.BoolVar(&proba, "proba", false, "print one probability per class instead: CSV with a header of class names; the class counts of each row's leaf, as recorded by odt solve")
 	c.outFlag(&out, "write the predictions to `FILE` instead of stdout")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {

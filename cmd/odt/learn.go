@@ -21,11 +21,10 @@ type learnFlags struct {
 func (l *learnFlags) declare(c *cmdFlags) {
 	c.StringVar(&l.test, "test", "", "evaluate the model on the test data `FILE` too (same format and flags as DATA)")
 	c.Float64Var(&l.holdout, "holdout", 0, "hold out this `FRACTION` of the rows (stratified, by --seed) as the test set")
-	c.StringVar(&l.splitFile, "split", "", "train on the rows of the split `FILE` (written by odt bench or odt split):\n"+
-		"its train rows, tuning on its valid rows, testing on its test rows")
+	c.StringVar(&l.splitFile, "split", "", "split `FILE` (as odt bench writes): train on its train rows, tune on its valid rows, test on its test rows")
 	c.IntVar(&l.fold, "fold", 0, "with a cross-validation --split file: test on fold `I` (1-based), train on the others")
 	c.IntVar(&l.tuneFolds, "tune-folds", 3, "with a grid and no validation rows: tune by `K`-fold cross-validation")
-	c.StringVar(&l.classWeight, "class-weight", "", "`balanced`: weight rows by inverse class frequency (as explicit weights would)")
+	c.StringVar(&l.classWeight, "class-weight", "", "class weights `MODE`: balanced weights rows by inverse class frequency (as explicit weights would), or none")
 }
 
 func (l *learnFlags) check() error {
