@@ -291,6 +291,25 @@ func (p *problemFlags) problem() (model.Problem, error) {
 	return pr, nil
 }
 
+// forBackend drops the default depth from a problem whose objective (or,
+// when it names none, the backend's main objective) is not the error of a
+// depth-bounded tree: --depth then applies only when given.
+func (p *problemFlags) forBackend(pr model.Problem, backendName string) model.Problem {
+	if p.depth.set {
+		return pr
+	}
+	obj := pr.Objective
+	if obj == "" && backendName != "" && backendName != "auto" {
+		if b, ok := odtkit.DefaultRegistry().Get(backendName); ok && len(b.Info().Objectives) > 0 {
+			obj = b.Info().Objectives[0]
+		}
+	}
+	if obj != "" && obj != model.MinError {
+		pr.MaxDepth = 0
+	}
+	return pr
+}
+
 // grid returns the lists of values to tune over (odt solve).
 func (p *problemFlags) grid() learn.Grid {
 	g := learn.Grid{Depths: p.depth.vals, MinSupports: p.minSupport.vals, Alphas: p.alpha.vals}

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -48,7 +46,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
 	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
 	c.IntVar(&threads, "threads", 0, "threads hint `N` (0 = backend default)")
-	c.IntVar(&memLimit, "memory-limit", 0, "memory limit in `MB` where the backend supports one (0 = none)")
+	c.IntVar(&memLimit, "memory-limit", 0, "memory cap in `MB`: a run reaching it stops with status memory-limit and its best model (0 = 80% of the machine's memory)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -63,6 +61,7 @@ func runSolve(e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	problem = pf.forBackend(problem, backend)
 	if err := lf.check(); err != nil {
 		return err
 	}
@@ -87,10 +86,12 @@ func runSolve(e env, args []string) error {
 	}
 	prog := newProgress(e.stderr, quiet)
 	prog.printf("read %s: %d rows, %d features, %d classes", data.Name, data.Rows(), data.NumFeatures(), data.NumClasses())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext(context.Background(), e.stderr)
 	defer stop()
+	memCap := memoryCapMB(memLimit)
+	setHeapLimit(memCap)
 	settings := odtkit.Settings{Backend: backend, TimeLimit: timeLimit, Options: options, Seed: seed,
-		Threads: threads, MemoryLimitMB: memLimit, OnIncumbent: prog.incumbent}
+		Threads: threads, MemoryLimitMB: memCap, OnIncumbent: prog.incumbent}
 	res, err := lf.run(ctx, data, split, pf.grid().Problems(problem), settings, prog)
 	if err != nil {
 		return err
