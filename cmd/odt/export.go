@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -39,7 +39,19 @@ func (f *encodingFlags) declare(c *cmdFlags) {
 
 // request resolves the flags into the backend's name, the problem and
 // the options. format is --to ("" when not given, or for decode).
-func (f *encodingFlags) request(c *cmdFlags, format string) (string, model.Problem, map[string]string, error) {
+func (f *encodingFlags) request(format string) (string, model.Problem, map[string]string, error) {
+	name, p, opts, err := f.resolve(format)
+	if err != nil || format == "" {
+		return name, p, opts, err
+	}
+	b, _ := odtkit.DefaultRegistry().Get(name)
+	if e, ok := b.(backend.Exporter); ok && e.ExportFormat() != format {
+		return "", p, nil, usagef("--to %s: backend %s writes %s", format, name, e.ExportFormat())
+	}
+	return name, p, opts, nil
+}
+
+func (f *encodingFlags) resolve(format string) (string, model.Problem, map[string]string, error) {
 	name := f.backend
 	if f.encoding != "" {
 		if name != "" {
@@ -70,36 +82,17 @@ func (f *encodingFlags) request(c *cmdFlags, format string) (string, model.Probl
 	for k, v := range f.opts.opts {
 		opts[k] = v
 	}
-	depthSet := false
-	c.Visit(func(fl *flag.Flag) {
-		if fl.Name == "depth" {
-			depthSet = true
-		}
-	})
 	b, ok := odtkit.DefaultRegistry().Get(name)
 	if !ok {
 		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, milp-odd or milp-odt", name)
 	}
-	info := b.Info()
 	obj := p.Objective
-	if obj == "" && len(info.Objectives) > 0 {
-		obj = info.Objectives[0]
+	if obj == "" && len(b.Info().Objectives) > 0 {
+		obj = b.Info().Objectives[0]
 	}
-	switch {
-	case obj == model.MinDepth || obj == model.MinSize:
-		// The SAT formula has one depth: the backend's option depth
-		// (--depth, 3 by default, is its short form here).
-		if _, has := info.Param("depth"); has {
-			if _, given := opts["depth"]; given && depthSet {
-				return "", p, nil, usagef("give --depth or --opt depth, not both")
-			} else if !given {
-				opts["depth"] = fmt.Sprint(p.MaxDepth)
-			}
-		}
-		p.MaxDepth = 0
-	case obj == model.DiagramError && !depthSet:
-		p.MaxDepth = 0 // the skeleton gives the depth
-	}
+	if obj != model.MinDepth && obj != model.MinSize {
+		p = f.pf.forBackend(p, name)
+	} // else: a SAT formula is for one depth, --depth (3 by default)
 	return name, p, opts, nil
 }
 
@@ -134,7 +127,7 @@ func runExport(e env, args []string) error {
 	if out == "" || out == "-" {
 		return usagef("--out/-o FILE is required")
 	}
-	name, problem, opts, err := ef.request(c, to)
+	name, problem, opts, err := ef.request(to)
 	if err != nil {
 		return err
 	}
@@ -146,10 +139,7 @@ func runExport(e env, args []string) error {
 	defer stop()
 	s := odtkit.Settings{Backend: name, Options: opts}
 	return writeAtomically(out, func(w io.Writer) error {
-		format, err := odtkit.DefaultRegistry().Export(ctx, w, data, problem, s)
-		if err == nil && to != "" && format != to {
-			return usagef("--to %s: backend %s writes %s", to, name, format)
-		}
+		_, err := odtkit.DefaultRegistry().Export(ctx, w, data, problem, s)
 		return err
 	})
 }
@@ -196,7 +186,7 @@ func runDecode(e env, args []string) error {
 	if err := checkFormat(format, "text", "json", "dot"); err != nil {
 		return err
 	}
-	name, problem, opts, err := ef.request(c, "")
+	name, problem, opts, err := ef.request("")
 	if err != nil {
 		return err
 	}

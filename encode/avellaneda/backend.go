@@ -31,7 +31,6 @@ func encodingParams() []backend.Param {
 		backend.EnumParam("counter", "totalizer", []string{"totalizer", "sequential"}, "node limit's count of labelled leaves: totalizer (along the tree) or sequential (the paper's clauses 8-10)"),
 		backend.EnumParam("clauses", "order", []string{"order", "paper"}, "example clauses (3)-(4): order (one clause per numeric column and node through order variables) or paper (one per threshold)"),
 		backend.BoolParam("symmetry", false, "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test); off by default: not faster on the inferdt rows"),
-		backend.IntParam("depth", 0, "largest depth tried (solve: status infeasible when no consistent tree is that shallow); export and decode: the depth of the formula (required there)").AtLeast(1).Unset("none"),
 	}
 }
 
@@ -54,8 +53,10 @@ func info(size bool) backend.Info {
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
-		// The node limit is part of the formula at every depth tried.
-		Caps:   backend.Caps{MaxNodes: true, Weights: backend.NoWeights},
+		// A depth limit caps the depths tried (infeasible beyond it) and
+		// is the depth of an exported formula; the node limit is part of
+		// the formula at every depth tried.
+		Caps:   backend.Caps{DepthCap: true, MaxNodes: true, Weights: backend.NoWeights},
 		Params: params(size),
 	}
 	if size {
@@ -106,7 +107,7 @@ func settings(job *backend.Job) Settings {
 		DropConflicts: v.Bool("drop-conflicts"),
 		Batch:         v.Int("batch"),
 		Bisect:        v.String("size-search") == "bisect",
-		MaxDepth:      v.Int("depth"),
+		MaxDepth:      job.Problem.MaxDepth,
 		MaxNodes:      job.Problem.MaxNodes,
 		Report:        job.Report,
 	}
@@ -212,8 +213,8 @@ func (DepthBackend) ExportFormat() string { return "dimacs" }
 // ExportFormat is "dimacs".
 func (SizeBackend) ExportFormat() string { return "dimacs" }
 
-// Export writes the whole formula of depth --opt depth (with the node
-// limit of the problem) as DIMACS, its header naming the variables.
+// Export writes the whole formula of the problem's depth (with its node
+// limit) as DIMACS, its header naming the variables.
 func (DepthBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
 	return export(ctx, w, job, "sat-depth")
 }
@@ -233,12 +234,13 @@ func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*
 	return decode(ctx, job, r)
 }
 
-// formulaDepth is the depth of an exported formula: option depth.
+// formulaDepth is the depth of an exported formula: the problem's depth
+// limit.
 func formulaDepth(job *backend.Job, name string) (int, error) {
-	if !job.Options.Has("depth") {
-		return 0, backend.Invalidf("%s: export and decode need the depth of the formula (--depth K or --opt depth=K)", name)
+	if job.Problem.MaxDepth < 1 {
+		return 0, backend.Invalidf("%s: export and decode need the depth of the formula (--depth K)", name)
 	}
-	return job.Options.Int("depth"), nil
+	return job.Problem.MaxDepth, nil
 }
 
 func export(ctx context.Context, w io.Writer, job *backend.Job, name string) error {
