@@ -162,15 +162,15 @@ func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error)
 
 // Solve runs the heuristic and HiGHS on the diagram MILP.
 func (DiagramBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	return solve(ctx, job, false)
+	return solveJob(ctx, job, false)
 }
 
 // Solve runs the heuristic and HiGHS on the tree MILP.
 func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	return solve(ctx, job, true)
+	return solveJob(ctx, job, true)
 }
 
-func solve(ctx context.Context, job *backend.Job, tree bool) (*model.Result, error) {
+func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, error) {
 	e, err := encode(ctx, job, tree)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
