@@ -268,14 +268,11 @@ func (sr *solReader) cbc() error {
 			return err
 		}
 	}
-	if sr.sol.Status == StatusOptimal || sr.sol.HasObjective {
-		if sr.sol.X == nil {
-			sr.sol.X = make([]float64, len(sr.m.Columns)) // every column 0
-		}
-		if sr.sol.Status != StatusOptimal {
-			sr.sol.Status = StatusFeasible
-		}
+	if sr.sol.Status == StatusNoSolution && sr.sol.HasObjective {
+		// "Stopped on time - objective value ...": a feasible point.
+		sr.sol.Status = StatusFeasible
 	}
+	sr.keepX() // (CBC lists only the non-zeros)
 	return nil
 }
 
