@@ -67,4 +67,3 @@ func TestMILPStatusMapping(t *testing.T) {
 		}
 	}
 }
-

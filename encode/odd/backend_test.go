@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -168,10 +169,10 @@ func TestMILPSharedEchocardiogram(t *testing.T) {
 	if !milp.HiGHSEnabled {
 		t.Skip("HiGHS not compiled in (-tags highs)")
 	}
-	path := "../../../shared/data/uci54/echocardiogram.csv"
+	path := filepath.Join(shared.Dir(t, "data/uci54/echocardiogram.csv"), "data", "uci54", "echocardiogram.csv")
 	d, err := model.ReadFile(path, model.ReadOptions{})
 	if err != nil {
-		t.Skip("echocardiogram: ../shared not present")
+		t.Fatal(err)
 	}
 	p := model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01}
 	res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-odd", TimeLimit: time.Minute})
