@@ -374,7 +374,7 @@ func (e *Encoding) Header(job *backend.Job, tree bool) []string {
 	h := []string{
 		fmt.Sprintf("odtkit %s: the ODD flow MILP (Florio et al., AAAI 2023)%s, %d rows x %d feature columns scaled to [0,1], skeleton %v",
 			name, map[bool]string{true: ", tree special case"}[tree], e.data.Rows(), len(e.cols), e.Opts.Skeleton),
-		fmt.Sprintf("solve it, e.g.: highs --solution_file SOL FILE.mps | cbc FILE.mps solve solu SOL | glpsol --freemps FILE.mps -w SOL (or -o SOL)"),
+		"solve it with one of: highs --solution_file SOL FILE.mps; cbc FILE.mps solve solu SOL; glpsol --freemps FILE.mps -w SOL (or -o SOL)",
 		fmt.Sprintf("decode a solution with: odt decode --backend %s %s DATA SOL", name, strings.Join(flags, " ")),
 		"columns (0-based index ranges; u = internal node, layers first to last; i = data row in file order; v = successor node or terminal nInt+class):",
 	}
