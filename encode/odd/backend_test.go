@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
@@ -37,48 +37,9 @@ func milpRandomData(seed uint64, n, f int) *model.Dataset {
 	return d
 }
 
-// allRows lists the rows of d.
-func allRows(d *model.Dataset) []int {
-	rows := make([]int, d.Rows())
-	for i := range rows {
-		rows[i] = i
-	}
-	return rows
-}
-
-// milpBestTree is an exhaustive search for the fewest errors of a tree of
-// depth ≤ depth over 0/1 features.
-func milpBestTree(d *model.Dataset, rows []int, depth int) int {
-	count := make([]int, d.NumClasses())
-	for _, r := range rows {
-		count[d.Labels[r]]++
-	}
-	best := len(rows) - slices.Max(count)
-	if depth == 0 || best == 0 {
-		return best
-	}
-	for f := range d.Features {
-		var lo, hi []int
-		for _, r := range rows {
-			if d.Features[f].Values[r] > 0.5 {
-				hi = append(hi, r)
-			} else {
-				lo = append(lo, r)
-			}
-		}
-		if len(lo) > 0 && len(hi) > 0 {
-			best = min(best, milpBestTree(d, lo, depth-1)+milpBestTree(d, hi, depth-1))
-		}
-	}
-	return best
-}
-
 func TestMILPBackends(t *testing.T) {
 	d := milpRandomData(1, 30, 4)
-	rows := make([]int, d.Rows())
-	for i := range rows {
-		rows[i] = i
-	}
+	rows := odd.AllRows(d)
 	ctx := context.Background()
 	tree, errT := odtkit.Solve(ctx, d, model.Problem{MaxDepth: 2}, odtkit.Settings{Backend: "milp-odt"})
 	diag, errD := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.05}, odtkit.Settings{Backend: "milp-odd"})
@@ -93,7 +54,7 @@ func TestMILPBackends(t *testing.T) {
 	if errT != nil || errD != nil {
 		t.Fatal(errT, errD)
 	}
-	if want := milpBestTree(d, rows, 2); !tree.Optimal || tree.Errors != want || tree.Model.Kind != model.KindTree {
+	if want := odd.BestTreeErrors(d, rows, 2); !tree.Optimal || tree.Errors != want || tree.Model.Kind != model.KindTree {
 		t.Fatalf("milp-odt: %d errors (optimal %v), exhaustive search %d", tree.Errors, tree.Optimal, want)
 	}
 	if !diag.Optimal || diag.Model.Kind != model.KindDiagram {
@@ -259,7 +220,7 @@ func TestMILPTreeMatchesBruteForce(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range cases {
 		p := model.Problem{MaxDepth: c.depth, MinSupport: 1}
-		want := milpBestTree(c.d, allRows(c.d), c.depth)
+		want := odd.BestTreeErrors(c.d, odd.AllRows(c.d), c.depth)
 		got, err := odtkit.Solve(ctx, c.d, p, odtkit.Settings{Backend: "milp-odt", Threads: 1})
 		if err != nil {
 			t.Fatal(err)
