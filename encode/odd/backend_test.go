@@ -234,3 +234,29 @@ func TestMILPTreeMatchesBruteForce(t *testing.T) {
 
 // milpLong reports whether the long MILP tests run (ODTKIT_LONG=1, not -short).
 func milpLong() bool { return shared.Long() }
+
+// TestMILPCancelLatency: a cancel during the HiGHS phase returns the
+// best model within the contract's second (generous bound: 2 s), with
+// status cancelled.
+func TestMILPCancelLatency(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("HiGHS not compiled in (-tags highs)")
+	}
+	d := milpRandomData(2, 200, 8)
+	ctx, cancel := context.WithCancel(context.Background())
+	var cancelled time.Time
+	time.AfterFunc(1500*time.Millisecond, func() { cancelled = time.Now(); cancel() })
+	res, err := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
+		odtkit.Settings{Backend: "milp-odd", Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Optimal {
+		t.Skip("solved before the cancel")
+	}
+	lat := time.Since(cancelled)
+	if lat > 2*time.Second || res.Status != model.StatusCancelled || res.Model == nil {
+		t.Fatalf("returned %v after the cancel with status %s, model %v", lat, res.Status, res.Model != nil)
+	}
+	t.Logf("returned %v after the cancel: objective %v, bound %v", lat, res.Objective, res.LowerBound)
+}
