@@ -63,16 +63,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 		name = n
 	}
 	if name == "" {
-		switch {
-		case format == "dimacs":
-			name = "sat-depth"
-		case format == "mps" && f.pf.skeleton.set:
-			name = "milp-odd"
-		case format == "mps":
-			name = "milp-odt"
-		default:
-			return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, milp-odd or milp-odt)")
-		}
+		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, milp-odd or milp-odt)")
 	}
 	p, err := f.pf.problem()
 	if err != nil {
@@ -103,7 +94,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 }
 
 func runExport(e env, args []string) error {
-	c := newFlags("export", "odt export --backend NAME [--to dimacs|mps] [flags] DATA -o FILE",
+	c := newFlags("export", "odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE",
 		"Writes the formulation of a backend for an external solver: the CNF of Avellaneda's\n"+
 			"encoding in DIMACS (sat-depth, sat-size: the formula of one depth, --depth K, with\n"+
 			"the node limit --max-nodes N) or the ODD flow MILP in MPS (milp-odd on --skeleton,\n"+
@@ -112,7 +103,7 @@ func runExport(e env, args []string) error {
 			"An existing FILE is replaced only when the export succeeds.", 1, 1)
 	var to, out string
 	var ef encodingFlags
-	c.StringVar(&to, "to", "", "output `format`: dimacs or mps (default: the backend's)")
+	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size) or mps (milp-odd, milp-odt) (required)")
 	ef.declare(c)
 	c.outFlag(&out, "write the formulation to `FILE` (required)")
 	pos, err := c.parse(e.stdout, args)
@@ -120,7 +111,9 @@ func runExport(e env, args []string) error {
 		return err
 	}
 	switch to {
-	case "", "dimacs", "mps":
+	case "dimacs", "mps":
+	case "":
+		return usagef("--to is required (dimacs or mps)")
 	default:
 		return usagef("--to %q: want dimacs or mps", to)
 	}
@@ -146,8 +139,21 @@ func runExport(e env, args []string) error {
 
 // writeAtomically writes a file through a temporary file in the same
 // directory, renamed over path only when write succeeds: a failed or
-// interrupted export leaves an existing file as it was.
+// interrupted export leaves an existing file as it was. A path that
+// exists and is not a regular file (/dev/null, a pipe) is written to
+// directly.
 func writeAtomically(path string, write func(w io.Writer) error) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		err = write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err

@@ -120,17 +120,17 @@ func TestMPSBadRequests(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"export", "--to", "mps", "--opt", "foo=1", data, "-o", mps}, "has no option foo"},
-		{[]string{"export", "--to", "mps", "--opt", "gap=-1", data, "-o", mps}, "gap"},
-		{[]string{"export", "--to", "mps", "--opt", "gap=0.1", data, "-o", mps}, "steers the solve"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "epsilon=0", data, "-o", mps}, "epsilon"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "fair-ratio=1.5", data, "-o", mps}, "fair-ratio"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "fair-ratio=0.5", data, "-o", mps}, "needs fair-column"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "restarts=-1", data, "-o", mps}, "restarts"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "max-active=-1", data, "-o", mps}, "max-active"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "min-flow=-1", data, "-o", mps}, "min-flow"},
-		{[]string{"export", "--backend", "milp-odd", "--skeleton", "1,2", "--max-nodes", "3", data, "-o", mps}, "node limit"},
-		{[]string{"export", "--backend", "milp-odd", data, "-o", mps}, "skeleton"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odt", "--depth", "2", "--opt", "foo=1", data, "-o", mps}, "has no option foo"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odt", "--depth", "2", "--opt", "gap=-1", data, "-o", mps}, "gap"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odt", "--depth", "2", "--opt", "gap=0.1", data, "-o", mps}, "steers the solve"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "epsilon=0", data, "-o", mps}, "epsilon"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "fair-ratio=1.5", data, "-o", mps}, "fair-ratio"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "fair-ratio=0.5", data, "-o", mps}, "needs fair-column"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "restarts=-1", data, "-o", mps}, "restarts"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "max-active=-1", data, "-o", mps}, "max-active"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--opt", "min-flow=-1", data, "-o", mps}, "min-flow"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", "--skeleton", "1,2", "--max-nodes", "3", data, "-o", mps}, "node limit"},
+		{[]string{"export", "--to", "mps", "--backend", "milp-odd", data, "-o", mps}, "skeleton"},
 		{[]string{"export", "--to", "dimacs", "--backend", "milp-odt", data, "-o", mps}, "writes mps"},
 		{[]string{"decode", "--backend", "milp-odt", "--depth", "2", data, junk}, "no column \"nosuch\""},
 		{[]string{"decode", "--backend", "milp-odt", "--depth", "2", data, mps}, "unknown format"},
@@ -145,5 +145,19 @@ func TestMPSBadRequests(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".m.mps.tmp*")); len(left) > 0 {
 		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+// TestExportToDevice: an output that is not a regular file (/dev/null)
+// is written to, not replaced by a renamed temporary file.
+func TestExportToDevice(t *testing.T) {
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Skipf("%s is not a character device here", os.DevNull)
+	}
+	if _, stderr, code := odt(t, "export", "--to", "mps", "--backend", "milp-odt", "--depth", "1", mpsData(t), "-o", os.DevNull); code != 0 {
+		t.Fatalf("export to %s: exit %d: %s", os.DevNull, code, stderr)
+	}
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("%s is no longer a character device: %v %v", os.DevNull, st.Mode(), err)
 	}
 }
