@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/blossom"
 	"github.com/odtkit/odtkit/model"
 )
 
-// blossomBackend is the anytime, memory-light exact search of dp.Blossom.
+// blossomBackend is the anytime, memory-light exact search of blossom.Solve.
 type blossomBackend struct{}
 
 func (blossomBackend) Info() Info {
@@ -38,7 +38,7 @@ func (blossomBackend) Solve(ctx context.Context, job Job) (*model.Result, error)
 	if job.Problem.MaxNodes > 0 {
 		return nil, fmt.Errorf("a node limit is not supported")
 	}
-	s := dp.BlossomSettings{MaxDepth: job.Problem.MaxDepth, Order: dp.BlossomOrder(job.Options.String("order", "gini"))}
+	s := blossom.Config{MaxDepth: job.Problem.MaxDepth, Order: blossom.Order(job.Options.String("order", "gini"))}
 	flags := []struct {
 		key string
 		off *bool
@@ -54,7 +54,7 @@ func (blossomBackend) Solve(ctx context.Context, job Job) (*model.Result, error)
 		}
 		*f.off = !on
 	}
-	r, err := dp.Blossom(ctx, model.Binarize(job.Data), s, job.Report)
+	r, err := blossom.Solve(ctx, model.Binarize(job.Data), s, job.Report)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -35,7 +35,7 @@ func (cadl85Backend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	spec := dp.CADL85Spec{Rule: job.Options.String("rule", "discrepancy"), Relax: job.Options.String("relax", "monotonic")}
+	spec := dl85.Spec{Rule: job.Options.String("rule", "discrepancy"), Relax: job.Options.String("relax", "monotonic")}
 	if _, ok := job.Options["start"]; ok {
 		if spec.Start, err = job.Options.Float("start", 0); err != nil {
 			return nil, err
@@ -49,6 +49,6 @@ func (cadl85Backend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		return nil, err
 	}
 	v := model.Binarize(job.Data)
-	r, err := dp.CADL85Named(ctx, v, job.Problem.MaxDepth, job.Problem.MinSupport, spec, s)
+	r, err := dl85.SolveNamed(ctx, v, job.Problem.MaxDepth, job.Problem.MinSupport, spec, s)
 	return dl85Result(job, r, err)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -31,10 +31,10 @@ func (contreeBackend) Info() Info {
 func (contreeBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 	p := job.Problem
 	if p.MinSupport > 1 {
-		return nil, fmt.Errorf("%w: min support %d (only 1 is supported)", dp.ErrConTreeInput, p.MinSupport)
+		return nil, fmt.Errorf("%w: min support %d (only 1 is supported)", contree.ErrInput, p.MinSupport)
 	}
 	if p.MaxNodes > 0 && p.MaxNodes < 1<<(p.MaxDepth+1)-1 {
-		return nil, fmt.Errorf("%w: a node limit (%d) below a full tree of depth %d", dp.ErrConTreeInput, p.MaxNodes, p.MaxDepth)
+		return nil, fmt.Errorf("%w: a node limit (%d) below a full tree of depth %d", contree.ErrInput, p.MaxNodes, p.MaxDepth)
 	}
 	gap, err := job.Options.Int("max-gap", 0)
 	if err != nil {
@@ -48,8 +48,8 @@ func (contreeBackend) Solve(ctx context.Context, job Job) (*model.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	s := dp.ConTreeSettings{MaxDepth: p.MaxDepth, MaxGap: gap, EtaShortest: eta == "min", NoCache: !useCache}
-	r, err := dp.ConTree(ctx, job.Data, s, job.Report)
+	s := contree.Config{MaxDepth: p.MaxDepth, MaxGap: gap, EtaShortest: eta == "min", NoCache: !useCache}
+	r, err := contree.Solve(ctx, job.Data, s, job.Report)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -77,7 +77,7 @@ func TestContreeBackendWeights(t *testing.T) {
 		}
 	}
 	d.Weights[3] = 0.5
-	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 2}, Settings{Backend: "contree"}); !errors.Is(err, dp.ErrConTreeInput) {
-		t.Fatalf("fractional weight: got %v, want an error wrapping dp.ErrConTreeInput", err)
+	if _, err := Solve(context.Background(), d, model.Problem{MaxDepth: 2}, Settings{Backend: "contree"}); !errors.Is(err, contree.ErrInput) {
+		t.Fatalf("fractional weight: got %v, want an error wrapping contree.ErrInput", err)
 	}
 }

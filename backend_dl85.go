@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -32,8 +32,8 @@ func (dl85Backend) Info() Info {
 }
 
 // dl85Settings reads the options shared by dl85 and cadl85.
-func dl85Settings(job Job) (dp.DL85Settings, error) {
-	var s dp.DL85Settings
+func dl85Settings(job Job) (dl85.Config, error) {
+	var s dl85.Config
 	mb, err := job.Options.Float("cache-mb", 0)
 	if err != nil {
 		return s, err
@@ -62,8 +62,8 @@ func dl85Settings(job Job) (dp.DL85Settings, error) {
 }
 
 // dl85Result turns a DL8.5 outcome into the selector's result.
-func dl85Result(job Job, r *dp.DL85Result, err error) (*model.Result, error) {
-	if errors.Is(err, dp.DL85ErrInfeasible) {
+func dl85Result(job Job, r *dl85.Result, err error) (*model.Result, error) {
+	if errors.Is(err, dl85.ErrInfeasible) {
 		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{"reason": err.Error()}}, nil
 	}
 	if err != nil {
@@ -79,6 +79,6 @@ func (dl85Backend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		return nil, err
 	}
 	v := model.Binarize(job.Data)
-	r, err := dp.DL85(ctx, v, job.Problem.MaxDepth, job.Problem.MinSupport, s)
+	r, err := dl85.Solve(ctx, v, job.Problem.MaxDepth, job.Problem.MinSupport, s)
 	return dl85Result(job, r, err)
 }

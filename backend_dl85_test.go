@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -172,7 +172,7 @@ func BenchmarkCADL85FirstIncumbent(b *testing.B) {
 				}
 				parseS += time.Since(t0).Seconds()
 				t1 := time.Now()
-				_, werr := dp.CART(model.Binarize(d), 6, dp.CARTSettings{})
+				_, werr := cart.Grow(model.Binarize(d), 6, cart.Config{})
 				cartS += time.Since(t1).Seconds()
 				ctx, cancel := context.WithCancel(context.Background())
 				found := -1.0

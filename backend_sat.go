@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/odtkit/odtkit/dp"
+	dpcart "github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -158,7 +158,7 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 	// A greedy tree grown to purity is a first incumbent for the depth
 	// (not for the size: its depth may exceed the minimum).
 	var cart *model.Graph
-	if g, werr := dp.CART(p.View, -1, dp.CARTSettings{}); werr == 0 && g.Errors(job.Data) == p.Dropped && p.Dropped == 0 {
+	if g, werr := dpcart.Grow(p.View, -1, dpcart.Config{}); werr == 0 && g.Errors(job.Data) == p.Dropped && p.Dropped == 0 {
 		cart = g
 		if !b.size {
 			job.Report.Report(float64(g.Depth()), g)

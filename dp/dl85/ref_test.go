@@ -1,4 +1,4 @@
-package dp
+package dl85
 
 import (
 	"context"
@@ -69,7 +69,7 @@ func dl85Load(tb testing.TB, name string) *model.BinaryView {
 
 // dl85Check verifies a result against the data: depth, claimed errors,
 // bound and the expected optimum.
-func dl85Check(t *testing.T, v *model.BinaryView, depth, minSup int, r *DL85Result, want float64) {
+func dl85Check(t *testing.T, v *model.BinaryView, depth, minSup int, r *Result, want float64) {
 	t.Helper()
 	if !r.Optimal {
 		t.Fatalf("not proven optimal (error %v, bound %v)", r.Error, r.LowerBound)
@@ -119,7 +119,7 @@ func TestDL85Reference(t *testing.T) {
 		}
 		t.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(t *testing.T) {
 			v := dl85Load(t, c.Dataset)
-			r, err := DL85(context.Background(), v, c.Depth, 1, DL85Settings{})
+			r, err := Solve(context.Background(), v, c.Depth, 1, Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestDL85Reference(t *testing.T) {
 }
 
 // BenchmarkDL85 measures the time to a proven optimum per cp4im dataset
-// and depth (filter with -bench 'DL85/pendigits/d4$'; -benchtime=1x runs
+// and depth (filter with -bench 'Solve/pendigits/d4$'; -benchtime=1x runs
 // each cell once). Besides ns/op it reports cpu-s (user+system CPU seconds
 // of the process per solve, garbage collector included, comparable with
 // the reference's CPU seconds), peakRSS-MB (the process's peak resident
@@ -143,12 +143,12 @@ func TestDL85Reference(t *testing.T) {
 func BenchmarkDL85(b *testing.B) {
 	variants := []struct {
 		name string
-		s    DL85Settings
+		s    Config
 	}{
-		{"", DL85Settings{}},
-		{"nod2-", DL85Settings{NoDepth2: true}},
-		{"nolb-", DL85Settings{dl85Tune: func(c *dl85.Config) { c.NoCachedBounds = true }}},
-		{"noinherit-", DL85Settings{dl85Tune: func(c *dl85.Config) { c.NoInheritTests = true }}},
+		{"", Config{}},
+		{"nod2-", Config{NoDepth2: true}},
+		{"nolb-", Config{tune: func(c *dl85.Config) { c.NoCachedBounds = true }}},
+		{"noinherit-", Config{tune: func(c *dl85.Config) { c.NoInheritTests = true }}},
 	}
 	for _, c := range dl85RefCells(b) {
 		if c.Depth < 2 {
@@ -158,12 +158,12 @@ func BenchmarkDL85(b *testing.B) {
 			name := c.Dataset + "/" + vr.name + "d" + strconv.Itoa(c.Depth)
 			b.Run(name, func(b *testing.B) {
 				v := dl85Load(b, c.Dataset)
-				var r *DL85Result
+				var r *Result
 				var err error
 				reset := dl85ResetPeakRSS()
 				cpu0 := dl85CPUSeconds()
 				for b.Loop() {
-					r, err = DL85(context.Background(), v, c.Depth, 1, vr.s)
+					r, err = Solve(context.Background(), v, c.Depth, 1, vr.s)
 					if err != nil {
 						b.Fatal(err)
 					}

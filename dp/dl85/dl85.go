@@ -1,4 +1,4 @@
-package dp
+package dl85
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// DL85Settings control DL8.5 and CA-DL8.5. The zero value means: no cache
+// Config control DL8.5 and CA-DL8.5. The zero value means: no cache
 // cap, the specialised depth-2 step on, tests tried by information gain.
-type DL85Settings struct {
+type Config struct {
 	// CacheMB caps the estimated memory of the cache of solved branches,
 	// in MiB (0 = no cap). At the cap the deepest branches are evicted;
 	// the answer stays exact.
@@ -28,13 +28,13 @@ type DL85Settings struct {
 	// MaxRestarts stops CA-DL8.5 after that many restarts (0 = none).
 	MaxRestarts int
 
-	// dl85Tune, set by tests and benchmarks only, adjusts the engine's
+	// tune, set by tests and benchmarks only, adjusts the engine's
 	// configuration (to measure what each improvement saves).
-	dl85Tune func(*dl85.Config)
+	tune func(*dl85.Config)
 }
 
-// DL85Result is the outcome of DL85 or CADL85.
-type DL85Result struct {
+// Result is the outcome of Solve or SolveAnytime.
+type Result struct {
 	Tree *model.Graph
 	// Error is the tree's (weighted) training error.
 	Error float64
@@ -46,32 +46,32 @@ type DL85Result struct {
 	Stats   map[string]any
 }
 
-// DL85ErrInfeasible is returned when the data has fewer rows than the
+// ErrInfeasible is returned when the data has fewer rows than the
 // minimum support.
-var DL85ErrInfeasible = dl85.ErrInfeasible
+var ErrInfeasible = dl85.ErrInfeasible
 
-// DL85 finds a minimum-error tree of depth at most maxDepth whose leaves
+// Solve finds a minimum-error tree of depth at most maxDepth whose leaves
 // hold at least minSupport rows each, on the binary view v (multiclass,
 // row weights honoured): DL8.5's caching branch-and-bound search with
 // bounds from cached branches, a specialised depth-2 step and tests that
 // are constant on a branch skipped. When ctx is done first, it returns
 // the best tree found with Optimal=false and a valid lower bound.
-func DL85(ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, s DL85Settings) (*DL85Result, error) {
-	return dl85Run(ctx, v, maxDepth, minSupport, s, dl85.NoRule{})
+func Solve(ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, s Config) (*Result, error) {
+	return run(ctx, v, maxDepth, minSupport, s, dl85.NoRule{})
 }
 
-// CADL85 runs Complete Anytime DL8.5: restarts of the search in which
+// SolveAnytime runs Complete Anytime DL8.5: restarts of the search in which
 // rule prunes nodes, relaxed after each restart, the cache reused across
 // restarts, until the tree is proven optimal or ctx is done. Every
 // improving tree is passed to s.OnIncumbent.
-func CADL85[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, rule CADL85Rule[T], s DL85Settings) (*DL85Result, error) {
+func SolveAnytime[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, rule Rule[T], s Config) (*Result, error) {
 	if rule == nil {
 		return nil, errors.New("cadl85: nil rule")
 	}
-	return dl85Run(ctx, v, maxDepth, minSupport, s, rule)
+	return run(ctx, v, maxDepth, minSupport, s, rule)
 }
 
-func dl85Run[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, s DL85Settings, rule dl85.Rule[T]) (*DL85Result, error) {
+func run[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, s Config, rule dl85.Rule[T]) (*Result, error) {
 	if v == nil || v.Data == nil {
 		return nil, errors.New("dl85: no data")
 	}
@@ -102,8 +102,8 @@ func dl85Run[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, m
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
 	}
-	if s.dl85Tune != nil {
-		s.dl85Tune(&cfg)
+	if s.tune != nil {
+		s.tune(&cfg)
 	}
 	toGraph := func(t *dl85.Tree) *model.Graph {
 		b := model.NewBuilder(v.Data, model.KindTree)
@@ -125,7 +125,7 @@ func dl85Run[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, m
 	if err != nil {
 		return nil, err
 	}
-	return &DL85Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal,
+	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal,
 		Stats: map[string]any{
 			"binary_tests":     v.NumTests(),
 			"tests_used":       len(cols),

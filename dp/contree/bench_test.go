@@ -1,4 +1,4 @@
-package dp
+package contree
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func BenchmarkConTree(b *testing.B) {
 			errs := -1
 			b.ResetTimer()
 			for range b.N {
-				r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: ref.depth}, nil)
+				r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth}, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

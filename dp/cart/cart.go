@@ -1,12 +1,12 @@
-package dp
+package cart
 
 import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// CARTSettings control the greedy baseline. The zero value means depth
+// Config control the greedy baseline. The zero value means depth
 // limit from the problem, minimum leaf size 1.
-type CARTSettings struct {
+type Config struct {
 	// MinLeaf is the least number of rows in a leaf (at least 1; the
 	// problem's min support is used when larger).
 	MinLeaf int
@@ -18,15 +18,15 @@ type CARTSettings struct {
 // too small to split with MinLeaf rows per side. A split whose subtrees
 // make no fewer errors than a leaf is replaced by that leaf (a smaller
 // tree, never a worse training error). It is deterministic and returns the tree with its weighted training error.
-func CART(v *model.BinaryView, maxDepth int, s CARTSettings) (*model.Graph, float64) {
+func Grow(v *model.BinaryView, maxDepth int, s Config) (*model.Graph, float64) {
 	minLeaf := max(s.MinLeaf, 1)
-	c := &cartRun{v: v, minLeaf: minLeaf, nc: len(v.Class), b: model.NewBuilder(v.Data, model.KindTree)}
+	c := &grower{v: v, minLeaf: minLeaf, nc: len(v.Class), b: model.NewBuilder(v.Data, model.KindTree)}
 	all := model.FullBitset(v.N)
 	root, errs := c.grow(all, maxDepth)
 	return c.b.Graph(root), errs
 }
 
-type cartRun struct {
+type grower struct {
 	v       *model.BinaryView
 	minLeaf int
 	nc      int
@@ -34,7 +34,7 @@ type cartRun struct {
 }
 
 // counts returns the weighted class counts of the rows in set.
-func (c *cartRun) counts(set model.Bitset) []float64 {
+func (c *grower) counts(set model.Bitset) []float64 {
 	out := make([]float64, c.nc)
 	d := c.v.Data
 	if d.Weights == nil {
@@ -66,7 +66,7 @@ func gini(cnt []float64) float64 {
 	return tot - sq/tot
 }
 
-func (c *cartRun) grow(set model.Bitset, depth int) (int, float64) {
+func (c *grower) grow(set model.Bitset, depth int) (int, float64) {
 	cnt := c.counts(set)
 	cls, leafErr := majority(cnt)
 	n := set.Count()

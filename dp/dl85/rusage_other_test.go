@@ -1,6 +1,6 @@
 //go:build !linux
 
-package dp
+package dl85
 
 func dl85CPUSeconds() float64 { return -1 }
 func dl85ResetPeakRSS() bool  { return false }

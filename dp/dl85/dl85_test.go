@@ -1,4 +1,4 @@
-package dp
+package dl85
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dl85"
+	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -41,45 +42,9 @@ func dl85Random(rng *rand.Rand, n, m, nc int, weighted bool) *model.Dataset {
 	return d
 }
 
-// dl85Brute is the optimum by definition: the best of a leaf and of every
-// admissible split with optimal subtrees, over all tests of the view.
-func dl85Brute(v *model.BinaryView, rows []int, depth, minSup int) float64 {
-	d := v.Data
-	cnt := make([]float64, len(d.Classes))
-	for _, r := range rows {
-		cnt[d.Labels[r]] += d.Weight(r)
-	}
-	tot, mx := 0.0, 0.0
-	for _, x := range cnt {
-		tot += x
-		mx = max(mx, x)
-	}
-	best := tot - mx
-	if depth == 0 || best == 0 {
-		return best
-	}
-	for t := range v.Tests {
-		var lo, hi []int
-		for _, r := range rows {
-			if v.True[t].Has(r) {
-				hi = append(hi, r)
-			} else {
-				lo = append(lo, r)
-			}
-		}
-		if len(lo) < max(minSup, 1) || len(hi) < max(minSup, 1) {
-			continue
-		}
-		if e := dl85Brute(v, lo, depth-1, minSup) + dl85Brute(v, hi, depth-1, minSup); e < best {
-			best = e
-		}
-	}
-	return best
-}
-
 // dl85Verify checks a result on the data: depth, support of every leaf,
 // claimed error and the expected optimum.
-func dl85Verify(t *testing.T, v *model.BinaryView, depth, minSup int, r *DL85Result, want float64) {
+func dl85Verify(t *testing.T, v *model.BinaryView, depth, minSup int, r *Result, want float64) {
 	t.Helper()
 	if err := r.Tree.Validate(); err != nil {
 		t.Fatalf("invalid tree: %v", err)
@@ -131,13 +96,13 @@ func TestDL85Brute(t *testing.T) {
 		}
 		name := fmt.Sprintf("%d/n%d-m%d-c%d-w%v-d%d-s%d", i, n, m, nc, weighted, depth, minSup)
 		t.Run(name, func(t *testing.T) {
-			settings := []DL85Settings{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4},
-				{NoDepth2: true, dl85Tune: func(c *dl85.Config) { c.NoCachedBounds, c.NoInheritTests = true, true }}}
-			run := func(label string, f func() (*DL85Result, error)) {
+			settings := []Config{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4},
+				{NoDepth2: true, tune: func(c *dl85.Config) { c.NoCachedBounds, c.NoInheritTests = true, true }}}
+			run := func(label string, f func() (*Result, error)) {
 				t.Helper()
 				r, err := f()
 				if n < minSup {
-					if !errors.Is(err, DL85ErrInfeasible) {
+					if !errors.Is(err, ErrInfeasible) {
 						t.Fatalf("%s: %d rows < min support %d: got %v, want infeasible", label, n, minSup, err)
 					}
 					return
@@ -145,21 +110,21 @@ func TestDL85Brute(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)
 				}
-				dl85Verify(t, v, depth, minSup, r, dl85Brute(v, rows, depth, minSup))
+				dl85Verify(t, v, depth, minSup, r, dptest.Brute(v, rows, depth, minSup))
 			}
 			for k, s := range settings {
-				run(fmt.Sprintf("dl85 settings %d", k), func() (*DL85Result, error) {
-					return DL85(context.Background(), v, depth, minSup, s)
+				run(fmt.Sprintf("dl85 settings %d", k), func() (*Result, error) {
+					return Solve(context.Background(), v, depth, minSup, s)
 				})
 			}
 			for _, rule := range cadl85Rules {
 				for _, relax := range cadl85Relaxes {
-					run("cadl85 "+rule+" "+relax, func() (*DL85Result, error) {
-						s := DL85Settings{NoDepth2: i%2 == 0}
+					run("cadl85 "+rule+" "+relax, func() (*Result, error) {
+						s := Config{NoDepth2: i%2 == 0}
 						if i%4 == 3 {
 							s.CacheMB = 1e-4 // evictions between and within restarts
 						}
-						return CADL85Named(context.Background(), v, depth, minSup, CADL85Spec{Rule: rule, Relax: relax}, s)
+						return SolveNamed(context.Background(), v, depth, minSup, Spec{Rule: rule, Relax: relax}, s)
 					})
 				}
 			}
@@ -177,7 +142,7 @@ func TestDL85TinyCache(t *testing.T) {
 		}
 		t.Run(c.Dataset, func(t *testing.T) {
 			v := dl85Load(t, c.Dataset)
-			r, err := DL85(context.Background(), v, c.Depth, 1, DL85Settings{CacheMB: 0.01})
+			r, err := Solve(context.Background(), v, c.Depth, 1, Config{CacheMB: 0.01})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,11 +167,11 @@ func TestDL85MinSupport(t *testing.T) {
 	}
 	prev := -1.0
 	for _, ms := range []int{1, 5, 20, 60} {
-		r, err := DL85(context.Background(), v, 2, ms, DL85Settings{})
+		r, err := Solve(context.Background(), v, 2, ms, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		dl85Verify(t, v, 2, ms, r, dl85Brute(v, rows, 2, ms))
+		dl85Verify(t, v, 2, ms, r, dptest.Brute(v, rows, 2, ms))
 		if r.Error < prev {
 			t.Fatalf("min support %d: error %v below %v of a smaller support", ms, r.Error, prev)
 		}
@@ -218,18 +183,18 @@ func TestDL85MinSupport(t *testing.T) {
 func TestDL85BadInput(t *testing.T) {
 	d := dl85Random(rand.New(rand.NewPCG(3, 4)), 10, 3, 2, false)
 	v := model.Binarize(d)
-	if _, err := DL85(context.Background(), v, -1, 1, DL85Settings{}); err == nil {
+	if _, err := Solve(context.Background(), v, -1, 1, Config{}); err == nil {
 		t.Error("negative depth accepted")
 	}
-	if _, err := DL85(context.Background(), v, 2, 1, DL85Settings{CacheMB: -1}); err == nil {
+	if _, err := Solve(context.Background(), v, 2, 1, Config{CacheMB: -1}); err == nil {
 		t.Error("negative cache cap accepted")
 	}
-	if _, err := DL85(context.Background(), nil, 2, 1, DL85Settings{}); err == nil {
+	if _, err := Solve(context.Background(), nil, 2, 1, Config{}); err == nil {
 		t.Error("nil view accepted")
 	}
-	for _, spec := range []CADL85Spec{{Rule: "nope"}, {Rule: "gain", Relax: "sometimes"}, {Rule: "topk", Step: -1},
+	for _, spec := range []Spec{{Rule: "nope"}, {Rule: "gain", Relax: "sometimes"}, {Rule: "topk", Step: -1},
 		{Rule: "purity", Start: 2, StartSet: true}, {Rule: "gain", Start: math.NaN(), StartSet: true}} {
-		if _, err := CADL85Named(context.Background(), v, 2, 1, spec, DL85Settings{}); err == nil {
+		if _, err := SolveNamed(context.Background(), v, 2, 1, spec, Config{}); err == nil {
 			t.Errorf("spec %+v accepted", spec)
 		}
 	}
@@ -241,7 +206,7 @@ func TestDL85Cancelled(t *testing.T) {
 	v := dl85Load(t, "pendigits")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	r, err := DL85(ctx, v, 5, 1, DL85Settings{})
+	r, err := Solve(ctx, v, 5, 1, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,22 +268,22 @@ func TestDL85NoAdmissibleSplit(t *testing.T) {
 			for r := range rows {
 				rows[r] = r
 			}
-			if b := dl85Brute(v, rows, c.depth, c.minSup); b != c.want {
+			if b := dptest.Brute(v, rows, c.depth, c.minSup); b != c.want {
 				t.Fatalf("brute force gives %v, the case was built for %v", b, c.want)
 			}
-			check := func(label string, r *DL85Result, err error) {
+			check := func(label string, r *Result, err error) {
 				t.Helper()
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)
 				}
 				dl85Verify(t, v, c.depth, c.minSup, r, c.want)
 			}
-			for _, s := range []DL85Settings{{}, {NoDepth2: true}, {CacheMB: 1e-4}} {
-				r, err := DL85(context.Background(), v, c.depth, c.minSup, s)
+			for _, s := range []Config{{}, {NoDepth2: true}, {CacheMB: 1e-4}} {
+				r, err := Solve(context.Background(), v, c.depth, c.minSup, s)
 				check(fmt.Sprintf("dl85 %+v", s), r, err)
 			}
 			for _, rule := range cadl85Rules {
-				r, err := CADL85Named(context.Background(), v, c.depth, c.minSup, CADL85Spec{Rule: rule}, DL85Settings{NoDepth2: true})
+				r, err := SolveNamed(context.Background(), v, c.depth, c.minSup, Spec{Rule: rule}, Config{NoDepth2: true})
 				check("cadl85 "+rule, r, err)
 			}
 		})

@@ -1,4 +1,4 @@
-package dp
+package dl85
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 func TestCADL85Schedules(t *testing.T) {
 	want := []int{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1}
 	for i, w := range want {
-		if got := cadl85LubyTerm(i + 1); got != w {
+		if got := lubyTerm(i + 1); got != w {
 			t.Fatalf("luby(%d) = %d, want %d", i+1, got, w)
 		}
 	}
-	l := &CADL85Luby{Delta: 2}
+	l := &Luby{Delta: 2}
 	cur := 0.0
 	for i := range 7 {
 		cur = l.Next(cur)
@@ -22,53 +22,53 @@ func TestCADL85Schedules(t *testing.T) {
 	if cur != 2*(1+1+2+1+1+2+4) {
 		t.Fatalf("luby schedule reached %v", cur)
 	}
-	e := CADL85Exponential{Delta: 3}
+	e := Exponential{Delta: 3}
 	if e.Next(0) != 3 || e.Next(3) != 6 {
 		t.Fatalf("exponential: 0 -> %v, 3 -> %v", e.Next(0), e.Next(3))
 	}
-	if (CADL85Monotonic{Delta: 0.5}).Next(1) != 1.5 {
+	if (Monotonic{Delta: 0.5}).Next(1) != 1.5 {
 		t.Fatal("monotonic")
 	}
-	if _, err := CADL85NewSchedule("luby", 0); err == nil {
+	if _, err := NewSchedule("luby", 0); err == nil {
 		t.Fatal("zero step accepted")
 	}
 }
 
 func TestCADL85RuleSemantics(t *testing.T) {
 	// Purity is capped at 1 and then cannot relax.
-	p := &CADL85Purity{MinPurity: 0.9, Schedule: CADL85Exponential{Delta: 0.1}}
+	p := &Purity{MinPurity: 0.9, Schedule: Exponential{Delta: 0.1}}
 	if !p.Relax() || p.MinPurity != 1 || p.Relax() {
 		t.Fatalf("purity relaxed to %v", p.MinPurity)
 	}
-	if p.Prune(CADL85PurityState{Purity: 0.99}) {
+	if p.Prune(PurityState{Purity: 0.99}) {
 		t.Fatal("fully relaxed purity prunes")
 	}
 	// Discrepancy prunes strictly above the budget; 0 keeps the greedy path.
-	dr := &CADL85Discrepancy{Schedule: CADL85Exponential{Delta: 1}}
-	s := dr.Update(dr.InitialState(CADL85Context{}), CADL85Context{Index: 0})
-	if dr.Prune(s) || !dr.Prune(dr.Update(s, CADL85Context{Index: 1})) {
+	dr := &Discrepancy{Schedule: Exponential{Delta: 1}}
+	s := dr.Update(dr.InitialState(Context{}), Context{Index: 0})
+	if dr.Prune(s) || !dr.Prune(dr.Update(s, Context{Index: 1})) {
 		t.Fatal("discrepancy 0 must keep index 0 and prune index 1")
 	}
 	if dr.Relax(); dr.MaxDiscrepancy != 1 {
 		t.Fatalf("exponential relaxation of 0 gave %d, want the step 1", dr.MaxDiscrepancy)
 	}
-	if dr.Prune(dr.TerminalState(CADL85DiscrepancyState{Total: 99})) {
+	if dr.Prune(dr.TerminalState(DiscrepancyState{Total: 99})) {
 		t.Fatal("terminal state pruned")
 	}
 	// Top-k* halves k per level, at least 1.
-	tk := &CADL85TopK{K: 8, Halving: true, Schedule: CADL85Monotonic{Delta: 1}}
+	tk := &TopK{K: 8, Halving: true, Schedule: Monotonic{Delta: 1}}
 	for _, c := range []struct {
 		idx, depth int
 		prune      bool
 	}{{7, 0, false}, {8, 0, true}, {3, 1, false}, {4, 1, true}, {0, 5, false}, {1, 5, true}} {
-		if got := tk.Prune(tk.Update(CADL85TopKState{}, CADL85Context{Index: c.idx, Depth: c.depth})); got != c.prune {
+		if got := tk.Prune(tk.Update(TopKState{}, Context{Index: c.idx, Depth: c.depth})); got != c.prune {
 			t.Fatalf("top-k* k=8 index %d depth %d: prune %v", c.idx, c.depth, got)
 		}
 	}
 	// Gain accumulates the gap to the best gain.
-	g := &CADL85Gain{Schedule: CADL85Monotonic{Delta: 0.1}}
-	gs := g.Update(g.InitialState(CADL85Context{}), CADL85Context{Gain: 0.2, BestGain: 0.3})
-	gs = g.Update(gs, CADL85Context{Gain: 0.1, BestGain: 0.15})
+	g := &Gain{Schedule: Monotonic{Delta: 0.1}}
+	gs := g.Update(g.InitialState(Context{}), Context{Gain: 0.2, BestGain: 0.3})
+	gs = g.Update(gs, Context{Gain: 0.1, BestGain: 0.15})
 	if math.Abs(gs.CumGap-0.15) > 1e-12 || !g.Prune(gs) {
 		t.Fatalf("gain state %+v", gs)
 	}
@@ -80,7 +80,7 @@ func TestCADL85RuleSemantics(t *testing.T) {
 func TestCADL85FirstRestartGreedy(t *testing.T) {
 	v := dl85Load(t, "australian-credit")
 	for _, rule := range []string{"discrepancy", "topk", "topk*", "gain"} {
-		r, err := CADL85Named(context.Background(), v, 3, 1, CADL85Spec{Rule: rule}, DL85Settings{NoDepth2: true, MaxRestarts: 1})
+		r, err := SolveNamed(context.Background(), v, 3, 1, Spec{Rule: rule}, Config{NoDepth2: true, MaxRestarts: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,11 +98,11 @@ func TestDL85Deterministic(t *testing.T) {
 	v := dl85Load(t, "vote")
 	var first string
 	for i := range 3 {
-		r, err := CADL85Named(context.Background(), v, 3, 1, CADL85Spec{Rule: "topk", Relax: "luby"}, DL85Settings{})
+		r, err := SolveNamed(context.Background(), v, 3, 1, Spec{Rule: "topk", Relax: "luby"}, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, err := DL85(context.Background(), v, 3, 1, DL85Settings{})
+		r2, err := Solve(context.Background(), v, 3, 1, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}

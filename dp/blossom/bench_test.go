@@ -1,4 +1,4 @@
-package dp
+package blossom
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/odtkit/odtkit/dp/cart"
 )
 
 // The measurements of the Blossom issue run as tests behind an
@@ -25,7 +27,7 @@ import (
 //	ODTKIT_BLOSSOM_BENCH=factor go test -run TestBlossomBenchFactor -v -timeout 0 ./dp/
 //
 // table: depth 7 and 10 with a 10 s limit on every cp4im file: Blossom's
-// error beside the greedy tree's (dp.CART) and the irreducible error.
+// error beside the greedy tree's (cart.Grow) and the irreducible error.
 // factor: the CPU time of each variant that switches one part off
 // (blossomVariants) on a few depth-3/4 cells, with a 60 s limit.
 // speed: CPU time to the proven optimum at depths 3 and 4 on the cells of
@@ -71,7 +73,7 @@ func TestBlossomBenchChild(t *testing.T) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	s := BlossomSettings{}
+	s := Config{}
 	if len(parts) > 3 {
 		s = blossomVariants[parts[3]]
 	}
@@ -159,7 +161,7 @@ func TestBlossomBenchTable(t *testing.T) {
 	for _, depth := range []int{7, 10} {
 		for _, name := range names {
 			v := blossomLoad(t, shared, name)
-			_, cartErr := CART(v, depth, CARTSettings{})
+			_, cartErr := cart.Grow(v, depth, cart.Config{})
 			run := blossomRunChild(name, depth, 10*time.Second)
 			if run.failed != nil {
 				t.Errorf("%s depth %d: %v", name, depth, run.failed)

@@ -1,4 +1,4 @@
-package dp
+package contree
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// ConTreeSettings control a ConTree search. The zero value searches a
+// Config control a ConTree search. The zero value searches a
 // single leaf (depth 0) exactly.
-type ConTreeSettings struct {
+type Config struct {
 	// MaxDepth bounds the depth of the tree.
 	MaxDepth int
 	// MaxGap is how many errors above the optimum the returned tree may
@@ -29,8 +29,8 @@ type ConTreeSettings struct {
 	NoCache bool
 }
 
-// ConTreeResult is the outcome of a ConTree search.
-type ConTreeResult struct {
+// Result is the outcome of a ConTree search.
+type Result struct {
 	Tree *model.Graph
 	// Errors is the number of misclassified training rows of Tree.
 	Errors int
@@ -48,13 +48,13 @@ type ConTreeResult struct {
 	Stats   map[string]any
 }
 
-// ErrConTreeInput is wrapped by the errors ConTree returns for data it
+// ErrInput is wrapped by the errors ConTree returns for data it
 // cannot handle.
-var ErrConTreeInput = errors.New("contree: unsupported input")
+var ErrInput = errors.New("contree: unsupported input")
 
-// contreeColumn maps an engine column back to the dataset: a numeric
+// column maps an engine column back to the dataset: a numeric
 // feature, or one level of a categorical feature (a 0/1 column).
-type contreeColumn struct {
+type column struct {
 	feature int
 	level   int // -1 for numeric
 }
@@ -66,10 +66,10 @@ type contreeColumn struct {
 // columns are searched as one 0/1 test per level (x == level goes high).
 // Integer row weights are honoured (a row of weight w counts w times:
 // the search runs on the rows repeated); other weights are refused with
-// an error wrapping ErrConTreeInput.
+// an error wrapping ErrInput.
 // report receives every improving tree of the root search. When ctx ends
 // the best tree so far is returned with Optimal=false and Stopped=true.
-func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report model.IncumbentFunc) (*ConTreeResult, error) {
+func Solve(ctx context.Context, d *model.Dataset, s Config, report model.IncumbentFunc) (*Result, error) {
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("contree: %w", err)
 	}
@@ -82,7 +82,7 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 		rows = 0
 		for r, w := range d.Weights {
 			if w != math.Trunc(w) || w > float64(contree.MaxRows) {
-				return nil, fmt.Errorf("%w: row %d has weight %v (only integer row weights are supported)", ErrConTreeInput, r, w)
+				return nil, fmt.Errorf("%w: row %d has weight %v (only integer row weights are supported)", ErrInput, r, w)
 			}
 			rep[r] = int(w)
 			rows += rep[r]
@@ -93,20 +93,20 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 	}
 	if d.NumClasses() > contree.MaxClasses || rows >= contree.MaxRows {
 		return nil, fmt.Errorf("%w: %d classes and %d rows (weights counted; at most %d classes and fewer than %d rows)",
-			ErrConTreeInput, d.NumClasses(), rows, contree.MaxClasses, contree.MaxRows)
+			ErrInput, d.NumClasses(), rows, contree.MaxClasses, contree.MaxRows)
 	}
 	if s.MaxDepth < 0 {
-		return nil, fmt.Errorf("%w: max depth %d is negative", ErrConTreeInput, s.MaxDepth)
+		return nil, fmt.Errorf("%w: max depth %d is negative", ErrInput, s.MaxDepth)
 	}
 	if s.MaxGap < 0 {
-		return nil, fmt.Errorf("%w: max gap %d is negative", ErrConTreeInput, s.MaxGap)
+		return nil, fmt.Errorf("%w: max gap %d is negative", ErrInput, s.MaxGap)
 	}
-	in := contree.Input{Labels: contreeRepeat(d.Labels, rep), Classes: d.NumClasses()}
-	var cols []contreeColumn
+	in := contree.Input{Labels: repeat(d.Labels, rep), Classes: d.NumClasses()}
+	var cols []column
 	for fi, f := range d.Features {
 		if f.Kind != model.Categorical {
-			in.Columns = append(in.Columns, contreeRepeat(f.Values, rep))
-			cols = append(cols, contreeColumn{feature: fi, level: -1})
+			in.Columns = append(in.Columns, repeat(f.Values, rep))
+			cols = append(cols, column{feature: fi, level: -1})
 			continue
 		}
 		nl := len(f.Levels)
@@ -123,23 +123,23 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 					c[r] = 1
 				}
 			}
-			in.Columns = append(in.Columns, contreeRepeat(c, rep))
-			cols = append(cols, contreeColumn{feature: fi, level: l})
+			in.Columns = append(in.Columns, repeat(c, rep))
+			cols = append(cols, column{feature: fi, level: l})
 		}
 	}
 	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: !s.EtaShortest, NoCache: s.NoCache,
 		FIFO: true, EtaSum: true, LargerFirst: true}
 	var onImprove func(*contree.Node)
 	if report != nil {
-		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), contreeGraph(d, cols, t)) }
+		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), graph(d, cols, t)) }
 	}
 	r := contree.Solve(ctx, in, cfg, onImprove)
-	g := contreeGraph(d, cols, r.Tree)
+	g := graph(d, cols, r.Tree)
 	errs := r.Errors
 	if rep != nil {
 		errs = g.Errors(d)
 	}
-	res := &ConTreeResult{Tree: g, Errors: errs, Objective: r.Errors, LowerBound: r.LowerBound,
+	res := &Result{Tree: g, Errors: errs, Objective: r.Errors, LowerBound: r.LowerBound,
 		Optimal: r.Optimal, Stopped: r.Stopped,
 		Stats: map[string]any{
 			"subproblems":  r.Stats.Nodes,
@@ -151,8 +151,8 @@ func ConTree(ctx context.Context, d *model.Dataset, s ConTreeSettings, report mo
 	return res, nil
 }
 
-// contreeRepeat repeats x[r] rep[r] times (x itself when rep is nil).
-func contreeRepeat[T any](x []T, rep []int) []T {
+// repeat repeats x[r] rep[r] times (x itself when rep is nil).
+func repeat[T any](x []T, rep []int) []T {
 	if rep == nil {
 		return x
 	}
@@ -165,8 +165,8 @@ func contreeRepeat[T any](x []T, rep []int) []T {
 	return out
 }
 
-// contreeGraph converts an engine tree into a model graph.
-func contreeGraph(d *model.Dataset, cols []contreeColumn, t *contree.Node) *model.Graph {
+// graph converts an engine tree into a model graph.
+func graph(d *model.Dataset, cols []column, t *contree.Node) *model.Graph {
 	b := model.NewBuilder(d, model.KindTree)
 	var build func(n *contree.Node) int
 	build = func(n *contree.Node) int {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package dp
+package dl85
 
 import (
 	"bufio"

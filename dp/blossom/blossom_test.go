@@ -1,4 +1,4 @@
-package dp
+package blossom
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
@@ -55,9 +57,9 @@ func blossomLoad(t testing.TB, shared, name string) *model.BinaryView {
 }
 
 // blossomCheck runs Blossom and checks its claims against the data.
-func blossomCheck(t testing.TB, ctx context.Context, v *model.BinaryView, s BlossomSettings) *BlossomResult {
+func blossomCheck(t testing.TB, ctx context.Context, v *model.BinaryView, s Config) *Result {
 	t.Helper()
-	r, err := Blossom(ctx, v, s, nil)
+	r, err := Solve(ctx, v, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestBlossomReferenceOptima(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, time.Minute)
 				defer cancel()
 			}
-			r := blossomCheck(t, ctx, v, BlossomSettings{MaxDepth: c.depth})
+			r := blossomCheck(t, ctx, v, Config{MaxDepth: c.depth})
 			if !r.Optimal {
 				if c.depth < 5 || r.Objective < float64(c.optimum) || r.LowerBound > float64(c.optimum) {
 					t.Fatalf("%s depth %d: %v errors, bound %v, optimal=%v; reference %d", c.name, c.depth, r.Objective, r.LowerBound, r.Optimal, c.optimum)
@@ -125,16 +127,16 @@ func TestBlossomReferenceOptima(t *testing.T) {
 }
 
 // blossomVariants switches off one part at a time, then all of them.
-var blossomVariants = map[string]BlossomSettings{
+var blossomVariants = map[string]Config{
 	"no-merge-rows":         {NoMergeRows: true},
 	"no-drop-redundant":     {NoDropRedundant: true},
 	"no-drop-uninformative": {NoDropUninformative: true},
 	"no-lower-bound":        {NoLowerBound: true},
 	"no-depth2":             {NoDepth2: true},
-	"order-error":           {Order: BlossomError},
-	"order-index":           {Order: BlossomIndex},
+	"order-error":           {Order: OrderError},
+	"order-index":           {Order: OrderIndex},
 	"all-off": {NoMergeRows: true, NoDropRedundant: true, NoDropUninformative: true,
-		NoLowerBound: true, Order: BlossomIndex},
+		NoLowerBound: true, Order: OrderIndex},
 }
 
 // Each preprocessing step (and each search part) keeps the optimum: every
@@ -217,7 +219,7 @@ func TestBlossomBruteForce(t *testing.T) {
 			rows[i] = i
 		}
 		for depth := 0; depth <= 3; depth++ {
-			want := dl85Brute(v, rows, depth, 1)
+			want := dptest.Brute(v, rows, depth, 1)
 			for vn, s := range blossomVariants {
 				s.MaxDepth = depth
 				r := blossomCheck(t, context.Background(), v, s)
@@ -239,7 +241,7 @@ func TestBlossomTimeLimited(t *testing.T) {
 	var incs []float64
 	// Without the greedy seed, so that the comparison with CART below is
 	// about Blossom's own trees.
-	r, err := Blossom(ctx, v, BlossomSettings{MaxDepth: 8, NoCARTSeed: true}, func(obj float64, g *model.Graph) {
+	r, err := Solve(ctx, v, Config{MaxDepth: 8, NoCARTSeed: true}, func(obj float64, g *model.Graph) {
 		if w := g.WeightedErrors(v.Data); w != obj {
 			t.Errorf("incumbent claims %v, makes %v", obj, w)
 		}
@@ -263,7 +265,7 @@ func TestBlossomTimeLimited(t *testing.T) {
 	if len(incs) < 2 || incs[len(incs)-1] != r.Objective {
 		t.Fatalf("incumbents %v do not end at the result %v", incs, r.Objective)
 	}
-	_, cartErr := CART(v, 8, CARTSettings{})
+	_, cartErr := cart.Grow(v, 8, cart.Config{})
 	if r.Objective > cartErr {
 		t.Fatalf("blossom %v worse than the greedy tree %v", r.Objective, cartErr)
 	}
@@ -272,17 +274,17 @@ func TestBlossomTimeLimited(t *testing.T) {
 func TestBlossomBadInput(t *testing.T) {
 	d := &model.Dataset{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Weights: []float64{0.5, 1},
 		Features: []model.Feature{{Name: "x", Values: []float64{0, 1}}}}
-	if _, err := Blossom(context.Background(), model.Binarize(d), BlossomSettings{MaxDepth: 1}, nil); err == nil {
+	if _, err := Solve(context.Background(), model.Binarize(d), Config{MaxDepth: 1}, nil); err == nil {
 		t.Fatal("fractional weights accepted")
 	}
 	d.Weights = nil
-	if _, err := Blossom(context.Background(), model.Binarize(d), BlossomSettings{MaxDepth: -1}, nil); err == nil {
+	if _, err := Solve(context.Background(), model.Binarize(d), Config{MaxDepth: -1}, nil); err == nil {
 		t.Fatal("negative depth accepted")
 	}
-	if _, err := Blossom(context.Background(), model.Binarize(d), BlossomSettings{MaxDepth: 1, Order: "best"}, nil); err == nil {
+	if _, err := Solve(context.Background(), model.Binarize(d), Config{MaxDepth: 1, Order: "best"}, nil); err == nil {
 		t.Fatal("unknown order accepted")
 	}
-	if _, err := Blossom(context.Background(), nil, BlossomSettings{}, nil); err == nil {
+	if _, err := Solve(context.Background(), nil, Config{}, nil); err == nil {
 		t.Fatal("nil view accepted")
 	}
 }
@@ -291,11 +293,11 @@ func TestBlossomBadInput(t *testing.T) {
 func TestBlossomCARTSeed(t *testing.T) {
 	shared := blossomShared(t)
 	v := blossomLoad(t, shared, "soybean")
-	_, cartErr := CART(v, 7, CARTSettings{})
+	_, cartErr := cart.Grow(v, 7, cart.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	var first = -1.0
-	r, err := Blossom(ctx, v, BlossomSettings{MaxDepth: 7}, func(obj float64, g *model.Graph) {
+	r, err := Solve(ctx, v, Config{MaxDepth: 7}, func(obj float64, g *model.Graph) {
 		if first < 0 {
 			first = obj
 		}

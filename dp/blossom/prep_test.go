@@ -1,4 +1,4 @@
-package dp
+package blossom
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/dp/internal/blossom"
 	"github.com/odtkit/odtkit/model"
 )
 
 // blossomGroups groups the rows of v by their values on every binary
-// test (computed here from v.Value, independently of blossomPrepare) and
+// test (computed here from v.Value, independently of prepare) and
 // returns the weighted class counts of each group.
 func blossomGroups(v *model.BinaryView) map[string][]int64 {
 	C := v.Data.NumClasses()
@@ -94,7 +95,7 @@ func TestBlossomPrepareWeighting(t *testing.T) {
 			}
 			merged += int64(C) * m
 		}
-		p, err := blossomPrepare(v, BlossomSettings{})
+		p, err := prepare(v, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +201,7 @@ func TestBlossomPrepareDropsRedundant(t *testing.T) {
 		},
 		Labels: []int{0, 1, 2, 1, 0, 2}}
 	v := model.Binarize(d)
-	p, err := blossomPrepare(v, BlossomSettings{})
+	p, err := prepare(v, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,14 +212,14 @@ func TestBlossomPrepareDropsRedundant(t *testing.T) {
 	if strings.Join(kept, ",") != "x,y" {
 		t.Fatalf("kept tests on %v, want x,y", kept)
 	}
-	p, err = blossomPrepare(v, BlossomSettings{NoDropRedundant: true})
+	p, err = prepare(v, Config{NoDropRedundant: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.tests) != v.NumTests() {
 		t.Fatalf("NoDropRedundant keeps %d of %d tests", len(p.tests), v.NumTests())
 	}
-	p, err = blossomPrepare(v, BlossomSettings{NoMergeRows: true})
+	p, err = prepare(v, Config{NoMergeRows: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func TestBlossomStopsAtFloor(t *testing.T) {
 			floor += float64(tot - mx) // what any tree must miss in the group
 		}
 		// Every binary test on a path separates every vector.
-		r := blossomCheck(t, context.Background(), v, BlossomSettings{MaxDepth: v.NumTests()})
+		r := blossomCheck(t, context.Background(), v, Config{MaxDepth: v.NumTests()})
 		if !r.Optimal || r.Objective != floor {
 			t.Fatalf("trial %d (C=%d, %d tests): objective %v (optimal=%v), irreducible error %v", trial, C, v.NumTests(), r.Objective, r.Optimal, floor)
 		}
@@ -276,11 +277,11 @@ func TestBlossomAgreesWithDL85(t *testing.T) {
 		d := blossomRandom(rng, 150+rng.IntN(150), 3, 3, C, trial%2 == 1)
 		v := model.Binarize(d)
 		for depth := 3; depth <= 4; depth++ {
-			want, err := DL85(context.Background(), v, depth, 1, DL85Settings{})
+			want, err := dl85.Solve(context.Background(), v, depth, 1, dl85.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := blossomCheck(t, context.Background(), v, BlossomSettings{MaxDepth: depth})
+			r := blossomCheck(t, context.Background(), v, Config{MaxDepth: depth})
 			if !want.Optimal || !r.Optimal || r.Objective != want.Error {
 				t.Fatalf("trial %d (C=%d, %d tests) depth %d: blossom %v (optimal=%v), dl85 %v (optimal=%v)",
 					trial, C, v.NumTests(), depth, r.Objective, r.Optimal, want.Error, want.Optimal)

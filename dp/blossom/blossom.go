@@ -1,4 +1,4 @@
-package dp
+package blossom
 
 import (
 	"context"
@@ -8,33 +8,34 @@ import (
 	"math"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/dp/internal/blossom"
 	"github.com/odtkit/odtkit/model"
 )
 
-// BlossomOrder names the order in which Blossom tries the features of a
+// Order names the order in which Blossom tries the features of a
 // branch.
-type BlossomOrder string
+type Order string
 
 const (
-	// BlossomGini: increasing Gini impurity of the split (the default).
-	BlossomGini BlossomOrder = "gini"
-	// BlossomError: increasing error of the split (the paper's "no
+	// OrderGini: increasing Gini impurity of the split (the default).
+	OrderGini Order = "gini"
+	// OrderError: increasing error of the split (the paper's "no
 	// heuristic" variant).
-	BlossomError BlossomOrder = "error"
-	// BlossomIndex: test index order (no heuristic at all).
-	BlossomIndex BlossomOrder = "index"
+	OrderError Order = "error"
+	// OrderIndex: test index order (no heuristic at all).
+	OrderIndex Order = "index"
 )
 
-// BlossomSettings control a Blossom search. The zero value runs the full
+// Config control a Blossom search. The zero value runs the full
 // algorithm: Gini ordering, ancestor lower bound, two-level rule, and
 // every preprocessing step. The No... switches turn single parts off, for
 // a factor analysis.
-type BlossomSettings struct {
+type Config struct {
 	// MaxDepth is the maximum number of tests on a root-to-leaf path.
 	MaxDepth int
 	// Order of the features on a branch ("" = gini).
-	Order BlossomOrder
+	Order Order
 	// NoLowerBound switches off the ancestor lower bound.
 	NoLowerBound bool
 	// NoDepth2 switches off the two-level rule (solve a branch with two
@@ -50,16 +51,16 @@ type BlossomSettings struct {
 	// NoDropUninformative keeps, on a branch, the tests that take one value
 	// on all of its rows.
 	NoDropUninformative bool
-	// NoCARTSeed skips the greedy tree (dp.CART) that is otherwise reported
+	// NoCARTSeed skips the greedy tree (cart.Grow) that is otherwise reported
 	// as the first incumbent and returned when a stopped search has found
 	// nothing better. (Blossom's own first complete tree is greedy too,
 	// but on the merged rows its Gini order may differ from CART's.)
 	NoCARTSeed bool
 }
 
-// BlossomResult is the outcome of a Blossom search. Errors and Objective
+// Result is the outcome of a Blossom search. Errors and Objective
 // are those of Model on the original data (unweighted and weighted).
-type BlossomResult struct {
+type Result struct {
 	Model      *model.Graph
 	Errors     int
 	Objective  float64
@@ -75,7 +76,7 @@ type BlossomResult struct {
 // has been tried (Optimal) or ctx is done (the best tree so far, with a
 // lower bound). Row weights must be whole numbers. Memory grows with the
 // size of the tree, not with the search.
-func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report model.IncumbentFunc) (*BlossomResult, error) {
+func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.IncumbentFunc) (*Result, error) {
 	if v == nil || v.Data == nil {
 		return nil, errors.New("blossom: no data")
 	}
@@ -84,17 +85,17 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 	}
 	var order blossom.Order
 	switch s.Order {
-	case "", BlossomGini:
+	case "", OrderGini:
 		order = blossom.OrderGini
-	case BlossomError:
+	case OrderError:
 		order = blossom.OrderError
-	case BlossomIndex:
+	case OrderIndex:
 		order = blossom.OrderIndex
 	default:
 		return nil, fmt.Errorf("blossom: unknown order %q (want gini, error or index)", s.Order)
 	}
 	start := time.Now()
-	p, err := blossomPrepare(v, s)
+	p, err := prepare(v, s)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 	var cartG *model.Graph
 	cartErr := math.Inf(1)
 	if !s.NoCARTSeed {
-		cartG, cartErr = CART(v, s.MaxDepth, CARTSettings{})
+		cartG, cartErr = cart.Grow(v, s.MaxDepth, cart.Config{})
 		reported = cartErr
 		report.Report(cartErr, cartG)
 	}
@@ -143,7 +144,7 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 	if w := g.WeightedErrors(d); math.Abs(w-obj) > 1e-6*math.Max(1, obj) {
 		return nil, fmt.Errorf("blossom: internal error: tree error %v on the data, %v claimed", w, obj)
 	}
-	out := &BlossomResult{Model: g, Errors: g.Errors(d), Objective: obj, Optimal: res.Optimal,
+	out := &Result{Model: g, Errors: g.Errors(d), Objective: obj, Optimal: res.Optimal,
 		LowerBound: float64(p.offset)}
 	if res.Optimal {
 		out.LowerBound = obj
@@ -165,22 +166,22 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 	return out, nil
 }
 
-// blossomPrepared is the engine's view of the data after preprocessing.
-type blossomPrepared struct {
+// prepared is the engine's view of the data after preprocessing.
+type prepared struct {
 	data   *blossom.Data
 	tests  []int // engine feature -> binary view test
 	offset int64 // error of the cancelled inconsistent rows
 	rows   int   // rows after merging (data.N counts padding slots too)
 }
 
-// blossomPrepare applies the preprocessing of the paper: drop constant
+// prepare applies the preprocessing of the paper: drop constant
 // tests and tests equal or complementary to an earlier one; merge the rows
 // of each feature vector into one weighted row per class, after
 // subtracting the smallest class count m of the group from every class
 // count (two classes: the majority class keeps weight |w⁻−w⁺|, a tie drops
 // the vector), and count (C−1)·m errors per group in offset, since any
 // leaf misclassifies at least that much of the group.
-func blossomPrepare(v *model.BinaryView, s BlossomSettings) (*blossomPrepared, error) {
+func prepare(v *model.BinaryView, s Config) (*prepared, error) {
 	d := v.Data
 	n, C := v.N, v.Data.NumClasses()
 	weights := make([]int64, n)
@@ -191,7 +192,7 @@ func blossomPrepare(v *model.BinaryView, s BlossomSettings) (*blossomPrepared, e
 		}
 		weights[r] = int64(w)
 	}
-	p := &blossomPrepared{}
+	p := &prepared{}
 	if s.NoDropRedundant {
 		for t := range v.Tests {
 			p.tests = append(p.tests, t)
@@ -238,7 +239,7 @@ func blossomPrepare(v *model.BinaryView, s BlossomSettings) (*blossomPrepared, e
 			hv := model.Bitset(key).Hash(seed)
 			gi := -1
 			for _, g := range byHash[hv] {
-				if blossomEqualWords(rowBits[groups[g].row*rw:(groups[g].row+1)*rw], key) {
+				if equalWords(rowBits[groups[g].row*rw:(groups[g].row+1)*rw], key) {
 					gi = g
 					break
 				}
@@ -284,7 +285,7 @@ func blossomPrepare(v *model.BinaryView, s BlossomSettings) (*blossomPrepared, e
 	return p, nil
 }
 
-func blossomEqualWords(a, b []uint64) bool {
+func equalWords(a, b []uint64) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return false

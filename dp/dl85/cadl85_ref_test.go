@@ -1,4 +1,4 @@
-package dp
+package dl85
 
 import (
 	"context"
@@ -34,8 +34,8 @@ func TestCADL85Reference(t *testing.T) {
 						name += "/depth2"
 					}
 					t.Run(name, func(t *testing.T) {
-						r, err := CADL85Named(context.Background(), v, c.Depth, 1, CADL85Spec{Rule: rule, Relax: relax},
-							DL85Settings{NoDepth2: noD2})
+						r, err := SolveNamed(context.Background(), v, c.Depth, 1, Spec{Rule: rule, Relax: relax},
+							Config{NoDepth2: noD2})
 						if err != nil {
 							t.Fatal(err)
 						}

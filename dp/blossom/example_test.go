@@ -1,15 +1,15 @@
-package dp_test
+package blossom_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/blossom"
 	"github.com/odtkit/odtkit/model"
 )
 
 // Blossom finds the exclusive-or that a greedy tree of depth 2 misses.
-func ExampleBlossom() {
+func ExampleSolve() {
 	d := &model.Dataset{
 		Classes: []string{"no", "yes"},
 		Features: []model.Feature{
@@ -18,7 +18,7 @@ func ExampleBlossom() {
 		},
 		Labels: []int{0, 1, 1, 0, 1, 0},
 	}
-	r, err := dp.Blossom(context.Background(), model.Binarize(d), dp.BlossomSettings{MaxDepth: 2}, nil)
+	r, err := blossom.Solve(context.Background(), model.Binarize(d), blossom.Config{MaxDepth: 2}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,10 +1,10 @@
-package dp_test
+package dl85_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -24,9 +24,9 @@ func exampleData() *model.Dataset {
 	}
 }
 
-func ExampleDL85() {
+func ExampleSolve() {
 	v := model.Binarize(exampleData())
-	r, err := dp.DL85(context.Background(), v, 2, 1, dp.DL85Settings{})
+	r, err := dl85.Solve(context.Background(), v, 2, 1, dl85.Config{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -35,10 +35,10 @@ func ExampleDL85() {
 	// Output: errors: 0 optimal: true depth: 2
 }
 
-func ExampleCADL85() {
+func ExampleSolveAnytime() {
 	v := model.Binarize(exampleData())
-	rule := &dp.CADL85Discrepancy{MaxDiscrepancy: 0, Schedule: dp.CADL85Monotonic{Delta: 1}}
-	r, err := dp.CADL85(context.Background(), v, 2, 1, rule, dp.DL85Settings{
+	rule := &dl85.Discrepancy{MaxDiscrepancy: 0, Schedule: dl85.Monotonic{Delta: 1}}
+	r, err := dl85.SolveAnytime(context.Background(), v, 2, 1, rule, dl85.Config{
 		NoDepth2: true, // let the rule steer every level
 		OnIncumbent: func(g *model.Graph, e float64) {
 			fmt.Println("incumbent with", e, "errors")

@@ -1,4 +1,4 @@
-package dp
+package contree
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
@@ -47,7 +48,7 @@ func contreeLong() bool { return shared.Long() }
 
 // contreeCheck verifies a result against its data: the tree re-evaluates
 // to the claimed errors and respects the depth.
-func contreeCheck(t *testing.T, d *model.Dataset, depth int, r *ConTreeResult) {
+func contreeCheck(t *testing.T, d *model.Dataset, depth int, r *Result) {
 	t.Helper()
 	if err := r.Tree.Validate(); err != nil {
 		t.Fatalf("invalid tree: %v", err)
@@ -140,7 +141,7 @@ func TestConTreeNumericReference(t *testing.T) {
 				cache[ref.dataset] = d
 			}
 			start := time.Now()
-			r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: ref.depth}, nil)
+			r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,8 +235,8 @@ func TestConTreeBruteForce(t *testing.T) {
 			rows[r] = r
 		}
 		want := contreeBrute(d, rows, depth)
-		for _, s := range []ConTreeSettings{{MaxDepth: depth}, {MaxDepth: depth, EtaShortest: true}, {MaxDepth: depth, NoCache: true}} {
-			r, err := ConTree(context.Background(), d, s, nil)
+		for _, s := range []Config{{MaxDepth: depth}, {MaxDepth: depth, EtaShortest: true}, {MaxDepth: depth, NoCache: true}} {
+			r, err := Solve(context.Background(), d, s, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,12 +254,12 @@ func TestConTreeMaxGap(t *testing.T) {
 		n := 20 + rng.IntN(40)
 		depth := 2 + rng.IntN(3)
 		d := contreeRandom(rng, n, 3, 2+rng.IntN(2), 10)
-		exact, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth}, nil)
+		exact, err := Solve(context.Background(), d, Config{MaxDepth: depth}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, gap := range []int{1, 3, 8} {
-			r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth, MaxGap: gap}, nil)
+			r, err := Solve(context.Background(), d, Config{MaxDepth: depth, MaxGap: gap}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -311,7 +312,7 @@ func TestConTreeCP4IM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: c.depth}, nil)
+		r, err := Solve(context.Background(), d, Config{MaxDepth: c.depth}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -355,7 +356,7 @@ func TestConTreeTimeLimit(t *testing.T) {
 				cancel()
 			}
 		})
-		r, err := ConTree(ctx, d, ConTreeSettings{MaxDepth: depth}, report)
+		r, err := Solve(ctx, d, Config{MaxDepth: depth}, report)
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -387,7 +388,7 @@ func TestConTreeInputs(t *testing.T) {
 			{Name: "colour", Kind: model.Categorical, Levels: []string{"red", "green", "blue"}, Values: []float64{0, 1, 2, 0, 1, 2}},
 			{Name: "x", Values: []float64{1, 2, 3, 4, 5, 6}},
 		}}
-	r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil)
+	r, err := Solve(context.Background(), d, Config{MaxDepth: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +400,7 @@ func TestConTreeInputs(t *testing.T) {
 	// misclassifies weight 3, while x <= 3.5 (or x <= 5.5) misclassifies
 	// two rows of weight 1.
 	d.Weights = []float64{1, 1, 3, 1, 1, 3}
-	r, err = ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil)
+	r, err = Solve(context.Background(), d, Config{MaxDepth: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,11 +409,11 @@ func TestConTreeInputs(t *testing.T) {
 		t.Fatalf("weighted: objective %d, errors %d (want 2 and 2)\n%s", r.Objective, r.Errors, r.Tree.Text())
 	}
 	d.Weights = []float64{1, 2.5, 1, 1, 1, 1}
-	if _, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: 1}, nil); !errors.Is(err, ErrConTreeInput) {
-		t.Fatalf("fractional weights: got %v, want ErrConTreeInput", err)
+	if _, err := Solve(context.Background(), d, Config{MaxDepth: 1}, nil); !errors.Is(err, ErrInput) {
+		t.Fatalf("fractional weights: got %v, want ErrInput", err)
 	}
 	d.Weights = nil
-	if _, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: -1}, nil); err == nil {
+	if _, err := Solve(context.Background(), d, Config{MaxDepth: -1}, nil); err == nil {
 		t.Fatal("negative depth accepted")
 	}
 }
@@ -458,14 +459,14 @@ func TestConTreeDL85(t *testing.T) {
 			}
 			kind += ", weighted"
 		}
-		ref, err := DL85(context.Background(), model.Binarize(d), depth, 1, DL85Settings{})
+		ref, err := dl85.Solve(context.Background(), model.Binarize(d), depth, 1, dl85.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !ref.Optimal || ref.Tree.WeightedErrors(d) != ref.Error {
 			t.Fatalf("case %d: DL8.5 not optimal or inconsistent", it)
 		}
-		r, err := ConTree(context.Background(), d, ConTreeSettings{MaxDepth: depth}, nil)
+		r, err := Solve(context.Background(), d, Config{MaxDepth: depth}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
