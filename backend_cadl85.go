@@ -49,6 +49,6 @@ func (cadl85Backend) Solve(ctx context.Context, job Job) (*model.Result, error) 
 		return nil, err
 	}
 	v := model.Binarize(job.Data)
-	r, err := dl85.SolveNamed(ctx, v, job.Problem.MaxDepth, job.Problem.MinSupport, spec, s)
+	r, err := dl85.SolveNamed(ctx, v, spec, s)
 	return dl85Result(job, r, err)
 }

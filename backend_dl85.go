@@ -45,6 +45,7 @@ func dl85Settings(job Job) (dl85.Config, error) {
 		mb = float64(job.MemoryLimitMB) / 2
 	}
 	s.CacheMB = mb
+	s.MaxDepth, s.MinSupport = job.Problem.MaxDepth, job.Problem.MinSupport
 	d2, err := job.Options.Bool("depth2", true)
 	if err != nil {
 		return s, err
@@ -79,6 +80,6 @@ func (dl85Backend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		return nil, err
 	}
 	v := model.Binarize(job.Data)
-	r, err := dl85.Solve(ctx, v, job.Problem.MaxDepth, job.Problem.MinSupport, s)
+	r, err := dl85.Solve(ctx, v, s)
 	return dl85Result(job, r, err)
 }

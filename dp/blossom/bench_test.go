@@ -22,9 +22,9 @@ import (
 // environment variable, each solve in a child process so that its peak
 // memory (max RSS) and CPU time are its own:
 //
-//	ODTKIT_BLOSSOM_BENCH=table go test -run TestBlossomBenchTable -v -timeout 0 ./dp/
-//	ODTKIT_BLOSSOM_BENCH=speed go test -run TestBlossomBenchSpeed -v -timeout 0 ./dp/
-//	ODTKIT_BLOSSOM_BENCH=factor go test -run TestBlossomBenchFactor -v -timeout 0 ./dp/
+//	ODTKIT_BLOSSOM_BENCH=table go test -run TestBlossomBenchTable -v -timeout 0 ./dp/blossom/
+//	ODTKIT_BLOSSOM_BENCH=speed go test -run TestBlossomBenchSpeed -v -timeout 0 ./dp/blossom/
+//	ODTKIT_BLOSSOM_BENCH=factor go test -run TestBlossomBenchFactor -v -timeout 0 ./dp/blossom/
 //
 // table: depth 7 and 10 with a 10 s limit on every cp4im file: Blossom's
 // error beside the greedy tree's (cart.Grow) and the irreducible error.

@@ -277,7 +277,7 @@ func TestBlossomAgreesWithDL85(t *testing.T) {
 		d := blossomRandom(rng, 150+rng.IntN(150), 3, 3, C, trial%2 == 1)
 		v := model.Binarize(d)
 		for depth := 3; depth <= 4; depth++ {
-			want, err := dl85.Solve(context.Background(), v, depth, 1, dl85.Config{})
+			want, err := dl85.Solve(context.Background(), v, dl85.Config{MaxDepth: depth})
 			if err != nil {
 				t.Fatal(err)
 			}

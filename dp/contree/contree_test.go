@@ -459,7 +459,7 @@ func TestConTreeDL85(t *testing.T) {
 			}
 			kind += ", weighted"
 		}
-		ref, err := dl85.Solve(context.Background(), model.Binarize(d), depth, 1, dl85.Config{})
+		ref, err := dl85.Solve(context.Background(), model.Binarize(d), dl85.Config{MaxDepth: depth})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -275,7 +275,7 @@ func RuleDefaults(rule string) (start, step float64, err error) {
 }
 
 // SolveNamed runs SolveAnytime with the rule and relaxation named by spec.
-func SolveNamed(ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, spec Spec, s Config) (*Result, error) {
+func SolveNamed(ctx context.Context, v *model.BinaryView, spec Spec, s Config) (*Result, error) {
 	start, step, err := RuleDefaults(spec.Rule)
 	if err != nil {
 		return nil, err
@@ -298,14 +298,14 @@ func SolveNamed(ctx context.Context, v *model.BinaryView, maxDepth, minSupport i
 		if start > 1 {
 			return nil, fmt.Errorf("cadl85: purity threshold %v above 1", start)
 		}
-		return SolveAnytime(ctx, v, maxDepth, minSupport, &Purity{MinPurity: start, Schedule: sched}, s)
+		return SolveAnytime(ctx, v, &Purity{MinPurity: start, Schedule: sched}, s)
 	case "gain":
-		return SolveAnytime(ctx, v, maxDepth, minSupport, &Gain{MaxGap: start, Schedule: sched}, s)
+		return SolveAnytime(ctx, v, &Gain{MaxGap: start, Schedule: sched}, s)
 	case "discrepancy", "lds":
-		return SolveAnytime(ctx, v, maxDepth, minSupport, &Discrepancy{MaxDiscrepancy: int(start), Schedule: sched}, s)
+		return SolveAnytime(ctx, v, &Discrepancy{MaxDiscrepancy: int(start), Schedule: sched}, s)
 	case "topk", "top-k":
-		return SolveAnytime(ctx, v, maxDepth, minSupport, &TopK{K: max(1, int(start)), Schedule: sched}, s)
+		return SolveAnytime(ctx, v, &TopK{K: max(1, int(start)), Schedule: sched}, s)
 	default: // topk*
-		return SolveAnytime(ctx, v, maxDepth, minSupport, &TopK{K: max(1, int(start)), Halving: true, Schedule: sched}, s)
+		return SolveAnytime(ctx, v, &TopK{K: max(1, int(start)), Halving: true, Schedule: sched}, s)
 	}
 }

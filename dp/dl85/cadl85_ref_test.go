@@ -34,8 +34,7 @@ func TestCADL85Reference(t *testing.T) {
 						name += "/depth2"
 					}
 					t.Run(name, func(t *testing.T) {
-						r, err := SolveNamed(context.Background(), v, c.Depth, 1, Spec{Rule: rule, Relax: relax},
-							Config{NoDepth2: noD2})
+						r, err := SolveNamed(context.Background(), v, Spec{Rule: rule, Relax: relax}, Config{MaxDepth: c.Depth, NoDepth2: noD2})
 						if err != nil {
 							t.Fatal(err)
 						}

@@ -80,7 +80,7 @@ func TestCADL85RuleSemantics(t *testing.T) {
 func TestCADL85FirstRestartGreedy(t *testing.T) {
 	v := dl85Load(t, "australian-credit")
 	for _, rule := range []string{"discrepancy", "topk", "topk*", "gain"} {
-		r, err := SolveNamed(context.Background(), v, 3, 1, Spec{Rule: rule}, Config{NoDepth2: true, MaxRestarts: 1})
+		r, err := SolveNamed(context.Background(), v, Spec{Rule: rule}, Config{MaxDepth: 3, NoDepth2: true, MaxRestarts: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,11 +98,11 @@ func TestDL85Deterministic(t *testing.T) {
 	v := dl85Load(t, "vote")
 	var first string
 	for i := range 3 {
-		r, err := SolveNamed(context.Background(), v, 3, 1, Spec{Rule: "topk", Relax: "luby"}, Config{})
+		r, err := SolveNamed(context.Background(), v, Spec{Rule: "topk", Relax: "luby"}, Config{MaxDepth: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, err := Solve(context.Background(), v, 3, 1, Config{})
+		r2, err := Solve(context.Background(), v, Config{MaxDepth: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,15 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Config control DL8.5 and CA-DL8.5. The zero value means: no cache
-// cap, the specialised depth-2 step on, tests tried by information gain.
+// Config controls DL8.5 and CA-DL8.5. The zero value means: depth 0 (a
+// single leaf), no leaf-size constraint, no cache cap, the specialised
+// depth-2 step on, tests tried by information gain.
 type Config struct {
+	// MaxDepth is the maximum number of tests on a root-to-leaf path.
+	MaxDepth int
+	// MinSupport is the least number of rows in a leaf (0 or 1: no
+	// constraint).
+	MinSupport int
 	// CacheMB caps the estimated memory of the cache of solved branches,
 	// in MiB (0 = no cap). At the cap the deepest branches are evicted;
 	// the answer stays exact.
@@ -50,28 +56,29 @@ type Result struct {
 // minimum support.
 var ErrInfeasible = dl85.ErrInfeasible
 
-// Solve finds a minimum-error tree of depth at most maxDepth whose leaves
-// hold at least minSupport rows each, on the binary view v (multiclass,
-// row weights honoured): DL8.5's caching branch-and-bound search with
+// Solve finds a minimum-error tree of depth at most s.MaxDepth whose
+// leaves hold at least s.MinSupport rows each, on the binary view v
+// (multiclass, row weights honoured): DL8.5's caching branch-and-bound search with
 // bounds from cached branches, a specialised depth-2 step and tests that
 // are constant on a branch skipped. When ctx is done first, it returns
 // the best tree found with Optimal=false and a valid lower bound.
-func Solve(ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, s Config) (*Result, error) {
-	return run(ctx, v, maxDepth, minSupport, s, dl85.NoRule{})
+func Solve(ctx context.Context, v *model.BinaryView, s Config) (*Result, error) {
+	return run(ctx, v, s, dl85.NoRule{})
 }
 
 // SolveAnytime runs Complete Anytime DL8.5: restarts of the search in which
 // rule prunes nodes, relaxed after each restart, the cache reused across
 // restarts, until the tree is proven optimal or ctx is done. Every
 // improving tree is passed to s.OnIncumbent.
-func SolveAnytime[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, rule Rule[T], s Config) (*Result, error) {
+func SolveAnytime[T comparable](ctx context.Context, v *model.BinaryView, rule Rule[T], s Config) (*Result, error) {
 	if rule == nil {
 		return nil, errors.New("cadl85: nil rule")
 	}
-	return run(ctx, v, maxDepth, minSupport, s, rule)
+	return run(ctx, v, s, rule)
 }
 
-func run[T comparable](ctx context.Context, v *model.BinaryView, maxDepth, minSupport int, s Config, rule dl85.Rule[T]) (*Result, error) {
+func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule dl85.Rule[T]) (*Result, error) {
+	maxDepth, minSupport := s.MaxDepth, s.MinSupport
 	if v == nil || v.Data == nil {
 		return nil, errors.New("dl85: no data")
 	}

@@ -114,7 +114,7 @@ func TestDL85Brute(t *testing.T) {
 			}
 			for k, s := range settings {
 				run(fmt.Sprintf("dl85 settings %d", k), func() (*Result, error) {
-					return Solve(context.Background(), v, depth, minSup, s)
+					return Solve(context.Background(), v, withDepth(s, depth, minSup))
 				})
 			}
 			for _, rule := range cadl85Rules {
@@ -124,7 +124,7 @@ func TestDL85Brute(t *testing.T) {
 						if i%4 == 3 {
 							s.CacheMB = 1e-4 // evictions between and within restarts
 						}
-						return SolveNamed(context.Background(), v, depth, minSup, Spec{Rule: rule, Relax: relax}, s)
+						return SolveNamed(context.Background(), v, Spec{Rule: rule, Relax: relax}, withDepth(s, depth, minSup))
 					})
 				}
 			}
@@ -142,7 +142,7 @@ func TestDL85TinyCache(t *testing.T) {
 		}
 		t.Run(c.Dataset, func(t *testing.T) {
 			v := dl85Load(t, c.Dataset)
-			r, err := Solve(context.Background(), v, c.Depth, 1, Config{CacheMB: 0.01})
+			r, err := Solve(context.Background(), v, Config{MaxDepth: c.Depth, CacheMB: 0.01})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func TestDL85MinSupport(t *testing.T) {
 	}
 	prev := -1.0
 	for _, ms := range []int{1, 5, 20, 60} {
-		r, err := Solve(context.Background(), v, 2, ms, Config{})
+		r, err := Solve(context.Background(), v, Config{MaxDepth: 2, MinSupport: ms})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,18 +183,18 @@ func TestDL85MinSupport(t *testing.T) {
 func TestDL85BadInput(t *testing.T) {
 	d := dl85Random(rand.New(rand.NewPCG(3, 4)), 10, 3, 2, false)
 	v := model.Binarize(d)
-	if _, err := Solve(context.Background(), v, -1, 1, Config{}); err == nil {
+	if _, err := Solve(context.Background(), v, Config{MaxDepth: -1}); err == nil {
 		t.Error("negative depth accepted")
 	}
-	if _, err := Solve(context.Background(), v, 2, 1, Config{CacheMB: -1}); err == nil {
+	if _, err := Solve(context.Background(), v, Config{MaxDepth: 2, CacheMB: -1}); err == nil {
 		t.Error("negative cache cap accepted")
 	}
-	if _, err := Solve(context.Background(), nil, 2, 1, Config{}); err == nil {
+	if _, err := Solve(context.Background(), nil, Config{MaxDepth: 2}); err == nil {
 		t.Error("nil view accepted")
 	}
 	for _, spec := range []Spec{{Rule: "nope"}, {Rule: "gain", Relax: "sometimes"}, {Rule: "topk", Step: -1},
 		{Rule: "purity", Start: 2, StartSet: true}, {Rule: "gain", Start: math.NaN(), StartSet: true}} {
-		if _, err := SolveNamed(context.Background(), v, 2, 1, spec, Config{}); err == nil {
+		if _, err := SolveNamed(context.Background(), v, spec, Config{MaxDepth: 2}); err == nil {
 			t.Errorf("spec %+v accepted", spec)
 		}
 	}
@@ -206,7 +206,7 @@ func TestDL85Cancelled(t *testing.T) {
 	v := dl85Load(t, "pendigits")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	r, err := Solve(ctx, v, 5, 1, Config{})
+	r, err := Solve(ctx, v, Config{MaxDepth: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,13 +279,19 @@ func TestDL85NoAdmissibleSplit(t *testing.T) {
 				dl85Verify(t, v, c.depth, c.minSup, r, c.want)
 			}
 			for _, s := range []Config{{}, {NoDepth2: true}, {CacheMB: 1e-4}} {
-				r, err := Solve(context.Background(), v, c.depth, c.minSup, s)
+				r, err := Solve(context.Background(), v, withDepth(s, c.depth, c.minSup))
 				check(fmt.Sprintf("dl85 %+v", s), r, err)
 			}
 			for _, rule := range cadl85Rules {
-				r, err := SolveNamed(context.Background(), v, c.depth, c.minSup, Spec{Rule: rule}, Config{NoDepth2: true})
+				r, err := SolveNamed(context.Background(), v, Spec{Rule: rule}, Config{MaxDepth: c.depth, MinSupport: c.minSup, NoDepth2: true})
 				check("cadl85 "+rule, r, err)
 			}
 		})
 	}
+}
+
+// withDepth returns s with the depth limit and minimum support set.
+func withDepth(s Config, depth, minSup int) Config {
+	s.MaxDepth, s.MinSupport = depth, minSup
+	return s
 }

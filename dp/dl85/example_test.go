@@ -26,7 +26,7 @@ func exampleData() *model.Dataset {
 
 func ExampleSolve() {
 	v := model.Binarize(exampleData())
-	r, err := dl85.Solve(context.Background(), v, 2, 1, dl85.Config{})
+	r, err := dl85.Solve(context.Background(), v, dl85.Config{MaxDepth: 2})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,7 +38,8 @@ func ExampleSolve() {
 func ExampleSolveAnytime() {
 	v := model.Binarize(exampleData())
 	rule := &dl85.Discrepancy{MaxDiscrepancy: 0, Schedule: dl85.Monotonic{Delta: 1}}
-	r, err := dl85.SolveAnytime(context.Background(), v, 2, 1, rule, dl85.Config{
+	r, err := dl85.SolveAnytime(context.Background(), v, rule, dl85.Config{
+		MaxDepth: 2,
 		NoDepth2: true, // let the rule steer every level
 		OnIncumbent: func(g *model.Graph, e float64) {
 			fmt.Println("incumbent with", e, "errors")

@@ -119,7 +119,7 @@ func TestDL85Reference(t *testing.T) {
 		}
 		t.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(t *testing.T) {
 			v := dl85Load(t, c.Dataset)
-			r, err := Solve(context.Background(), v, c.Depth, 1, Config{})
+			r, err := Solve(context.Background(), v, Config{MaxDepth: c.Depth})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func BenchmarkDL85(b *testing.B) {
 				reset := dl85ResetPeakRSS()
 				cpu0 := dl85CPUSeconds()
 				for b.Loop() {
-					r, err = Solve(context.Background(), v, c.Depth, 1, vr.s)
+					r, err = Solve(context.Background(), v, withDepth(vr.s, c.Depth, 1))
 					if err != nil {
 						b.Fatal(err)
 					}
