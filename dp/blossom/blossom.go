@@ -27,7 +27,7 @@ const (
 	OrderIndex Order = "index"
 )
 
-// Config control a Blossom search. The zero value runs the full
+// Config controls a Blossom search. The zero value runs the full
 // algorithm: Gini ordering, ancestor lower bound, two-level rule, and
 // every preprocessing step. The No... switches turn single parts off, for
 // a factor analysis.
@@ -69,7 +69,7 @@ type Result struct {
 	Stats      map[string]any
 }
 
-// Blossom searches a tree of at most s.MaxDepth levels with the fewest
+// Solve searches a tree of at most s.MaxDepth levels with the fewest
 // (weighted) errors on v's data, with the anytime algorithm of Hebrard
 // and Emmanuel: the first complete tree is the greedy one, each later
 // improvement is sent to report, and the search ends when every branch

@@ -4,7 +4,7 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Config control the greedy baseline. The zero value means depth
+// Config controls the greedy baseline. The zero value means depth
 // limit from the problem, minimum leaf size 1.
 type Config struct {
 	// MinLeaf is the least number of rows in a leaf (at least 1; the
@@ -12,7 +12,7 @@ type Config struct {
 	MinLeaf int
 }
 
-// CART grows a tree top-down on the binary view, choosing at every node
+// Grow grows a tree top-down on the binary view, choosing at every node
 // the test with the lowest weighted Gini impurity of its two sides (ties:
 // lowest test index), down to maxDepth levels or until a node is pure or
 // too small to split with MinLeaf rows per side. A split whose subtrees

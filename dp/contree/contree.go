@@ -10,7 +10,7 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Config control a ConTree search. The zero value searches a
+// Config controls a ConTree search. The zero value searches a
 // single leaf (depth 0) exactly.
 type Config struct {
 	// MaxDepth bounds the depth of the tree.
@@ -48,9 +48,9 @@ type Result struct {
 	Stats   map[string]any
 }
 
-// ErrInput is wrapped by the errors ConTree returns for data it
+// ErrInput is wrapped by the errors Solve returns for data it
 // cannot handle.
-var ErrInput = errors.New("contree: unsupported input")
+var ErrInput = errors.New("unsupported input")
 
 // column maps an engine column back to the dataset: a numeric
 // feature, or one level of a categorical feature (a 0/1 column).
@@ -59,7 +59,7 @@ type column struct {
 	level   int // -1 for numeric
 }
 
-// ConTree searches a tree of depth at most s.MaxDepth with the fewest
+// Solve searches a tree of depth at most s.MaxDepth with the fewest
 // misclassified rows directly on d's numeric columns (Briţa, van der
 // Linden & Demirović, AAAI 2025): thresholds lie in the middle between
 // neighbouring distinct values of the rows reaching a node. Categorical
@@ -70,8 +70,18 @@ type column struct {
 // report receives every improving tree of the root search. When ctx ends
 // the best tree so far is returned with Optimal=false and Stopped=true.
 func Solve(ctx context.Context, d *model.Dataset, s Config, report model.IncumbentFunc) (*Result, error) {
-	if err := d.Validate(); err != nil {
+	r, err := solve(ctx, d, s, report)
+	if err != nil {
 		return nil, fmt.Errorf("contree: %w", err)
+	}
+	return r, nil
+}
+
+// solve is Solve with errors not prefixed by the package name (the
+// backend registry names the backend itself).
+func solve(ctx context.Context, d *model.Dataset, s Config, report model.IncumbentFunc) (*Result, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
 	}
 	// Integer row weights are honoured by repeating each row as often as
 	// its weight says (rep[r] times); other weights are refused.
