@@ -41,6 +41,7 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	Learning
 }
 
 // Failed reports whether the run produced no result.
@@ -55,6 +56,10 @@ type Runner struct {
 	MemoryLimitMB int
 	// Args are extra arguments for every solve (e.g. --opt k=v).
 	Args []string
+	// Prepare, when set, gives a cell's own extra arguments and how many
+	// solves the run makes (a tuning run makes several; its time budget
+	// is that many time limits).
+	Prepare func(Cell) (args []string, solves int)
 }
 
 // grace is how long past its time limit a run may take to return its
@@ -73,11 +78,16 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
 	}
 	args = append(args, rn.Args...)
+	solves := 1
+	if rn.Prepare != nil {
+		extra, n := rn.Prepare(c)
+		args, solves = append(args, extra...), max(n, 1)
+	}
 	args = append(args, c.Dataset)
 	var cctx context.Context
 	var cancel context.CancelFunc
 	if rn.TimeLimit > 0 {
-		cctx, cancel = context.WithTimeout(ctx, rn.TimeLimit+rn.grace())
+		cctx, cancel = context.WithTimeout(ctx, rn.TimeLimit*time.Duration(solves)+rn.grace())
 	} else {
 		cctx, cancel = context.WithCancel(ctx)
 	}
@@ -145,6 +155,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if res.Incumbents != nil {
 		run.Incumbents = res.Incumbents
 	}
+	run.Learning = learningOf(&res)
 	if n := len(run.Incumbents); n > 0 {
 		t := run.Incumbents[n-1].Seconds
 		run.TimeToBest = &t
