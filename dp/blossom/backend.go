@@ -54,7 +54,10 @@ func (Backend) Info() backend.Info {
 }
 
 // Solve runs Blossom on the job's binary view.
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
 	s := Config{MaxDepth: job.Problem.MaxDepth, Order: Order(job.Options.String("order"))}
 	for _, sw := range switches(&s) {
 		*sw.off = !job.Options.Bool(sw.param.Name)

@@ -37,7 +37,10 @@ func (Backend) Info() backend.Info {
 // Solve runs ConTree on the job's data. Data it cannot take (too many
 // classes or rows) is refused with backend.ErrInvalid. With max-gap > 0 a
 // finished search is not a proof of optimality: its status is feasible.
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
 	o := job.Options
 	gap := o.Int("max-gap")
 	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache")}

@@ -64,13 +64,19 @@ func (AnytimeBackend) Info() backend.Info {
 }
 
 // Solve runs DL8.5 on the job's binary view.
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
 	r, err := Solve(ctx, model.Binarize(job.Data), jobConfig(job))
 	return jobResult(job, r, err)
 }
 
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
-func (AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
 	spec, err := jobSpec(job.Options)
 	if err != nil {
 		return nil, err
