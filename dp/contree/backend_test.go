@@ -2,9 +2,12 @@ package contree_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
@@ -64,5 +67,25 @@ func TestBackendRefuses(t *testing.T) {
 		if why := dptest.Refused(contree.Backend{}, c.d, c.p, c.raw); why != "" {
 			t.Errorf("%v %+v: %s", c.raw, c.p, why)
 		}
+	}
+}
+
+// Data beyond ConTree's limits is refused matching contree.ErrInput too;
+// the backend leaves its name to the registry (no "contree: contree:"),
+// the library function names itself once.
+func TestBackendInputError(t *testing.T) {
+	d := dptest.Random(rand.New(rand.NewPCG(3, 4)), 20, 3, 2, false, dptest.WholeWeights)
+	d.Weights[0] = 1 << 40
+	job, err := backend.NewJob(contree.Backend{}.Info(), d, model.Problem{MaxDepth: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = contree.Backend{}.Solve(context.Background(), job)
+	if !errors.Is(err, contree.ErrInput) || !errors.Is(err, backend.ErrInvalid) || strings.Contains(err.Error(), "contree:") {
+		t.Fatalf("backend: %v", err)
+	}
+	_, err = contree.Solve(context.Background(), d, contree.Config{MaxDepth: 2}, nil)
+	if !errors.Is(err, contree.ErrInput) || strings.Count(err.Error(), "contree:") != 1 {
+		t.Fatalf("library: %v", err)
 	}
 }

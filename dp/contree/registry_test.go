@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
@@ -54,7 +55,8 @@ func TestContreeBackend(t *testing.T) {
 }
 
 // Integer row weights count a row that many times (checked against
-// DL8.5, which takes weights directly); other weights are refused.
+// DL8.5, which takes weights directly); other weights are refused before
+// any work.
 func TestContreeBackendWeights(t *testing.T) {
 	d := &model.Dataset{Name: "w", Classes: []string{"a", "b"}}
 	x := []float64{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9}
@@ -79,8 +81,8 @@ func TestContreeBackendWeights(t *testing.T) {
 		}
 	}
 	d.Weights[3] = 0.5
-	if _, err := registry().Solve(context.Background(), d, model.Problem{MaxDepth: 2}, odtkit.Settings{Backend: "contree"}); !errors.Is(err, contree.ErrInput) {
-		t.Fatalf("fractional weight: got %v, want an error wrapping contree.ErrInput", err)
+	if _, err := registry().Solve(context.Background(), d, model.Problem{MaxDepth: 2}, odtkit.Settings{Backend: "contree"}); !errors.Is(err, backend.ErrInvalid) {
+		t.Fatalf("fractional weight: got %v, want an error wrapping backend.ErrInvalid", err)
 	}
 }
 
