@@ -1,7 +1,6 @@
 package blossom_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -14,24 +13,11 @@ import (
 // and without whole weights, with each part of the search switched off in
 // turn (runs in a fresh clone: no ../shared).
 func TestBackendBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(20, 24))
 	opts := []map[string]string{nil, {"order": "error"}, {"order": "index"}}
 	for _, sw := range []string{"lower-bound", "depth2", "merge-rows", "drop-redundant", "drop-uninformative", "cart-seed"} {
 		opts = append(opts, map[string]string{sw: "false"})
 	}
-	for i := range 24 {
-		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, dptest.Weights(i%2))
-		for depth := range 4 {
-			p := model.Problem{MaxDepth: depth}
-			want := dptest.Optimum(d, p)
-			for _, raw := range opts {
-				res, _ := dptest.Solve(t, context.Background(), blossom.Backend{}, d, p, raw)
-				if !res.Optimal || res.Objective != want {
-					t.Fatalf("data %d depth %d %v: objective %v optimal %v, brute force %v", i, depth, raw, res.Objective, res.Optimal, want)
-				}
-			}
-		}
-	}
+	dptest.Exact(t, blossom.Backend{}, 20, []dptest.Weights{dptest.NoWeights, dptest.WholeWeights}, false, opts)
 }
 
 // Bad options and problem fields Blossom does not honour (a minimum leaf

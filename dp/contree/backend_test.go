@@ -18,19 +18,14 @@ import (
 // without whole weights, under each option; with max-gap it stays within
 // the gap (runs in a fresh clone: no ../shared).
 func TestBackendBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(25, 1))
-	opts := []map[string]string{nil, {"eta": "min"}, {"cache": "false"}}
-	for i := range 24 {
-		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, dptest.Weights(i%2))
+	ws := []dptest.Weights{dptest.NoWeights, dptest.WholeWeights}
+	dptest.Exact(t, contree.Backend{}, 25, ws, false, []map[string]string{nil, {"eta": "min"}, {"cache": "false"}})
+	rng := rand.New(rand.NewPCG(25, 2))
+	for i := range 12 {
+		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, ws[i%2])
 		for depth := range 4 {
 			p := model.Problem{MaxDepth: depth}
 			want := dptest.Optimum(d, p)
-			for _, raw := range opts {
-				res, _ := dptest.Solve(t, context.Background(), contree.Backend{}, d, p, raw)
-				if !res.Optimal || res.Objective != want {
-					t.Fatalf("data %d depth %d %v: objective %v optimal %v, brute force %v", i, depth, raw, res.Objective, res.Optimal, want)
-				}
-			}
 			res, _ := dptest.Solve(t, context.Background(), contree.Backend{}, d, p, map[string]string{"max-gap": "2"})
 			if res.Optimal || res.Status != model.StatusFeasible || res.Objective > want+2 || res.LowerBound > want {
 				t.Fatalf("data %d depth %d max-gap 2: objective %v bound %v optimal %v status %s, brute force %v",

@@ -2,7 +2,6 @@ package dl85_test
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -16,36 +15,16 @@ import (
 // and without weights and a minimum support, under each option that
 // changes the search (runs in a fresh clone: no ../shared).
 func TestBackendsBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 85))
-	type run struct {
-		b   backend.Backend
-		raw map[string]string
-	}
-	runs := []run{
-		{dl85.Backend{}, nil},
-		{dl85.Backend{}, map[string]string{"order": "index", "depth2": "false"}},
-		{dl85.Backend{}, map[string]string{"cache-mb": "0.001"}},
-	}
+	ws := []dptest.Weights{dptest.NoWeights, dptest.WholeWeights, dptest.AnyWeights}
+	dptest.Exact(t, dl85.Backend{}, 13, ws, true, []map[string]string{
+		nil, {"order": "index", "depth2": "false"}, {"cache-mb": "0.001"}})
+	var opts []map[string]string
 	for _, rule := range []string{"purity", "gain", "discrepancy", "topk", "topk*"} {
 		for _, relax := range []string{"monotonic", "exponential", "luby"} {
-			runs = append(runs, run{dl85.AnytimeBackend{}, map[string]string{"rule": rule, "relax": relax}})
+			opts = append(opts, map[string]string{"rule": rule, "relax": relax})
 		}
 	}
-	for i := range 24 {
-		w := dptest.Weights(i % 3)
-		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, w)
-		for depth := range 4 {
-			p := model.Problem{MaxDepth: depth, MinSupport: 1 + (i/3)%3}
-			want := dptest.Optimum(d, p)
-			for _, r := range runs {
-				res, _ := dptest.Solve(t, context.Background(), r.b, d, p, r.raw)
-				if !res.Optimal || math.Abs(res.Objective-want) > 1e-9 {
-					t.Fatalf("data %d depth %d min support %d %s %v: objective %v optimal %v, brute force %v",
-						i, depth, p.MinSupport, r.b.Info().Name, r.raw, res.Objective, res.Optimal, want)
-				}
-			}
-		}
-	}
+	dptest.Exact(t, dl85.AnytimeBackend{}, 85, ws, true, opts)
 }
 
 // Bad options and problem fields the backends do not honour are refused
