@@ -20,7 +20,7 @@ type AnytimeBackend struct{}
 func commonParams() []backend.Param {
 	return []backend.Param{
 		backend.FloatParam("cache-mb", 0, "cap on the cache of solved branches in MiB (0 = half the memory limit, or none); at the cap the deepest branches are evicted, the answer stays exact").AtLeast(0),
-		backend.BoolParam("depth2", true, "solve depth-2 subproblems with the specialised pairwise-count step"),
+		backend.BoolParam("depth2", true, "solve depth-2 subproblems with the specialised pairwise-count step (unweighted data)"),
 		backend.EnumParam("order", "gain", []string{"gain", "index"}, "order in which a node tries its tests: gain (information gain) or index"),
 	}
 }

@@ -2,8 +2,10 @@ package dl85_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
 )
@@ -55,4 +57,37 @@ func ExampleSolveAnytime() {
 	// incumbent with 3 errors
 	// incumbent with 0 errors
 	// errors: 0 optimal: true restarts: 2
+}
+
+// A backend is driven through a job that validates its options first.
+func ExampleBackend() {
+	b := dl85.Backend{}
+	if _, err := backend.NewJob(b.Info(), exampleData(), model.Problem{MaxDepth: 2}, map[string]string{"order": "best"}); err != nil {
+		fmt.Println(errors.Is(err, backend.ErrInvalid), err)
+	}
+	job, err := backend.NewJob(b.Info(), exampleData(), model.Problem{MaxDepth: 2}, map[string]string{"order": "index"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := b.Solve(context.Background(), job)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("errors:", res.Errors, "optimal:", res.Optimal)
+	// Output:
+	// true dl85: option order="best": want one of gain, index
+	// errors: 0 optimal: true
+}
+
+func ExampleSolveNamed() {
+	v := model.Binarize(exampleData())
+	r, err := dl85.SolveNamed(context.Background(), v, dl85.Spec{Rule: "topk", Relax: "luby"}, dl85.Config{MaxDepth: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("errors:", r.Error, "optimal:", r.Optimal)
+	// Output: errors: 0 optimal: true
 }
