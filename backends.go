@@ -4,6 +4,10 @@ import (
 	"context"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/blossom"
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/dp/contree"
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -22,7 +26,13 @@ func DefaultRegistry() *Registry {
 }
 
 func defaultBackends() []backend.Backend {
-	return []backend.Backend{}
+	return []backend.Backend{
+		cart.Backend{},
+		dl85.Backend{},
+		dl85.AnytimeBackend{},
+		blossom.Backend{},
+		contree.Backend{},
+	}
 }
 
 // Solve runs a solve with the default registry; see Registry.Solve.
