@@ -29,7 +29,7 @@ func (cartBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 		return nil, err
 	}
 	v := model.Binarize(job.Data)
-	g, werr := dp.CART(v, job.Problem.MaxDepth, dp.CARTSettings{MinLeaf: max(minLeaf, job.Problem.MinSupport)})
+	g, werr := dp.CART(ctx, v, job.Problem.MaxDepth, dp.CARTSettings{MinLeaf: max(minLeaf, job.Problem.MinSupport)})
 	job.Report.Report(werr, g)
 	return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
 		Status: model.StatusFeasible, Stats: map[string]any{"binary_tests": v.NumTests()}}, nil

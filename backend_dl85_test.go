@@ -172,7 +172,7 @@ func BenchmarkCADL85FirstIncumbent(b *testing.B) {
 				}
 				parseS += time.Since(t0).Seconds()
 				t1 := time.Now()
-				_, werr := dp.CART(model.Binarize(d), 6, dp.CARTSettings{})
+				_, werr := dp.CART(context.Background(), model.Binarize(d), 6, dp.CARTSettings{})
 				cartS += time.Since(t1).Seconds()
 				ctx, cancel := context.WithCancel(context.Background())
 				found := -1.0

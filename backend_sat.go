@@ -158,7 +158,7 @@ func (b satBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
 	// A greedy tree grown to purity is a first incumbent for the depth
 	// (not for the size: its depth may exceed the minimum).
 	var cart *model.Graph
-	if g, werr := dp.CART(p.View, -1, dp.CARTSettings{}); werr == 0 && g.Errors(job.Data) == p.Dropped && p.Dropped == 0 {
+	if g, werr := dp.CART(ctx, p.View, -1, dp.CARTSettings{}); werr == 0 && g.Errors(job.Data) == p.Dropped && p.Dropped == 0 {
 		cart = g
 		if !b.size {
 			job.Report.Report(float64(g.Depth()), g)

@@ -116,7 +116,7 @@ func Blossom(ctx context.Context, v *model.BinaryView, s BlossomSettings, report
 	var cartG *model.Graph
 	cartErr := math.Inf(1)
 	if !s.NoCARTSeed {
-		cartG, cartErr = CART(v, s.MaxDepth, CARTSettings{})
+		cartG, cartErr = CART(ctx, v, s.MaxDepth, CARTSettings{})
 		reported = cartErr
 		report.Report(cartErr, cartG)
 	}

@@ -159,7 +159,7 @@ func TestBlossomBenchTable(t *testing.T) {
 	for _, depth := range []int{7, 10} {
 		for _, name := range names {
 			v := blossomLoad(t, shared, name)
-			_, cartErr := CART(v, depth, CARTSettings{})
+			_, cartErr := CART(context.Background(), v, depth, CARTSettings{})
 			run := blossomRunChild(name, depth, 10*time.Second)
 			if run.failed != nil {
 				t.Errorf("%s depth %d: %v", name, depth, run.failed)

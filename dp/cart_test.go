@@ -1,6 +1,7 @@
 package dp
 
 import (
+	"context"
 	"math/big"
 	"path/filepath"
 	"testing"
@@ -104,7 +105,7 @@ func checkCART(t *testing.T, d *model.Dataset, minLeaf int) {
 		ref := &refCART{d: d, tests: v.Tests, minLeaf: minLeaf, b: model.NewBuilder(d, model.KindTree)}
 		root, wantErrs := ref.grow(all, depth)
 		want := ref.b.Graph(root)
-		g, werr := CART(v, depth, CARTSettings{MinLeaf: minLeaf})
+		g, werr := CART(context.Background(), v, depth, CARTSettings{MinLeaf: minLeaf})
 		if err := g.Validate(); err != nil {
 			t.Fatalf("%s depth %d: invalid tree: %v", d.Name, depth, err)
 		}
@@ -154,20 +155,20 @@ func TestCARTLeafCases(t *testing.T) {
 		Features: []model.Feature{{Name: "x", Values: []float64{1, 2, 3, 4, 5}}}}
 	v := model.Binarize(d)
 	// Depth 0: the majority leaf.
-	if g, e := CART(v, 0, CARTSettings{}); g.Size() != 1 || e != 2 || g.Nodes[0].Class != 0 {
+	if g, e := CART(context.Background(), v, 0, CARTSettings{}); g.Size() != 1 || e != 2 || g.Nodes[0].Class != 0 {
 		t.Errorf("depth 0: size %d errors %v", g.Size(), e)
 	}
 	// Min leaf 3 forbids every split of 5 rows.
-	if g, e := CART(v, 3, CARTSettings{MinLeaf: 3}); g.Size() != 1 || e != 2 {
+	if g, e := CART(context.Background(), v, 3, CARTSettings{MinLeaf: 3}); g.Size() != 1 || e != 2 {
 		t.Errorf("min leaf 3: size %d errors %v", g.Size(), e)
 	}
 	// Depth 2 separates the classes exactly.
-	if g, e := CART(v, 2, CARTSettings{}); e != 0 || g.Errors(d) != 0 {
+	if g, e := CART(context.Background(), v, 2, CARTSettings{}); e != 0 || g.Errors(d) != 0 {
 		t.Errorf("depth 2: errors %v\n%s", e, g.Text())
 	}
 	// Weighted data: the heavy row wins the leaf.
 	d.Weights = []float64{1, 1, 1, 5, 1}
-	if g, e := CART(model.Binarize(d), 0, CARTSettings{}); g.Nodes[0].Class != 1 || e != 3 {
+	if g, e := CART(context.Background(), model.Binarize(d), 0, CARTSettings{}); g.Nodes[0].Class != 1 || e != 3 {
 		t.Errorf("weighted leaf: class %d errors %v", g.Nodes[0].Class, e)
 	}
 }
