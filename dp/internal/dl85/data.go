@@ -3,7 +3,11 @@ package dl85
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/bits"
+	"slices"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Data is the binary input of the engine: one column bitset per test
@@ -78,26 +82,38 @@ func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*
 			}
 		}
 	}
-	// Distinct test vectors, for the irreducible-error lower bound.
+	// Distinct test vectors, for the irreducible-error lower bound: rows
+	// keyed by a hash of their test words, compared word by word (no
+	// copy of the rows' bits as map keys).
 	d.group = make([]int32, n)
-	ids := map[string]int32{}
-	buf := make([]byte, 0, 8*mw)
+	seed := maphash.MakeSeed()
+	firstOf := map[uint64][]int32{} // hash -> first row of each group
+	groups := int32(0)
 	for r := range n {
-		buf = buf[:0]
-		for _, x := range d.rowBits[r] {
-			for i := range 8 {
-				buf = append(buf, byte(x>>(8*i)))
+		h := model.Bitset(d.rowBits[r]).Hash(seed)
+		id := int32(-1)
+		for _, o := range firstOf[h] {
+			if slices.Equal(d.rowBits[o], d.rowBits[r]) {
+				id = d.group[o]
+				break
 			}
 		}
-		id, ok := ids[string(buf)]
-		if !ok {
-			id = int32(len(ids))
-			ids[string(buf)] = id
+		if id < 0 {
+			id = groups
+			groups++
+			firstOf[h] = append(firstOf[h], int32(r))
 		}
 		d.group[r] = id
 	}
-	d.nGroups = len(ids)
+	d.nGroups = int(groups)
 	return d, nil
+}
+
+// Bytes estimates the memory of the engine's copy of the data beyond the
+// caller's columns: the row-major bits and the per-row indexes.
+func (d *Data) Bytes() int64 {
+	mw := int64((d.M + 63) / 64)
+	return int64(d.N)*(8*mw+4+4+24) + int64(d.NC*d.words)*8
 }
 
 // weight of row r.
