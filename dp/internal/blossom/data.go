@@ -138,3 +138,8 @@ func NewData(n, classes int, cols [][]uint64, labels []int, weights []int64) (*D
 	}
 	return d, nil
 }
+
+// Bytes is the memory of the column form.
+func (d *Data) Bytes() int64 {
+	return int64(len(d.Cols)+1)*8*int64(d.W) + int64(d.W)*12 + int64(d.N)*(8+8+8)
+}
