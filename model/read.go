@@ -54,9 +54,18 @@ type ReadOptions struct {
 	// Label names the CSV label column (default: the last column). It may
 	// also be a 0-based column index.
 	Label string
-	// Weight optionally names a CSV column of positive row weights.
+	// Weight optionally names a CSV column of positive row weights. A
+	// weight, and the total of the weights, must not exceed MaxWeight
+	// (refused with file and line): beyond it float64 sums of weights are
+	// no longer exact. Whole-number weights too large for a backend that
+	// repeats rows (contree) are refused by that backend, so that auto
+	// can pick another.
 	Weight string
 }
+
+// MaxWeight is the largest row weight, and total weight, the readers
+// accept: 2^53, up to which every whole number is exact in a float64.
+const MaxWeight = 1 << 53
 
 // ReadFile reads a dataset from a file; see ReadOptions.
 func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
@@ -169,10 +178,14 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	}
 	if weight >= 0 {
 		d.Weights = make([]float64, len(rows))
+		total := 0.0
 		for i, rec := range rows {
 			w, err := strconv.ParseFloat(rec[weight], 64)
 			if err != nil || !(w > 0) || math.IsInf(w, 0) {
 				return nil, dataErr(name, lines[i], "weight %q in column %q is not a positive finite number", rec[weight], header[weight])
+			}
+			if total += w; w > MaxWeight || total > MaxWeight {
+				return nil, dataErr(name, lines[i], "weight %q in column %q brings the total weight above 2^53 (%g), where sums of weights stop being exact", rec[weight], header[weight], float64(MaxWeight))
 			}
 			d.Weights[i] = w
 		}

@@ -208,3 +208,17 @@ func TestReadTestdata(t *testing.T) {
 		t.Errorf("bmi: %d rows %d classes", bmi.Rows(), bmi.NumClasses())
 	}
 }
+
+func TestReadCSVWeightCap(t *testing.T) {
+	// 2^53 itself is accepted; a larger weight, or a total above it, is
+	// refused at its line.
+	if _, err := ReadCSV(strings.NewReader("a,w,y\n1,9007199254740992,p\n2,2,q\n"), "w.csv", ReadOptions{Weight: "w"}); err == nil || !strings.Contains(err.Error(), "w.csv:3:") {
+		t.Errorf("total above 2^53: %v", err)
+	}
+	if _, err := ReadCSV(strings.NewReader("a,w,y\n1,1e17,p\n2,1,q\n"), "w.csv", ReadOptions{Weight: "w"}); err == nil || !strings.Contains(err.Error(), "w.csv:2:") {
+		t.Errorf("weight 1e17: %v", err)
+	}
+	if _, err := ReadCSV(strings.NewReader("a,w,y\n1,9007199254740991,p\n2,1,q\n"), "w.csv", ReadOptions{Weight: "w"}); err != nil {
+		t.Errorf("total 2^53: %v", err)
+	}
+}
