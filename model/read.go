@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,7 +84,11 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 	}
 	switch format {
 	case FormatCSV:
-		return ReadCSV(f, path, opt)
+		size := int64(0)
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		return readCSV(f, path, opt, size)
 	case FormatText:
 		if opt.Label != "" || opt.Weight != "" {
 			return nil, dataErr(path, 0, "--label and --weight apply to CSV files only (the text format has its label first)")
@@ -95,6 +100,12 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 
 // ReadCSV reads a CSV file with a header row. name is used in errors.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
+	return readCSV(r, name, opt, 0)
+}
+
+// readCSV is ReadCSV; size, when known, is the input's size in bytes,
+// from which the columns are sized once the first rows are read.
+func readCSV(r io.Reader, name string, opt ReadOptions, size int64) (*Dataset, error) {
 	br := bufio.NewReader(r)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
@@ -166,6 +177,17 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		lastLine = line
 		i := rows
 		rows++
+		if rows == 256 && size > 0 {
+			// Size the columns for the rows the rest of the input holds
+			// at this rate (plus 5 %), rather than growing them by copies.
+			est := int(float64(size) / float64(cr.InputOffset()) * 256 * 1.05)
+			d.Labels = slices.Grow(d.Labels, est-len(d.Labels))
+			for _, col := range cols {
+				if col != nil {
+					col.f.Values = slices.Grow(col.f.Values, est-len(col.f.Values))
+				}
+			}
+		}
 		if v := rec[label]; v == "" {
 			if labelErr == nil {
 				labelErr = dataErr(name, line, "empty label in column %q", header[label])
