@@ -230,7 +230,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 		// search is the trivial one.
 		res.Tree, res.Errors = s.best, s.best.Errors
 		res.Stopped = true
-		res.LowerBound = 0
+		res.LowerBound = min(s.irreducible(in, root), s.best.Errors)
 		res.Cause = s.cause
 		return res
 	}
@@ -241,6 +241,68 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	res.LowerBound = min(lb, sol.Errors)
 	res.Optimal = sol.Errors == res.LowerBound
 	return res
+}
+
+// irreducibleCells bounds the work of irreducible (rows × columns): a
+// bound computed after a stop must not delay it much.
+const irreducibleCells = 1 << 22
+
+// irreducible is the error no tree avoids: rows equal on every column
+// fall in the same leaf, so all but the largest class among them are
+// misclassified. Rows are grouped by a hash of their value ranks and
+// compared value by value (a collision only splits a group, which keeps
+// the bound valid). It returns 0 above irreducibleCells or when the
+// sorted columns were not built.
+func (s *solver) irreducible(in Input, root *view) int {
+	if s.n*s.p > irreducibleCells || s.n == 0 || len(root.cols) == 0 || root.cols[0] == nil {
+		return 0
+	}
+	h := make([]uint64, s.n)
+	for f, col := range root.cols {
+		for _, e := range col {
+			x := uint64(f)<<32 ^ uint64(e.rank)
+			h[e.row()] += splitmix(&x)
+		}
+	}
+	same := func(a, b int) bool {
+		for _, c := range in.Columns {
+			if c[a] != c[b] {
+				return false
+			}
+		}
+		return true
+	}
+	first := make(map[uint64]int32, s.n)
+	group := make([]int32, s.n) // the first row of each row's group
+	for r := range s.n {
+		group[r] = int32(r)
+		if o, ok := first[h[r]]; ok {
+			if same(int(o), r) {
+				group[r] = o
+			}
+			continue
+		}
+		first[h[r]] = int32(r)
+	}
+	// Class counts per group, keyed by its first row.
+	cnt := map[int64]int{}
+	size := map[int32]int{}
+	for r, g := range group {
+		size[g]++
+		cnt[int64(g)*int64(s.k)+int64(in.Labels[r])]++
+	}
+	irr := 0
+	for g, n := range size {
+		if n < 2 {
+			continue
+		}
+		top := 0
+		for c := range s.k {
+			top = max(top, cnt[int64(g)*int64(s.k)+int64(c)])
+		}
+		irr += n - top
+	}
+	return irr
 }
 
 func splitmix(x *uint64) uint64 {

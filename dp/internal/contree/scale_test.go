@@ -104,3 +104,48 @@ func TestScaleBudgetExhausted(t *testing.T) {
 		t.Fatalf("depth 2: cause %v optimal %v", r.Cause, r.Optimal)
 	}
 }
+
+// countdown is a context that ends after a number of looks at Err.
+type countdown struct {
+	context.Context
+	left int
+}
+
+func (c *countdown) Err() error {
+	if c.left--; c.left < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A stopped search reports the irreducible error of rows equal on every
+// column: never above the optimum, and not 0 on data with such rows.
+func TestScaleStoppedBound(t *testing.T) {
+	d := modeltest.Numeric(30_000, 3, 4)
+	for _, f := range d.Features {
+		for r, x := range f.Values {
+			f.Values[r] = float64(int(x * 6)) // 216 distinct rows
+		}
+	}
+	in := input(d)
+	for _, depth := range []int{2, 3} {
+		full := Solve(context.Background(), in, Config{MaxDepth: depth}, nil)
+		if !full.Optimal {
+			t.Fatal("full search not optimal")
+		}
+		positive := 0
+		for after := 0; after < 2000; after = after*2 + 1 {
+			r := Solve(&countdown{Context: context.Background(), left: after}, in, Config{MaxDepth: depth}, nil)
+			checkResult(t, in, r)
+			if r.LowerBound > full.Errors {
+				t.Fatalf("depth %d stopped after %d looks: bound %d above the optimum %d", depth, after, r.LowerBound, full.Errors)
+			}
+			if r.Stopped && r.LowerBound > 0 {
+				positive++
+			}
+		}
+		if positive == 0 {
+			t.Errorf("depth %d: no stopped run reported a positive bound", depth)
+		}
+	}
+}
