@@ -3,23 +3,26 @@ package odtkit
 import (
 	"context"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
 // DefaultRegistry returns a registry holding every backend built into
-// this binary.
+// this binary, with the export encodings' old names as aliases.
 func DefaultRegistry() *Registry {
-	// Backends are listed here, one line each, in the order `odt backends` shows them.
-	return NewRegistry(
-		cartBackend{},
-		dl85Backend{},
-		cadl85Backend{},
-		blossomBackend{},
-		satBackend{}, satBackend{size: true},
-		milpBackend{},           // milp-odd
-		milpBackend{tree: true}, // milp-odt
-		contreeBackend{},
-	)
+	// One line per backend, in the order `odt backends` shows them; each
+	// solver package owns its backend.
+	r := NewRegistry(defaultBackends()...)
+	for alias, name := range map[string]string{"depth": "sat-depth", "size": "sat-size", "odd": "milp-odd", "odt": "milp-odt"} {
+		if _, ok := r.Get(name); ok {
+			_ = r.Alias(alias, name) // cannot fail: name is registered, alias is not a backend
+		}
+	}
+	return r
+}
+
+func defaultBackends() []backend.Backend {
+	return []backend.Backend{}
 }
 
 // Solve runs a solve with the default registry; see Registry.Solve.

@@ -79,6 +79,10 @@ func (w Weights) String() string {
 // problem that the backend does not honour is refused by Check, never
 // ignored.
 type Caps struct {
+	// DepthCap: for the min-depth and min-size objectives, a
+	// Problem.MaxDepth > 0 caps the depth searched (no tree within it:
+	// infeasible), and an exported formulation is for that depth.
+	DepthCap bool
 	// MaxNodes: Problem.MaxNodes is honoured.
 	MaxNodes bool
 	// MinSupport: Problem.MinSupport > 1 is honoured.
@@ -205,7 +209,7 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 	}
 	switch p.Objective {
 	case model.MinDepth, model.MinSize:
-		if p.MaxDepth > 0 {
+		if p.MaxDepth > 0 && !c.DepthCap {
 			return Invalidf("backend %s computes the minimum depth of a consistent tree; a depth limit (--depth %d) does not apply", info.Name, p.MaxDepth)
 		}
 	case model.DiagramError:

@@ -99,3 +99,44 @@ func ExamplePrimalIntegral() {
 	fmt.Println(model.PrimalIntegral(trace, 10, 10))
 	// Output: 3.5
 }
+
+func ExampleStratifiedSplit() {
+	// 8 rows of class a, 4 of class b: a 50/25/25 split keeps the 2:1
+	// ratio in every part.
+	d := &model.Dataset{Classes: []string{"a", "b"}, Labels: []int{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1}}
+	parts, err := model.StratifiedSplit(d, []float64{0.5, 0.25, 0.25}, 1)
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range parts {
+		n := map[string]int{}
+		for _, r := range p {
+			n[d.Classes[d.Labels[r]]]++
+		}
+		fmt.Println(len(p), "rows:", n)
+	}
+	// Output:
+	// 6 rows: map[a:4 b:2]
+	// 3 rows: map[a:2 b:1]
+	// 3 rows: map[a:2 b:1]
+}
+
+func ExampleGraph_Proba() {
+	d, _ := model.ReadCSV(strings.NewReader(weather), "weather.csv", model.ReadOptions{})
+	b := model.NewBuilder(d, model.KindTree)
+	// temp <= 20 → no, else yes; the training rows give each leaf its counts.
+	g := b.Graph(b.Threshold(1, 20, b.Leaf(0), b.Leaf(1)))
+	g.SetCounts(d)
+	p, _ := g.Proba(d, 0) // row 0: sunny, 30 → the "yes" leaf holding 1 no and 2 yes
+	fmt.Println(g.Classes, p)
+	fmt.Print(g.Text())
+	ev := model.Evaluate(g, d)
+	fmt.Println("errors:", ev.Errors, "balanced accuracy:", ev.BalancedAccuracy)
+	// Output:
+	// [no yes] [0.3333333333333333 0.6666666666666666]
+	// temp <= 20
+	//   class: no [1 1]
+	// temp > 20
+	//   class: yes [1 2]
+	// errors: 2 balanced accuracy: 0.5833333333333333
+}

@@ -32,6 +32,10 @@ type Node struct {
 	Category   string
 	Weights    map[int]float64
 	Low, High  int
+	// Counts, on a leaf, holds the training rows of each class that reach
+	// it (indexed like Graph.Classes; weighted when the data has weights),
+	// or nil when not recorded (see Graph.SetCounts).
+	Counts []float64
 }
 
 // Graph is a decision graph: trees and diagrams alike.

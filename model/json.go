@@ -22,6 +22,7 @@ type jsonNode struct {
 	Low       *int               `json:"low,omitempty"`
 	High      *int               `json:"high,omitempty"`
 	Class     *int               `json:"class,omitempty"`
+	Counts    []float64          `json:"counts,omitempty"`
 }
 
 type jsonGraph struct {
@@ -48,6 +49,7 @@ func (g *Graph) MarshalJSON() ([]byte, error) {
 		if n.Leaf {
 			c := n.Class
 			jn.Class = &c
+			jn.Counts = n.Counts
 		} else {
 			low, high := n.Low, n.High
 			jn.Low, jn.High = &low, &high
@@ -109,8 +111,16 @@ func (g *Graph) UnmarshalJSON(b []byte) error {
 			if jn.Low != nil || jn.High != nil || jn.Feature != nil || jn.Weights != nil {
 				return fmt.Errorf("node %d has a class and a test", jn.ID)
 			}
-			out.Nodes[i] = Node{Leaf: true, Class: *jn.Class, Feature: -1}
+			if jn.Counts != nil {
+				if err := checkCounts(jn.Counts, len(jg.Classes)); err != nil {
+					return fmt.Errorf("node %d: %w", jn.ID, err)
+				}
+			}
+			out.Nodes[i] = Node{Leaf: true, Class: *jn.Class, Feature: -1, Counts: jn.Counts}
 			continue
+		}
+		if jn.Counts != nil {
+			return fmt.Errorf("node %d: class counts on an internal node", jn.ID)
 		}
 		if jn.Low == nil || jn.High == nil {
 			return fmt.Errorf("node %d has neither a class nor both low and high", jn.ID)

@@ -78,6 +78,14 @@ func (p Problem) Validate() error {
 	default:
 		return fmt.Errorf("unknown objective %q", p.Objective)
 	}
+	if p.Objective != DiagramError {
+		if p.Alpha != 0 {
+			return fmt.Errorf("alpha %v weighs the diagram objective only (objective %s)", p.Alpha, p.Objective)
+		}
+		if len(p.Skeleton) > 0 {
+			return fmt.Errorf("a skeleton shapes the diagram objective only (objective %s)", p.Objective)
+		}
+	}
 	if p.MinSupport < 0 {
 		return fmt.Errorf("min support %d is negative", p.MinSupport)
 	}
@@ -141,6 +149,26 @@ type Result struct {
 	Incumbents []Incumbent    `json:"incumbents"`
 	Stats      map[string]any `json:"stats,omitempty"`
 	Model      *Graph         `json:"model"`
+	// Train, Validation and Test evaluate the model on its training rows,
+	// on validation rows and on test rows when a learning protocol (a
+	// held-out test set, a split, class weights) asked for them; nil
+	// otherwise. Validation is that of the chosen grid point's model
+	// trained on the training rows only (see package learn).
+	Train      *Evaluation `json:"train,omitempty"`
+	Validation *Evaluation `json:"validation,omitempty"`
+	Test       *Evaluation `json:"test,omitempty"`
+	// Tuning lists the grid points tried on validation, in grid order.
+	Tuning []Trial `json:"tuning,omitempty"`
+}
+
+// Trial is one grid point tried while tuning: its problem, how its solve
+// ended and its validation score (accuracy or balanced accuracy; the mean
+// over inner folds when tuned by cross-validation; -1 when no model).
+type Trial struct {
+	Problem Problem `json:"problem"`
+	Status  Status  `json:"status"`
+	Score   float64 `json:"score"`
+	Chosen  bool    `json:"chosen,omitempty"`
 }
 
 // Gap is the relative gap between objective and lower bound (0 when

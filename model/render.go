@@ -71,7 +71,8 @@ func (g *Graph) Condition(n Node, high bool) string {
 //	  ...
 //
 // A node shared by several parents (diagrams) is printed once, labelled
-// [nK], and referred to as "-> [nK]" afterwards.
+// [nK], and referred to as "-> [nK]" afterwards. A leaf holding class
+// counts shows them after its class, e.g. "class: setosa [50 0 0]".
 func (g *Graph) Text() string {
 	indeg := make([]int, len(g.Nodes))
 	for _, n := range g.Nodes {
@@ -96,7 +97,7 @@ func (g *Graph) Text() string {
 			label = fmt.Sprintf(" [n%d]", i)
 		}
 		if n.Leaf {
-			fmt.Fprintf(&sb, "%sclass: %s\n", pad, g.className(n.Class))
+			fmt.Fprintf(&sb, "%sclass: %s%s\n", pad, g.className(n.Class), countsText(n.Counts, " "))
 			return
 		}
 		fmt.Fprintf(&sb, "%s%s%s\n", pad, g.Condition(n, false), label)
@@ -115,7 +116,7 @@ func (g *Graph) DOT() string {
 	sb.WriteString("digraph odtkit {\n  node [fontname=\"Helvetica\"];\n")
 	for i, n := range g.Nodes {
 		if n.Leaf {
-			fmt.Fprintf(&sb, "  n%d [shape=box, style=rounded, label=%q];\n", i, g.className(n.Class))
+			fmt.Fprintf(&sb, "  n%d [shape=box, style=rounded, label=%q];\n", i, g.className(n.Class)+countsText(n.Counts, "\n"))
 			continue
 		}
 		fmt.Fprintf(&sb, "  n%d [shape=ellipse, label=%q];\n", i, g.Condition(n, true)+" ?")
@@ -124,4 +125,17 @@ func (g *Graph) DOT() string {
 	}
 	sb.WriteString("}\n")
 	return sb.String()
+}
+
+// countsText renders leaf class counts briefly, e.g. " [50 0 3]" (sep
+// first), or "" when there are none.
+func countsText(counts []float64, sep string) string {
+	if counts == nil {
+		return ""
+	}
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmtFloat(c)
+	}
+	return sep + "[" + strings.Join(parts, " ") + "]"
 }

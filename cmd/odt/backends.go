@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 )
 
 func runBackends(e env, args []string) error {
 	c := newFlags("backends", "odt backends [flags]",
 		"Lists the solver backends built into odt: what each solves (objectives), on what input,\n"+
-			"whether it is exact and anytime, and its options (--opt key=value) with their defaults.", 0, 0)
+			"whether it is exact and anytime, which problem fields it honours, and its options\n"+
+			"(--opt key=value) with their values and defaults.", 0, 0)
 	var format, out string
 	c.StringVar(&format, "format", "text", "output `format`: text, markdown or json")
 	c.outFlag(&out, "write the list to `FILE` instead of stdout")
@@ -33,15 +35,15 @@ func runBackends(e env, args []string) error {
 			_, err = fmt.Fprintf(w, "%s\n", b)
 			return err
 		case "markdown":
-			fmt.Fprintln(w, "| backend | objectives | input | exact | anytime | options (default) | description |")
-			fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+			fmt.Fprintln(w, "| backend | objectives | input | exact | anytime | also takes | options (default) | description |")
+			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 			for _, in := range infos {
 				var ps []string
 				for _, p := range in.Params {
-					ps = append(ps, fmt.Sprintf("`%s` (%s)", p.Name, p.Default))
+					ps = append(ps, fmt.Sprintf("`%s` (%s)", p.Name, p.ShownDefault()))
 				}
-				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s |\n", in.Name, objectives(in), in.Input,
-					yesNo(in.Exact), yesNo(in.Anytime), strings.Join(ps, ", "), in.Description)
+				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", in.Name, objectives(in), in.Input,
+					yesNo(in.Exact), yesNo(in.Anytime), caps(in.Caps), strings.Join(ps, ", "), in.Description)
 			}
 			return nil
 		}
@@ -53,20 +55,53 @@ func runBackends(e env, args []string) error {
 			fmt.Fprintf(w, "  objectives: %s\n", objectives(in))
 			fmt.Fprintf(w, "  input:      %s\n", in.Input)
 			fmt.Fprintf(w, "  exact: %s, anytime: %s\n", yesNo(in.Exact), yesNo(in.Anytime))
+			fmt.Fprintf(w, "  also takes: %s\n", caps(in.Caps))
 			if len(in.Params) == 0 {
 				fmt.Fprintln(w, "  options:    none")
 				continue
 			}
 			fmt.Fprintln(w, "  options (--opt key=value):")
 			for _, p := range in.Params {
-				fmt.Fprintf(w, "    %s (default %s): %s\n", p.Name, p.Default, p.Help)
+				fmt.Fprintf(w, "    %s (%s; default %s): %s\n", p.Name, p.Allowed(), orNone(p.ShownDefault()), p.Help)
 			}
 		}
 		return nil
 	})
 }
 
-func objectives(in odtkit.Info) string {
+// caps lists the problem fields and data a backend honours beyond its
+// objective.
+func caps(c backend.Caps) string {
+	var s []string
+	if c.MinSupport {
+		s = append(s, "--min-support")
+	}
+	if c.MaxNodes {
+		s = append(s, "--max-nodes")
+	}
+	switch c.Weights {
+	case backend.AnyWeights:
+		s = append(s, "row weights")
+	case backend.WholeWeights:
+		s = append(s, "whole-number row weights")
+	}
+	if c.Memory {
+		s = append(s, "a memory budget")
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}
+
+func objectives(in backend.Info) string {
 	s := make([]string, len(in.Objectives))
 	for i, o := range in.Objectives {
 		s[i] = string(o)
@@ -82,9 +117,12 @@ func yesNo(b bool) string {
 }
 
 type paramJSON struct {
-	Name    string `json:"name"`
-	Default string `json:"default"`
-	Help    string `json:"help"`
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Default string   `json:"default"`
+	Values  []string `json:"values,omitempty"`
+	Allowed string   `json:"allowed"`
+	Help    string   `json:"help"`
 }
 
 type infoJSON struct {
@@ -94,19 +132,24 @@ type infoJSON struct {
 	Input       string      `json:"input"`
 	Exact       bool        `json:"exact"`
 	Anytime     bool        `json:"anytime"`
+	MinSupport  bool        `json:"min_support"`
+	MaxNodes    bool        `json:"max_nodes"`
+	Weights     string      `json:"weights"`
 	Params      []paramJSON `json:"params"`
 }
 
-func infosJSON(infos []odtkit.Info) []infoJSON {
+func infosJSON(infos []backend.Info) []infoJSON {
 	out := make([]infoJSON, len(infos))
 	for i, in := range infos {
 		j := infoJSON{Name: in.Name, Description: in.Description, Input: in.Input, Exact: in.Exact,
-			Anytime: in.Anytime, Objectives: []string{}, Params: []paramJSON{}}
+			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes,
+			Weights: in.Caps.Weights.String(), Objectives: []string{}, Params: []paramJSON{}}
 		for _, o := range in.Objectives {
 			j.Objectives = append(j.Objectives, string(o))
 		}
 		for _, p := range in.Params {
-			j.Params = append(j.Params, paramJSON{p.Name, p.Default, p.Help})
+			j.Params = append(j.Params, paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.ShownDefault(),
+				Values: p.Values, Allowed: p.Allowed(), Help: p.Help})
 		}
 		out[i] = j
 	}

@@ -25,13 +25,19 @@ func runBench(e env, args []string) error {
 			"against the grid's best objective) and anytime pictures (anytime-*.svg/.png).\n"+
 			"Backends that both prove optimality must agree: a disagreement is printed as a\n"+
 			"CROSS-CHECK ERROR and the exit code is 1. --shard I/N runs the I-th of N\n"+
-			"deterministic slices of the grid; `odt bench merge` combines shard outputs.", 1, -1)
+			"deterministic slices of the grid; `odt bench merge` combines shard outputs.\n\n"+
+			"Learning protocols: --split 50/25/25 --seeds 1-5 (stratified train/validation/test per\n"+
+			"seed) or --cv K (stratified folds); with --tune each run tunes over the --depth,\n"+
+			"--min-support, --alpha and --skeleton lists on validation (or --tune-folds inner folds)\n"+
+			"and refits on train+valid. Splits are written to DIR/splits/NAME-seedS.json; the test\n"+
+			"accuracy per backend goes to accuracy.txt/.md/.csv and test-accuracy.svg/.png.", 1, -1)
 	var (
 		backends, depths, shard, out string
 		timeLimit                    time.Duration
 		repeat, memLimit             int
 		quiet                        bool
 		opts                         optFlag
+		pl                           protocolFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
@@ -42,6 +48,7 @@ func runBench(e env, args []string) error {
 	c.Var(&opts, "opt", "backend option `key=value` passed to every run (repeatable)")
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
+	pl.declare(c)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -57,7 +64,13 @@ func runBench(e env, args []string) error {
 	if repeat < 1 || timeLimit < 0 || memLimit < 0 {
 		return usagef("--repeat must be at least 1; --time-limit and --memory-limit must not be negative")
 	}
+	if err := pl.check(ds, repeat); err != nil {
+		return err
+	}
 	cells := bench.Grid(pos, bs, ds, repeat)
+	if pl.protocol != "" {
+		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
+	}
 	if shard != "" {
 		i, n, err := bench.ParseShard(shard)
 		if err != nil {
@@ -68,6 +81,9 @@ func runBench(e env, args []string) error {
 	if out == "" {
 		out = "bench-" + time.Now().Format("20060102-150405")
 	}
+	if err := pl.writeSplits(cells, out); err != nil {
+		return err
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot locate the odt binary to run solves: %w", err)
@@ -76,13 +92,13 @@ func runBench(e env, args []string) error {
 	for k, v := range opts.opts {
 		extra = append(extra, "--opt", k+"="+v)
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra, Prepare: pl.prepare}
 	prog := e.stderr
 	if quiet {
 		prog = nil
 	} else {
-		fmt.Fprintf(prog, "odt bench: %d runs (%s × %d data files × depths %s × %d), time limit %s each, results in %s\n",
-			len(cells), strings.Join(bs, ","), len(pos), depths, repeat, timeLimit, out)
+		fmt.Fprintf(prog, "odt bench: %d runs (%s × %d data files × depths %s × %s), time limit %s each, results in %s\n",
+			len(cells), strings.Join(bs, ","), len(pos), depths, pl.describe(repeat), timeLimit, out)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/odtkit/odtkit/model"
@@ -39,45 +41,15 @@ func modelAndData(modelPath string, df *dataFlags, dataPath string) (*model.Grap
 
 // evaluation is the JSON form of `odt eval`.
 type evaluation struct {
-	Model          string  `json:"model"`
-	Data           string  `json:"data"`
-	Rows           int     `json:"rows"`
-	Errors         int     `json:"errors"`
-	Accuracy       float64 `json:"accuracy"`
-	WeightedErrors float64 `json:"weighted_errors"`
-	Depth          int     `json:"depth"`
-	InternalNodes  int     `json:"internal_nodes"`
-	// Classes names the rows and columns of Confusion: the data's classes
-	// in order, then classes only the model knows.
-	Classes []string `json:"classes"`
-	// Confusion[i][j] counts rows of true class i predicted as class j.
-	Confusion [][]int `json:"confusion"`
+	Model string `json:"model"`
+	Data  string `json:"data"`
+	model.Evaluation
+	Depth         int `json:"depth"`
+	InternalNodes int `json:"internal_nodes"`
 }
 
 func evaluate(g *model.Graph, d *model.Dataset, modelPath string) evaluation {
-	classes := append([]string(nil), d.Classes...)
-	idx := map[string]int{}
-	for i, c := range classes {
-		idx[c] = i
-	}
-	for _, c := range g.Classes {
-		if _, ok := idx[c]; !ok {
-			idx[c] = len(classes)
-			classes = append(classes, c)
-		}
-	}
-	conf := make([][]int, len(classes))
-	for i := range conf {
-		conf[i] = make([]int, len(classes))
-	}
-	for r, l := range d.Labels {
-		p := idx[g.Classes[g.Predict(d, r)]]
-		conf[l][p]++
-	}
-	ev := evaluation{Model: modelPath, Data: d.Name, Rows: d.Rows(), Errors: g.Errors(d), WeightedErrors: g.WeightedErrors(d),
-		Depth: g.Depth(), InternalNodes: g.InternalNodes(), Classes: classes, Confusion: conf}
-	ev.Accuracy = 1 - float64(ev.Errors)/float64(ev.Rows)
-	return ev
+	return evaluation{Model: modelPath, Data: d.Name, Evaluation: model.Evaluate(g, d), Depth: g.Depth(), InternalNodes: g.InternalNodes()}
 }
 
 func runEval(e env, args []string) error {
@@ -117,29 +89,8 @@ func runEval(e env, args []string) error {
 		if d.Weights != nil {
 			fmt.Fprintf(w, "weighted errors: %s\n", fmtNum(ev.WeightedErrors))
 		}
-		fmt.Fprintf(w, "accuracy: %.4f\n", ev.Accuracy)
-		fmt.Fprintln(w, "confusion matrix (rows: true class, columns: predicted class):")
-		width := 6
-		for _, cl := range ev.Classes {
-			width = max(width, len(cl)+1)
-		}
-		for _, row := range ev.Confusion {
-			for _, x := range row {
-				width = max(width, len(fmt.Sprint(x))+1)
-			}
-		}
-		fmt.Fprintf(w, "%*s", width, "")
-		for _, cl := range ev.Classes {
-			fmt.Fprintf(w, " %*s", width, cl)
-		}
-		fmt.Fprintln(w)
-		for i, row := range ev.Confusion {
-			fmt.Fprintf(w, "%*s", width, ev.Classes[i])
-			for _, x := range row {
-				fmt.Fprintf(w, " %*d", width, x)
-			}
-			fmt.Fprintln(w)
-		}
+		fmt.Fprintf(w, "accuracy: %.4f (balanced %.4f)\n", ev.Accuracy, ev.BalancedAccuracy)
+		writeConfusion(w, ev.Evaluation, "confusion matrix", "")
 		return nil
 	})
 }
@@ -149,9 +100,11 @@ func runPredict(e env, args []string) error {
 		"Prints the model's predicted label for every row of DATA, one per line, in row order.\n"+
 			"DATA has the same format as for solve (its labels are read but not used).", 1, 1)
 	var modelPath, out string
+	var proba bool
 	var df dataFlags
 	c.StringVar(&modelPath, "model", "", "the model or result JSON `FILE` (required)")
 	df.declare(c)
+	c.BoolVar(&proba, "proba", false, "print one probability per class instead: CSV with a header of class names; the class counts of each row's leaf, as recorded by odt solve")
 	c.outFlag(&out, "write the predictions to `FILE` instead of stdout")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
@@ -160,6 +113,28 @@ func runPredict(e env, args []string) error {
 	g, d, err := modelAndData(modelPath, &df, pos[0])
 	if err != nil {
 		return err
+	}
+	if proba {
+		if !g.HasCounts() {
+			return badInput(fmt.Errorf("%s: %w", modelPath, model.ErrNoCounts))
+		}
+		return writeResult(out, e.stdout, func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			cw.Write(g.Classes)
+			rec := make([]string, len(g.Classes))
+			for r := range d.Rows() {
+				p, err := g.Proba(d, r)
+				if err != nil {
+					return err
+				}
+				for i, x := range p {
+					rec[i] = strconv.FormatFloat(x, 'g', -1, 64)
+				}
+				cw.Write(rec)
+			}
+			cw.Flush()
+			return cw.Error()
+		})
 	}
 	return writeResult(out, e.stdout, func(w io.Writer) error {
 		var sb strings.Builder
@@ -170,4 +145,31 @@ func runPredict(e env, args []string) error {
 		_, err := io.WriteString(w, sb.String())
 		return err
 	})
+}
+
+// writeConfusion prints the confusion matrix of an evaluation under a
+// title, each row after indent.
+func writeConfusion(w io.Writer, ev model.Evaluation, title, indent string) {
+	fmt.Fprintln(w, title+" (rows: true class, columns: predicted class):")
+	width := 6
+	for _, cl := range ev.Classes {
+		width = max(width, len(cl)+1)
+	}
+	for _, row := range ev.Confusion {
+		for _, x := range row {
+			width = max(width, len(fmt.Sprint(x))+1)
+		}
+	}
+	fmt.Fprintf(w, "%s%*s", indent, width, "")
+	for _, cl := range ev.Classes {
+		fmt.Fprintf(w, " %*s", width, cl)
+	}
+	fmt.Fprintln(w)
+	for i, row := range ev.Confusion {
+		fmt.Fprintf(w, "%s%*s", indent, width, ev.Classes[i])
+		for _, x := range row {
+			fmt.Fprintf(w, " %*d", width, x)
+		}
+		fmt.Fprintln(w)
+	}
 }

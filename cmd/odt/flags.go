@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/learn"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -144,35 +145,6 @@ func (o *optFlag) Set(s string) error {
 	return nil
 }
 
-// intList parses "1,2,2".
-type intList struct {
-	vals []int
-	set  bool
-}
-
-func (l *intList) String() string {
-	if l == nil {
-		return ""
-	}
-	s := make([]string, len(l.vals))
-	for i, v := range l.vals {
-		s[i] = strconv.Itoa(v)
-	}
-	return strings.Join(s, ",")
-}
-
-func (l *intList) Set(s string) error {
-	l.vals, l.set = nil, true
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil {
-			return fmt.Errorf("%q is not a comma-separated list of integers", s)
-		}
-		l.vals = append(l.vals, v)
-	}
-	return nil
-}
-
 // dataFlags are the flags that say how to read a data file.
 type dataFlags struct {
 	label, weight, format string
@@ -203,55 +175,148 @@ func (d *dataFlags) read(path string) (*model.Dataset, error) {
 	return ds, nil
 }
 
-// problemFlags are the flags that state a model.Problem.
+// listFlag is a flag holding a comma-separated list (of ints or floats,
+// through parse) or, for skeletons, a ':'-separated list of lists; its
+// String shows the default.
+type listFlag[T any] struct {
+	vals  []T
+	set   bool
+	parse func(string) ([]T, error)
+	show  string
+}
+
+func (l *listFlag[T]) String() string {
+	if l == nil {
+		return ""
+	}
+	return l.show
+}
+
+func (l *listFlag[T]) Set(s string) error {
+	v, err := l.parse(s)
+	if err != nil {
+		return err
+	}
+	l.vals, l.set, l.show = v, true, s
+	return nil
+}
+
+func intsFlag(def int) *listFlag[int] {
+	return &listFlag[int]{vals: []int{def}, show: strconv.Itoa(def), parse: func(s string) ([]int, error) {
+		var out []int
+		for _, p := range strings.Split(s, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return nil, fmt.Errorf("%q is not an integer or a comma-separated list of integers", s)
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}}
+}
+
+// problemFlags are the flags that state a model.Problem. With lists
+// (odt solve), --depth, --min-support, --alpha and --skeleton take a grid
+// of values to tune over; otherwise one value each.
 type problemFlags struct {
 	objective  string
-	depth      int
-	minSupport int
+	depth      *listFlag[int]
+	minSupport *listFlag[int]
 	maxNodes   int
-	alpha      float64
-	skeleton   intList
+	alpha      *listFlag[float64]
+	skeleton   *listFlag[[]int]
+	lists      bool
 }
 
 func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
+	p.depth, p.minSupport = intsFlag(3), intsFlag(1)
+	p.alpha = &listFlag[float64]{vals: []float64{0}, show: "0", parse: learn.ParseFloats}
+	p.skeleton = &listFlag[[]int]{parse: learn.ParseSkeletons}
+	many := ""
+	if p.lists {
+		many = " (a comma-separated list tunes over its values)"
+	}
 	c.StringVar(&p.objective, "objective", "", "what to optimise: `error`, min-depth, min-size or diagram (default: the backend's main objective)")
-	c.IntVar(&p.depth, "depth", 3, "maximum tree depth `K`")
+	c.Var(p.depth, "depth", "maximum tree depth `K`"+many)
 	if withSupport {
-		c.IntVar(&p.minSupport, "min-support", 1, "least number of rows `N` in a leaf")
+		c.Var(p.minSupport, "min-support", "least number of rows `N` in a leaf"+many)
 	}
 	c.IntVar(&p.maxNodes, "max-nodes", 0, "maximum number of nodes `N` (0 = no bound)")
-	c.Float64Var(&p.alpha, "alpha", 0, "weight `A` of the number of internal nodes in the diagram objective")
-	c.Var(&p.skeleton, "skeleton", "diagram layer widths, e.g. `1,2,2` (implies --objective diagram)")
+	c.Var(p.alpha, "alpha", "weight `A` of the number of internal nodes in the diagram objective"+many)
+	sk := "diagram layer widths, e.g. `1,2,2` (implies --objective diagram)"
+	if p.lists {
+		sk += "; several separated by ':' (1,2,2:1,2,4) tune over them"
+	}
+	c.Var(p.skeleton, "skeleton", sk)
 }
 
+// problem returns the problem stated by the flags (the first value of
+// each list).
 func (p *problemFlags) problem() (model.Problem, error) {
-	pr := model.Problem{MaxDepth: p.depth, MinSupport: p.minSupport, MaxNodes: p.maxNodes, Alpha: p.alpha}
+	if !p.lists {
+		for name, n := range map[string]int{"--depth": len(p.depth.vals), "--min-support": len(p.minSupport.vals),
+			"--alpha": len(p.alpha.vals), "--skeleton": len(p.skeleton.vals)} {
+			if n > 1 {
+				return model.Problem{}, usagef("%s takes one value here, not a list", name)
+			}
+		}
+	}
+	for _, d := range p.depth.vals {
+		if d < 0 {
+			return model.Problem{}, usagef("--depth %d is negative", d)
+		}
+	}
+	for _, m := range p.minSupport.vals {
+		if m < 0 {
+			return model.Problem{}, usagef("--min-support %d is negative", m)
+		}
+	}
+	pr := model.Problem{MaxDepth: p.depth.vals[0], MinSupport: p.minSupport.vals[0], MaxNodes: p.maxNodes, Alpha: p.alpha.vals[0]}
 	switch model.Objective(p.objective) {
 	case "", model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
 		pr.Objective = model.Objective(p.objective)
 	default:
 		return pr, usagef("--objective %q: want error, min-depth, min-size or diagram", p.objective)
 	}
-	if p.depth < 0 {
-		return pr, usagef("--depth %d is negative", p.depth)
-	}
-	if p.minSupport < 0 {
-		return pr, usagef("--min-support %d is negative", p.minSupport)
-	}
 	if p.maxNodes < 0 {
 		return pr, usagef("--max-nodes %d is negative", p.maxNodes)
-	}
-	if p.alpha < 0 || p.alpha != p.alpha {
-		return pr, usagef("--alpha %v must be non-negative", p.alpha)
 	}
 	if p.skeleton.set {
 		if pr.Objective != "" && pr.Objective != model.DiagramError {
 			return pr, usagef("--skeleton is for --objective diagram, not %s", pr.Objective)
 		}
 		pr.Objective = model.DiagramError
-		pr.Skeleton = p.skeleton.vals
+		pr.Skeleton = p.skeleton.vals[0]
 	}
 	return pr, nil
+}
+
+// forBackend drops the default depth from a problem whose objective (or,
+// when it names none, the backend's main objective) is not the error of a
+// depth-bounded tree: --depth then applies only when given.
+func (p *problemFlags) forBackend(pr model.Problem, backendName string) model.Problem {
+	if p.depth.set {
+		return pr
+	}
+	obj := pr.Objective
+	if obj == "" && backendName != "" && backendName != "auto" {
+		if b, ok := odtkit.DefaultRegistry().Get(backendName); ok && len(b.Info().Objectives) > 0 {
+			obj = b.Info().Objectives[0]
+		}
+	}
+	if obj != "" && obj != model.MinError {
+		pr.MaxDepth = 0
+	}
+	return pr
+}
+
+// grid returns the lists of values to tune over (odt solve).
+func (p *problemFlags) grid() learn.Grid {
+	g := learn.Grid{Depths: p.depth.vals, MinSupports: p.minSupport.vals, Alphas: p.alpha.vals}
+	if p.skeleton.set {
+		g.Skeletons = p.skeleton.vals
+	}
+	return g
 }
 
 // output opens the destination of a command's result: the --out file or

@@ -11,6 +11,7 @@
 //	odt export --to dimacs|mps --encoding E [flags] DATA -o FILE
 //	odt decode --encoding E [flags] DATA SOLVER_OUTPUT
 //	odt bench --backends A,B [flags] DATA...   compare backends (odt bench --help)
+//	odt version                   module version and build tags
 //
 // Exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage
 // or bad input. The result goes to stdout (or --out/-o FILE); progress
@@ -53,6 +54,7 @@ func commands() []command {
 		{"export", "write a SAT (DIMACS) or MILP (MPS) encoding of a problem for an external solver", runExport},
 		{"decode", "read an external solver's output back into a verified model", runDecode},
 		{"bench", "run backends × datasets × depths, cross-check optima, tables and anytime pictures", runBench},
+		{"version", "print the module version, revision and build tags (with or without HiGHS)", runVersion},
 	}
 }
 
@@ -97,7 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "odt %s: %s\n", name, oneLine(err.Error()))
 		return exitCode(err)
 	}
-	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode, bench; see odt --help)\n", name)
+	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode, bench, version; see odt --help)\n", name)
 	return 2
 }
 

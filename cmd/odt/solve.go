@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -31,10 +29,12 @@ func runSolve(e env, args []string) error {
 		threads, memLimit      int
 		opts                   optFlag
 		df                     dataFlags
-		pf                     problemFlags
+		pf                     = problemFlags{lists: true}
+		lf                     learnFlags
 	)
 	c.StringVar(&backend, "backend", "auto", "backend `NAME` (see odt backends), or auto")
 	pf.declare(c, true)
+	lf.declare(c)
 	c.DurationVar(&timeLimit, "time-limit", 0, "stop after `DURATION` (e.g. 30s, 5m) and report the best model found (0 = none)")
 	df.declare(c)
 	c.StringVar(&format, "format", "text", "output `format`: text, json or dot")
@@ -44,9 +44,9 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&rule, "rule", "", "shorthand for --opt rule=`VALUE`")
 	c.StringVar(&relax, "relax", "", "shorthand for --opt relax=`VALUE`")
 	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
-	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends")
+	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
 	c.IntVar(&threads, "threads", 0, "threads hint `N` (0 = backend default)")
-	c.IntVar(&memLimit, "memory-limit", 0, "memory limit in `MB` where the backend supports one (0 = none)")
+	c.IntVar(&memLimit, "memory-limit", 0, "memory cap in `MB`: a run reaching it stops with status memory-limit and its best model (0 = 80% of the machine's memory)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -59,6 +59,10 @@ func runSolve(e env, args []string) error {
 	}
 	problem, err := pf.problem()
 	if err != nil {
+		return err
+	}
+	problem = pf.forBackend(problem, backend)
+	if err := lf.check(); err != nil {
 		return err
 	}
 	options := odtkit.Options{}
@@ -76,13 +80,19 @@ func runSolve(e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	split, err := lf.split(data, &df, seed)
+	if err != nil {
+		return err
+	}
 	prog := newProgress(e.stderr, quiet)
 	prog.printf("read %s: %d rows, %d features, %d classes", data.Name, data.Rows(), data.NumFeatures(), data.NumClasses())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext(context.Background(), e.stderr)
 	defer stop()
+	memCap := memoryCapMB(memLimit)
+	setHeapLimit(memCap)
 	settings := odtkit.Settings{Backend: backend, TimeLimit: timeLimit, Options: options, Seed: seed,
-		Threads: threads, MemoryLimitMB: memLimit, OnIncumbent: prog.incumbent}
-	res, err := odtkit.Solve(ctx, data, problem, settings)
+		Threads: threads, MemoryLimitMB: memCap, OnIncumbent: prog.incumbent}
+	res, err := lf.run(ctx, data, split, pf.grid().Problems(problem), settings, prog)
 	if err != nil {
 		return err
 	}
@@ -175,6 +185,7 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 	}
 	fmt.Fprintf(w, "lower bound: %s\n", fmtNum(res.LowerBound))
 	fmt.Fprintf(w, "time:        %.3fs\n", res.Seconds)
+	writeEvaluations(w, res)
 	if res.Model == nil {
 		_, err := fmt.Fprintln(w, "model:       none found")
 		return err

@@ -66,8 +66,8 @@ func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress
 			return runs, err
 		}
 		if progress != nil {
-			fmt.Fprintf(progress, "%s %d/%d %s %s depth %d run %d: %s\n", bar(i+1, len(cells), 20), i+1, len(cells),
-				c.Backend, c.Name(), c.Depth, c.Repeat, describe(run))
+			fmt.Fprintf(progress, "%s %d/%d %s %s %s: %s\n", bar(i+1, len(cells), 20), i+1, len(cells),
+				c.Backend, c.Name(), c.where(), describe(run))
 		}
 	}
 	return runs, nil
@@ -82,7 +82,11 @@ func describe(r Run) string {
 	if r.Failed() {
 		return fmt.Sprintf("%s (%s)", r.Status, r.Message)
 	}
-	return fmt.Sprintf("%s, objective %v, %.2fs, %.0f MB", r.Status, *r.Objective, r.Seconds, r.PeakMB)
+	s := fmt.Sprintf("%s, objective %v, %.2fs, %.0f MB", r.Status, *r.Objective, r.Seconds, r.PeakMB)
+	if r.TestAccuracy != nil {
+		s += fmt.Sprintf(", test accuracy %.4f", *r.TestAccuracy)
+	}
+	return s
 }
 
 // Report writes the summary table (summary.txt, summary.md, summary.csv)
@@ -117,5 +121,15 @@ func Report(dir string, runs []Run, out io.Writer) (Summary, []string, error) {
 	if err != nil {
 		return s, files, err
 	}
-	return s, files, s.WriteText(out)
+	if err := s.WriteText(out); err != nil {
+		return s, files, err
+	}
+	if acc := Accuracy(runs, s.Backends); acc != nil {
+		more, err := writeAccuracy(dir, runs, acc, s.Backends, out)
+		files = append(files, more...)
+		if err != nil {
+			return s, files, err
+		}
+	}
+	return s, files, nil
 }

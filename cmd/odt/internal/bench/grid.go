@@ -20,11 +20,20 @@ type Cell struct {
 	// keep it, so merged shards list their runs, and their tables their
 	// backends, in the order of the unsharded grid.
 	Index int `json:"cell"`
+	// Protocol is "" for a plain run on all rows, else "split 50/25/25"
+	// or "cv 5": the run trains on the rows of a split file (Split) for
+	// seed Seed (and, for cross-validation, tests on fold Fold, 1-based).
+	// Tuned runs tune over a grid (Depth is then 0).
+	Protocol string `json:"protocol,omitempty"`
+	Seed     int64  `json:"seed,omitempty"`
+	Fold     int    `json:"fold,omitempty"`
+	Tuned    bool   `json:"tuned,omitempty"`
+	Split    string `json:"split,omitempty"`
 }
 
 // Key identifies a cell across shards and merges.
 func (c Cell) Key() string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat)
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold)
 }
 
 // Name is the short dataset name used in tables and pictures (the file
@@ -47,6 +56,48 @@ func Grid(datasets, backends []string, depths []int, repeat int) []Cell {
 			for _, b := range backends {
 				for r := 1; r <= max(repeat, 1); r++ {
 					cells = append(cells, Cell{Dataset: d, Backend: b, Depth: k, Repeat: r, Index: len(cells)})
+				}
+			}
+		}
+	}
+	return cells
+}
+
+// where describes the cell's depth and repeat, or seed and fold.
+func (c Cell) where() string {
+	if c.Protocol == "" {
+		return fmt.Sprintf("depth %d run %d", c.Depth, c.Repeat)
+	}
+	s := fmt.Sprintf("seed %d", c.Seed)
+	if c.Fold > 0 {
+		s += fmt.Sprintf(" fold %d", c.Fold)
+	}
+	if c.Tuned {
+		return "tuned, " + s
+	}
+	return fmt.Sprintf("depth %d, %s", c.Depth, s)
+}
+
+// ProtocolGrid lists the cells of a learning protocol in a fixed order:
+// dataset, depth, backend, seed, fold. folds is 0 for a split protocol
+// (one cell per seed) or K for K-fold cross-validation (K cells per
+// seed). Tuned grids have a single depth 0: the depths are tuned over.
+func ProtocolGrid(datasets, backends []string, depths []int, seeds []int64, folds int, protocol string, tuned bool) []Cell {
+	if tuned {
+		depths = []int{0}
+	}
+	var cells []Cell
+	for _, d := range datasets {
+		for _, k := range depths {
+			for _, b := range backends {
+				for _, s := range seeds {
+					for f := range max(folds, 1) {
+						c := Cell{Dataset: d, Backend: b, Depth: k, Repeat: 1, Index: len(cells), Protocol: protocol, Seed: s, Tuned: tuned}
+						if folds > 0 {
+							c.Fold = f + 1
+						}
+						cells = append(cells, c)
+					}
 				}
 			}
 		}

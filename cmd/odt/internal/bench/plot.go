@@ -138,7 +138,15 @@ var palette = []color.RGBA{
 // WritePictures writes every picture as SVG and PNG into dir and returns
 // the files written.
 func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
-	pics, hz := Pictures(runs, s)
+	// Protocol runs train on different rows per seed and fold: their
+	// anytime curves are not comparable, their accuracy has its own picture.
+	var plain []Run
+	for _, r := range runs {
+		if r.Protocol == "" {
+			plain = append(plain, r)
+		}
+	}
+	pics, hz := Pictures(plain, s)
 	names := make([]string, 0, len(pics))
 	for n := range pics {
 		names = append(names, n)

@@ -41,6 +41,7 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	Learning
 }
 
 // Failed reports whether the run produced no result.
@@ -55,6 +56,10 @@ type Runner struct {
 	MemoryLimitMB int
 	// Args are extra arguments for every solve (e.g. --opt k=v).
 	Args []string
+	// Prepare, when set, gives a cell's own extra arguments and how many
+	// solves the run makes (a tuning run makes several; its time budget
+	// is that many time limits).
+	Prepare func(Cell) (args []string, solves int)
 	// Validate makes Execute check the grid before its first run (see
 	// Validate).
 	Validate bool
@@ -96,6 +101,11 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
 	}
 	args = append(args, rn.Args...)
+	solves := 1
+	if rn.Prepare != nil {
+		extra, n := rn.Prepare(c)
+		args, solves = append(args, extra...), max(n, 1)
+	}
 	args = append(args, c.Dataset)
 	cmd := exec.Command(rn.Exe, args...)
 	// Its own process group, so that stopping a run stops whatever it
@@ -115,7 +125,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		go watchMemory(cmd.Process, float64(rn.MemoryLimitMB), overMemory, stopWatch)
 	}
 	killed := make(chan struct{}) // closed when the run overran its limit
-	go rn.supervise(ctx, cmd.Process, killed, stopWatch)
+	go rn.supervise(ctx, cmd.Process, rn.TimeLimit*time.Duration(solves)+rn.grace(), killed, stopWatch)
 	rn.setRunning(cmd.Process)
 	err := cmd.Wait()
 	rn.setRunning(nil)
@@ -168,6 +178,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if res.Incumbents != nil {
 		run.Incumbents = res.Incumbents
 	}
+	run.Learning = learningOf(&res)
 	if n := len(run.Incumbents); n > 0 {
 		t := run.Incumbents[n-1].Seconds
 		run.TimeToBest = &t
@@ -185,13 +196,13 @@ func lastLine(s string) string {
 }
 
 // supervise stops the run's process group: with SIGKILL when it overruns
-// its time limit plus grace; when ctx ends (the grid is interrupted),
+// budget (its time limits plus grace); when ctx ends (the grid is interrupted),
 // with the signal that interrupted it (SIGINT unless ctx's cause is a
 // Signal), then SIGKILL after stopGrace. It returns when done is closed.
-func (rn *Runner) supervise(ctx context.Context, p *os.Process, killed chan<- struct{}, done <-chan struct{}) {
+func (rn *Runner) supervise(ctx context.Context, p *os.Process, budget time.Duration, killed chan<- struct{}, done <-chan struct{}) {
 	var limit <-chan time.Time
 	if rn.TimeLimit > 0 {
-		t := time.NewTimer(rn.TimeLimit + rn.grace())
+		t := time.NewTimer(budget)
 		defer t.Stop()
 		limit = t.C
 	}

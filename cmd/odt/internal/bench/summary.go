@@ -108,6 +108,8 @@ type Entry struct {
 	Integral float64
 	PeakMB   float64
 	Statuses []string
+	// Tuned entries hold runs that tuned their depth (Depth is 0).
+	Tuned bool
 }
 
 // Summary is the table of a grid.
@@ -139,7 +141,7 @@ func Summarize(runs []Run) Summary {
 			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Backend, r.Repeat, r.Status, r.Message))
 			continue
 		}
-		g := groupKey(r.Name(), r.Depth)
+		g := r.group()
 		if b, ok := s.Best[g]; !ok || *r.Objective < b {
 			s.Best[g] = *r.Objective
 		}
@@ -178,7 +180,8 @@ func Summarize(runs []Run) Summary {
 	}
 	entries := map[ek]*Entry{}
 	sums := map[ek][3]float64{} // proof seconds sum, integral sum, n integral
-	for _, r := range runs {
+	for i := range runs {
+		r := &runs[i]
 		k := ek{r.Name(), r.Backend, r.Depth}
 		e := entries[k]
 		if e == nil {
@@ -186,12 +189,13 @@ func Summarize(runs []Run) Summary {
 			entries[k] = e
 		}
 		e.Runs++
+		e.Tuned = e.Tuned || r.Tuned
 		if !slices.Contains(e.Statuses, r.Status) {
 			e.Statuses = append(e.Statuses, r.Status)
 		}
 		e.PeakMB = math.Max(e.PeakMB, r.PeakMB)
 		acc := sums[k]
-		best, haveBest := s.Best[groupKey(k.name, k.depth)]
+		best, haveBest := s.Best[r.group()]
 		if r.Objective == nil {
 			e.Failed++
 		} else {
@@ -264,7 +268,7 @@ func (s Summary) rows() ([]string, [][]string) {
 	var rows [][]string
 	for _, e := range s.Entries {
 		rows = append(rows, []string{
-			e.Dataset, strconv.Itoa(e.Depth), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
+			e.Dataset, depthLabel(e), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
 			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral),
 			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
 		})
@@ -275,30 +279,8 @@ func (s Summary) rows() ([]string, [][]string) {
 // WriteText writes the table with aligned columns.
 func (s Summary) WriteText(w io.Writer) error {
 	head, rows := s.rows()
-	width := make([]int, len(head))
-	for i, h := range head {
-		width[i] = len(h)
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	line := func(cells []string) string {
-		var sb strings.Builder
-		for i, c := range cells {
-			if i > 0 {
-				sb.WriteString("  ")
-			}
-			sb.WriteString(c + strings.Repeat(" ", width[i]-len(c)))
-		}
-		return strings.TrimRight(sb.String(), " ") + "\n"
-	}
 	var sb strings.Builder
-	sb.WriteString(line(head))
-	for _, r := range rows {
-		sb.WriteString(line(r))
-	}
+	writeAligned(&sb, head, rows)
 	s.writeConflicts(&sb)
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -340,4 +322,11 @@ func (s Summary) WriteCSV(w io.Writer) error {
 	cw.Write(head)
 	cw.WriteAll(rows)
 	return cw.Error()
+}
+
+func depthLabel(e Entry) string {
+	if e.Tuned {
+		return "tuned"
+	}
+	return strconv.Itoa(e.Depth)
 }

@@ -3,32 +3,37 @@ package odtkit
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
 // fakeBackend answers with whatever solve returns; it records the job.
 type fakeBackend struct {
-	info  Info
-	solve func(ctx context.Context, job Job) (*model.Result, error)
-	got   *Job
+	info  backend.Info
+	solve func(ctx context.Context, job *backend.Job) (*model.Result, error)
+	got   *backend.Job
 }
 
-func (f *fakeBackend) Info() Info { return f.info }
+func (f *fakeBackend) Info() backend.Info { return f.info }
 
-func (f *fakeBackend) Solve(ctx context.Context, job Job) (*model.Result, error) {
-	f.got = &job
+func (f *fakeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	f.got = job
 	return f.solve(ctx, job)
 }
 
-func fake(name string, solve func(ctx context.Context, job Job) (*model.Result, error), objectives ...model.Objective) *fakeBackend {
+func fake(name string, solve func(ctx context.Context, job *backend.Job) (*model.Result, error), objectives ...model.Objective) *fakeBackend {
 	if len(objectives) == 0 {
 		objectives = []model.Objective{model.MinError}
 	}
-	return &fakeBackend{info: Info{Name: name, Objectives: objectives, Params: []Param{{Name: "k", Default: "1"}}}, solve: solve}
+	return &fakeBackend{info: backend.Info{Name: name, Objectives: objectives,
+		Caps:   backend.Caps{MaxNodes: true, MinSupport: true, Weights: backend.AnyWeights},
+		Params: []backend.Param{backend.IntParam("k", 1, "a number").AtLeast(0)}}, solve: solve}
 }
 
 // tiny: x in {0,1,2,3}, label = x >= 2 except row 4 (x = 3, label 0).
@@ -53,14 +58,14 @@ func deep(d *model.Dataset) *model.Graph {
 	return b.Graph(b.Threshold(0, 1.5, b.Leaf(0), mid))
 }
 
-func answer(res *model.Result) func(context.Context, Job) (*model.Result, error) {
-	return func(context.Context, Job) (*model.Result, error) { return res, nil }
+func answer(res *model.Result) func(context.Context, *backend.Job) (*model.Result, error) {
+	return func(context.Context, *backend.Job) (*model.Result, error) { return res, nil }
 }
 
 func TestSolveHonestBackend(t *testing.T) {
 	d := tiny()
 	g := stump(d)
-	fb := fake("honest", func(_ context.Context, job Job) (*model.Result, error) {
+	fb := fake("honest", func(_ context.Context, job *backend.Job) (*model.Result, error) {
 		job.Report.Report(2, deep(d)) // an objective 2 first
 		job.Report.Report(1, g)
 		return &model.Result{Model: g, Errors: 1, Objective: 1, LowerBound: 1, Optimal: true}, nil
@@ -78,7 +83,7 @@ func TestSolveHonestBackend(t *testing.T) {
 	if len(res.Incumbents) != 2 || len(seen) != 2 || seen[0] != 2 || seen[1] != 1 {
 		t.Errorf("incumbents %+v, callback saw %v", res.Incumbents, seen)
 	}
-	if j := fb.got; j.Options["k"] != "5" || j.Seed != 9 || j.Threads != 2 || j.MemoryLimitMB != 100 || j.Problem.MaxDepth != 2 {
+	if j := fb.got; j.Options.Int("k") != 5 || j.Seed != 9 || j.Threads != 2 || j.Budget.Limit() != 100<<20 || j.Problem.MaxDepth != 2 {
 		t.Errorf("job %+v", j)
 	}
 }
@@ -103,8 +108,8 @@ func TestSolveRejectsLiars(t *testing.T) {
 		{"max nodes", model.Problem{MaxDepth: 2, MaxNodes: 2}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinError, "nodes"},
 		{"invalid model", model.Problem{MaxDepth: 2}, &model.Result{Model: cyclic, Errors: 0}, model.MinError, "invalid model"},
 		{"min-depth errors", model.Problem{Objective: model.MinDepth}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinDepth, "consistent"},
-		{"min-depth depth", model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Errors: 0, Objective: 2}, model.MinDepth, "depth 3"},
-		{"min-size size", model.Problem{Objective: model.MinSize}, &model.Result{Model: dg, Errors: 0, Objective: 5}, model.MinSize, "has 7"},
+		{"min-depth depth", model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Errors: 0, Objective: 2}, model.MinDepth, "objective is 3"},
+		{"min-size size", model.Problem{Objective: model.MinSize}, &model.Result{Model: dg, Errors: 0, Objective: 5}, model.MinSize, "objective is 7"},
 		// Objective 18: alpha × (internal nodes − 1)/(skeleton nodes − 1),
 		// not alpha × internal nodes (which would give 0.3).
 		{"diagram objective", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.1},
@@ -166,17 +171,21 @@ func TestSolveRejectsBadRequests(t *testing.T) {
 	if _, err := r.Solve(context.Background(), d, model.Problem{}, Settings{Backend: "nope"}); !errors.Is(err, ErrUnknownBackend) {
 		t.Errorf("unknown backend: %v", err)
 	}
-	// An option value the backend cannot parse is a bad request too.
-	parse := fake("parse", func(_ context.Context, job Job) (*model.Result, error) {
-		_, err := job.Options.Int("k", 1)
-		return nil, err
-	})
-	_, err := NewRegistry(parse).Solve(context.Background(), d, model.Problem{}, Settings{Options: Options{"k": "many"}, Backend: "parse"})
-	if !errors.Is(err, ErrInvalid) {
-		t.Errorf("bad option value: %v, want ErrInvalid", err)
+	// An option value of the wrong kind or out of range is refused before
+	// the backend runs.
+	for _, v := range []string{"many", "-1", "1.5"} {
+		parse := fake("parse", func(_ context.Context, job *backend.Job) (*model.Result, error) {
+			t.Errorf("k=%s: the backend ran", v)
+			return nil, errors.New("ran")
+		})
+		_, err := NewRegistry(parse).Solve(context.Background(), d, model.Problem{}, Settings{Options: Options{"k": v}, Backend: "parse"})
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "option k=") {
+			t.Errorf("bad option value %s: %v, want ErrInvalid naming the option", v, err)
+		}
 	}
+	var err error
 	// A backend failure is not a bad request.
-	broken := fake("broken", func(context.Context, Job) (*model.Result, error) { return nil, errors.New("out of cheese") })
+	broken := fake("broken", func(context.Context, *backend.Job) (*model.Result, error) { return nil, errors.New("out of cheese") })
 	_, err = NewRegistry(broken).Solve(context.Background(), d, model.Problem{}, Settings{Backend: "broken"})
 	if err == nil || errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "broken: out of cheese") {
 		t.Errorf("backend failure: %v", err)
@@ -188,8 +197,10 @@ func TestSolveRejectsBadRequests(t *testing.T) {
 }
 
 func TestAuto(t *testing.T) {
-	none := func(context.Context, Job) (*model.Result, error) { return nil, errors.New("unused") }
-	r := NewRegistry(fake("cart", none), fake("dl85", none), fake("contree", none), fake("sat-depth", none, model.MinDepth))
+	none := func(context.Context, *backend.Job) (*model.Result, error) { return nil, errors.New("unused") }
+	contree := fake("contree", none)
+	contree.info.Caps.Weights = backend.WholeWeights
+	r := NewRegistry(fake("cart", none), fake("dl85", none), contree, fake("sat-depth", none, model.MinDepth))
 	binary := tiny()
 	binary.Features = binary.Features[1:]
 	weighted := tiny()
@@ -219,7 +230,7 @@ func TestAuto(t *testing.T) {
 		t.Error("Auto found a diagram backend that is not registered")
 	}
 	// A backend named without an objective solves its main one.
-	sat := fake("sat-depth", func(_ context.Context, job Job) (*model.Result, error) {
+	sat := fake("sat-depth", func(_ context.Context, job *backend.Job) (*model.Result, error) {
 		return nil, errors.New(string(job.Problem.Objective))
 	}, model.MinDepth)
 	_, err := NewRegistry(sat).Solve(context.Background(), tiny(), model.Problem{}, Settings{Backend: "sat-depth"})
@@ -231,7 +242,7 @@ func TestAuto(t *testing.T) {
 // slowBackend reports an incumbent, then waits for its context and
 // returns that model, not optimal, with the context's deadline seen.
 func slowBackend(d *model.Dataset, deadline *time.Time) *fakeBackend {
-	return fake("slow", func(ctx context.Context, job Job) (*model.Result, error) {
+	return fake("slow", func(ctx context.Context, job *backend.Job) (*model.Result, error) {
 		if dl, ok := ctx.Deadline(); ok {
 			*deadline = dl
 		}
@@ -288,43 +299,146 @@ func TestRegistry(t *testing.T) {
 	if _, ok := r.Get("b"); !ok {
 		t.Error("Get(b)")
 	}
-	names := map[string]bool{}
-	for _, in := range DefaultRegistry().List() {
-		if names[in.Name] || in.Description == "" || len(in.Objectives) == 0 {
-			t.Errorf("default registry entry %+v", in)
-		}
-		names[in.Name] = true
+	if err := r.Alias("first", "a"); err != nil {
+		t.Error(err)
 	}
-	if !names["cart"] {
-		t.Error("cart not in the default registry")
+	if b, ok := r.Get("first"); !ok || b.Info().Name != "a" {
+		t.Error("Get(alias)")
+	}
+	if r.Alias("x", "missing") == nil || r.Alias("b", "a") == nil {
+		t.Error("alias of an unknown backend, or over a backend's name, accepted")
 	}
 }
 
-func TestOptions(t *testing.T) {
-	o := Options{"i": " 3", "f": "0.5", "b": "off", "d": "1m", "bad": "x"}
-	if v, err := o.Int("i", 0); v != 3 || err != nil {
-		t.Errorf("Int %v %v", v, err)
+func TestSolveNilDataAndPanics(t *testing.T) {
+	r := NewRegistry(fake("boom", func(context.Context, *backend.Job) (*model.Result, error) { panic("index out of range") }))
+	if _, err := r.Solve(context.Background(), nil, model.Problem{}, Settings{Backend: "boom"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("nil data: %v, want ErrInvalid", err)
 	}
-	if v, err := o.Float("f", 0); v != 0.5 || err != nil {
-		t.Errorf("Float %v %v", v, err)
+	_, err := r.Solve(context.Background(), tiny(), model.Problem{}, Settings{Backend: "boom"})
+	if err == nil || errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "index out of range") {
+		t.Errorf("a panicking backend: %v", err)
 	}
-	if v, err := o.Bool("b", true); v || err != nil {
-		t.Errorf("Bool %v %v", v, err)
-	}
-	if v, err := o.Duration("d", 0); v != time.Minute || err != nil {
-		t.Errorf("Duration %v %v", v, err)
-	}
-	if v, _ := o.Int("missing", 7); v != 7 || o.String("missing", "z") != "z" || o.String("bad", "") != "x" {
-		t.Error("defaults")
-	}
-	for _, f := range []func() error{
-		func() error { _, err := o.Int("bad", 0); return err },
-		func() error { _, err := o.Float("bad", 0); return err },
-		func() error { _, err := o.Bool("bad", false); return err },
-		func() error { _, err := o.Duration("bad", 0); return err },
+}
+
+func TestUnsupportedProblemFieldsRefused(t *testing.T) {
+	d := tiny()
+	plain := fake("plain", func(context.Context, *backend.Job) (*model.Result, error) {
+		t.Error("the backend ran")
+		return nil, errors.New("ran")
+	})
+	plain.info.Caps = backend.Caps{}
+	weighted := tiny()
+	weighted.Weights = []float64{1, 1, 2, 1, 1}
+	for _, c := range []struct {
+		d   *model.Dataset
+		p   model.Problem
+		msg string
+	}{
+		{d, model.Problem{MaxDepth: 2, MaxNodes: 3}, "node limit"},
+		{d, model.Problem{MaxDepth: 2, MinSupport: 2}, "minimum leaf support"},
+		{weighted, model.Problem{MaxDepth: 2}, "row weights"},
+		{d, model.Problem{MaxDepth: 2, Alpha: 0.5}, "alpha"},
 	} {
-		if err := f(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `bad="x"`) {
-			t.Errorf("parse error %v", err)
+		_, err := NewRegistry(plain).Solve(context.Background(), c.d, c.p, Settings{Backend: "plain"})
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%+v: %v, want ErrInvalid mentioning %q", c.p, err, c.msg)
 		}
+	}
+	depth := fake("depth", answer(nil), model.MinDepth)
+	if _, err := NewRegistry(depth).Solve(context.Background(), d, model.Problem{Objective: model.MinDepth, MaxDepth: 3}, Settings{Backend: "depth"}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "does not apply") {
+		t.Errorf("a depth limit for min-depth: %v", err)
+	}
+}
+
+// TestMemoryLimit: a backend that keeps allocating past the cap is
+// stopped through its context, and the solve ends with status
+// memory-limit and the backend's best model; a backend whose accounting
+// refuses an allocation ends the same way with its last incumbent.
+func TestMemoryLimit(t *testing.T) {
+	d := tiny()
+	hog := fake("hog", func(ctx context.Context, job *backend.Job) (*model.Result, error) {
+		g := stump(d)
+		job.Report.Report(1, g)
+		var keep [][]byte
+		for ctx.Err() == nil && len(keep) < 4096 {
+			keep = append(keep, make([]byte, 1<<20))
+			time.Sleep(time.Millisecond)
+		}
+		if ctx.Err() == nil {
+			return nil, errors.New("4 GiB allocated and never stopped")
+		}
+		return &model.Result{Model: g, Errors: 1, Objective: 1, Stats: map[string]any{"held_mb": len(keep)}}, nil
+	})
+	res, err := NewRegistry(hog).Solve(context.Background(), d, model.Problem{MaxDepth: 1}, Settings{Backend: "hog", MemoryLimitMB: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != model.StatusMemory || res.Model == nil || res.Optimal {
+		t.Errorf("hog: status %s, optimal %v, model %v", res.Status, res.Optimal, res.Model != nil)
+	}
+	if held := res.Stats["held_mb"].(int); held > 1024 {
+		t.Errorf("stopped only after %d MiB under a 64 MiB cap", held)
+	}
+	refuse := fake("refuse", func(ctx context.Context, job *backend.Job) (*model.Result, error) {
+		job.Report.Report(2, deep(d))
+		job.Report.Report(1, stump(d))
+		if err := job.Budget.Reserve(1<<40, "a table"); err != nil {
+			return nil, fmt.Errorf("depth-2 step: %w", err)
+		}
+		return nil, errors.New("a 1 TiB reservation was granted under a 64 MiB cap")
+	})
+	res, err = NewRegistry(refuse).Solve(context.Background(), d, model.Problem{MaxDepth: 3}, Settings{Backend: "refuse", MemoryLimitMB: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != model.StatusMemory || res.Model == nil || res.Errors != 1 || res.Objective != 1 || res.Optimal {
+		t.Errorf("refused reservation: %+v", res)
+	}
+}
+
+// exporter is a fake backend with a formulation: it writes the rows'
+// count and decodes a solution naming the stump's errors.
+type exporter struct{ *fakeBackend }
+
+func (exporter) ExportFormat() string { return "text" }
+
+func (exporter) Export(_ context.Context, w io.Writer, job *backend.Job) error {
+	_, err := fmt.Fprintf(w, "rows %d depth %d\n", job.Data.Rows(), job.Problem.MaxDepth)
+	return err
+}
+
+func (exporter) Decode(_ context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	var errs int
+	if _, err := fmt.Fscan(r, &errs); err != nil {
+		return nil, fmt.Errorf("solution: %w", err)
+	}
+	return &model.Result{Model: stump(job.Data), Errors: errs, Objective: float64(errs)}, nil
+}
+
+func TestExportDecode(t *testing.T) {
+	d := tiny()
+	e := exporter{fake("formula", answer(nil))}
+	r := NewRegistry(e, fake("plain", answer(nil)))
+	if err := r.Alias("f", "formula"); err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	format, err := r.Export(context.Background(), &buf, d, model.Problem{MaxDepth: 2}, Settings{Backend: "f"})
+	if err != nil || format != "text" || buf.String() != "rows 5 depth 2\n" {
+		t.Errorf("Export = %q, %q, %v", format, buf.String(), err)
+	}
+	if _, err := r.Export(context.Background(), &buf, d, model.Problem{MaxDepth: 2}, Settings{Backend: "plain"}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "[formula]") {
+		t.Errorf("export from a backend without a formulation: %v", err)
+	}
+	if _, err := r.Export(context.Background(), &buf, d, model.Problem{MaxDepth: 2}, Settings{Backend: "f", Options: Options{"zz": "1"}}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("export with an unknown option: %v", err)
+	}
+	res, err := r.Decode(context.Background(), strings.NewReader("1"), d, model.Problem{MaxDepth: 2}, Settings{Backend: "formula"})
+	if err != nil || res.Errors != 1 || res.Backend != "formula" || res.Status != model.StatusFeasible {
+		t.Errorf("Decode = %+v, %v", res, err)
+	}
+	if _, err := r.Decode(context.Background(), strings.NewReader("0"), d, model.Problem{MaxDepth: 2}, Settings{Backend: "formula"}); !errors.Is(err, ErrVerification) {
+		t.Errorf("a decoded model that lies: %v", err)
 	}
 }

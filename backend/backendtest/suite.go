@@ -1,0 +1,480 @@
+// Package backendtest is the conformance suite every odtkit backend must
+// pass, in the manner of gonum's graph/testgraph: one Run that checks a
+// backend against the contract of package backend on small generated
+// data, so that a new backend is tested the same way as the others and a
+// fresh clone (no benchmark data) still exercises every backend.
+//
+// Run checks that:
+//   - its Info is well formed and its declared defaults parse;
+//   - a bad option value of each declared parameter, an unknown option,
+//     and a problem field it does not declare are refused with
+//     backend.ErrInvalid before any work; a problem field it does not
+//     declare, passed to Solve directly, is refused or honoured, never
+//     ignored;
+//   - a solve stops within a second of its context's cancellation and of
+//     its deadline, and returns a valid model or none;
+//   - reported incumbents are valid, strictly improving, and end at the
+//     result, whose claims hold when re-evaluated on the data;
+//   - the same job and seed give the same answer;
+//   - an exact backend's optimum equals the brute-force optimum on tiny
+//     random data (error at depths 0–2, with weights and minimum support
+//     where declared; minimum depth and size of a consistent tree).
+package backendtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Config adapts the suite to a backend. The zero value suits most.
+type Config struct {
+	// Options are passed on every solve (e.g. to pick a solver).
+	Options map[string]string
+	// Hard returns a problem on which the backend runs for several
+	// seconds, for the cancellation checks. By default: random numeric
+	// data at depth 6 (error), random labels (min-depth, min-size) or a
+	// 1,2,4,8 skeleton (diagram).
+	Hard func() (*model.Dataset, model.Problem)
+	// Verify re-evaluates a result (odtkit.Verify); by default the suite
+	// checks errors, objective, depth and bound itself.
+	Verify func(d *model.Dataset, p model.Problem, res *model.Result) error
+	// Brute caps the tiny random datasets the exact optimum is compared
+	// on (default 12; 0 keeps the default, -1 skips the comparison).
+	Brute int
+	// Latency is how long after a cancellation or deadline a solve may
+	// take to return (default 1 s, as the contract says, plus Slack).
+	Latency time.Duration
+	// Slack is added to Latency for a loaded test machine (default 1 s).
+	Slack time.Duration
+}
+
+// Run runs the conformance suite on b.
+func Run(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	if c.Latency == 0 {
+		c.Latency = time.Second
+	}
+	if c.Slack == 0 {
+		c.Slack = time.Second
+	}
+	if c.Brute == 0 {
+		c.Brute = 12
+	}
+	t.Run("Info", func(t *testing.T) { checkInfo(t, info) })
+	t.Run("BadOptions", func(t *testing.T) { checkBadOptions(t, b, c) })
+	t.Run("UnsupportedFields", func(t *testing.T) { checkUnsupported(t, b, c) })
+	t.Run("Incumbents", func(t *testing.T) { checkIncumbents(t, b, c) })
+	t.Run("Deterministic", func(t *testing.T) { checkDeterministic(t, b, c) })
+	t.Run("Cancel", func(t *testing.T) { checkCancel(t, b, c) })
+	if info.Exact && c.Brute > 0 {
+		t.Run("BruteForce", func(t *testing.T) { checkBrute(t, b, c) })
+	}
+}
+
+func checkInfo(t *testing.T, info backend.Info) {
+	if info.Name == "" || info.Description == "" || len(info.Objectives) == 0 || info.Input == "" {
+		t.Errorf("incomplete Info: %+v", info)
+	}
+	seen := map[string]bool{}
+	for _, p := range info.Params {
+		if p.Name == "" || p.Help == "" || p.Kind == 0 || seen[p.Name] {
+			t.Errorf("parameter %+v: needs a unique name, a kind and a help text", p)
+		}
+		seen[p.Name] = true
+		if p.Kind == backend.Enum && len(p.Values) < 2 {
+			t.Errorf("enum parameter %s has values %v", p.Name, p.Values)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("declared defaults do not parse: %v", r)
+		}
+	}()
+	info.Defaults()
+}
+
+// badValues are values of p that its declaration must refuse.
+func badValues(p backend.Param) []string {
+	num := func(v float64) string { return fmt.Sprint(v) }
+	var out []string
+	switch p.Kind {
+	case backend.Bool:
+		out = []string{"perhaps", "2"}
+	case backend.Int:
+		out = []string{"x", "1.5", "9999999999999999999999"}
+	case backend.Float:
+		out = []string{"x", "NaN", "Inf"}
+	case backend.Enum:
+		out = []string{"no-such-" + p.Name, strings.ToUpper(p.Values[0]) + "?"}
+	case backend.Duration:
+		out = []string{"ten", "-1s"}
+	}
+	if p.Kind == backend.Int || p.Kind == backend.Float {
+		if p.HasMin {
+			lo := p.Min - 1
+			if p.MinOpen {
+				lo = p.Min
+			}
+			out = append(out, num(lo))
+		}
+		if p.HasMax {
+			out = append(out, num(p.Max+1))
+		}
+	}
+	return out
+}
+
+func checkBadOptions(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	d, p := tinyData(rand.New(rand.NewPCG(1, 2)), 10, 3, 2, false), defaultProblem(info, 1)
+	try := func(opts map[string]string) {
+		raw := merge(c.Options, opts)
+		_, err := backend.NewJob(info, d, p, raw)
+		if !errors.Is(err, backend.ErrInvalid) {
+			t.Errorf("options %v: %v, want backend.ErrInvalid", opts, err)
+			return
+		}
+		msg := err.Error()
+		for k := range opts {
+			if !strings.Contains(msg, k) {
+				t.Errorf("options %v: message %q does not name the option", opts, msg)
+			}
+		}
+		if strings.Contains(msg, "\n") {
+			t.Errorf("options %v: message %q is not one line", opts, msg)
+		}
+	}
+	try(map[string]string{"no-such-option": "1"})
+	for _, prm := range info.Params {
+		for _, v := range badValues(prm) {
+			try(map[string]string{prm.Name: v})
+		}
+	}
+}
+
+func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	rng := rand.New(rand.NewPCG(3, 4))
+	type field struct {
+		name      string
+		supported bool
+		d         *model.Dataset
+		p         model.Problem
+		honoured  func(d *model.Dataset, p model.Problem, res *model.Result) error
+	}
+	p := defaultProblem(info, 2)
+	if p.Objective != model.MinError {
+		p.MaxDepth = 0
+	}
+	var fields []field
+	{
+		q := p
+		q.MaxNodes = 3
+		fields = append(fields, field{"node limit", info.Caps.MaxNodes, tinyData(rng, 12, 3, 2, false), q,
+			func(d *model.Dataset, p model.Problem, res *model.Result) error {
+				if res.Model != nil && res.Model.Size() > p.MaxNodes {
+					return fmt.Errorf("%d nodes above the limit %d", res.Model.Size(), p.MaxNodes)
+				}
+				return nil
+			}})
+	}
+	{
+		q := p
+		q.MinSupport = 4
+		fields = append(fields, field{"minimum support", info.Caps.MinSupport, tinyData(rng, 12, 3, 2, false), q,
+			func(d *model.Dataset, p model.Problem, res *model.Result) error {
+				if res.Model == nil {
+					return nil
+				}
+				count := map[int]int{}
+				for r := range d.Rows() {
+					count[res.Model.Leaf(d, r)]++
+				}
+				for leaf, n := range count {
+					if n < p.MinSupport {
+						return fmt.Errorf("leaf %d holds %d rows, below the minimum support %d", leaf, n, p.MinSupport)
+					}
+				}
+				return nil
+			}})
+	}
+	{
+		d := tinyData(rng, 12, 3, 2, false)
+		d.Weights = make([]float64, d.Rows())
+		for i := range d.Weights {
+			d.Weights[i] = 0.5 + float64(rng.IntN(4))
+		}
+		fields = append(fields, field{"fractional row weights", info.Caps.Weights == backend.AnyWeights, d, p,
+			func(d *model.Dataset, p model.Problem, res *model.Result) error {
+				if res.Model != nil && p.Objective == model.MinError && math.Abs(res.Objective-res.Model.WeightedErrors(d)) > 1e-9 {
+					return fmt.Errorf("objective %v is not the weighted error %v", res.Objective, res.Model.WeightedErrors(d))
+				}
+				return nil
+			}})
+	}
+	for _, f := range fields {
+		_, err := backend.NewJob(info, f.d, f.p, c.Options)
+		if f.supported {
+			if err != nil {
+				t.Errorf("%s is declared supported, but the job is refused: %v", f.name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, backend.ErrInvalid) {
+			t.Errorf("%s is not declared, but the job is accepted (%v)", f.name, err)
+		}
+		// Passed to Solve directly, it must be refused or honoured.
+		job := &backend.Job{Data: f.d, Problem: f.p.Normalized(), Options: parse(t, info, c.Options)}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		res, err := b.Solve(ctx, job)
+		cancel()
+		if err == nil && res != nil {
+			if herr := f.honoured(f.d, job.Problem, res); herr != nil {
+				t.Errorf("%s, passed to Solve directly, is silently ignored: %v", f.name, herr)
+			}
+		}
+	}
+}
+
+func parse(t *testing.T, info backend.Info, raw map[string]string) backend.Values {
+	v, err := info.Parse(raw)
+	if err != nil {
+		t.Fatalf("the suite's options %v: %v", raw, err)
+	}
+	return v
+}
+
+// solve runs one job like the registry does, collecting the incumbents.
+func solve(ctx context.Context, t *testing.T, b backend.Backend, c Config, d *model.Dataset, p model.Problem, seed int64) (*model.Result, []model.Incumbent, error) {
+	job, err := backend.NewJob(b.Info(), d, p, c.Options)
+	if err != nil {
+		t.Fatalf("job on %s: %v", d.Name, err)
+	}
+	job.Seed = seed
+	var mu sync.Mutex
+	var incs []model.Incumbent
+	job.Report = func(obj float64, g *model.Graph) {
+		mu.Lock()
+		incs = append(incs, model.Incumbent{Objective: obj, Model: g})
+		mu.Unlock()
+	}
+	res, err := b.Solve(ctx, job)
+	mu.Lock()
+	defer mu.Unlock()
+	return res, incs, err
+}
+
+// check re-evaluates a result on the data.
+func check(c Config, d *model.Dataset, p model.Problem, res *model.Result) error {
+	p = p.Normalized()
+	if res.Model == nil {
+		return nil
+	}
+	if c.Verify != nil {
+		return c.Verify(d, p, res)
+	}
+	g := res.Model
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	if e := g.Errors(d); e != res.Errors {
+		return fmt.Errorf("claims %d errors, its model makes %d", res.Errors, e)
+	}
+	if o := p.Evaluate(d, g); math.Abs(o-res.Objective) > 1e-9*math.Max(1, math.Abs(o)) {
+		return fmt.Errorf("claims objective %v, its model's is %v", res.Objective, o)
+	}
+	if p.Objective == model.MinError && g.Depth() > p.MaxDepth {
+		return fmt.Errorf("depth %d above %d", g.Depth(), p.MaxDepth)
+	}
+	if res.LowerBound > res.Objective+1e-9 {
+		return fmt.Errorf("lower bound %v above the objective %v", res.LowerBound, res.Objective)
+	}
+	return nil
+}
+
+func checkIncumbents(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 4 {
+		d := tinyData(rng, 40, 4, 2+i%2, true)
+		p := defaultProblem(info, 2+i%2)
+		if p.Objective == model.MinDepth || p.Objective == model.MinSize {
+			d = consistent(d)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, incs, err := solve(ctx, t, b, c, d, p, 1)
+		cancel()
+		if err != nil {
+			t.Errorf("%s: %v", d.Name, err)
+			continue
+		}
+		if res == nil {
+			t.Errorf("%s: no result and no error", d.Name)
+			continue
+		}
+		if err := check(c, d, p, res); err != nil {
+			t.Errorf("%s: result: %v", d.Name, err)
+		}
+		for j, inc := range incs {
+			if inc.Model == nil {
+				t.Errorf("%s: incumbent %d has no model", d.Name, j)
+				continue
+			}
+			if o := p.Normalized().Evaluate(d, inc.Model); math.Abs(o-inc.Objective) > 1e-9*math.Max(1, o) {
+				t.Errorf("%s: incumbent %d claims %v, its model's objective is %v", d.Name, j, inc.Objective, o)
+			}
+			if j > 0 && inc.Objective >= incs[j-1].Objective {
+				t.Errorf("%s: incumbent %d (%v) does not improve on %v", d.Name, j, inc.Objective, incs[j-1].Objective)
+			}
+		}
+		if n := len(incs); n > 0 && res.Model != nil && res.Objective > incs[n-1].Objective+1e-9 {
+			t.Errorf("%s: the result (%v) is worse than the last incumbent (%v)", d.Name, res.Objective, incs[n-1].Objective)
+		}
+		if res.Optimal && res.Model == nil {
+			t.Errorf("%s: optimal without a model", d.Name)
+		}
+	}
+}
+
+func checkDeterministic(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	d := tinyData(rand.New(rand.NewPCG(7, 8)), 40, 4, 3, true)
+	p := defaultProblem(info, 2)
+	if p.Objective == model.MinDepth || p.Objective == model.MinSize {
+		d = consistent(d)
+	}
+	var first []byte
+	for i := range 2 {
+		res, _, err := solve(context.Background(), t, b, c, d, p, 42)
+		if err != nil || res == nil || res.Model == nil {
+			t.Fatalf("run %d: %v, %v", i, res, err)
+		}
+		js, _ := json.Marshal(struct {
+			O float64
+			M *model.Graph
+		}{res.Objective, res.Model})
+		if i == 0 {
+			first = js
+		} else if string(js) != string(first) {
+			t.Errorf("same job and seed, different answers:\n%s\n%s", first, js)
+		}
+	}
+}
+
+func checkCancel(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	d, p := hard(info, c)
+	for _, how := range []string{"cancel", "deadline"} {
+		t.Run(how, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			after := 300 * time.Millisecond
+			if how == "deadline" {
+				ctx, cancel = context.WithTimeout(ctx, after)
+				defer cancel()
+			} else {
+				time.AfterFunc(after, cancel)
+			}
+			start := time.Now()
+			res, _, err := solve(ctx, t, b, c, d, p, 1)
+			took := time.Since(start)
+			if over := took - after; over > c.Latency+c.Slack {
+				t.Errorf("returned %v after the %s (limit %v + %v slack)", over.Round(time.Millisecond), how, c.Latency, c.Slack)
+			}
+			if err != nil {
+				t.Fatalf("a stopped solve is not an error: %v", err)
+			}
+			if res == nil {
+				t.Fatal("no result")
+			}
+			if err := check(c, d, p, res); err != nil {
+				t.Errorf("stopped result: %v", err)
+			}
+			if res.Optimal && took < after {
+				return // it finished before the stop: nothing more to see
+			}
+		})
+	}
+	// A context already done: an answer (or none) at once, no panic.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	res, _, err := solve(ctx, t, b, c, d, p, 1)
+	if time.Since(start) > c.Latency+c.Slack {
+		t.Errorf("a cancelled context took %v", time.Since(start))
+	}
+	if err == nil && res != nil {
+		if err := check(c, d, p, res); err != nil {
+			t.Errorf("result under a cancelled context: %v", err)
+		}
+	}
+}
+
+func checkBrute(t *testing.T, b backend.Backend, c Config) {
+	info := b.Info()
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range c.Brute {
+		n := 6 + rng.IntN(10)
+		d := tinyData(rng, n, 2+rng.IntN(2), 2+rng.IntN(2), i%2 == 0)
+		d.Name = fmt.Sprintf("tiny-%d", i)
+		for _, obj := range info.Objectives {
+			switch obj {
+			case model.MinError:
+				depth := i % 3
+				p := model.Problem{Objective: obj, MaxDepth: depth}
+				if info.Caps.MinSupport && i%4 == 3 {
+					p.MinSupport = 2
+				}
+				data := d
+				if info.Caps.Weights != backend.NoWeights && i%3 == 1 {
+					data = weighted(rng, d, info.Caps.Weights == backend.WholeWeights)
+				}
+				br := newBrute(data, p.MinSupport)
+				want := br.minError(br.all, depth)
+				compare(t, b, c, data, p, want)
+			case model.MinDepth, model.MinSize:
+				data := consistent(d)
+				br := newBrute(data, 1)
+				k := br.minDepth()
+				want := float64(k)
+				if obj == model.MinSize {
+					want = float64(br.minSize(br.all, k))
+				}
+				compare(t, b, c, data, model.Problem{Objective: obj}, want)
+			}
+		}
+	}
+}
+
+func compare(t *testing.T, b backend.Backend, c Config, d *model.Dataset, p model.Problem, want float64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, _, err := solve(ctx, t, b, c, d, p, 1)
+	if math.IsInf(want, 1) {
+		if err == nil && res != nil && res.Model != nil {
+			t.Errorf("%s %+v: no tree satisfies the problem, the backend returned one (%v)", d.Name, p, res.Objective)
+		}
+		return
+	}
+	if err != nil || res == nil || res.Model == nil {
+		t.Errorf("%s %+v: %v, %v", d.Name, p, res, err)
+		return
+	}
+	if err := check(c, d, p, res); err != nil {
+		t.Errorf("%s %+v: %v", d.Name, p, err)
+	}
+	if !res.Optimal || math.Abs(res.Objective-want) > 1e-9*math.Max(1, want) {
+		t.Errorf("%s %+v: objective %v (optimal %v), brute force %v", d.Name, p, res.Objective, res.Optimal, want)
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// interruptContext returns a context cancelled by the first SIGINT or
+// SIGTERM, so that a solve stops and prints its best model; a second
+// signal exits at once with status 130 (no model printed).
+func interruptContext(parent context.Context, stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+		case <-done:
+			return
+		}
+		fmt.Fprintln(stderr, "odt: interrupted: stopping with the best model so far (interrupt again to quit at once)")
+		cancel()
+		select {
+		case <-sig:
+			fmt.Fprintln(stderr, "odt: interrupted twice: quitting")
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel()
+	}
+}
+
+// memoryCapMB is the memory cap of a solve: the --memory-limit given, or,
+// when none is, 80 % of the memory this process may use (the machine's,
+// or its cgroup's limit when lower), so that a run ends with status
+// memory-limit and its best model before the kernel kills it. 0 when the
+// machine's memory cannot be read (no cap).
+func memoryCapMB(given int) int {
+	if given > 0 {
+		return given
+	}
+	total := machineMemory()
+	if total <= 0 {
+		return 0
+	}
+	return int(total * 8 / 10 >> 20)
+}
+
+// setHeapLimit makes the Go runtime collect harder as the heap nears the
+// cap (a soft limit; the solve's own watch enforces the cap).
+func setHeapLimit(capMB int) {
+	if capMB > 0 {
+		debug.SetMemoryLimit(int64(capMB) << 20)
+	}
+}
+
+// machineMemory is the memory available to this process in bytes: the
+// smaller of MemTotal (/proc/meminfo) and the cgroup v2 limit; 0 when
+// neither can be read (not Linux).
+func machineMemory() int64 {
+	var total int64
+	if f, err := os.Open("/proc/meminfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64); err == nil {
+					total = kb << 10
+				}
+			}
+		}
+		f.Close()
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if lim, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && lim > 0 && (total == 0 || lim < total) {
+			total = lim
+		}
+	}
+	return total
+}

@@ -1,0 +1,34 @@
+package odtkit
+
+import (
+	"testing"
+
+	"github.com/odtkit/odtkit/backend/backendtest"
+	"github.com/odtkit/odtkit/milp"
+)
+
+// TestConformance runs the backend conformance suite over every backend of
+// the default registry, on generated data (no ../shared needed).
+func TestConformance(t *testing.T) {
+	r := DefaultRegistry()
+	if len(r.List()) == 0 {
+		t.Fatal("the default registry is empty")
+	}
+	for _, info := range r.List() {
+		t.Run(info.Name, func(t *testing.T) {
+			b, _ := r.Get(info.Name)
+			c := backendtest.Config{Verify: Verify}
+			switch info.Name {
+			case "milp-odd", "milp-odt":
+				if !milp.HiGHSEnabled {
+					t.Skip("HiGHS is not built in (build with -tags highs)")
+				}
+				c.Brute = 6 // MILP solves of tiny data, each well under a second
+			}
+			if testing.Short() {
+				c.Brute = 3
+			}
+			backendtest.Run(t, b, c)
+		})
+	}
+}
