@@ -6,6 +6,7 @@ package modeltest
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -82,6 +83,35 @@ func WriteCSV(w io.Writer, d *model.Dataset) error {
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("modeltest: writing %s: %w", d.Name, err)
+	}
+	return nil
+}
+
+// Columns returns the bitsets of v's tests as plain word slices, the
+// form the engines take.
+func Columns(v *model.BinaryView) [][]uint64 {
+	cols := make([][]uint64, len(v.True))
+	for k, b := range v.True {
+		cols[k] = b
+	}
+	return cols
+}
+
+// StopAfter returns a context whose Err reports context.Canceled from
+// its (n+1)-th call on: a deterministic way to stop a search at every
+// point where it looks at its context. It is not safe for concurrent use.
+func StopAfter(n int) context.Context {
+	return &countdown{Context: context.Background(), left: n}
+}
+
+type countdown struct {
+	context.Context
+	left int
+}
+
+func (c *countdown) Err() error {
+	if c.left--; c.left < 0 {
+		return context.Canceled
 	}
 	return nil
 }

@@ -14,10 +14,7 @@ import (
 // viewData is the engine's form of a binary view (every row weighs 1).
 func viewData(t testing.TB, v *model.BinaryView) *Data {
 	t.Helper()
-	cols := make([][]uint64, len(v.True))
-	for k, b := range v.True {
-		cols[k] = b
-	}
+	cols := modeltest.Columns(v)
 	w := make([]int64, v.N)
 	for r := range w {
 		w[r] = 1
@@ -124,7 +121,7 @@ func TestScaleStoppedBounds(t *testing.T) {
 		depth := 2 + it%3
 		full := Solve(context.Background(), d, Options{MaxDepth: depth}, nil)
 		for after := 1; after < 5000; after = after*3/2 + 1 {
-			ctx := &countdown{Context: context.Background(), left: after}
+			ctx := modeltest.StopAfter(after)
 			o := Options{MaxDepth: depth, CheckEvery: 1, NoDepth2: it%2 == 0}
 			r := Solve(ctx, d, o, nil)
 			checkResult(t, d, r, depth)
@@ -137,18 +134,4 @@ func TestScaleStoppedBounds(t *testing.T) {
 		}
 	}
 	t.Logf("%d stopped runs with a positive bound", positive)
-}
-
-// countdown is a context that ends after a number of looks at Err: a
-// deterministic way to stop a search anywhere.
-type countdown struct {
-	context.Context
-	left int
-}
-
-func (c *countdown) Err() error {
-	if c.left--; c.left < 0 {
-		return context.Canceled
-	}
-	return nil
 }

@@ -105,19 +105,6 @@ func TestScaleBudgetExhausted(t *testing.T) {
 	}
 }
 
-// countdown is a context that ends after a number of looks at Err.
-type countdown struct {
-	context.Context
-	left int
-}
-
-func (c *countdown) Err() error {
-	if c.left--; c.left < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // A stopped search reports the irreducible error of rows equal on every
 // column: never above the optimum, and not 0 on data with such rows.
 func TestScaleStoppedBound(t *testing.T) {
@@ -135,7 +122,7 @@ func TestScaleStoppedBound(t *testing.T) {
 		}
 		positive := 0
 		for after := 0; after < 2000; after = after*2 + 1 {
-			r := Solve(&countdown{Context: context.Background(), left: after}, in, Config{MaxDepth: depth}, nil)
+			r := Solve(modeltest.StopAfter(after), in, Config{MaxDepth: depth}, nil)
 			checkResult(t, in, r)
 			if r.LowerBound > full.Errors {
 				t.Fatalf("depth %d stopped after %d looks: bound %d above the optimum %d", depth, after, r.LowerBound, full.Errors)

@@ -15,10 +15,7 @@ import (
 // viewData is the engine's form of a binary view.
 func viewData(t testing.TB, v *model.BinaryView) *Data {
 	t.Helper()
-	cols := make([][]uint64, len(v.True))
-	for k, b := range v.True {
-		cols[k] = b
-	}
+	cols := modeltest.Columns(v)
 	d, err := NewData(v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
 	if err != nil {
 		t.Fatal(err)
