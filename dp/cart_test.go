@@ -8,6 +8,7 @@ import (
 
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/model/modeltest"
 )
 
 // sharedDir returns ../shared beside the repository root, or skips.
@@ -170,5 +171,26 @@ func TestCARTLeafCases(t *testing.T) {
 	d.Weights = []float64{1, 1, 1, 5, 1}
 	if g, e := CART(context.Background(), model.Binarize(d), 0, CARTSettings{}); g.Nodes[0].Class != 1 || e != 3 {
 		t.Errorf("weighted leaf: class %d errors %v", g.Nodes[0].Class, e)
+	}
+}
+
+// CART on the 10k × 20 numeric file (coarsened to a 75 MB view) at depth
+// 2 gives a verified tree; a cancelled context stops it at the root with
+// a leaf whose error is still exact.
+func TestCARTScaleAndCancel(t *testing.T) {
+	d := modeltest.Numeric(10_000, 20, 1)
+	v, err := model.BinarizeBudget(context.Background(), d, 75<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, werr := CART(context.Background(), v, 2, CARTSettings{})
+	if e := g.WeightedErrors(d); e != werr || g.Depth() != 2 || werr >= 0.2*float64(d.Rows()) {
+		t.Fatalf("depth %d, %v errors on the data, %v claimed", g.Depth(), e, werr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, werr = CART(ctx, v, 2, CARTSettings{})
+	if e := g.WeightedErrors(d); e != werr || g.Depth() != 0 {
+		t.Fatalf("cancelled: depth %d, %v errors on the data, %v claimed", g.Depth(), e, werr)
 	}
 }
