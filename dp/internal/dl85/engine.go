@@ -585,6 +585,14 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		return r
 	}
+	if lv == 0 && rd >= 2 {
+		// A first incumbent at the cost of the counts already made: the
+		// best single split (the depth-2 step or the search may take long
+		// on large data).
+		if r1 := s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil {
+			report(r1.tree, r1.err)
+		}
+	}
 	if rd == 2 && s.cfg.Depth2 && s.depth2Fits(len(act), n) {
 		t, err, ok := s.depth2(lv, cnt, n, act, fn, fc)
 		if !ok {

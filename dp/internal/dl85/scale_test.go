@@ -84,6 +84,9 @@ func TestScaleNumeric10kBudget(t *testing.T) {
 		t.Errorf("stopped after %v with a 2 s deadline", el)
 	}
 	checkResult(t, v, r, 2)
+	if r.Tree.Depth() == 0 {
+		t.Error("only a leaf: the best single split is a free first incumbent")
+	}
 	if r.Depth2Skipped == 0 {
 		t.Errorf("depth-2 tables of %d tests were not skipped", v.NumTests())
 	}
