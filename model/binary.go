@@ -48,9 +48,13 @@ type BinaryView struct {
 	Class []Bitset
 	N     int
 	// Coarse is true when BinarizeBudget kept only some thresholds of
-	// numeric columns to fit its cap: an exact backend's answer on the
-	// view is then optimal for the view only (an upper bound for the
-	// data). FullTests is the number of tests of the exact view.
+	// numeric columns to fit its cap. An exact backend's answer on such a
+	// view is optimal for the view only: its error is an upper bound on
+	// the data's optimum, and a lower bound proven on the view is NOT a
+	// bound for the data (fewer thresholds, fewer trees, a higher
+	// optimum). An adapter must then report Optimal=false and a lower
+	// bound that holds for the data (such as Dataset.ConflictFloor, or
+	// 0). FullTests is the number of tests of the exact view.
 	Coarse    bool
 	FullTests int
 }
