@@ -3,11 +3,8 @@ package dl85
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math/bits"
 	"slices"
-
-	"github.com/odtkit/odtkit/model"
 )
 
 // Data is the binary input of the engine: one column bitset per test
@@ -70,15 +67,21 @@ func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*
 	for r := range d.rowBits {
 		d.rowBits[r] = flat[r*mw : (r+1)*mw : (r+1)*mw]
 	}
-	for t, c := range cols {
-		for wi, x := range c {
-			for x != 0 {
-				b := bits.TrailingZeros64(x)
-				x &= x - 1
-				r := wi*64 + b
-				if r < n {
-					d.rowBits[r][t>>6] |= 1 << (uint(t) & 63)
+	// Transpose 64×64 blocks: word wi of tests 64j..64j+63 gives word j
+	// of rows 64wi..64wi+63.
+	var blk [64]uint64
+	for j := range mw {
+		for wi := range words {
+			for q := range 64 {
+				if t := j*64 + q; t < d.M {
+					blk[q] = cols[t][wi]
+				} else {
+					blk[q] = 0
 				}
+			}
+			transpose64(&blk)
+			for q := range min(64, n-wi*64) {
+				d.rowBits[wi*64+q][j] = blk[q]
 			}
 		}
 	}
@@ -86,27 +89,47 @@ func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*
 	// keyed by a hash of their test words, compared word by word (no
 	// copy of the rows' bits as map keys).
 	d.group = make([]int32, n)
-	seed := maphash.MakeSeed()
-	firstOf := map[uint64][]int32{} // hash -> first row of each group
+	// head[h]: the first representative row of hash h; chain[r]: the
+	// next representative with r's hash (-1: none).
+	head := make(map[uint64]int32, min(n, 1<<16))
+	chain := make([]int32, n)
 	groups := int32(0)
 	for r := range n {
-		h := model.Bitset(d.rowBits[r]).Hash(seed)
+		h := wordsHash(d.rowBits[r])
 		id := int32(-1)
-		for _, o := range firstOf[h] {
+		o, ok := head[h]
+		for ok && o >= 0 {
 			if slices.Equal(d.rowBits[o], d.rowBits[r]) {
 				id = d.group[o]
 				break
 			}
+			o = chain[o]
 		}
 		if id < 0 {
 			id = groups
 			groups++
-			firstOf[h] = append(firstOf[h], int32(r))
+			chain[r] = -1
+			if first, had := head[h]; had {
+				chain[r] = first
+			}
+			head[h] = int32(r)
 		}
 		d.group[r] = id
 	}
 	d.nGroups = int(groups)
 	return d, nil
+}
+
+// wordsHash mixes the words of a row's tests into 64 bits (equal rows,
+// equal hashes; rows are compared before they are grouped).
+func wordsHash(w []uint64) uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, x := range w {
+		h ^= x
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	return h
 }
 
 // Bytes estimates the memory of the engine's copy of the data beyond the
