@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Data is the binary input of the engine: one column bitset per test
@@ -61,29 +63,10 @@ func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*
 			return nil, fmt.Errorf("dl85: row %d has weight %v", r, x)
 		}
 	}
-	mw := (d.M + 63) / 64
-	flat := make([]uint64, n*mw)
+	flat, mw := model.RowMajor(cols, n)
 	d.rowBits = make([][]uint64, n)
 	for r := range d.rowBits {
 		d.rowBits[r] = flat[r*mw : (r+1)*mw : (r+1)*mw]
-	}
-	// Transpose 64×64 blocks: word wi of tests 64j..64j+63 gives word j
-	// of rows 64wi..64wi+63.
-	var blk [64]uint64
-	for j := range mw {
-		for wi := range words {
-			for q := range 64 {
-				if t := j*64 + q; t < d.M {
-					blk[q] = cols[t][wi]
-				} else {
-					blk[q] = 0
-				}
-			}
-			transpose64(&blk)
-			for q := range min(64, n-wi*64) {
-				d.rowBits[wi*64+q][j] = blk[q]
-			}
-		}
 	}
 	// Distinct test vectors, for the irreducible-error lower bound: rows
 	// keyed by a hash of their test words, compared word by word (no

@@ -1,6 +1,10 @@
 package dl85
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/odtkit/odtkit/model"
+)
 
 // depth2 returns an optimal tree of depth at most 2 for the branch at
 // level lv (unweighted rows), from pairwise counts: the rows of the
@@ -395,7 +399,7 @@ func (s *search[T]) compact(rows []uint64, act []int32, nw int, cf, cc []uint64)
 			for q := nb; q < 64; q++ {
 				m[q] = 0
 			}
-			transpose64(&m)
+			model.Transpose64(&m)
 			for am != 0 {
 				b := bits.TrailingZeros64(am)
 				am &= am - 1
@@ -420,19 +424,5 @@ func (s *search[T]) compact(rows []uint64, act []int32, nw int, cf, cc []uint64)
 	}
 	if nb > 0 {
 		flush()
-	}
-}
-
-// transpose64 transposes a 64×64 bit matrix in place: bit c of row r
-// becomes bit r of row c.
-func transpose64(a *[64]uint64) {
-	m := uint64(0x00000000FFFFFFFF)
-	for j := 32; j != 0; j >>= 1 {
-		for k := 0; k < 64; k = (k + j + 1) &^ j {
-			t := ((a[k] >> uint(j)) ^ a[k+j]) & m
-			a[k] ^= t << uint(j)
-			a[k+j] ^= t
-		}
-		m ^= m << uint(j>>1)
 	}
 }
