@@ -163,7 +163,7 @@ func TestBlossomBenchTable(t *testing.T) {
 	for _, depth := range []int{7, 10} {
 		for _, name := range names {
 			v := blossomLoad(t, shared, name)
-			_, cartErr := cart.Grow(v, depth, cart.Config{})
+			_, cartErr := cart.Grow(context.Background(), v, depth, cart.Config{})
 			run := blossomRunChild(name, depth, 10*time.Second)
 			if run.failed != nil {
 				t.Errorf("%s depth %d: %v", name, depth, run.failed)

@@ -117,7 +117,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 	var cartG *model.Graph
 	cartErr := math.Inf(1)
 	if !s.NoCARTSeed {
-		cartG, cartErr = cart.Grow(v, s.MaxDepth, cart.Config{})
+		cartG, cartErr = cart.Grow(ctx, v, s.MaxDepth, cart.Config{})
 		reported = cartErr
 		report.Report(cartErr, cartG)
 	}

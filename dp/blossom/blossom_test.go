@@ -265,7 +265,7 @@ func TestBlossomTimeLimited(t *testing.T) {
 	if len(incs) < 2 || incs[len(incs)-1] != r.Objective {
 		t.Fatalf("incumbents %v do not end at the result %v", incs, r.Objective)
 	}
-	_, cartErr := cart.Grow(v, 8, cart.Config{})
+	_, cartErr := cart.Grow(context.Background(), v, 8, cart.Config{})
 	if r.Objective > cartErr {
 		t.Fatalf("blossom %v worse than the greedy tree %v", r.Objective, cartErr)
 	}
@@ -293,7 +293,7 @@ func TestBlossomBadInput(t *testing.T) {
 func TestBlossomCARTSeed(t *testing.T) {
 	shared := blossomShared(t)
 	v := blossomLoad(t, shared, "soybean")
-	_, cartErr := cart.Grow(v, 7, cart.Config{})
+	_, cartErr := cart.Grow(context.Background(), v, 7, cart.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	var first = -1.0

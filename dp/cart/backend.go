@@ -32,7 +32,7 @@ func (Backend) Info() backend.Info {
 // consulted). Data
 // with fewer rows than the minimum support is infeasible (not even a
 // leaf satisfies it).
-func (b Backend) Solve(_ context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -41,7 +41,7 @@ func (b Backend) Solve(_ context.Context, job *backend.Job) (*model.Result, erro
 			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil
 	}
 	v := model.Binarize(job.Data)
-	g, werr := Grow(v, job.Problem.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), job.Problem.MinSupport)})
+	g, werr := Grow(ctx, v, job.Problem.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), job.Problem.MinSupport)})
 	job.Report.Report(werr, g)
 	return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
 		Status: model.StatusFeasible, Stats: map[string]any{"binary_tests": v.NumTests()}}, nil

@@ -1,12 +1,14 @@
 package cart
 
 import (
+	"context"
 	"math/big"
 	"path/filepath"
 	"testing"
 
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/model/modeltest"
 )
 
 // sharedDir returns ../shared beside the repository root, or skips.
@@ -104,7 +106,7 @@ func checkCART(t *testing.T, d *model.Dataset, minLeaf int) {
 		ref := &refCART{d: d, tests: v.Tests, minLeaf: minLeaf, b: model.NewBuilder(d, model.KindTree)}
 		root, wantErrs := ref.grow(all, depth)
 		want := ref.b.Graph(root)
-		g, werr := Grow(v, depth, Config{MinLeaf: minLeaf})
+		g, werr := Grow(context.Background(), v, depth, Config{MinLeaf: minLeaf})
 		if err := g.Validate(); err != nil {
 			t.Fatalf("%s depth %d: invalid tree: %v", d.Name, depth, err)
 		}
@@ -123,7 +125,7 @@ func checkCART(t *testing.T, d *model.Dataset, minLeaf int) {
 
 func TestCARTTestdata(t *testing.T) {
 	for _, f := range []string{"vote.txt", "iris.csv", "monk1.csv", "500_Person_Gender_Height_Weight_Index.csv"} {
-		d, err := model.ReadFile(filepath.Join("..", "..", "testdata", f), model.ReadOptions{})
+		d, err := model.ReadFile(filepath.Join("..", "testdata", f), model.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,20 +156,41 @@ func TestCARTLeafCases(t *testing.T) {
 		Features: []model.Feature{{Name: "x", Values: []float64{1, 2, 3, 4, 5}}}}
 	v := model.Binarize(d)
 	// Depth 0: the majority leaf.
-	if g, e := Grow(v, 0, Config{}); g.Size() != 1 || e != 2 || g.Nodes[0].Class != 0 {
+	if g, e := Grow(context.Background(), v, 0, Config{}); g.Size() != 1 || e != 2 || g.Nodes[0].Class != 0 {
 		t.Errorf("depth 0: size %d errors %v", g.Size(), e)
 	}
 	// Min leaf 3 forbids every split of 5 rows.
-	if g, e := Grow(v, 3, Config{MinLeaf: 3}); g.Size() != 1 || e != 2 {
+	if g, e := Grow(context.Background(), v, 3, Config{MinLeaf: 3}); g.Size() != 1 || e != 2 {
 		t.Errorf("min leaf 3: size %d errors %v", g.Size(), e)
 	}
 	// Depth 2 separates the classes exactly.
-	if g, e := Grow(v, 2, Config{}); e != 0 || g.Errors(d) != 0 {
+	if g, e := Grow(context.Background(), v, 2, Config{}); e != 0 || g.Errors(d) != 0 {
 		t.Errorf("depth 2: errors %v\n%s", e, g.Text())
 	}
 	// Weighted data: the heavy row wins the leaf.
 	d.Weights = []float64{1, 1, 1, 5, 1}
-	if g, e := Grow(model.Binarize(d), 0, Config{}); g.Nodes[0].Class != 1 || e != 3 {
+	if g, e := Grow(context.Background(), model.Binarize(d), 0, Config{}); g.Nodes[0].Class != 1 || e != 3 {
 		t.Errorf("weighted leaf: class %d errors %v", g.Nodes[0].Class, e)
+	}
+}
+
+// CART on the 10k × 20 numeric file (coarsened to a 75 MB view) at depth
+// 2 gives a verified tree; a cancelled context stops it at the root with
+// a leaf whose error is still exact.
+func TestCARTScaleAndCancel(t *testing.T) {
+	d := modeltest.Numeric(10_000, 20, 1)
+	v, err := model.BinarizeBudget(context.Background(), d, 75<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, werr := Grow(context.Background(), v, 2, Config{})
+	if e := g.WeightedErrors(d); e != werr || g.Depth() != 2 || werr >= 0.2*float64(d.Rows()) {
+		t.Fatalf("depth %d, %v errors on the data, %v claimed", g.Depth(), e, werr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, werr = Grow(ctx, v, 2, Config{})
+	if e := g.WeightedErrors(d); e != werr || g.Depth() != 0 {
+		t.Fatalf("cancelled: depth %d, %v errors on the data, %v claimed", g.Depth(), e, werr)
 	}
 }

@@ -1,6 +1,8 @@
 package cart_test
 
 import (
+	"context"
+
 	"fmt"
 
 	"github.com/odtkit/odtkit/dp/cart"
@@ -20,7 +22,7 @@ func ExampleGrow() {
 		Labels:  []int{0, 1, 1, 0, 0, 1, 1, 0},
 		Classes: []string{"no", "yes"},
 	}
-	g, errs := cart.Grow(model.Binarize(d), 2, cart.Config{MinLeaf: 1})
+	g, errs := cart.Grow(context.Background(), model.Binarize(d), 2, cart.Config{MinLeaf: 1})
 	fmt.Println("errors:", errs, "depth:", g.Depth())
 	// Output: errors: 3 depth: 1
 }

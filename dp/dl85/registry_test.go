@@ -174,7 +174,7 @@ func BenchmarkCADL85FirstIncumbent(b *testing.B) {
 				}
 				parseS += time.Since(t0).Seconds()
 				t1 := time.Now()
-				_, werr := cart.Grow(model.Binarize(d), 6, cart.Config{})
+				_, werr := cart.Grow(context.Background(), model.Binarize(d), 6, cart.Config{})
 				cartS += time.Since(t1).Seconds()
 				ctx, cancel := context.WithCancel(context.Background())
 				found := -1.0
