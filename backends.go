@@ -4,6 +4,10 @@ import (
 	"context"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/blossom"
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/dp/contree"
+	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/model"
@@ -25,8 +29,13 @@ func DefaultRegistry() *Registry {
 
 func defaultBackends() []backend.Backend {
 	return []backend.Backend{
+		cart.Backend{},
+		dl85.Backend{},
+		dl85.AnytimeBackend{},
+		blossom.Backend{},
 		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
+		contree.Backend{},
 	}
 }
 

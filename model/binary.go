@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -46,31 +47,94 @@ type BinaryView struct {
 	True  []Bitset
 	Class []Bitset
 	N     int
+	// Coarse is true when BinarizeBudget kept only some thresholds of
+	// numeric columns to fit its cap. An exact backend's answer on such a
+	// view is optimal for the view only: its error is an upper bound on
+	// the data's optimum, and a lower bound proven on the view is NOT a
+	// bound for the data (fewer thresholds, fewer trees, a higher
+	// optimum). An adapter must then report Optimal=false and a lower
+	// bound that holds for the data (such as Dataset.ConflictFloor, or
+	// 0). FullTests is the number of tests of the exact view.
+	Coarse    bool
+	FullTests int
 }
 
 // Binarize builds the binary view of d: for each numeric column one test
 // x > t per midpoint t between consecutive distinct values (a 0/1 column
 // gives the single test x > 0.5); for each categorical column one test
 // x == v per value v, or a single test when the column has two values.
-// Constant columns give no test.
+// Constant columns give no test. The view is exact (Coarse is false);
+// BinarizeBudget bounds its size.
 func Binarize(d *Dataset) *BinaryView {
+	v, _ := BinarizeBudget(context.Background(), d, 0)
+	return v
+}
+
+// BinarizeBudget builds the binary view of d within maxBytes bytes of
+// bitsets (0 or less: no cap), checking ctx between columns and chunks
+// of rows. When the exact view (see Binarize) does not fit, each numeric
+// column with many distinct values keeps only thresholds at evenly
+// spaced quantiles of its distinct values (the columns with few values keep all
+// theirs), and the view says so: Coarse is true and FullTests counts the
+// tests of the exact view. A tree that is optimal on a coarse view is
+// optimal only among the trees on its thresholds: its error is an upper
+// bound on the problem's optimum, never a proof. When even one test per
+// splittable column does not fit, it fails with an error wrapping
+// ErrMemoryLimit. A ctx that ends stops it with ctx's cause.
+func BinarizeBudget(ctx context.Context, d *Dataset, maxBytes int64) (*BinaryView, error) {
 	n := d.Rows()
 	v := &BinaryView{Data: d, N: n}
+	words := int64((n + 63) / 64)
+	testBytes := 8 * words
 	for range d.NumClasses() {
 		v.Class = append(v.Class, NewBitset(n))
 	}
 	for r, l := range d.Labels {
 		v.Class[l].Set(r)
 	}
+	// Distinct values of each numeric column, and the tests each column
+	// asks for in the exact view.
+	cols := make([]binCol, len(d.Features))
+	full := 0
 	for fi, f := range d.Features {
+		if err := ctxCause(ctx); err != nil {
+			return nil, err
+		}
+		c := &cols[fi]
 		if f.Kind == Categorical {
-			nl := len(f.Levels)
-			if nl < 2 {
-				continue
+			c.want = len(f.Levels)
+			if c.want < 2 {
+				c.want = 0
+			} else if c.want == 2 {
+				c.want = 1
 			}
-			if nl == 2 {
-				nl = 1
-			}
+		} else {
+			c.vals = slices.Clone(f.Values)
+			slices.Sort(c.vals)
+			c.vals = slices.Compact(c.vals)
+			c.want = len(c.vals) - 1
+		}
+		full += c.want
+	}
+	v.FullTests = full
+	avail := int64(-1) // tests that fit; -1: no cap
+	if maxBytes > 0 {
+		avail = maxBytes/testBytes - int64(len(v.Class))
+	}
+	if avail >= 0 && int64(full) > avail {
+		if err := allotTests(cols, d, avail); err != nil {
+			return nil, fmt.Errorf("%w: the binary view of %d rows needs %d bytes per test and %d bytes are allowed: %v", ErrMemoryLimit, n, testBytes, maxBytes, err)
+		}
+		v.Coarse = true
+	}
+	bucket := make([]int32, 0)
+	for fi, f := range d.Features {
+		c := &cols[fi]
+		if c.want == 0 {
+			continue
+		}
+		if f.Kind == Categorical {
+			nl := c.want
 			start := len(v.True)
 			for l := range nl {
 				v.Tests = append(v.Tests, Test{Feature: fi, Categorical: true, Level: l})
@@ -83,38 +147,138 @@ func Binarize(d *Dataset) *BinaryView {
 			}
 			continue
 		}
-		vals := slices.Clone(f.Values)
-		slices.Sort(vals)
-		vals = slices.Compact(vals)
-		if len(vals) < 2 {
-			continue
-		}
-		// Thresholds in increasing order. Test k is true on the rows whose
-		// value is above vals[k]; build them from the top down, each one
-		// the next one plus the rows holding vals[k+1].
-		m := len(vals) - 1
-		byValue := make([][]int, len(vals))
+		th := c.thresholds()
+		// bucket[r] is the number of thresholds below row r's value:
+		// test k is true on the rows of buckets above k.
+		m := len(th)
+		bucket = slices.Grow(bucket[:0], n)[:n]
+		perBucket := make([]int32, m+1)
 		for r, x := range f.Values {
-			idx, _ := slices.BinarySearch(vals, x)
-			byValue[idx] = append(byValue[idx], r)
+			if r&(1<<16-1) == 0 {
+				if err := ctxCause(ctx); err != nil {
+					return nil, err
+				}
+			}
+			b, _ := slices.BinarySearch(th, x)
+			bucket[r] = int32(b)
+			perBucket[b]++
 		}
+		// Rows grouped by bucket (a counting sort).
+		startOf := make([]int32, m+2)
+		for b := range m + 1 {
+			startOf[b+1] = startOf[b] + perBucket[b]
+		}
+		byBucket := make([]int32, n)
+		fill := slices.Clone(startOf[:m+1])
+		for r, b := range bucket {
+			byBucket[fill[b]] = int32(r)
+			fill[b]++
+		}
+		// Build from the top threshold down, each test the next one plus
+		// the rows of the bucket between them.
 		tests := make([]Bitset, m)
 		for k := m - 1; k >= 0; k-- {
+			if k&63 == 0 {
+				if err := ctxCause(ctx); err != nil {
+					return nil, err
+				}
+			}
 			if k == m-1 {
 				tests[k] = NewBitset(n)
 			} else {
 				tests[k] = tests[k+1].Clone()
 			}
-			for _, r := range byValue[k+1] {
-				tests[k].Set(r)
+			for _, r := range byBucket[startOf[k+1]:startOf[k+2]] {
+				tests[k].Set(int(r))
 			}
 		}
 		for k := range m {
-			v.Tests = append(v.Tests, Test{Feature: fi, Threshold: Midpoint(vals[k], vals[k+1])})
+			v.Tests = append(v.Tests, Test{Feature: fi, Threshold: th[k]})
 		}
 		v.True = append(v.True, tests...)
 	}
-	return v
+	return v, nil
+}
+
+// binCol plans the tests of one column: want of them, and for a numeric
+// column its distinct values in increasing order.
+type binCol struct {
+	vals []float64
+	want int
+	keep int // thresholds kept when coarsened (0: all)
+}
+
+// thresholds are the column's thresholds in increasing order: every
+// midpoint between consecutive distinct values, or keep of them at evenly
+// spaced quantiles of the distinct values when coarsened.
+func (c *binCol) thresholds() []float64 {
+	m := len(c.vals) - 1
+	if c.keep <= 0 || c.keep >= m {
+		th := make([]float64, m)
+		for k := range m {
+			th[k] = Midpoint(c.vals[k], c.vals[k+1])
+		}
+		return th
+	}
+	th := make([]float64, 0, c.keep)
+	for i := range c.keep {
+		// gap k lies between vals[k] and vals[k+1]; take the gaps at
+		// fractions (i+1)/(keep+1), which are distinct and increasing.
+		k := int(int64(i+1) * int64(m+1) / int64(c.keep+1))
+		k = min(max(k-1, 0), m-1)
+		if len(th) > 0 && th[len(th)-1] >= Midpoint(c.vals[k], c.vals[k+1]) {
+			continue
+		}
+		th = append(th, Midpoint(c.vals[k], c.vals[k+1]))
+	}
+	return th
+}
+
+// allotTests shares avail tests among the columns: every column that
+// asks for no more than its fair share keeps all its tests, the others
+// (numeric ones) share what is left equally. A categorical column cannot
+// be coarsened and keeps all its tests.
+func allotTests(cols []binCol, d *Dataset, avail int64) error {
+	left := avail
+	var open []int
+	for i := range cols {
+		if cols[i].want == 0 {
+			continue
+		}
+		if d.Features[i].Kind == Categorical {
+			left -= int64(cols[i].want)
+			continue
+		}
+		open = append(open, i)
+	}
+	if left < int64(len(open)) {
+		return fmt.Errorf("%d tests fit, fewer than one per column", avail)
+	}
+	// Water-filling: settle the smallest columns first.
+	slices.SortStableFunc(open, func(a, b int) int { return cols[a].want - cols[b].want })
+	for k, i := range open {
+		share := left / int64(len(open)-k)
+		if int64(cols[i].want) <= share {
+			left -= int64(cols[i].want)
+			continue
+		}
+		cols[i].keep = int(share)
+		left -= share
+	}
+	return nil
+}
+
+// ctxCause is nil while ctx runs, then its cause.
+func ctxCause(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
+}
+
+// Bytes is the memory the view's bitsets hold.
+func (v *BinaryView) Bytes() int64 {
+	return int64(len(v.True)+len(v.Class)) * 8 * int64((v.N+63)/64)
 }
 
 // Midpoint returns a threshold t with a <= t < b, as close to the middle

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -54,9 +55,18 @@ type ReadOptions struct {
 	// Label names the CSV label column (default: the last column). It may
 	// also be a 0-based column index.
 	Label string
-	// Weight optionally names a CSV column of positive row weights.
+	// Weight optionally names a CSV column of positive row weights. A
+	// weight, and the total of the weights, must not exceed MaxWeight
+	// (refused with file and line): beyond it float64 sums of weights are
+	// no longer exact. Whole-number weights too large for a backend that
+	// repeats rows (contree) are refused by that backend, so that auto
+	// can pick another.
 	Weight string
 }
+
+// MaxWeight is the largest row weight, and total weight, the readers
+// accept: 2^53, up to which every whole number is exact in a float64.
+const MaxWeight = 1 << 53
 
 // ReadFile reads a dataset from a file; see ReadOptions.
 func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
@@ -74,7 +84,11 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 	}
 	switch format {
 	case FormatCSV:
-		return ReadCSV(f, path, opt)
+		size := int64(0)
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		return readCSV(f, path, opt, size)
 	case FormatText:
 		if opt.Label != "" || opt.Weight != "" {
 			return nil, dataErr(path, 0, "--label and --weight apply to CSV files only (the text format has its label first)")
@@ -86,6 +100,12 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 
 // ReadCSV reads a CSV file with a header row. name is used in errors.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
+	return readCSV(r, name, opt, 0)
+}
+
+// readCSV is ReadCSV; size, when known, is the input's size in bytes,
+// from which the columns are sized once the first rows are read.
+func readCSV(r io.Reader, name string, opt ReadOptions, size int64) (*Dataset, error) {
 	br := bufio.NewReader(r)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
@@ -93,7 +113,7 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = false
+	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, dataErr(name, 1, "empty file (no header)")
@@ -121,8 +141,21 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 			return nil, dataErr(name, 1, "the weight column cannot be the label column")
 		}
 	}
-	var rows [][]string
-	var lines []int
+	// Columns are parsed as the rows stream in, so that memory is the
+	// parsed table, not the text (see csvCol).
+	d := &Dataset{Name: name}
+	classIdx := map[string]int{}
+	cols := make([]*csvCol, ncol)
+	for c := range cols {
+		if c != label && c != weight {
+			cols[c] = &csvCol{name: header[c], bad: -1}
+		}
+	}
+	var (
+		rows, lastLine      int
+		labelErr, weightErr error
+		total               float64
+	)
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -141,53 +174,151 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		for i := range rec {
 			rec[i] = strings.TrimSpace(rec[i])
 		}
-		rows = append(rows, rec)
-		lines = append(lines, line)
-	}
-	if len(rows) < 2 {
-		last := 1 // the header
-		if len(lines) > 0 {
-			last = lines[len(lines)-1]
-		}
-		return nil, dataErr(name, last, "%d data row(s) up to here; need at least two", len(rows))
-	}
-	d := &Dataset{Name: name}
-	classIdx := map[string]int{}
-	d.Labels = make([]int, len(rows))
-	for i, rec := range rows {
-		v := rec[label]
-		if v == "" {
-			return nil, dataErr(name, lines[i], "empty label in column %q", header[label])
-		}
-		c, ok := classIdx[v]
-		if !ok {
-			c = len(d.Classes)
-			classIdx[v] = c
-			d.Classes = append(d.Classes, v)
-		}
-		d.Labels[i] = c
-	}
-	if weight >= 0 {
-		d.Weights = make([]float64, len(rows))
-		for i, rec := range rows {
-			w, err := strconv.ParseFloat(rec[weight], 64)
-			if err != nil || !(w > 0) || math.IsInf(w, 0) {
-				return nil, dataErr(name, lines[i], "weight %q in column %q is not a positive finite number", rec[weight], header[weight])
+		lastLine = line
+		i := rows
+		rows++
+		if rows == 256 && size > 0 {
+			// Size the columns for the rows the rest of the input holds
+			// at this rate (plus 5 %), rather than growing them by copies.
+			est := int(float64(size) / float64(cr.InputOffset()) * 256 * 1.05)
+			d.Labels = slices.Grow(d.Labels, est-len(d.Labels))
+			for _, col := range cols {
+				if col != nil {
+					col.f.Values = slices.Grow(col.f.Values, est-len(col.f.Values))
+				}
 			}
-			d.Weights[i] = w
+		}
+		if v := rec[label]; v == "" {
+			if labelErr == nil {
+				labelErr = dataErr(name, line, "empty label in column %q", header[label])
+			}
+			d.Labels = append(d.Labels, 0)
+		} else {
+			c, ok := classIdx[v]
+			if !ok {
+				c = len(d.Classes)
+				v = strings.Clone(v)
+				classIdx[v] = c
+				d.Classes = append(d.Classes, v)
+			}
+			d.Labels = append(d.Labels, c)
+		}
+		if weight >= 0 {
+			w, err := strconv.ParseFloat(rec[weight], 64)
+			if weightErr == nil {
+				if err != nil || !(w > 0) || math.IsInf(w, 0) {
+					weightErr = dataErr(name, line, "weight %q in column %q is not a positive finite number", rec[weight], header[weight])
+				} else if total += w; w > MaxWeight || total > MaxWeight {
+					weightErr = dataErr(name, line, "weight %q in column %q brings the total weight above 2^53 (%g), where sums of weights stop being exact", rec[weight], header[weight], float64(MaxWeight))
+				}
+			}
+			d.Weights = append(d.Weights, w)
+		}
+		for c, col := range cols {
+			if col != nil {
+				col.add(i, rec[c], line)
+			}
 		}
 	}
-	for c := 0; c < ncol; c++ {
-		if c == label || c == weight {
+	if rows < 2 {
+		last := 1 // the header
+		if rows > 0 {
+			last = lastLine
+		}
+		return nil, dataErr(name, last, "%d data row(s) up to here; need at least two", rows)
+	}
+	if labelErr != nil {
+		return nil, labelErr
+	}
+	if weightErr != nil {
+		return nil, weightErr
+	}
+	for _, col := range cols {
+		if col == nil {
 			continue
 		}
-		f, err := csvColumn(name, header[c], rows, lines, c)
-		if err != nil {
-			return nil, err
+		// A column of numbers with a NaN or Inf is an error; a column
+		// that also holds a non-number is categorical, "inf" being one
+		// more level.
+		if col.f.Kind == Numeric && col.bad >= 0 {
+			return nil, dataErr(name, col.bad, "column %q holds %q, not a finite number", col.name, col.badText)
 		}
-		d.Features = append(d.Features, f)
+		col.f.Name = col.name
+		d.Features = append(d.Features, col.f)
 	}
 	return d, nil
+}
+
+// csvCol is one feature column being read: numeric while every value
+// parses as a number, categorical from the first one that does not. A
+// number's text is kept only when it differs from the number's shortest
+// rendering (raw, allocated on the first such value), so that a column
+// that turns categorical gets its earlier values back as written.
+type csvCol struct {
+	name    string
+	f       Feature
+	raw     []string // raw[i] when not "", the text of row i's number
+	levels  map[string]int
+	bad     int // line of the first NaN or Inf, -1 when none
+	badText string
+	buf     []byte
+}
+
+func (c *csvCol) add(i int, text string, line int) {
+	if c.f.Kind == Numeric {
+		v, err := strconv.ParseFloat(text, 64)
+		if err == nil {
+			if c.bad < 0 && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				c.bad, c.badText = line, strings.Clone(text)
+			}
+			c.buf = strconv.AppendFloat(c.buf[:0], v, 'g', -1, 64)
+			canon := string(c.buf) == text
+			if !canon && c.raw == nil {
+				c.raw = make([]string, i, max(i+1, cap(c.f.Values)))
+			}
+			if c.raw != nil {
+				t := ""
+				if !canon {
+					t = strings.Clone(text)
+				}
+				c.raw = append(c.raw, t)
+			}
+			c.f.Values = append(c.f.Values, v)
+			return
+		}
+		c.toCategorical()
+	}
+	l, ok := c.levels[text]
+	if !ok {
+		l = len(c.f.Levels)
+		text = strings.Clone(text)
+		c.levels[text] = l
+		c.f.Levels = append(c.f.Levels, text)
+	}
+	c.f.Values = append(c.f.Values, float64(l))
+}
+
+// toCategorical turns the numbers read so far into levels, in order.
+func (c *csvCol) toCategorical() {
+	c.f.Kind = Categorical
+	c.levels = map[string]int{}
+	for i, v := range c.f.Values {
+		text := ""
+		if c.raw != nil {
+			text = c.raw[i]
+		}
+		if text == "" {
+			text = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		l, ok := c.levels[text]
+		if !ok {
+			l = len(c.f.Levels)
+			c.levels[text] = l
+			c.f.Levels = append(c.f.Levels, text)
+		}
+		c.f.Values[i] = float64(l)
+	}
+	c.raw = nil
 }
 
 func csvErr(name string, err error) error {
@@ -216,46 +347,6 @@ func findColumn(header []string, key string, def int) (int, error) {
 		return i, nil
 	}
 	return 0, fmt.Errorf("no column %q in the header (%s)", key, strings.Join(header, ", "))
-}
-
-// csvColumn builds a feature from column c: numeric when every value
-// parses as a finite number, categorical otherwise.
-func csvColumn(name, colName string, rows [][]string, lines []int, c int) (Feature, error) {
-	f := Feature{Name: colName, Values: make([]float64, len(rows))}
-	numeric := true
-	bad := -1 // first row holding NaN or Inf
-	for i, rec := range rows {
-		v, err := strconv.ParseFloat(rec[c], 64)
-		if err != nil {
-			numeric = false
-			break
-		}
-		if bad < 0 && (math.IsNaN(v) || math.IsInf(v, 0)) {
-			bad = i
-		}
-		f.Values[i] = v
-	}
-	// A column of numbers with a NaN or Inf is an error; a column that
-	// also holds a non-number is categorical, "inf" being one more level.
-	if numeric && bad >= 0 {
-		return f, dataErr(name, lines[bad], "column %q holds %q, not a finite number", colName, rows[bad][c])
-	}
-	if numeric {
-		return f, nil
-	}
-	f.Kind = Categorical
-	idx := map[string]int{}
-	for i, rec := range rows {
-		v := rec[c]
-		l, ok := idx[v]
-		if !ok {
-			l = len(f.Levels)
-			idx[v] = l
-			f.Levels = append(f.Levels, v)
-		}
-		f.Values[i] = float64(l)
-	}
-	return f, nil
 }
 
 // ReadText reads the whitespace format: one row per line, numbers

@@ -208,3 +208,31 @@ func TestReadTestdata(t *testing.T) {
 		t.Errorf("bmi: %d rows %d classes", bmi.Rows(), bmi.NumClasses())
 	}
 }
+
+func TestReadCSVWeightCap(t *testing.T) {
+	// 2^53 itself is accepted; a larger weight, or a total above it, is
+	// refused at its line.
+	if _, err := ReadCSV(strings.NewReader("a,w,y\n1,9007199254740992,p\n2,2,q\n"), "w.csv", ReadOptions{Weight: "w"}); err == nil || !strings.Contains(err.Error(), "w.csv:3:") {
+		t.Errorf("total above 2^53: %v", err)
+	}
+	if _, err := ReadCSV(strings.NewReader("a,w,y\n1,1e17,p\n2,1,q\n"), "w.csv", ReadOptions{Weight: "w"}); err == nil || !strings.Contains(err.Error(), "w.csv:2:") {
+		t.Errorf("weight 1e17: %v", err)
+	}
+	if _, err := ReadCSV(strings.NewReader("a,w,y\n1,9007199254740991,p\n2,1,q\n"), "w.csv", ReadOptions{Weight: "w"}); err != nil {
+		t.Errorf("total 2^53: %v", err)
+	}
+}
+
+func TestReadCSVColumnTurnsCategorical(t *testing.T) {
+	// Numbers written in any form keep their text as levels when a later
+	// value makes the column categorical; an all-number column stays
+	// numeric with the values parsed.
+	d := mustCSV(t, "a,b,y\n1.0,1.50,p\n2,2.5,q\n1.0,1.6e1,p\nabc,3,q\n", ReadOptions{})
+	a, b := d.Features[0], d.Features[1]
+	if a.Kind != Categorical || !reflect.DeepEqual(a.Levels, []string{"1.0", "2", "abc"}) || !reflect.DeepEqual(a.Values, []float64{0, 1, 0, 2}) {
+		t.Errorf("column a: %v %q %v", a.Kind, a.Levels, a.Values)
+	}
+	if b.Kind != Numeric || !reflect.DeepEqual(b.Values, []float64{1.5, 2.5, 16, 3}) {
+		t.Errorf("column b: %v %v", b.Kind, b.Values)
+	}
+}

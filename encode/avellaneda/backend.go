@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/dp"
+	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -145,7 +145,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	// (not for the size: its depth may exceed the minimum) when it is
 	// consistent and within the limits.
 	var greedy *model.Graph
-	if g, werr := dp.CART(p.View, -1, dp.CARTSettings{}); werr == 0 && p.Dropped == 0 && g.Errors(job.Data) == 0 &&
+	if g, werr := cart.Grow(ctx, p.View, -1, cart.Config{}); werr == 0 && ctx.Err() == nil && p.Dropped == 0 && g.Errors(job.Data) == 0 &&
 		(s.MaxDepth <= 0 || g.Depth() <= s.MaxDepth) && (s.MaxNodes <= 0 || g.Size() <= s.MaxNodes) {
 		greedy = g
 		if !size {

@@ -42,6 +42,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Data is a weighted binary data set in column form. Its rows are laid
@@ -125,16 +127,23 @@ func NewData(n, classes int, cols [][]uint64, labels []int, weights []int64) (*D
 			d.WordWeight[i>>6] = d.Weight[i]
 		}
 	}
-	d.Cols = make([][]uint64, len(cols))
-	for f, c := range cols {
-		out := make([]uint64, d.W)
-		for r := range n {
-			if c[r>>6]>>uint(r&63)&1 != 0 {
-				s := slot[r]
-				out[s>>6] |= 1 << uint(s&63)
-			}
+	// Columns in slot order, 64 features at a time: their bits row by
+	// row (block transposes), the rows moved to their slots, and back to
+	// columns; memory beyond the result is two words per row.
+	d.Cols = make([][]uint64, 0, len(cols))
+	slotWords := make([]uint64, d.N)
+	for j := 0; j < len(cols); j += 64 {
+		block := cols[j:min(j+64, len(cols))]
+		rows, _ := model.RowMajor(block, n)
+		for r, w := range rows {
+			slotWords[slot[r]] = w
 		}
-		d.Cols[f] = out
+		d.Cols = append(d.Cols, model.ColumnMajor(slotWords, 1, d.N, len(block))...)
 	}
 	return d, nil
+}
+
+// Bytes is the memory of the column form.
+func (d *Data) Bytes() int64 {
+	return int64(len(d.Cols)+1)*8*int64(d.W) + int64(d.W)*12 + int64(d.N)*(8+8+8)
 }

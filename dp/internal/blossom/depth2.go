@@ -25,7 +25,10 @@ func (s *search) solveDepth2(id int32) {
 			if s.cacheInst != P.inst {
 				s.cacheSingle = growI(s.cacheSingle, m*C)
 				s.cachePair = growI(s.cachePair, m*m*C)
-				s.counts(P, feats, s.cacheSingle, s.cachePair)
+				s.cacheInst = -1
+				if !s.counts(P, feats, s.cacheSingle, s.cachePair) {
+					return
+				}
 				s.cacheInst = P.inst
 				s.stats.ParentCounts++
 			}
@@ -35,7 +38,9 @@ func (s *search) solveDepth2(id int32) {
 			}
 			s.single = growI(s.single, m*C)
 			s.pair = growI(s.pair, m*m*C)
-			s.counts(&s.nodes[small], feats, s.single, s.pair)
+			if !s.counts(&s.nodes[small], feats, s.single, s.pair) {
+				return
+			}
 			s.evaluate(small, feats, P.feat, s.single, s.pair)
 			for i, v := range s.cacheSingle {
 				s.single[i] = v - s.single[i]
@@ -52,7 +57,9 @@ func (s *search) solveDepth2(id int32) {
 	m := len(feats)
 	s.single = growI(s.single, m*C)
 	s.pair = growI(s.pair, m*m*C)
-	s.counts(x, feats, s.single, s.pair)
+	if !s.counts(x, feats, s.single, s.pair) {
+		return
+	}
 	s.evaluate(id, feats, -1, s.single, s.pair)
 	s.propagate(id)
 }
@@ -61,8 +68,9 @@ func (s *search) solveDepth2(id int32) {
 // class c on which feats[k] is true, and pair[(k*m+l)*C+c] with those on
 // which feats[k] and feats[l] are both true. The rows of x are packed
 // first (each column restricted to x's rows, so that a bitset is as long
-// as x is large, see layout).
-func (s *search) counts(x *node, feats []int32, single, pair []int64) {
+// as x is large, see layout). It returns false, the counts unfinished,
+// when the context ended (looked at once per feature).
+func (s *search) counts(x *node, feats []int32, single, pair []int64) bool {
 	C := s.d.C
 	w2 := s.layout(x)
 	m := len(feats)
@@ -71,6 +79,9 @@ func (s *search) counts(x *node, feats []int32, single, pair []int64) {
 		s.pack(s.proj[k*w2:(k+1)*w2], x, s.d.Cols[f])
 	}
 	for k := range m {
+		if s.looked() {
+			return false
+		}
 		ck := s.proj[k*w2 : (k+1)*w2]
 		sg := single[k*C : (k+1)*C]
 		for _, g := range s.psegs {
@@ -94,6 +105,45 @@ func (s *search) counts(x *node, feats []int32, single, pair []int64) {
 			copy(pair[(l*m+k)*C:(l*m+k+1)*C], pr)
 		}
 	}
+	return true
+}
+
+// depth2Fits reports whether the tables of the two-level rule for branch
+// id fit (their growth is reserved in the budget; without a budget they
+// must stay under maxDepth2Bytes). When they do not, the branch is
+// searched feature by feature.
+func (s *search) depth2Fits(id int32) bool {
+	x := &s.nodes[id]
+	C := int64(s.d.C)
+	m := int64(len(s.candidates(x)))
+	w2 := int64(0)
+	for _, w := range x.nzw {
+		w2 += int64(bits.OnesCount64(x.rows[w]))
+	}
+	w2 = w2/64 + int64(s.d.C) + 1 // packed words, with padding per segment
+	if p := x.parent; p >= 0 {
+		w2 = max(w2, int64(len(s.nodes[p].nzw))) // the parent's counts, for two siblings
+	}
+	// single and pair, for the branch and its parent's cache, and the
+	// packed columns.
+	need := []struct {
+		have int
+		n    int64
+	}{{cap(s.single), m * C}, {cap(s.pair), m * m * C}, {cap(s.cacheSingle), m * C}, {cap(s.cachePair), m * m * C}, {cap(s.proj), m * w2}}
+	total, more := int64(0), int64(0)
+	for _, b := range need {
+		total += 8 * b.n
+		more += 8 * max(0, b.n-int64(b.have))
+	}
+	if s.budget == nil {
+		if total <= maxDepth2Bytes {
+			return true
+		}
+	} else if s.reserve(more, "blossom pair tables") == nil {
+		return true
+	}
+	s.stats.Depth2Skipped++
+	return false
 }
 
 // evaluate sets x's best tree of depth at most two from the counts of

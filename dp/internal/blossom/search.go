@@ -3,6 +3,8 @@ package blossom
 import (
 	"context"
 	"math/bits"
+
+	"github.com/odtkit/odtkit/backend"
 	"slices"
 
 	"github.com/odtkit/odtkit/model"
@@ -38,9 +40,22 @@ type Options struct {
 	// one value on all of its rows.
 	NoDropUninformative bool
 	// CheckEvery is the number of iterations between two looks at the
-	// context (0: 64).
+	// context (0: 64); the context is also looked at after every 2^20
+	// words of bitset work, and inside the pair counts of the two-level
+	// rule.
 	CheckEvery int
+	// Budget, when set, accounts the engine's big structures (the data
+	// and the pair tables of the two-level rule) against the solve's
+	// memory cap. A branch whose pair tables do not fit is searched
+	// feature by feature instead (memory linear in the features); when
+	// even the data does not fit, Solve refuses with an error wrapping
+	// model.ErrMemoryLimit.
+	Budget *backend.Budget
 }
+
+// maxDepth2Bytes caps the pair tables of the two-level rule when no
+// Budget is set.
+const maxDepth2Bytes = 512 << 20
 
 // Tree is a decision tree over the engine's features. Feature < 0 marks
 // a leaf predicting Class; otherwise rows where the feature is false go
@@ -72,6 +87,9 @@ type Stats struct {
 	// buds first run out), -1 if the search stopped before.
 	FirstComplete int64
 	PeakBranches  int // most branch slots in use at once
+	// Depth2Skipped counts the branches with two levels left searched
+	// feature by feature because their pair tables did not fit.
+	Depth2Skipped int64
 }
 
 // Result is the outcome of a search.
@@ -79,7 +97,14 @@ type Result struct {
 	Tree    *Tree
 	Error   int64 // weighted error of Tree on the engine's data
 	Optimal bool  // the search space was exhausted (or the error is 0)
-	Stats   Stats
+	// LowerBound is a proven lower bound on the optimal error (Error when
+	// Optimal): from the branches solved optimally under the current
+	// tree, where every other test of their parents was tried.
+	LowerBound int64
+	Stats      Stats
+	// Cause is nil, or an error wrapping model.ErrMemoryLimit when even
+	// the data did not fit the Budget (Tree is then the root's leaf).
+	Cause error
 }
 
 type node struct {
@@ -114,6 +139,11 @@ type search struct {
 	report func(int64, *Tree)
 	stats  Stats
 	inUse  int
+	ctx    context.Context
+	work   int64 // words of bitset work since the context was looked at
+	halt   bool  // the context ended inside a step
+	budget *backend.Budget
+	held   int64 // bytes reserved in budget
 
 	// scratch
 	hc, lc, tc             []int64
@@ -139,15 +169,20 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		o.CheckEvery = 64
 	}
 	m := len(d.Cols)
-	s := &search{d: d, o: o, report: report,
+	s := &search{d: d, o: o, report: report, ctx: ctx, budget: o.Budget,
 		hc: make([]int64, d.C), lc: make([]int64, d.C), tc: make([]int64, d.C),
 		score: make([]float64, m),
 	}
+	defer func() { s.budget.Release(s.held) }()
 	s.stats.FirstComplete = -1
 	for c := range d.C {
 		s.leaves = append(s.leaves, &Tree{Feature: -1, Class: c})
 	}
 	root := s.newNode(-1, 0, d.All, nil, false)
+	if err := s.reserve(d.Bytes(), "blossom data"); err != nil {
+		r := &s.nodes[root]
+		return &Result{Tree: r.tree, Error: r.best, Stats: s.stats, Cause: err}
+	}
 	s.buds = append(s.buds, root)
 	if report != nil {
 		report(s.nodes[root].best, s.nodes[root].tree)
@@ -155,7 +190,7 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 	stopped := false
 	for len(s.seq)+len(s.buds)-s.head > 0 {
 		s.stats.Iterations++
-		if s.stats.Iterations%int64(o.CheckEvery) == 0 && ctx.Err() != nil {
+		if s.halt || (s.stats.Iterations%int64(o.CheckEvery) == 0 || s.work > 1<<20) && s.looked() {
 			stopped = true
 			break
 		}
@@ -173,11 +208,55 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		}
 		s.backtrack()
 	}
+	// A step cut short by the context leaves its branch unsolved.
+	stopped = stopped || s.halt
 	r := &s.nodes[root]
 	if s.stats.FirstComplete < 0 && !stopped {
 		s.stats.FirstComplete = r.best
 	}
-	return &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats}
+	res := &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats}
+	if res.Optimal {
+		res.LowerBound = res.Error
+	} else {
+		res.LowerBound = min(s.bound(root), res.Error)
+	}
+	return res
+}
+
+// looked looks at the context (and resets the work counter): true when
+// it has ended.
+func (s *search) looked() bool {
+	s.work = 0
+	if s.ctx.Err() != nil {
+		s.halt = true
+	}
+	return s.halt
+}
+
+// reserve accounts n bytes in the budget until Solve returns.
+func (s *search) reserve(n int64, what string) error {
+	if err := s.budget.Reserve(n, what); err != nil {
+		return err
+	}
+	s.held += n
+	return nil
+}
+
+// bound is a lower bound on the optimal error of branch id of a stopped
+// search: its best when it was solved optimally (done and not tainted);
+// otherwise, when its current test is the last one left to try and no
+// branch below it was given up, the smaller of its best (what the tests
+// tried before reached) and the bounds of its two current children;
+// else 0.
+func (s *search) bound(id int32) int64 {
+	x := &s.nodes[id]
+	if x.done && !x.tainted {
+		return x.best
+	}
+	if x.tainted || x.feat < 0 || x.dom == nil || x.next < len(x.dom) {
+		return 0
+	}
+	return min(x.best, s.bound(x.kids[0])+s.bound(x.kids[1]))
 }
 
 // alloc returns a free branch slot.
@@ -253,6 +332,7 @@ func (s *search) countHigh(x *node, f int32, out []int64) {
 			out[wc[w]] += int64(bits.OnesCount64(v)) * ww[w]
 		}
 	}
+	s.work += int64(len(x.nzw))
 }
 
 // candidates lists the features that may be tested on x: its parent's
@@ -313,7 +393,7 @@ func (s *search) expand(id int32) {
 		s.solveDepth1(id)
 		return
 	}
-	if rem == 2 && !s.o.NoDepth2 {
+	if rem == 2 && !s.o.NoDepth2 && s.depth2Fits(id) {
 		s.solveDepth2(id)
 		return
 	}

@@ -17,6 +17,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -43,6 +44,11 @@ type Config struct {
 	NoCache bool
 	// Experimental knobs.
 	FIFO, EtaSum, LargerFirst, NoOrder bool
+	// Budget, when set, accounts the engine's big structures (the sorted
+	// columns and the split buffers of each level) against the solve's
+	// memory cap; when one does not fit the search stops with its best
+	// tree and Result.Cause wrapping model.ErrMemoryLimit.
+	Budget *backend.Budget
 }
 
 // Node is a tree node. Internal nodes send rows with
@@ -75,6 +81,9 @@ type Result struct {
 	Optimal    bool
 	Stopped    bool // the context ended the search early
 	Stats      Stats
+	// Cause is nil, or why the search stopped itself: an error wrapping
+	// model.ErrMemoryLimit when the Budget refused memory.
+	Cause error
 }
 
 // entry is one row in a feature-sorted list: its rank among the
@@ -154,6 +163,9 @@ type solver struct {
 	cache   map[cacheKey]*cacheVal
 	stop    bool
 	tick    int
+	work    int // entries scanned since the context was last looked at
+	cause   error
+	held    int64 // bytes reserved in cfg.Budget
 	stats   Stats
 	onImpr  func(*Node)
 	seed    *Node // the root search's starting tree (nil: the leaf)
@@ -187,6 +199,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	s.cr = make([]int, s.k)
 	s.fql = make([]int, s.k)
 	s.fqr = make([]int, s.k)
+	defer func() { cfg.Budget.Release(s.held) }()
 	root := s.rootView(in)
 	if cfg.MaxDepth < 0 {
 		cfg.MaxDepth = 0
@@ -195,6 +208,9 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	s.best = leaf
 	if onImprove != nil {
 		onImprove(leaf)
+	}
+	if s.stop {
+		return Result{Tree: leaf, Errors: leaf.Errors, Stopped: true, Cause: s.cause, Stats: s.stats}
 	}
 	if cfg.MaxDepth >= greedyDepth && leaf.Errors > 0 {
 		// A first tree for deep searches, whose first root threshold
@@ -214,7 +230,8 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 		// search is the trivial one.
 		res.Tree, res.Errors = s.best, s.best.Errors
 		res.Stopped = true
-		res.LowerBound = 0
+		res.LowerBound = min(s.irreducible(in, root), s.best.Errors)
+		res.Cause = s.cause
 		return res
 	}
 	if sol == nil || sol.Errors > s.best.Errors {
@@ -226,6 +243,68 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	return res
 }
 
+// irreducibleCells bounds the work of irreducible (rows × columns): a
+// bound computed after a stop must not delay it much.
+const irreducibleCells = 1 << 22
+
+// irreducible is the error no tree avoids: rows equal on every column
+// fall in the same leaf, so all but the largest class among them are
+// misclassified. Rows are grouped by a hash of their value ranks and
+// compared value by value (a collision only splits a group, which keeps
+// the bound valid). It returns 0 above irreducibleCells or when the
+// sorted columns were not built.
+func (s *solver) irreducible(in Input, root *view) int {
+	if s.n*s.p > irreducibleCells || s.n == 0 || len(root.cols) == 0 || root.cols[0] == nil {
+		return 0
+	}
+	h := make([]uint64, s.n)
+	for f, col := range root.cols {
+		for _, e := range col {
+			x := uint64(f)<<32 ^ uint64(e.rank)
+			h[e.row()] += splitmix(&x)
+		}
+	}
+	same := func(a, b int) bool {
+		for _, c := range in.Columns {
+			if c[a] != c[b] {
+				return false
+			}
+		}
+		return true
+	}
+	first := make(map[uint64]int32, s.n)
+	group := make([]int32, s.n) // the first row of each row's group
+	for r := range s.n {
+		group[r] = int32(r)
+		if o, ok := first[h[r]]; ok {
+			if same(int(o), r) {
+				group[r] = o
+			}
+			continue
+		}
+		first[h[r]] = int32(r)
+	}
+	// Class counts per group, keyed by its first row.
+	cnt := map[int64]int{}
+	size := map[int32]int{}
+	for r, g := range group {
+		size[g]++
+		cnt[int64(g)*int64(s.k)+int64(in.Labels[r])]++
+	}
+	irr := 0
+	for g, n := range size {
+		if n < 2 {
+			continue
+		}
+		top := 0
+		for c := range s.k {
+			top = max(top, cnt[int64(g)*int64(s.k)+int64(c)])
+		}
+		irr += n - top
+	}
+	return irr
+}
+
 func splitmix(x *uint64) uint64 {
 	*x += 0x9e3779b97f4a7c15
 	z := *x
@@ -235,6 +314,8 @@ func splitmix(x *uint64) uint64 {
 }
 
 // rootView sorts every column once.
+// When ctx ends or the columns do not fit the budget it stops the solver
+// and returns the view with its counts only.
 func (s *solver) rootView(in Input) *view {
 	v := &view{n: s.n, cols: make([][]entry, s.p), counts: make([]int, s.k)}
 	for r, l := range in.Labels {
@@ -242,8 +323,15 @@ func (s *solver) rootView(in Input) *view {
 		v.h1 += s.rowH1[r]
 		v.h2 += s.rowH2[r]
 	}
+	if err := s.reserve(int64(s.p)*int64(s.n)*8+int64(s.n)*(4+1+16), "contree sorted columns"); err != nil {
+		return v
+	}
 	idx := make([]int32, s.n)
 	for f := range s.p {
+		if s.ctx.Err() != nil {
+			s.stop = true
+			return v
+		}
 		col := in.Columns[f]
 		for r := range idx {
 			idx[r] = int32(r)
@@ -262,16 +350,13 @@ func (s *solver) rootView(in Input) *view {
 	return v
 }
 
-// level returns the scratch of recursion level l, allocating it once.
+// level returns the scratch of recursion level l, allocating it once
+// (its split views on the first split, see splitViews).
 func (s *solver) level(l int) *levelScratch {
 	for len(s.levels) <= l {
 		ls := &levelScratch{}
 		mk := func() view {
-			w := view{cols: make([][]entry, s.p), counts: make([]int, s.k)}
-			for f := range w.cols {
-				w.cols[f] = make([]entry, 0, s.n)
-			}
-			return w
+			return view{cols: make([][]entry, s.p), counts: make([]int, s.k)}
 		}
 		ls.left, ls.right = mk(), mk()
 		s.levels = append(s.levels, ls)
@@ -279,11 +364,48 @@ func (s *solver) level(l int) *levelScratch {
 	return s.levels[l]
 }
 
-// check polls the context every so often.
+// splitViews makes room in ls's split views for splitting a view of n
+// rows (each side needs n entries per column while it is written). It
+// stops the solver and returns false when the budget refuses them.
+func (s *solver) splitViews(ls *levelScratch, n int) bool {
+	if have := cap(ls.left.cols[0]); have >= n {
+		return true
+	}
+	have := int64(cap(ls.left.cols[0]))
+	if err := s.reserve(2*int64(s.p)*(int64(n)-have)*8, "contree split buffers"); err != nil {
+		return false
+	}
+	for f := range s.p {
+		ls.left.cols[f] = make([]entry, 0, n)
+		ls.right.cols[f] = make([]entry, 0, n)
+	}
+	return true
+}
+
+// reserve accounts n bytes in the budget until Solve returns; when it
+// does not fit it stops the solver with the budget's error as the cause.
+func (s *solver) reserve(n int64, what string) error {
+	if err := s.cfg.Budget.Reserve(n, what); err != nil {
+		s.stop, s.cause = true, err
+		return err
+	}
+	s.held += n
+	return nil
+}
+
+// checkWork is the number of scanned entries (about a millisecond of
+// work) after which check looks at the context.
+const checkWork = 1 << 18
+
+// check looks at the context every 256 calls or after checkWork entries
+// of scanning, whichever comes first.
 func (s *solver) check() bool {
 	s.tick++
-	if s.tick&255 == 0 && s.ctx.Err() != nil {
-		s.stop = true
+	if s.tick&255 == 0 || s.work >= checkWork {
+		s.work = 0
+		if s.ctx.Err() != nil {
+			s.stop = true
+		}
 	}
 	return s.stop
 }
@@ -509,10 +631,16 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 		var solL, solR *Node
 		if d == 2 {
 			solL, solR = s.d2split(v, f, int(cum[w]))
+			if s.stop {
+				return
+			}
 			lbL, lbR = solL.Errors, solR.Errors
 		} else {
 			ub := bound
 			left, right := s.splitView(v, f, int(cum[w]), st.lvl)
+			if left == nil {
+				return
+			}
 			var eta int
 			zi, zj, zw := int(cum[i]), int(cum[j]), int(cum[w])
 			if s.cfg.EtaLongest {
@@ -620,6 +748,9 @@ func (s *solver) greedy(v *view, d, lvl int) *Node {
 		}
 	}
 	left, right := s.splitView(v, t.Feature, cut, lvl)
+	if left == nil {
+		return nil
+	}
 	lo := s.greedy(left, d-1, lvl+1)
 	if lo == nil {
 		return nil

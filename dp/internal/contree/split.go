@@ -21,8 +21,14 @@ func sortByValue(idx []int32, col []float64) {
 // splitView splits v by feature f into the first cut rows of f's order
 // (left) and the rest (right), keeping every list sorted. The two views
 // live in the scratch of level lvl and stay valid until its next split.
+// It returns nil views when the budget refuses their buffers (the solver
+// is then stopped).
 func (s *solver) splitView(v *view, f, cut, lvl int) (*view, *view) {
 	ls := s.level(lvl)
+	if !s.splitViews(ls, v.n) {
+		return nil, nil
+	}
+	s.work += s.p * v.n
 	left, right := &ls.left, &ls.right
 	src := v.cols[f]
 	side := s.side
@@ -111,7 +117,11 @@ func (b *best1) node(s *solver, v *view, sd uint8) *Node {
 // memory linear in the number of classes.
 func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 	s.stats.D2Calls++
-	s.check()
+	s.work += s.p * v.n
+	if s.check() {
+		// Stopped: the leaves stand for the two sides (never used).
+		return s.leaf(v), s.leaf(v)
+	}
 	k := s.k
 	src := v.cols[f1]
 	side := s.side

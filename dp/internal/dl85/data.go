@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Data is the binary input of the engine: one column bitset per test
@@ -60,44 +63,63 @@ func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*
 			return nil, fmt.Errorf("dl85: row %d has weight %v", r, x)
 		}
 	}
-	mw := (d.M + 63) / 64
-	flat := make([]uint64, n*mw)
+	flat, mw := model.RowMajor(cols, n)
 	d.rowBits = make([][]uint64, n)
 	for r := range d.rowBits {
 		d.rowBits[r] = flat[r*mw : (r+1)*mw : (r+1)*mw]
 	}
-	for t, c := range cols {
-		for wi, x := range c {
-			for x != 0 {
-				b := bits.TrailingZeros64(x)
-				x &= x - 1
-				r := wi*64 + b
-				if r < n {
-					d.rowBits[r][t>>6] |= 1 << (uint(t) & 63)
-				}
-			}
-		}
-	}
-	// Distinct test vectors, for the irreducible-error lower bound.
+	// Distinct test vectors, for the irreducible-error lower bound: rows
+	// keyed by a hash of their test words, compared word by word (no
+	// copy of the rows' bits as map keys).
 	d.group = make([]int32, n)
-	ids := map[string]int32{}
-	buf := make([]byte, 0, 8*mw)
+	// head[h]: the first representative row of hash h; chain[r]: the
+	// next representative with r's hash (-1: none).
+	head := make(map[uint64]int32, min(n, 1<<16))
+	chain := make([]int32, n)
+	groups := int32(0)
 	for r := range n {
-		buf = buf[:0]
-		for _, x := range d.rowBits[r] {
-			for i := range 8 {
-				buf = append(buf, byte(x>>(8*i)))
+		h := wordsHash(d.rowBits[r])
+		id := int32(-1)
+		o, ok := head[h]
+		for ok && o >= 0 {
+			if slices.Equal(d.rowBits[o], d.rowBits[r]) {
+				id = d.group[o]
+				break
 			}
+			o = chain[o]
 		}
-		id, ok := ids[string(buf)]
-		if !ok {
-			id = int32(len(ids))
-			ids[string(buf)] = id
+		if id < 0 {
+			id = groups
+			groups++
+			chain[r] = -1
+			if first, had := head[h]; had {
+				chain[r] = first
+			}
+			head[h] = int32(r)
 		}
 		d.group[r] = id
 	}
-	d.nGroups = len(ids)
+	d.nGroups = int(groups)
 	return d, nil
+}
+
+// wordsHash mixes the words of a row's tests into 64 bits (equal rows,
+// equal hashes; rows are compared before they are grouped).
+func wordsHash(w []uint64) uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, x := range w {
+		h ^= x
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	return h
+}
+
+// Bytes estimates the memory of the engine's copy of the data beyond the
+// caller's columns: the row-major bits and the per-row indexes.
+func (d *Data) Bytes() int64 {
+	mw := int64((d.M + 63) / 64)
+	return int64(d.N)*(8*mw+4+4+24) + int64(d.NC*d.words)*8
 }
 
 // weight of row r.

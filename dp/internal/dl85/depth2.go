@@ -1,13 +1,20 @@
 package dl85
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/odtkit/odtkit/model"
+)
 
 // depth2 returns an optimal tree of depth at most 2 for the branch at
 // level lv (unweighted rows), from pairwise counts: the rows of the
 // branch are renumbered 0..n-1, every active test becomes a compact
 // bitset over them, and one AND-popcount pass per pair of tests gives the
 // class counts of every depth-2 leaf.
-func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, fc []float64) (*Tree, float64) {
+//
+// It reports ok=false when ctx ended during the step (checked once per
+// test of the pair loops, each a pass over the branch's words).
+func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, fc []float64) (*Tree, float64, bool) {
 	s.d2calls++
 	d := s.d
 	nc := d.NC
@@ -42,6 +49,9 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 	if nc == 2 {
 		c0 := cc[:nw]
 		for i := range K {
+			if s.ctx.Err() != nil {
+				return nil, 0, false
+			}
 			fi := cf[i*nw : (i+1)*nw]
 			for j := i + 1; j < K; j++ {
 				fj := cf[j*nw : (j+1)*nw]
@@ -59,6 +69,9 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 		}
 	} else {
 		for i := range K {
+			if s.ctx.Err() != nil {
+				return nil, 0, false
+			}
 			fi := cf[i*nw : (i+1)*nw]
 			for j := i + 1; j < K; j++ {
 				fj := cf[j*nw : (j+1)*nw]
@@ -166,6 +179,9 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 	bestErr := leafErr(tot)
 	bi, bjLo, bjHi := -1, -1, -1
 	for i := range K {
+		if i&255 == 255 && s.ctx.Err() != nil {
+			return nil, 0, false
+		}
 		hiOf(i, side)
 		eh, jh := bestSide(i, side, fn[i], true)
 		if eh >= bestErr {
@@ -184,7 +200,7 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 	}
 	if bi < 0 {
 		_, c := leafOf(cnt)
-		return s.leaves[c], float64(bestErr)
+		return s.leaves[c], float64(bestErr), true
 	}
 	// Build the tree from the counts.
 	mk := func(sc []int, j int, hiSide bool) *Tree {
@@ -211,7 +227,7 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 		side[c] = tot[c] - side[c]
 	}
 	loT := mk(side, bjLo, false)
-	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr)
+	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr), true
 }
 
 func argmax(x []int) int {
@@ -227,7 +243,7 @@ func argmax(x []int) int {
 // depth2Binary evaluates every depth-2 tree from the pair counts of a
 // two-class branch: for each root test i, the best subtree of depth <= 1
 // on each side, with plain integer arithmetic.
-func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc []float64, K int, pairs []int32) (*Tree, float64) {
+func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc []float64, K int, pairs []int32) (*Tree, float64, bool) {
 	minsup := s.minsup
 	// Full symmetric matrices of pair counts: pt (rows with both tests
 	// true) and p0 (of which class 0), the diagonal holding single tests.
@@ -253,6 +269,9 @@ func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc
 	bestErr := min(t0, tn-t0)
 	bi, bjLo, bjHi := -1, -1, -1
 	for i := range K {
+		if i&255 == 255 && s.ctx.Err() != nil {
+			return nil, 0, false
+		}
 		h0, hn := f0[i], fnn[i]
 		l0, ln := t0-h0, tn-hn
 		ptr, p0r := pt[i*K:(i+1)*K], p0[i*K:(i+1)*K]
@@ -298,7 +317,7 @@ func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc
 		return 0
 	}
 	if bi < 0 {
-		return s.leaves[cls(t0, tn)], float64(bestErr)
+		return s.leaves[cls(t0, tn)], float64(bestErr), true
 	}
 	h0, hn := f0[bi], fnn[bi]
 	l0, ln := t0-h0, tn-hn
@@ -312,7 +331,40 @@ func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc
 		jn, j0 := fnn[jl]-pt[bi*K+jl], f0[jl]-p0[bi*K+jl]
 		loT = &Tree{Test: int(act[jl]), Lo: s.leaves[cls(l0-j0, ln-jn)], Hi: s.leaves[cls(j0, jn)]}
 	}
-	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr)
+	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr), true
+}
+
+// depth2Fits reports whether the depth-2 tables for K tests on n rows
+// fit: under the Budget when one is set (their growth is reserved), else
+// under maxDepth2Bytes. When they do not, the branch is searched the
+// ordinary way.
+func (s *search[T]) depth2Fits(K, n int) bool {
+	nc := int64(s.d.NC)
+	k, nw := int64(K), int64((n+63)/64)
+	grow := func(have int, need, size int64) int64 {
+		return max(0, need-int64(have)) * size
+	}
+	sym := int64(0)
+	if nc == 2 {
+		sym = 2 * k * k
+	}
+	total := k*nw*8 + nc*nw*8 + k*k*nc*4 + sym*4
+	if s.cfg.Budget == nil {
+		if total > maxDepth2Bytes {
+			s.d2skip++
+			return false
+		}
+		return true
+	}
+	more := grow(cap(s.cf), k*nw, 8) + grow(cap(s.cc), nc*nw, 8) + grow(cap(s.pairs), k*k*nc, 4) + grow(cap(s.sym), sym, 4)
+	if more == 0 {
+		return true
+	}
+	if err := s.reserve(more, "dl85 depth-2 tables"); err != nil {
+		s.d2skip++
+		return false
+	}
+	return true
 }
 
 // compact renumbers the rows of the branch 0..n-1 and writes, for each
@@ -347,7 +399,7 @@ func (s *search[T]) compact(rows []uint64, act []int32, nw int, cf, cc []uint64)
 			for q := nb; q < 64; q++ {
 				m[q] = 0
 			}
-			transpose64(&m)
+			model.Transpose64(&m)
 			for am != 0 {
 				b := bits.TrailingZeros64(am)
 				am &= am - 1
@@ -372,19 +424,5 @@ func (s *search[T]) compact(rows []uint64, act []int32, nw int, cf, cc []uint64)
 	}
 	if nb > 0 {
 		flush()
-	}
-}
-
-// transpose64 transposes a 64×64 bit matrix in place: bit c of row r
-// becomes bit r of row c.
-func transpose64(a *[64]uint64) {
-	m := uint64(0x00000000FFFFFFFF)
-	for j := 32; j != 0; j >>= 1 {
-		for k := 0; k < 64; k = (k + j + 1) &^ j {
-			t := ((a[k] >> uint(j)) ^ a[k+j]) & m
-			a[k] ^= t << uint(j)
-			a[k+j] ^= t
-		}
-		m ^= m << uint(j>>1)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -64,7 +65,20 @@ type Config struct {
 	// constant or below the minimum support on a branch is so on all its
 	// sub-branches): for measuring what that saves.
 	NoInheritTests bool
+	// Budget, when set, accounts the engine's big structures (its copy of
+	// the data, the cache, the depth-2 tables) against the solve's memory
+	// cap. A depth-2 table that does not fit is replaced by the ordinary
+	// search of the branch (slower, memory linear in the tests); a cache
+	// that does not fit evicts; when even that is not enough the search
+	// stops with its best tree and Result.Cause wrapping
+	// model.ErrMemoryLimit.
+	Budget *backend.Budget
 }
+
+// maxDepth2Bytes caps the depth-2 tables when no Budget is set: beyond
+// it the branch is searched instead (the pair counts grow with the
+// square of the tests, the search linearly).
+const maxDepth2Bytes = 512 << 20
 
 // Result is the outcome of a search.
 type Result struct {
@@ -78,6 +92,12 @@ type Result struct {
 	CacheEntries       int
 	PeakCacheBytes     int64
 	Evictions          int
+	// Depth2Skipped counts the depth-2 branches searched the ordinary way
+	// because their pair tables did not fit.
+	Depth2Skipped int64
+	// Cause is nil, or why the search stopped early on its own: an error
+	// wrapping model.ErrMemoryLimit when the Budget refused memory.
+	Cause error
 }
 
 // ErrInfeasible is returned when the data has fewer rows than the minimum
@@ -121,7 +141,10 @@ type search[T comparable] struct {
 	peak     int64
 	evicted  int
 	stop     bool
-	tick     uint32
+	cause    error // why the search stopped itself (memory)
+	reserved int64 // bytes reserved in cfg.Budget
+	cacheRes int64 // of which for the cache
+	d2skip   int64
 	nodes    int64
 	d2calls  int64
 	leaves   []*Tree
@@ -171,6 +194,17 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 		cache: map[string]entry[T]{}}
 	if d.N < s.minsup {
 		return Result{}, ErrInfeasible
+	}
+	if err := s.reserve(d.Bytes()+int64(d.nGroups)*int64(8*d.NC+4)+int64(d.M)*8, "dl85 data"); err != nil {
+		return Result{}, err
+	}
+	defer func() { cfg.Budget.Release(s.reserved) }()
+	if b := cfg.Budget; b.Limit() > 0 {
+		// The cache may take half of what is left; it evicts beyond.
+		capB := (b.Limit() - b.Used()) / 2
+		if s.cfg.CacheBytes == 0 || s.cfg.CacheBytes > capB {
+			s.cfg.CacheBytes = max(capB, 1<<20)
+		}
 	}
 	L := cfg.MaxDepth + 2
 	s.lvBytes = make([]int64, L)
@@ -266,6 +300,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	res.LB = min(res.LB, res.Err)
 	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
 	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
+	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
 	return res, nil
 }
 
@@ -294,12 +329,28 @@ func entropy(cnt []float64) float64 {
 	return h
 }
 
+// reserve accounts n bytes in the budget (kept until Solve returns).
+func (s *search[T]) reserve(n int64, what string) error {
+	if err := s.cfg.Budget.Reserve(n, what); err != nil {
+		return err
+	}
+	s.reserved += n
+	return nil
+}
+
+// memoryStop stops the search for lack of memory.
+func (s *search[T]) memoryStop(err error) {
+	if s.cause == nil {
+		s.cause = err
+	}
+	s.stop = true
+}
+
 func (s *search[T]) stopped() bool {
 	if s.stop {
 		return true
 	}
-	s.tick++
-	if s.tick&31 == 0 && s.ctx.Err() != nil {
+	if s.ctx.Err() != nil {
 		s.stop = true
 	}
 	return s.stop
@@ -383,6 +434,19 @@ func (s *search[T]) store(key []byte, n entry[T]) {
 	if s.cfg.CacheBytes > 0 && s.bytes > s.cfg.CacheBytes {
 		s.evict()
 	}
+	if s.cfg.Budget != nil && s.bytes > s.cacheRes {
+		// Reserve in steps of 1 MiB; on refusal evict, and stop when the
+		// cache cannot even hold its current (evicted) size.
+		step := s.bytes - s.cacheRes + 1<<20
+		if err := s.reserve(step, "dl85 cache"); err != nil {
+			s.evict()
+			if s.bytes > s.cacheRes {
+				s.memoryStop(err)
+			}
+			return
+		}
+		s.cacheRes += step
+	}
 }
 
 // evict drops the deepest levels of the cache until at most half the cap
@@ -390,6 +454,9 @@ func (s *search[T]) store(key []byte, n entry[T]) {
 // valid; evicted branches are only searched again.
 func (s *search[T]) evict() {
 	target := s.cfg.CacheBytes / 2
+	if target == 0 {
+		target = s.bytes / 2
+	}
 	keep := len(s.lvBytes) - 1
 	total := s.bytes
 	for keep >= 0 && total > target {
@@ -518,8 +585,20 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		return r
 	}
-	if rd == 2 && s.cfg.Depth2 {
-		t, err := s.depth2(lv, cnt, n, act, fn, fc)
+	if lv == 0 && rd >= 2 {
+		// A first incumbent at the cost of the counts already made: the
+		// best single split (the depth-2 step or the search may take long
+		// on large data).
+		if r1 := s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil {
+			report(r1.tree, r1.err)
+		}
+	}
+	if rd == 2 && s.cfg.Depth2 && s.depth2Fits(len(act), n) {
+		t, err, ok := s.depth2(lv, cnt, n, act, fn, fc)
+		if !ok {
+			// Stopped inside the step: no tree proven for the branch.
+			return s.leafResult(cnt, ub, false, s.irreducible(rows))
+		}
 		s.store(key, entry[T]{err: err, lb: err, ub: ub, tree: t, state: s.rule.TerminalState(st), iter: s.iter, exact: true})
 		if err < ub {
 			return result{tree: t, err: err, lb: err, complete: true}

@@ -5,14 +5,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Execute runs the cells one after another (so timings do not compete),
 // appending each run to dir/runs.jsonl as soon as it ends, so that an
 // interrupted grid keeps what it did. Progress goes to progress (may be nil).
+//
+// When rn.Validate is set the grid is checked first (see Validate). A
+// SIGINT or SIGTERM received meanwhile is forwarded to the running
+// solve's process group, which prints its best model; that run is
+// recorded, no further run starts, and Execute returns the runs with
+// context.Canceled. A second signal kills the running solve at once.
 func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress io.Writer) ([]Run, error) {
+	if rn.Validate {
+		if err := Validate(ctx, rn, cells); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -21,10 +34,31 @@ func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress
 		return nil, err
 	}
 	defer f.Close()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		for n := 0; ; {
+			select {
+			case <-finished:
+				return
+			case s := <-sigs:
+				if n++; n == 1 {
+					cancel(Signal{s})
+				} else if p := rn.running(); p != nil {
+					killGroup(p)
+				}
+			}
+		}
+	}()
 	var runs []Run
 	for i, c := range cells {
-		if err := ctx.Err(); err != nil {
-			return runs, err
+		if ctx.Err() != nil {
+			return runs, context.Canceled
 		}
 		run := rn.Run(ctx, c)
 		runs = append(runs, run)

@@ -73,6 +73,20 @@ func (r *Run) group() string {
 	return g
 }
 
+// entryName is the dataset column of the run's row in the summary table:
+// protocol runs on different seeds and folds train on different rows,
+// so each seed and fold gets its own row ("iris/s1", "iris/s1/f2").
+func (r *Run) entryName() string {
+	if r.Protocol == "" {
+		return r.Name()
+	}
+	n := fmt.Sprintf("%s/s%d", r.Name(), r.Seed)
+	if r.Fold > 0 {
+		n += fmt.Sprintf("/f%d", r.Fold)
+	}
+	return n
+}
+
 // label is the row of the accuracy table a run belongs to.
 func (r *Run) label() string {
 	if r.Tuned {
@@ -355,6 +369,15 @@ func accuracyPicture(dir string, runs []Run, backends []string) ([]string, error
 			p.Legend.Add(b, swatch{fill})
 		}
 	}
+	// Headroom above the boxes for the legend (top left).
+	lo, hi := 1.0, 0.0
+	for _, per := range vals {
+		for _, v := range per {
+			lo, hi = math.Min(lo, slices.Min(v)), math.Max(hi, slices.Max(v))
+		}
+	}
+	span := math.Max(hi-lo, 0.05)
+	p.Y.Min, p.Y.Max = lo-0.03*span, hi+(0.08*nb)*span
 	p.NominalX(labels...)
 	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
 	p.X.Tick.Label.Rotation = math.Pi / 6

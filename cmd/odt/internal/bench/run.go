@@ -11,7 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync"
 	"time"
 
 	"github.com/odtkit/odtkit/model"
@@ -60,7 +60,30 @@ type Runner struct {
 	// solves the run makes (a tuning run makes several; its time budget
 	// is that many time limits).
 	Prepare func(Cell) (args []string, solves int)
+	// Validate makes Execute check the grid before its first run (see
+	// Validate).
+	Validate bool
+
+	mu  sync.Mutex
+	cur *os.Process // the running solve, nil between runs
 }
+
+// running is the running solve's process, or nil.
+func (rn *Runner) running() *os.Process {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.cur
+}
+
+func (rn *Runner) setRunning(p *os.Process) {
+	rn.mu.Lock()
+	rn.cur = p
+	rn.mu.Unlock()
+}
+
+// stopGrace is how long a run interrupted by a signal may take to print
+// its best model before its process group is killed.
+const stopGrace = 3 * time.Second
 
 // grace is how long past its time limit a run may take to return its
 // best model before it is killed.
@@ -84,18 +107,10 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		args, solves = append(args, extra...), max(n, 1)
 	}
 	args = append(args, c.Dataset)
-	var cctx context.Context
-	var cancel context.CancelFunc
-	if rn.TimeLimit > 0 {
-		cctx, cancel = context.WithTimeout(ctx, rn.TimeLimit*time.Duration(solves)+rn.grace())
-	} else {
-		cctx, cancel = context.WithCancel(ctx)
-	}
-	defer cancel()
-	cmd := exec.CommandContext(cctx, rn.Exe, args...)
-	// Its own process group, so that killing a run kills whatever it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd := exec.Command(rn.Exe, args...)
+	// Its own process group, so that stopping a run stops whatever it
+	// started (process groups on unix, the process alone elsewhere).
+	newGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -109,13 +124,15 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if rn.MemoryLimitMB > 0 {
 		go watchMemory(cmd.Process, float64(rn.MemoryLimitMB), overMemory, stopWatch)
 	}
+	killed := make(chan struct{}) // closed when the run overran its limit
+	go rn.supervise(ctx, cmd.Process, rn.TimeLimit*time.Duration(solves)+rn.grace(), killed, stopWatch)
+	rn.setRunning(cmd.Process)
 	err := cmd.Wait()
+	rn.setRunning(nil)
 	close(stopWatch)
 	run.Seconds = time.Since(start).Seconds()
 	if ps := cmd.ProcessState; ps != nil {
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			run.PeakMB = float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
-		}
+		run.PeakMB = peakMB(ps)
 		run.ExitCode = ps.ExitCode()
 	}
 	select {
@@ -125,9 +142,15 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		return run
 	default:
 	}
+	overran := false
+	select {
+	case <-killed:
+		overran = true
+	default:
+	}
 	if err != nil {
 		switch {
-		case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		case overran:
 			run.Status = "killed"
 			run.Message = fmt.Sprintf("no answer within the time limit plus %s grace", rn.grace())
 		case run.ExitCode < 0:
@@ -172,6 +195,46 @@ func lastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// supervise stops the run's process group: with SIGKILL when it overruns
+// budget (its time limits plus grace); when ctx ends (the grid is interrupted),
+// with the signal that interrupted it (SIGINT unless ctx's cause is a
+// Signal), then SIGKILL after stopGrace. It returns when done is closed.
+func (rn *Runner) supervise(ctx context.Context, p *os.Process, budget time.Duration, killed chan<- struct{}, done <-chan struct{}) {
+	var limit <-chan time.Time
+	if rn.TimeLimit > 0 {
+		t := time.NewTimer(budget)
+		defer t.Stop()
+		limit = t.C
+	}
+	select {
+	case <-done:
+		return
+	case <-limit:
+		close(killed)
+		killGroup(p)
+		return
+	case <-ctx.Done():
+	}
+	var sig Signal
+	if !errors.As(context.Cause(ctx), &sig) {
+		sig = Signal{os.Interrupt}
+	}
+	signalGroup(p, sig.Sig)
+	t := time.NewTimer(stopGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		killGroup(p)
+	}
+}
+
+// Signal is the cause of a grid stopped by a signal, forwarded to the
+// running solve.
+type Signal struct{ Sig os.Signal }
+
+func (s Signal) Error() string { return "stopped by " + s.Sig.String() }
+
 // watchMemory polls the process's resident set size and kills it when it
 // exceeds limitMB.
 func watchMemory(p *os.Process, limitMB float64, over chan<- struct{}, stop <-chan struct{}) {
@@ -184,7 +247,7 @@ func watchMemory(p *os.Process, limitMB float64, over chan<- struct{}, stop <-ch
 		case <-tick.C:
 			if mb, ok := residentMB(p.Pid); ok && mb > limitMB {
 				close(over)
-				syscall.Kill(-p.Pid, syscall.SIGKILL)
+				killGroup(p)
 				return
 			}
 		}

@@ -182,7 +182,7 @@ func Summarize(runs []Run) Summary {
 	sums := map[ek][3]float64{} // proof seconds sum, integral sum, n integral
 	for i := range runs {
 		r := &runs[i]
-		k := ek{r.Name(), r.Backend, r.Depth}
+		k := ek{r.entryName(), r.Backend, r.Depth}
 		e := entries[k]
 		if e == nil {
 			e = &Entry{Dataset: k.name, Backend: k.backend, Depth: k.depth, Objective: math.NaN(), Bound: math.NaN()}

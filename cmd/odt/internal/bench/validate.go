@@ -1,0 +1,105 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
+)
+
+// InvalidError says which backend, option or data file of a grid is
+// bad, with the message of the solve that refused it. It wraps
+// backend.ErrInvalid (and odtkit.ErrInvalid): bad usage, exit code 2.
+type InvalidError struct {
+	What string // e.g. `backend "dl58"` or `data file "x.csv"`
+	Msg  string
+}
+
+func (e *InvalidError) Error() string { return "odt bench: " + e.What + ": " + e.Msg }
+
+// Unwrap makes the error match backend.ErrInvalid and odtkit.ErrInvalid.
+func (e *InvalidError) Unwrap() []error { return []error{backend.ErrInvalid, odtkit.ErrInvalid} }
+
+// probeLimit bounds one check run.
+const probeLimit = 60 * time.Second
+
+// Validate checks a grid before its first run: every data file exists
+// and is a regular file (else an *fs.PathError), every backend with the
+// runner's extra arguments is accepted by `odt solve` on the smallest
+// data file, and every other data file is accepted with the first
+// backend (else an *InvalidError naming the backend or file). A check is
+// a solve with a 1 ms time limit: only a refusal (exit code 2) counts;
+// other failures are left to the grid, which records them.
+func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
+	if len(cells) == 0 {
+		return nil
+	}
+	var files, backends []string
+	depth := cells[0].Depth
+	size := map[string]int64{}
+	for _, c := range cells {
+		if !slices.Contains(files, c.Dataset) {
+			st, err := os.Stat(c.Dataset)
+			if err != nil {
+				return err
+			}
+			if !st.Mode().IsRegular() {
+				return &fs.PathError{Op: "read", Path: c.Dataset, Err: errors.New("not a regular file")}
+			}
+			files = append(files, c.Dataset)
+			size[c.Dataset] = st.Size()
+		}
+		if !slices.Contains(backends, c.Backend) {
+			backends = append(backends, c.Backend)
+		}
+		depth = min(depth, c.Depth)
+	}
+	small := slices.MinFunc(files, func(a, b string) int { return int(min(max(size[a]-size[b], -1), 1)) })
+	for _, b := range backends {
+		if err := rn.probe(ctx, b, depth, small); err != nil {
+			return &InvalidError{What: fmt.Sprintf("backend %q with options %q", b, rn.Args), Msg: err.Error()}
+		}
+	}
+	for _, f := range files {
+		if f == small {
+			continue
+		}
+		if err := rn.probe(ctx, backends[0], depth, f); err != nil {
+			return &InvalidError{What: fmt.Sprintf("data file %q", f), Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// probe runs one check solve; it returns the solve's message when it
+// exits with code 2.
+func (rn *Runner) probe(ctx context.Context, b string, depth int, file string) error {
+	ctx, cancel := context.WithTimeout(ctx, probeLimit)
+	defer cancel()
+	args := []string{"solve", "--backend", b, "--depth", strconv.Itoa(depth), "--time-limit", "1ms",
+		"--format", "json", "--quiet"}
+	args = append(append(args, rn.Args...), file)
+	cmd := exec.CommandContext(ctx, rn.Exe, args...)
+	newGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd.Process); return nil }
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 2 {
+		if msg := lastLine(stderr.String()); msg != "" {
+			return errors.New(msg)
+		}
+		return err
+	}
+	return nil
+}

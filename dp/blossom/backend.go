@@ -1,0 +1,71 @@
+package blossom
+
+import (
+	"context"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Backend is Blossom (Solve) behind odtkit's solver contract, registered
+// as "blossom". The zero value is ready to use.
+type Backend struct{}
+
+// switches are Blossom's on/off options: each names the Config field
+// that turns its part off.
+func switches(c *Config) []struct {
+	param backend.Param
+	off   *bool
+} {
+	return []struct {
+		param backend.Param
+		off   *bool
+	}{
+		{backend.BoolParam("lower-bound", true, "fail early with the ancestor lower bound (sum of optimal sibling errors)"), &c.NoLowerBound},
+		{backend.BoolParam("depth2", true, "solve branches with two levels left at once from pairwise counts (false: only the last level, as in the paper)"), &c.NoDepth2},
+		{backend.BoolParam("merge-rows", true, "merge identical rows into weighted rows and cancel inconsistent ones"), &c.NoMergeRows},
+		{backend.BoolParam("drop-redundant", true, "drop constant tests and tests equal or complementary to another"), &c.NoDropRedundant},
+		{backend.BoolParam("drop-uninformative", true, "on each branch, drop the tests that take one value on all its rows"), &c.NoDropUninformative},
+		{backend.BoolParam("cart-seed", true, "report the greedy (cart) tree first and return it if a stopped search found nothing better"), &c.NoCARTSeed},
+	}
+}
+
+// Info describes the "blossom" backend. It takes whole-number row
+// weights (rows are merged into integer counts) and has neither a
+// minimum leaf support nor a node limit.
+func (Backend) Info() backend.Info {
+	params := []backend.Param{
+		backend.EnumParam("order", string(OrderGini), []string{string(OrderGini), string(OrderError), string(OrderIndex)},
+			"feature order on a branch: gini, error (the paper's no-heuristic variant) or index"),
+	}
+	for _, s := range switches(&Config{}) {
+		params = append(params, s.param)
+	}
+	return backend.Info{
+		Name:        "blossom",
+		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Hebrard & Emmanuel)",
+		Objectives:  []model.Objective{model.MinError},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		Caps:        backend.Caps{Weights: backend.WholeWeights},
+		Params:      params,
+	}
+}
+
+// Solve runs Blossom on the job's binary view.
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	s := Config{MaxDepth: job.Problem.MaxDepth, Order: Order(job.Options.String("order"))}
+	for _, sw := range switches(&s) {
+		*sw.off = !job.Options.Bool(sw.param.Name)
+	}
+	r, err := Solve(ctx, model.Binarize(job.Data), s, job.Report)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
+		Optimal: r.Optimal, Stats: r.Stats}, nil
+}

@@ -1,0 +1,295 @@
+package blossom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"time"
+
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/dp/internal/blossom"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Order names the order in which Blossom tries the features of a
+// branch.
+type Order string
+
+const (
+	// OrderGini: increasing Gini impurity of the split (the default).
+	OrderGini Order = "gini"
+	// OrderError: increasing error of the split (the paper's "no
+	// heuristic" variant).
+	OrderError Order = "error"
+	// OrderIndex: test index order (no heuristic at all).
+	OrderIndex Order = "index"
+)
+
+// Config controls a Blossom search. The zero value runs the full
+// algorithm: Gini ordering, ancestor lower bound, two-level rule, and
+// every preprocessing step. The No... switches turn single parts off, for
+// a factor analysis.
+type Config struct {
+	// MaxDepth is the maximum number of tests on a root-to-leaf path.
+	MaxDepth int
+	// Order of the features on a branch ("" = gini).
+	Order Order
+	// NoLowerBound switches off the ancestor lower bound.
+	NoLowerBound bool
+	// NoDepth2 switches off the two-level rule (solve a branch with two
+	// levels left at once from pairwise counts); the last level is always
+	// solved at once, as in the paper.
+	NoDepth2 bool
+	// NoMergeRows keeps every row instead of merging rows with the same
+	// feature vector into weighted rows (and cancelling inconsistent ones).
+	NoMergeRows bool
+	// NoDropRedundant keeps constant tests and tests equal or
+	// complementary to an earlier one.
+	NoDropRedundant bool
+	// NoDropUninformative keeps, on a branch, the tests that take one value
+	// on all of its rows.
+	NoDropUninformative bool
+	// NoCARTSeed skips the greedy tree (cart.Grow) that is otherwise reported
+	// as the first incumbent and returned when a stopped search has found
+	// nothing better. (Blossom's own first complete tree is greedy too,
+	// but on the merged rows its Gini order may differ from CART's.)
+	NoCARTSeed bool
+}
+
+// Result is the outcome of a Blossom search. Errors and Objective
+// are those of Model on the original data (unweighted and weighted).
+type Result struct {
+	Model      *model.Graph
+	Errors     int
+	Objective  float64
+	LowerBound float64
+	Optimal    bool
+	Stats      map[string]any
+}
+
+// Solve searches a tree of at most s.MaxDepth levels with the fewest
+// (weighted) errors on v's data, with the anytime algorithm of Hebrard
+// and Emmanuel: the first complete tree is the greedy one, each later
+// improvement is sent to report, and the search ends when every branch
+// has been tried (Optimal) or ctx is done (the best tree so far, with a
+// lower bound). Row weights must be whole numbers. Memory grows with the
+// size of the tree, not with the search.
+func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.IncumbentFunc) (*Result, error) {
+	if v == nil || v.Data == nil {
+		return nil, errors.New("blossom: no data")
+	}
+	if s.MaxDepth < 0 {
+		return nil, fmt.Errorf("blossom: max depth %d is negative", s.MaxDepth)
+	}
+	var order blossom.Order
+	switch s.Order {
+	case "", OrderGini:
+		order = blossom.OrderGini
+	case OrderError:
+		order = blossom.OrderError
+	case OrderIndex:
+		order = blossom.OrderIndex
+	default:
+		return nil, fmt.Errorf("blossom: unknown order %q (want gini, error or index)", s.Order)
+	}
+	start := time.Now()
+	p, err := prepare(v, s)
+	if err != nil {
+		return nil, err
+	}
+	d := v.Data
+	toGraph := func(t *blossom.Tree) *model.Graph {
+		b := model.NewBuilder(d, model.KindTree)
+		var build func(t *blossom.Tree) int
+		build = func(t *blossom.Tree) int {
+			if t.Feature < 0 {
+				return b.Leaf(t.Class)
+			}
+			lo := build(t.Low)
+			hi := build(t.High)
+			return b.Split(v.Tests[p.tests[t.Feature]], lo, hi)
+		}
+		return b.Graph(build(t))
+	}
+	reported := math.Inf(1)
+	var cartG *model.Graph
+	cartErr := math.Inf(1)
+	if !s.NoCARTSeed {
+		cartG, cartErr = cart.Grow(ctx, v, s.MaxDepth, cart.Config{})
+		reported = cartErr
+		report.Report(cartErr, cartG)
+	}
+	var rep func(int64, *blossom.Tree)
+	if report != nil {
+		rep = func(e int64, t *blossom.Tree) {
+			if obj := float64(e + p.offset); obj < reported {
+				reported = obj
+				report.Report(obj, toGraph(t))
+			}
+		}
+	}
+	res := blossom.Solve(ctx, p.data, blossom.Options{
+		MaxDepth:            s.MaxDepth,
+		Order:               order,
+		NoLowerBound:        s.NoLowerBound,
+		NoDepth2:            s.NoDepth2,
+		NoDropUninformative: s.NoDropUninformative,
+	}, rep)
+	g := toGraph(res.Tree)
+	obj := float64(res.Error + p.offset)
+	// The engine's error plus the offset of the merged rows is the error
+	// on the original data; anything else is a bug.
+	if w := g.WeightedErrors(d); math.Abs(w-obj) > 1e-6*math.Max(1, obj) {
+		return nil, fmt.Errorf("blossom: internal error: tree error %v on the data, %v claimed", w, obj)
+	}
+	out := &Result{Model: g, Errors: g.Errors(d), Objective: obj, Optimal: res.Optimal,
+		LowerBound: float64(p.offset)}
+	if res.Optimal {
+		out.LowerBound = obj
+	} else if cartErr < obj {
+		out.Model, out.Errors, out.Objective = cartG, cartG.Errors(d), cartErr
+	}
+	st := res.Stats
+	first := int64(-1) // the search stopped before its first complete tree
+	if st.FirstComplete >= 0 {
+		first = st.FirstComplete + p.offset
+	}
+	out.Stats = map[string]any{
+		"binary_tests": v.NumTests(), "tests_used": len(p.tests), "rows_used": p.rows, "row_slots": p.data.N,
+		"error_offset": p.offset, "iterations": st.Iterations, "decisions": st.Decisions,
+		"depth1_solves": st.Depth1, "depth2_solves": st.Depth2, "pruned": st.Pruned,
+		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": first,
+		"seconds": time.Since(start).Seconds(), "returned_cart": out.Model == cartG,
+	}
+	return out, nil
+}
+
+// prepared is the engine's view of the data after preprocessing.
+type prepared struct {
+	data   *blossom.Data
+	tests  []int // engine feature -> binary view test
+	offset int64 // error of the cancelled inconsistent rows
+	rows   int   // rows after merging (data.N counts padding slots too)
+}
+
+// prepare applies the preprocessing of the paper: drop constant
+// tests and tests equal or complementary to an earlier one; merge the rows
+// of each feature vector into one weighted row per class, after
+// subtracting the smallest class count m of the group from every class
+// count (two classes: the majority class keeps weight |w⁻−w⁺|, a tie drops
+// the vector), and count (C−1)·m errors per group in offset, since any
+// leaf misclassifies at least that much of the group.
+func prepare(v *model.BinaryView, s Config) (*prepared, error) {
+	d := v.Data
+	n, C := v.N, v.Data.NumClasses()
+	weights := make([]int64, n)
+	for r := range n {
+		w := d.Weight(r)
+		if w < 0 || w != math.Trunc(w) || w > 1<<30 {
+			return nil, fmt.Errorf("blossom: row %d has weight %v; blossom needs whole non-negative weights", r, w)
+		}
+		weights[r] = int64(w)
+	}
+	p := &prepared{}
+	if s.NoDropRedundant {
+		for t := range v.Tests {
+			p.tests = append(p.tests, t)
+		}
+	} else {
+		dup, comp, constant := v.Redundancy()
+		for t := range v.Tests {
+			if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+				p.tests = append(p.tests, t)
+			}
+		}
+	}
+	m := len(p.tests)
+	// Row-major bit vectors of the kept tests.
+	rw := (m + 63) / 64
+	rowBits := make([]uint64, n*rw)
+	for k, t := range p.tests {
+		for _, r := range v.True[t].Rows(nil) {
+			rowBits[r*rw+k/64] |= 1 << uint(k%64)
+		}
+	}
+	type group struct {
+		row int // representative
+		cnt []int64
+	}
+	var rows []int // representative original row of each engine row
+	var labels []int
+	var ws []int64
+	if s.NoMergeRows {
+		for r := range n {
+			if weights[r] > 0 {
+				rows, labels, ws = append(rows, r), append(labels, d.Labels[r]), append(ws, weights[r])
+			}
+		}
+	} else {
+		seed := maphash.MakeSeed()
+		byHash := map[uint64][]int{}
+		var groups []group
+		for r := range n {
+			if weights[r] == 0 {
+				continue
+			}
+			key := rowBits[r*rw : (r+1)*rw]
+			hv := model.Bitset(key).Hash(seed)
+			gi := -1
+			for _, g := range byHash[hv] {
+				if equalWords(rowBits[groups[g].row*rw:(groups[g].row+1)*rw], key) {
+					gi = g
+					break
+				}
+			}
+			if gi < 0 {
+				gi = len(groups)
+				groups = append(groups, group{row: r, cnt: make([]int64, C)})
+				byHash[hv] = append(byHash[hv], gi)
+			}
+			groups[gi].cnt[d.Labels[r]] += weights[r]
+		}
+		for _, g := range groups {
+			mn := g.cnt[0]
+			for _, c := range g.cnt {
+				mn = min(mn, c)
+			}
+			p.offset += int64(C-1) * mn
+			for c, x := range g.cnt {
+				if x-mn > 0 {
+					rows, labels, ws = append(rows, g.row), append(labels, c), append(ws, x-mn)
+				}
+			}
+		}
+	}
+	nr := len(rows)
+	p.rows = nr
+	cols := make([][]uint64, m)
+	for k := range cols {
+		cols[k] = make([]uint64, (nr+63)/64)
+	}
+	for i, r := range rows {
+		for k := range m {
+			if rowBits[r*rw+k/64]>>uint(k%64)&1 != 0 {
+				cols[k][i>>6] |= 1 << uint(i&63)
+			}
+		}
+	}
+	var err error
+	p.data, err = blossom.NewData(nr, C, cols, labels, ws)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func equalWords(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,48 @@
+package cart
+
+import (
+	"context"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Backend is the greedy tree (Grow) behind odtkit's solver contract,
+// registered as "cart". The zero value is ready to use.
+type Backend struct{}
+
+// Info describes the "cart" backend: neither exact nor anytime; it
+// honours the minimum leaf support and any positive row weights, not a
+// node limit.
+func (Backend) Info() backend.Info {
+	return backend.Info{
+		Name:        "cart",
+		Description: "greedy top-down tree (Gini impurity), the baseline and first incumbent of the exact solvers",
+		Objectives:  []model.Objective{model.MinError},
+		Input:       "binary view",
+		Caps:        backend.Caps{MinSupport: true, Weights: backend.AnyWeights},
+		Params: []backend.Param{
+			backend.IntParam("min-leaf", 1, "least number of rows in a leaf (the problem's min support when larger)").AtLeast(1),
+		},
+	}
+}
+
+// Solve grows the greedy tree and reports it as the one incumbent (it
+// takes time linear in the tests and rows per level, so ctx is not
+// consulted). Data
+// with fewer rows than the minimum support is infeasible (not even a
+// leaf satisfies it).
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	if n := job.Data.Rows(); n < job.Problem.MinSupport {
+		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{
+			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil
+	}
+	v := model.Binarize(job.Data)
+	g, werr := Grow(ctx, v, job.Problem.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), job.Problem.MinSupport)})
+	job.Report.Report(werr, g)
+	return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
+		Status: model.StatusFeasible, Stats: map[string]any{"binary_tests": v.NumTests()}}, nil
+}

@@ -1,0 +1,5 @@
+// Package cart grows the greedy CART tree on the binary view (Grow: it is
+// a heuristic, so it grows a tree rather than solving a problem), the
+// baseline of odtkit and the first incumbent of its exact solvers, and
+// provides it as the "cart" backend (Backend).
+package cart

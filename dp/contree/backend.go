@@ -1,0 +1,73 @@
+package contree
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Backend is ConTree (Solve) behind odtkit's solver contract, registered
+// as "contree". The zero value is ready to use.
+type Backend struct{}
+
+// Info describes the "contree" backend. It takes whole-number row weights
+// (rows are repeated) and has neither a minimum leaf support nor a node
+// limit.
+func (Backend) Info() backend.Info {
+	return backend.Info{
+		Name: "contree",
+		Description: "ConTree: optimal depth-limited tree by dynamic programming and branch-and-bound " +
+			"directly on numeric thresholds (categorical columns as one 0/1 test per level; integer row weights only)",
+		Objectives: []model.Objective{model.MinError},
+		Input:      "numeric",
+		Exact:      true,
+		Anytime:    true,
+		Caps:       backend.Caps{Weights: backend.WholeWeights},
+		Params: []backend.Param{
+			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),
+			backend.EnumParam("eta", "max", []string{"max", "min"}, "η of the right upper bound: max (the paper's text, faster here) or min (its Algorithm 1)"),
+			backend.BoolParam("cache", true, "cache solved subproblems by row set and depth"),
+		},
+	}
+}
+
+// Solve runs ConTree on the job's data. Data it cannot take (too many
+// classes or rows) is refused with backend.ErrInvalid. With max-gap > 0 a
+// finished search is not a proof of optimality: its status is feasible.
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	o := job.Options
+	gap := o.Int("max-gap")
+	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache")}
+	// The engine reports improvements of its root search; the final tree
+	// may come from a deeper proof: report it too when it is better.
+	best := math.Inf(1)
+	report := func(obj float64, g *model.Graph) {
+		if obj < best {
+			best = obj
+			job.Report.Report(obj, g)
+		}
+	}
+	r, err := solve(ctx, job.Data, s, report)
+	if errors.Is(err, ErrInput) {
+		return nil, backend.Invalid(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if obj := float64(r.Objective); obj < best {
+		job.Report.Report(obj, r.Tree)
+	}
+	res := &model.Result{Model: r.Tree, Errors: r.Errors, Objective: float64(r.Objective),
+		LowerBound: float64(r.LowerBound), Optimal: r.Optimal && gap == 0, Stats: r.Stats}
+	if gap > 0 && !r.Stopped {
+		res.Status = model.StatusFeasible
+		res.Stats["max_gap"] = gap
+	}
+	return res, nil
+}

@@ -1,0 +1,86 @@
+package contree_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/contree"
+	"github.com/odtkit/odtkit/dp/internal/dptest"
+	"github.com/odtkit/odtkit/model"
+)
+
+// The backend finds the brute-force optimum (over every midpoint
+// threshold, the binary view's tests) on small seeded data, with and
+// without whole weights, under each option; with max-gap it stays within
+// the gap (runs in a fresh clone: no ../shared).
+func TestBackendBruteForce(t *testing.T) {
+	ws := []dptest.Weights{dptest.NoWeights, dptest.WholeWeights}
+	dptest.Exact(t, contree.Backend{}, 25, ws, false, []map[string]string{nil, {"eta": "min"}, {"cache": "false"}})
+	rng := rand.New(rand.NewPCG(25, 2))
+	for i := range 12 {
+		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, ws[i%2])
+		for depth := range 4 {
+			p := model.Problem{MaxDepth: depth}
+			want := dptest.Optimum(d, p)
+			res, _ := dptest.Solve(t, context.Background(), contree.Backend{}, d, p, map[string]string{"max-gap": "2"})
+			if res.Optimal || res.Status != model.StatusFeasible || res.Objective > want+2 || res.LowerBound > want {
+				t.Fatalf("data %d depth %d max-gap 2: objective %v bound %v optimal %v status %s, brute force %v",
+					i, depth, res.Objective, res.LowerBound, res.Optimal, res.Status, want)
+			}
+		}
+	}
+}
+
+// Bad options, problem fields ConTree does not honour (a minimum leaf
+// support, a node limit, fractional weights) and data beyond its limits
+// are refused with backend.ErrInvalid, the latter also matching
+// contree.ErrInput, with the backend's name in the message once at most.
+func TestBackendRefuses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	d := dptest.Random(rng, 20, 3, 2, false, dptest.NoWeights)
+	p := model.Problem{MaxDepth: 2}
+	many := dptest.Random(rng, 20, 3, 2, false, dptest.WholeWeights)
+	many.Weights[0] = 1 << 40 // more rows, counted with weights, than ConTree takes
+	for _, c := range []struct {
+		d   *model.Dataset
+		p   model.Problem
+		raw map[string]string
+	}{
+		{d, p, map[string]string{"max-gap": "-1"}},
+		{d, p, map[string]string{"eta": "sum"}},
+		{d, p, map[string]string{"cache": "maybe"}},
+		{d, p, map[string]string{"order": "gini"}},
+		{d, model.Problem{MaxDepth: 2, MinSupport: 5}, nil},
+		{d, model.Problem{MaxDepth: 2, MaxNodes: 7}, nil},
+		{dptest.Random(rng, 20, 3, 2, false, dptest.AnyWeights), p, nil},
+		{many, p, nil},
+	} {
+		if why := dptest.Refused(contree.Backend{}, c.d, c.p, c.raw); why != "" {
+			t.Errorf("%v %+v: %s", c.raw, c.p, why)
+		}
+	}
+}
+
+// Data beyond ConTree's limits is refused matching contree.ErrInput too;
+// the backend leaves its name to the registry (no "contree: contree:"),
+// the library function names itself once.
+func TestBackendInputError(t *testing.T) {
+	d := dptest.Random(rand.New(rand.NewPCG(3, 4)), 20, 3, 2, false, dptest.WholeWeights)
+	d.Weights[0] = 1 << 40
+	job, err := backend.NewJob(contree.Backend{}.Info(), d, model.Problem{MaxDepth: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = contree.Backend{}.Solve(context.Background(), job)
+	if !errors.Is(err, contree.ErrInput) || !errors.Is(err, backend.ErrInvalid) || strings.Contains(err.Error(), "contree:") {
+		t.Fatalf("backend: %v", err)
+	}
+	_, err = contree.Solve(context.Background(), d, contree.Config{MaxDepth: 2}, nil)
+	if !errors.Is(err, contree.ErrInput) || strings.Count(err.Error(), "contree:") != 1 {
+		t.Fatalf("library: %v", err)
+	}
+}

@@ -1,0 +1,128 @@
+package dl85
+
+import (
+	"context"
+	"errors"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Backend is DL8.5 (Solve) behind odtkit's solver contract, registered as
+// "dl85". The zero value is ready to use.
+type Backend struct{}
+
+// AnytimeBackend is CA-DL8.5 (SolveNamed) behind odtkit's solver
+// contract, registered as "cadl85". The zero value is ready to use.
+type AnytimeBackend struct{}
+
+// commonParams are the options of both backends.
+func commonParams() []backend.Param {
+	return []backend.Param{
+		backend.FloatParam("cache-mb", 0, "cap on the cache of solved branches in MiB (0 = half the memory limit, or none); at the cap the deepest branches are evicted, the answer stays exact").AtLeast(0),
+		backend.BoolParam("depth2", true, "solve depth-2 subproblems with the specialised pairwise-count step (unweighted data)"),
+		backend.EnumParam("order", "gain", []string{"gain", "index"}, "order in which a node tries its tests: gain (information gain) or index"),
+	}
+}
+
+// caps are the problem fields both backends honour: the minimum leaf
+// support and any positive row weights (no node limit).
+func caps() backend.Caps { return backend.Caps{MinSupport: true, Weights: backend.AnyWeights} }
+
+// Info describes the "dl85" backend.
+func (Backend) Info() backend.Info {
+	return backend.Info{
+		Name:        "dl85",
+		Description: "DL8.5: optimal tree of bounded depth by caching branch-and-bound (multiclass, weights, min support)",
+		Objectives:  []model.Objective{model.MinError},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		Caps:        caps(),
+		Params:      commonParams(),
+	}
+}
+
+// Info describes the "cadl85" backend.
+func (AnytimeBackend) Info() backend.Info {
+	return backend.Info{
+		Name:        "cadl85",
+		Description: "CA-DL8.5: complete anytime DL8.5, restarts under a pruning rule relaxed each time (purity, gain, discrepancy, topk, topk*)",
+		Objectives:  []model.Objective{model.MinError},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		Caps:        caps(),
+		Params: append(commonParams(),
+			backend.EnumParam("rule", "discrepancy", []string{"purity", "gain", "discrepancy", "topk", "topk*"}, "pruning rule"),
+			backend.EnumParam("relax", "monotonic", []string{"monotonic", "exponential", "luby"}, "relaxation schedule: monotonic (+step), exponential (×2, 0 becomes step) or luby (+step×luby(i))"),
+			backend.FloatParam("start", 0, "initial threshold (purity 0.5 and at most 1, gain 0 bits, discrepancy 0, topk/topk* k=1)").AtLeast(0).Unset("rule's"),
+			backend.FloatParam("step", 0, "relaxation step δ (purity 0.1, gain 0.05, discrepancy 1, topk/topk* 1)").Above(0).Unset("rule's"),
+			backend.IntParam("max-restarts", 0, "stop after that many restarts (0 = until proven optimal)").AtLeast(0),
+		),
+	}
+}
+
+// Solve runs DL8.5 on the job's binary view.
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	r, err := Solve(ctx, model.Binarize(job.Data), jobConfig(job))
+	return jobResult(job, r, err)
+}
+
+// Solve runs CA-DL8.5 with the job's rule and relaxation.
+func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	spec, err := jobSpec(job.Options)
+	if err != nil {
+		return nil, err
+	}
+	s := jobConfig(job)
+	s.MaxRestarts = job.Options.Int("max-restarts")
+	r, err := SolveNamed(ctx, model.Binarize(job.Data), spec, s)
+	return jobResult(job, r, err)
+}
+
+// jobConfig reads the options shared by both backends. A cache-mb of 0
+// caps the cache at half the job's memory budget, if it has one.
+func jobConfig(job *backend.Job) Config {
+	o := job.Options
+	s := Config{MaxDepth: job.Problem.MaxDepth, MinSupport: job.Problem.MinSupport,
+		CacheMB: o.Float("cache-mb"), NoDepth2: !o.Bool("depth2"), IndexOrder: o.String("order") == "index"}
+	if s.CacheMB == 0 && job.Budget.Limit() > 0 {
+		s.CacheMB = float64(job.Budget.Limit()) / (2 << 20)
+	}
+	s.OnIncumbent = func(g *model.Graph, e float64) { job.Report.Report(e, g) }
+	return s
+}
+
+// jobSpec reads the rule options of cadl85. The one limit that depends
+// on the rule (purity's threshold is at most 1) is checked here, before
+// any work, and refused with backend.ErrInvalid like the others.
+func jobSpec(o backend.Values) (Spec, error) {
+	spec := Spec{Rule: o.String("rule"), Relax: o.String("relax"), Step: o.Float("step")}
+	if o.Has("start") {
+		spec.Start, spec.StartSet = o.Float("start"), true
+	}
+	if spec.Rule == "purity" && spec.Start > 1 {
+		return spec, backend.Invalidf("option start=%v: the purity rule's threshold is at most 1", spec.Start)
+	}
+	return spec, nil
+}
+
+// jobResult turns an outcome of Solve or SolveNamed into a result: data
+// with fewer rows than the minimum support is infeasible, not an error.
+func jobResult(job *backend.Job, r *Result, err error) (*model.Result, error) {
+	if errors.Is(err, ErrInfeasible) {
+		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{"reason": err.Error()}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
+		LowerBound: r.LowerBound, Optimal: r.Optimal, Stats: r.Stats}, nil
+}

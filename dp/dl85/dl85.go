@@ -1,0 +1,146 @@
+package dl85
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/odtkit/odtkit/dp/internal/dl85"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Config controls DL8.5 and CA-DL8.5. The zero value means: depth 0 (a
+// single leaf), no leaf-size constraint, no cache cap, the specialised
+// depth-2 step on, tests tried by information gain.
+type Config struct {
+	// MaxDepth is the maximum number of tests on a root-to-leaf path.
+	MaxDepth int
+	// MinSupport is the least number of rows in a leaf (0 or 1: no
+	// constraint).
+	MinSupport int
+	// CacheMB caps the estimated memory of the cache of solved branches,
+	// in MiB (0 = no cap). At the cap the deepest branches are evicted;
+	// the answer stays exact.
+	CacheMB float64
+	// NoDepth2 turns off the specialised depth-2 step (pairwise counts),
+	// so that subproblems of depth 2 are searched like the others.
+	NoDepth2 bool
+	// IndexOrder tries tests in their index order instead of by
+	// decreasing information gain.
+	IndexOrder bool
+	// OnIncumbent, when set, receives each improving tree and its
+	// (weighted) training error.
+	OnIncumbent func(g *model.Graph, err float64)
+	// MaxRestarts stops CA-DL8.5 after that many restarts (0 = none).
+	MaxRestarts int
+
+	// tune, set by tests and benchmarks only, adjusts the engine's
+	// configuration (to measure what each improvement saves).
+	tune func(*dl85.Config)
+}
+
+// Result is the outcome of Solve or SolveAnytime.
+type Result struct {
+	Tree *model.Graph
+	// Error is the tree's (weighted) training error.
+	Error float64
+	// LowerBound is a proven lower bound on the optimal error (equal to
+	// Error when Optimal).
+	LowerBound float64
+	// Optimal is true when the search finished: Tree is optimal.
+	Optimal bool
+	Stats   map[string]any
+}
+
+// ErrInfeasible is returned when the data has fewer rows than the
+// minimum support.
+var ErrInfeasible = dl85.ErrInfeasible
+
+// Solve finds a minimum-error tree of depth at most s.MaxDepth whose
+// leaves hold at least s.MinSupport rows each, on the binary view v
+// (multiclass, row weights honoured): DL8.5's caching branch-and-bound search with
+// bounds from cached branches, a specialised depth-2 step and tests that
+// are constant on a branch skipped. When ctx is done first, it returns
+// the best tree found with Optimal=false and a valid lower bound.
+func Solve(ctx context.Context, v *model.BinaryView, s Config) (*Result, error) {
+	return run(ctx, v, s, dl85.NoRule{})
+}
+
+// SolveAnytime runs Complete Anytime DL8.5: restarts of the search in which
+// rule prunes nodes, relaxed after each restart, the cache reused across
+// restarts, until the tree is proven optimal or ctx is done. Every
+// improving tree is passed to s.OnIncumbent.
+func SolveAnytime[T comparable](ctx context.Context, v *model.BinaryView, rule Rule[T], s Config) (*Result, error) {
+	if rule == nil {
+		return nil, errors.New("cadl85: nil rule")
+	}
+	return run(ctx, v, s, rule)
+}
+
+func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule dl85.Rule[T]) (*Result, error) {
+	maxDepth, minSupport := s.MaxDepth, s.MinSupport
+	if v == nil || v.Data == nil {
+		return nil, errors.New("dl85: no data")
+	}
+	if maxDepth < 0 {
+		return nil, fmt.Errorf("dl85: max depth %d is negative", maxDepth)
+	}
+	if s.CacheMB < 0 {
+		return nil, fmt.Errorf("dl85: cache cap %v MiB is negative", s.CacheMB)
+	}
+	// Tests that are duplicates or complements of earlier ones, or
+	// constant, change no optimum: leave them out.
+	dup, comp, constant := v.Redundancy()
+	var cols [][]uint64
+	var orig []int
+	for t := range v.Tests {
+		if dup[t] >= 0 || comp[t] >= 0 || constant[t] {
+			continue
+		}
+		cols = append(cols, v.True[t])
+		orig = append(orig, t)
+	}
+	d, err := dl85.NewData(v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
+	if err != nil {
+		return nil, err
+	}
+	cfg := dl85.Config{MaxDepth: maxDepth, MinSupport: minSupport,
+		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts}
+	if s.IndexOrder {
+		cfg.Order = dl85.OrderIndex
+	}
+	if s.tune != nil {
+		s.tune(&cfg)
+	}
+	toGraph := func(t *dl85.Tree) *model.Graph {
+		b := model.NewBuilder(v.Data, model.KindTree)
+		var rec func(t *dl85.Tree) int
+		rec = func(t *dl85.Tree) int {
+			if t.Test < 0 {
+				return b.Leaf(t.Class)
+			}
+			lo := rec(t.Lo)
+			hi := rec(t.Hi)
+			return b.Split(v.Tests[orig[t.Test]], lo, hi)
+		}
+		return b.Graph(rec(t))
+	}
+	if s.OnIncumbent != nil {
+		cfg.OnIncumbent = func(t *dl85.Tree, e float64) { s.OnIncumbent(toGraph(t), e) }
+	}
+	r, err := dl85.Solve(ctx, d, cfg, rule)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal,
+		Stats: map[string]any{
+			"binary_tests":     v.NumTests(),
+			"tests_used":       len(cols),
+			"nodes":            r.Nodes,
+			"depth2_calls":     r.Depth2Calls,
+			"restarts":         r.Restarts,
+			"cache_entries":    r.CacheEntries,
+			"cache_peak_bytes": r.PeakCacheBytes,
+			"cache_evictions":  r.Evictions,
+		}}, nil
+}

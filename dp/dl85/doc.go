@@ -1,0 +1,9 @@
+// Package dl85 learns optimal decision trees of bounded depth with DL8.5's
+// caching branch-and-bound (Solve) and with Complete Anytime DL8.5, its
+// restarts under a pruning rule relaxed each time (SolveAnytime with a
+// Rule, or SolveNamed with a rule named as on the command line). It
+// provides them as the "dl85" (Backend) and "cadl85" (AnytimeBackend)
+// backends. The engine lives in dp/internal/dl85; Context and Rule are
+// the engine's own types, so that a rule written against them runs in
+// the engine with no adapter.
+package dl85

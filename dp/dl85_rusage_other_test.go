@@ -1,7 +1,0 @@
-//go:build !linux
-
-package dp
-
-func dl85CPUSeconds() float64 { return -1 }
-func dl85ResetPeakRSS() bool  { return false }
-func dl85PeakRSSMB() float64  { return -1 }
