@@ -157,6 +157,15 @@ func TestSatTimeLimit(t *testing.T) {
 		if res.Optimal {
 			continue // depth 6 proven within 1 ms: nothing to check
 		}
+		if res.Status == model.StatusTimeLimit && res.Model == nil && c.backend == "sat-size" {
+			// Under load DT_depth may not reach the minimum depth in time;
+			// sat-size has no tree before it (a greedy tree may be deeper).
+			if res.LowerBound > c.optimum {
+				t.Fatalf("%s %v: no model, lower bound %v above the optimum %v", c.backend, c.limit, res.LowerBound, c.optimum)
+			}
+			t.Logf("%s %v: stopped before the minimum depth, lower bound %v", c.backend, c.limit, res.LowerBound)
+			continue
+		}
 		if res.Status != model.StatusTimeLimit || res.Model == nil || res.Errors != 0 {
 			t.Fatalf("%s %v: status %s, model %v, errors %d", c.backend, c.limit, res.Status, res.Model != nil, res.Errors)
 		}
