@@ -124,7 +124,7 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 		o.Skeleton, o.Alpha = p.Skeleton, p.Alpha
 	case model.MinError:
 		if p.MaxDepth < 1 {
-			return o, backend.Invalidf("milp-odt needs a depth of at least 1 (--depth K)")
+			return o, backend.Invalidf("the tree MILP needs a depth of at least 1 (--depth K; at depth 0 milp-odt solves without it)")
 		}
 		o.Skeleton = TreeSkeleton(p.MaxDepth)
 		o.RowCost = make([]float64, d.Rows())
@@ -171,6 +171,12 @@ func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, 
 }
 
 func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, error) {
+	if tree && job.Problem.Objective == model.MinError && job.Problem.MaxDepth == 0 {
+		if err := backend.Check(TreeBackend{}.Info(), job.Data, job.Problem); err != nil {
+			return nil, err
+		}
+		return singleLeaf(job), nil // no MILP: the tree is one leaf
+	}
 	e, err := encode(ctx, job, tree)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
@@ -245,6 +251,22 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		res.LowerBound = math.Max(0, math.Min(finite(sol.Bound), bestObj))
 	}
 	return res, nil
+}
+
+// singleLeaf is the optimal depth-0 tree: a leaf of the class of largest
+// weight.
+func singleLeaf(job *backend.Job) *model.Result {
+	d := job.Data
+	w := make([]float64, d.NumClasses())
+	for r := range d.Rows() {
+		w[d.Labels[r]] += d.Weight(r)
+	}
+	c, _ := model.Majority(w)
+	b := model.NewBuilder(d, model.KindTree)
+	g := b.Graph(b.Leaf(c))
+	obj := job.Problem.Evaluate(d, g)
+	job.Report.Report(obj, g)
+	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Optimal: true, Status: model.StatusOptimal}
 }
 
 // milpProven reports whether the best model (objective bestObj) is

@@ -260,3 +260,16 @@ func TestMILPCancelLatency(t *testing.T) {
 	}
 	t.Logf("returned %v after the cancel: objective %v, bound %v", lat, res.Objective, res.LowerBound)
 }
+
+// TestMILPTreeDepthZero: at depth 0 milp-odt returns the majority leaf,
+// proven optimal, without a MILP (so also without HiGHS).
+func TestMILPTreeDepthZero(t *testing.T) {
+	d := milpRandomData(3, 25, 3)
+	res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: 0}, odtkit.Settings{Backend: "milp-odt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := odd.BestTreeErrors(d, odd.AllRows(d), 0); !res.Optimal || res.Errors != want || res.Model.Size() != 1 {
+		t.Fatalf("depth 0: optimal %v, %d errors (want %d), %d nodes", res.Optimal, res.Errors, want, res.Model.Size())
+	}
+}
