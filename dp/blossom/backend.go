@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -62,10 +63,19 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	for _, sw := range switches(&s) {
 		*sw.off = !job.Options.Bool(sw.param.Name)
 	}
-	r, err := Solve(ctx, model.Binarize(job.Data), s, job.Report)
+	s.Budget = job.Budget
+	v, err := view.Of(ctx, job)
+	if err != nil {
+		return view.Early(ctx, err)
+	}
+	defer view.Release(job, v)
+	r, err := Solve(ctx, v, s, job.Report)
 	if err != nil {
 		return nil, err
 	}
-	return &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
-		Optimal: r.Optimal, Stats: r.Stats}, nil
+	res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
+		Optimal: r.Optimal, Stats: r.Stats}
+	view.Stopped(res, r.Cause)
+	view.Honest(v, res)
+	return res, nil
 }

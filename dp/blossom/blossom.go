@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/dp/internal/blossom"
 	"github.com/odtkit/odtkit/model"
@@ -56,6 +57,12 @@ type Config struct {
 	// nothing better. (Blossom's own first complete tree is greedy too,
 	// but on the merged rows its Gini order may differ from CART's.)
 	NoCARTSeed bool
+	// Budget, when set, accounts the engine's data and the pair tables of
+	// the two-level rule against the solve's memory cap (a branch whose
+	// tables do not fit is searched feature by feature); when even the
+	// data does not fit, Result.Cause wraps model.ErrMemoryLimit and the
+	// greedy tree is returned.
+	Budget *backend.Budget
 }
 
 // Result is the outcome of a Blossom search. Errors and Objective
@@ -67,6 +74,9 @@ type Result struct {
 	LowerBound float64
 	Optimal    bool
 	Stats      map[string]any
+	// Cause is nil, or an error wrapping model.ErrMemoryLimit when the
+	// search stopped for lack of memory.
+	Cause error
 }
 
 // Solve searches a tree of at most s.MaxDepth levels with the fewest
@@ -136,6 +146,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		NoLowerBound:        s.NoLowerBound,
 		NoDepth2:            s.NoDepth2,
 		NoDropUninformative: s.NoDropUninformative,
+		Budget:              s.Budget,
 	}, rep)
 	g := toGraph(res.Tree)
 	obj := float64(res.Error + p.offset)
@@ -145,7 +156,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		return nil, fmt.Errorf("blossom: internal error: tree error %v on the data, %v claimed", w, obj)
 	}
 	out := &Result{Model: g, Errors: g.Errors(d), Objective: obj, Optimal: res.Optimal,
-		LowerBound: float64(p.offset)}
+		LowerBound: float64(res.LowerBound + p.offset), Cause: res.Cause}
 	if res.Optimal {
 		out.LowerBound = obj
 	} else if cartErr < obj {

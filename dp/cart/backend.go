@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -40,7 +41,11 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{
 			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil
 	}
-	v := model.Binarize(job.Data)
+	v, err := view.Of(ctx, job)
+	if err != nil {
+		return view.Early(ctx, err)
+	}
+	defer view.Release(job, v)
 	g, werr := Grow(ctx, v, job.Problem.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), job.Problem.MinSupport)})
 	job.Report.Report(werr, g)
 	return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,

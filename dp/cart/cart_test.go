@@ -125,7 +125,7 @@ func checkCART(t *testing.T, d *model.Dataset, minLeaf int) {
 
 func TestCARTTestdata(t *testing.T) {
 	for _, f := range []string{"vote.txt", "iris.csv", "monk1.csv", "500_Person_Gender_Height_Weight_Index.csv"} {
-		d, err := model.ReadFile(filepath.Join("..", "testdata", f), model.ReadOptions{})
+		d, err := model.ReadFile(filepath.Join("..", "..", "testdata", f), model.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

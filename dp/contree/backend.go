@@ -43,7 +43,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	o := job.Options
 	gap := o.Int("max-gap")
-	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache")}
+	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache"),
+		Budget: job.Budget}
 	// The engine reports improvements of its root search; the final tree
 	// may come from a deeper proof: report it too when it is better.
 	best := math.Inf(1)
@@ -68,6 +69,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if gap > 0 && !r.Stopped {
 		res.Status = model.StatusFeasible
 		res.Stats["max_gap"] = gap
+	}
+	if r.Cause != nil {
+		res.Status, res.Optimal = model.StatusMemory, false
+		res.Stats["stopped"] = r.Cause.Error()
 	}
 	return res, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/internal/contree"
 	"github.com/odtkit/odtkit/model"
 )
@@ -27,6 +28,11 @@ type Config struct {
 	EtaShortest bool
 	// NoCache disables the cache of solved subproblems.
 	NoCache bool
+	// Budget, when set, accounts the engine's sorted columns and split
+	// buffers against the solve's memory cap; when they do not fit the
+	// search stops with its best tree and Result.Cause wrapping
+	// model.ErrMemoryLimit.
+	Budget *backend.Budget
 }
 
 // Result is the outcome of a ConTree search.
@@ -46,6 +52,9 @@ type Result struct {
 	// Stopped is true when the context ended the search.
 	Stopped bool
 	Stats   map[string]any
+	// Cause is nil, or an error wrapping model.ErrMemoryLimit when the
+	// search stopped for lack of memory.
+	Cause error
 }
 
 // ErrInput is wrapped by the errors Solve returns for data it
@@ -138,7 +147,7 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 		}
 	}
 	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: !s.EtaShortest, NoCache: s.NoCache,
-		FIFO: true, EtaSum: true, LargerFirst: true}
+		FIFO: true, EtaSum: true, LargerFirst: true, Budget: s.Budget}
 	var onImprove func(*contree.Node)
 	if report != nil {
 		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), graph(d, cols, t)) }
@@ -150,7 +159,7 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 		errs = g.Errors(d)
 	}
 	res := &Result{Tree: g, Errors: errs, Objective: r.Errors, LowerBound: r.LowerBound,
-		Optimal: r.Optimal, Stopped: r.Stopped,
+		Optimal: r.Optimal, Stopped: r.Stopped, Cause: r.Cause,
 		Stats: map[string]any{
 			"subproblems":  r.Stats.Nodes,
 			"d2_calls":     r.Stats.D2Calls,

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -68,8 +69,13 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
-	r, err := Solve(ctx, model.Binarize(job.Data), jobConfig(job))
-	return jobResult(job, r, err)
+	v, err := view.Of(ctx, job)
+	if err != nil {
+		return view.Early(ctx, err)
+	}
+	defer view.Release(job, v)
+	r, err := Solve(ctx, v, jobConfig(job))
+	return jobResult(job, v, r, err)
 }
 
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
@@ -83,8 +89,13 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 	}
 	s := jobConfig(job)
 	s.MaxRestarts = job.Options.Int("max-restarts")
-	r, err := SolveNamed(ctx, model.Binarize(job.Data), spec, s)
-	return jobResult(job, r, err)
+	v, err := view.Of(ctx, job)
+	if err != nil {
+		return view.Early(ctx, err)
+	}
+	defer view.Release(job, v)
+	r, err := SolveNamed(ctx, v, spec, s)
+	return jobResult(job, v, r, err)
 }
 
 // jobConfig reads the options shared by both backends. A cache-mb of 0
@@ -97,6 +108,7 @@ func jobConfig(job *backend.Job) Config {
 		s.CacheMB = float64(job.Budget.Limit()) / (2 << 20)
 	}
 	s.OnIncumbent = func(g *model.Graph, e float64) { job.Report.Report(e, g) }
+	s.Budget = job.Budget
 	return s
 }
 
@@ -116,13 +128,16 @@ func jobSpec(o backend.Values) (Spec, error) {
 
 // jobResult turns an outcome of Solve or SolveNamed into a result: data
 // with fewer rows than the minimum support is infeasible, not an error.
-func jobResult(job *backend.Job, r *Result, err error) (*model.Result, error) {
+func jobResult(job *backend.Job, v *model.BinaryView, r *Result, err error) (*model.Result, error) {
 	if errors.Is(err, ErrInfeasible) {
 		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{"reason": err.Error()}}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
-		LowerBound: r.LowerBound, Optimal: r.Optimal, Stats: r.Stats}, nil
+	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
+		LowerBound: r.LowerBound, Optimal: r.Optimal, Stats: r.Stats}
+	view.Stopped(res, r.Cause)
+	view.Honest(v, res)
+	return res, nil
 }

@@ -74,26 +74,37 @@ func TestBackendInfeasible(t *testing.T) {
 	}
 }
 
-// A cache-mb of 0 caps the cache at half the job's memory budget: a tiny
-// budget forces evictions, and the answer stays exact.
+// A small cache evicts and the answer stays exact; a memory budget too
+// small for the search ends it with status memory-limit and a valid tree.
 func TestBackendCacheFromBudget(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	d := dptest.Random(rng, 60, 6, 3, true, dptest.NoWeights)
 	p := model.Problem{MaxDepth: 3}
-	job, err := backend.NewJob(dl85.Backend{}.Info(), d, p, nil)
+	want := dptest.Optimum(d, p)
+	job, err := backend.NewJob(dl85.Backend{}.Info(), d, p, map[string]string{"cache-mb": "0.002"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	job.Budget = backend.NewBudget(4 << 10)
+	job.Budget = backend.NewBudget(64 << 20)
 	res, err := dl85.Backend{}.Solve(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dptest.Check(t, d, job.Problem, res, nil)
-	if want := dptest.Optimum(d, p); !res.Optimal || res.Objective != want {
+	if !res.Optimal || res.Objective != want {
 		t.Fatalf("objective %v optimal %v, brute force %v", res.Objective, res.Optimal, want)
 	}
 	if ev, _ := res.Stats["cache_evictions"].(int); ev == 0 {
-		t.Fatalf("no cache evictions under a 2 KiB cache: stats %v", res.Stats)
+		t.Fatalf("no cache evictions under a 2 KB cache: stats %v", res.Stats)
+	}
+	job, _ = backend.NewJob(dl85.Backend{}.Info(), d, p, nil)
+	job.Budget = backend.NewBudget(8 << 10)
+	res, err = dl85.Backend{}.Solve(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dptest.Check(t, d, job.Problem, res, nil)
+	if res.Status != model.StatusMemory || res.Optimal || res.Objective < want || res.LowerBound > want {
+		t.Fatalf("under an 8 KiB budget: status %s optimal %v objective %v bound %v (optimum %v)", res.Status, res.Optimal, res.Objective, res.LowerBound, want)
 	}
 }

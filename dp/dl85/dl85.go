@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/odtkit/odtkit/dp/internal/dl85"
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -33,6 +34,12 @@ type Config struct {
 	OnIncumbent func(g *model.Graph, err float64)
 	// MaxRestarts stops CA-DL8.5 after that many restarts (0 = none).
 	MaxRestarts int
+	// Budget, when set, accounts the search's big structures (its copy of
+	// the data, the cache, the depth-2 tables) against the solve's memory
+	// cap: tables that do not fit give way to the ordinary search, the
+	// cache evicts, and when even that is not enough the search stops
+	// with its best tree and Result.Cause wrapping model.ErrMemoryLimit.
+	Budget *backend.Budget
 
 	// tune, set by tests and benchmarks only, adjusts the engine's
 	// configuration (to measure what each improvement saves).
@@ -50,6 +57,9 @@ type Result struct {
 	// Optimal is true when the search finished: Tree is optimal.
 	Optimal bool
 	Stats   map[string]any
+	// Cause is nil, or why the search stopped on its own: an error
+	// wrapping model.ErrMemoryLimit when the Budget refused memory.
+	Cause error
 }
 
 // ErrInfeasible is returned when the data has fewer rows than the
@@ -105,7 +115,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 		return nil, err
 	}
 	cfg := dl85.Config{MaxDepth: maxDepth, MinSupport: minSupport,
-		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts}
+		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget}
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
 	}
@@ -132,8 +142,9 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal,
+	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal, Cause: r.Cause,
 		Stats: map[string]any{
+			"depth2_skipped":   r.Depth2Skipped,
 			"binary_tests":     v.NumTests(),
 			"tests_used":       len(cols),
 			"nodes":            r.Nodes,

@@ -435,9 +435,10 @@ func (s *search[T]) store(key []byte, n entry[T]) {
 		s.evict()
 	}
 	if s.cfg.Budget != nil && s.bytes > s.cacheRes {
-		// Reserve in steps of 1 MiB; on refusal evict, and stop when the
-		// cache cannot even hold its current (evicted) size.
-		step := s.bytes - s.cacheRes + 1<<20
+		// Reserve in steps of 1 MiB (a 64th of a small cap); on refusal
+		// evict, and stop when the cache cannot even hold its current
+		// (evicted) size.
+		step := s.bytes - s.cacheRes + min(1<<20, max(4<<10, s.cfg.Budget.Limit()/64))
 		if err := s.reserve(step, "dl85 cache"); err != nil {
 			s.evict()
 			if s.bytes > s.cacheRes {

@@ -1,0 +1,88 @@
+// Package view builds the binary view a dp backend searches, within the
+// solve's memory budget, and keeps the backends honest when that view had
+// to be coarsened.
+package view
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// DefaultBytes caps the view's bitsets when the solve has no memory cap.
+const DefaultBytes = 2 << 30
+
+// Of builds the binary view of the job's data within a quarter of its
+// memory cap (DefaultBytes without one), accounted in the job's budget
+// (release it with Release). A view that does not fit keeps fewer
+// thresholds of the big numeric columns (see model.BinarizeBudget).
+func Of(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
+	limit := int64(DefaultBytes)
+	if l := job.Budget.Limit(); l > 0 {
+		limit = l / 4
+	}
+	v, err := model.BinarizeBudget(ctx, job.Data, limit)
+	if err != nil {
+		return nil, err
+	}
+	if err := job.Budget.Reserve(Bytes(v), "the binary view"); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Bytes is the memory of v's bitsets.
+func Bytes(v *model.BinaryView) int64 {
+	return int64(len(v.True)+len(v.Class)) * int64((v.N+63)/64) * 8
+}
+
+// Release returns v's bytes to the job's budget.
+func Release(job *backend.Job, v *model.BinaryView) { job.Budget.Release(Bytes(v)) }
+
+// Honest fixes a result found on v for the data: on a coarse view an
+// exact search proves optimality among the view's thresholds only, so the
+// result is not optimal for the problem and its lower bound is one that
+// holds for the data (the conflict floor of unweighted data, else 0).
+func Honest(v *model.BinaryView, res *model.Result) {
+	if v == nil || !v.Coarse || res == nil {
+		return
+	}
+	if res.Stats == nil {
+		res.Stats = map[string]any{}
+	}
+	res.Stats["binary_view"] = fmt.Sprintf("coarse: %d of %d tests (the exact view does not fit the memory cap)", len(v.Tests), v.FullTests)
+	res.Optimal = false
+	lb := 0.0
+	if v.Data.Weights == nil {
+		lb = float64(v.Data.ConflictFloor())
+	}
+	res.LowerBound = min(lb, res.Objective)
+	if res.Status == model.StatusOptimal {
+		res.Status = ""
+	}
+}
+
+// Stopped marks a result whose search stopped on its own for memory
+// (cause wraps model.ErrMemoryLimit): status memory-limit, not optimal.
+func Stopped(res *model.Result, cause error) {
+	if cause == nil || res == nil {
+		return
+	}
+	res.Status, res.Optimal = model.StatusMemory, false
+	if res.Stats == nil {
+		res.Stats = map[string]any{}
+	}
+	res.Stats["stopped"] = cause.Error()
+}
+
+// Early is a backend's answer when the view could not be built: a stop
+// with no model yet when ctx ended, else the error (one wrapping
+// model.ErrMemoryLimit ends the solve with status memory-limit).
+func Early(ctx context.Context, err error) (*model.Result, error) {
+	if ctx.Err() != nil {
+		return &model.Result{}, nil
+	}
+	return nil, err
+}
