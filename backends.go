@@ -9,6 +9,7 @@ import (
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/race"
 )
 
 // DefaultRegistry returns a registry holding every backend built into
@@ -32,6 +33,7 @@ func defaultBackends() []backend.Backend {
 		dl85.AnytimeBackend{},
 		blossom.Backend{},
 		contree.Backend{},
+		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),
 	}
 }
 
