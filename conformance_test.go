@@ -24,6 +24,8 @@ func TestConformance(t *testing.T) {
 					t.Skip("HiGHS is not built in (build with -tags highs)")
 				}
 				c.Brute = 6 // MILP solves of tiny data, each well under a second
+			case "race":
+				c.VaryingModel = true // the tree is that of the first member to prove
 			}
 			if testing.Short() {
 				c.Brute = 3

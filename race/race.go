@@ -278,8 +278,11 @@ func run(ctx context.Context, b backend.Backend, job *backend.Job) (res *model.R
 	return res, err
 }
 
-// memberStat is one member's line in Stats["members"].
-type memberStat struct {
+// MemberStat is one member's line in a race result's Stats["members"]
+// (a []MemberStat): its status (its own, "error", or "stopped" when the
+// race stopped it after another member's proof), its time, and the
+// objective and bound it returned.
+type MemberStat struct {
 	Name       string   `json:"name"`
 	Status     string   `json:"status"`
 	Seconds    float64  `json:"seconds"`
@@ -291,10 +294,10 @@ type memberStat struct {
 // result combines the members' answers into the race's.
 func (b *Backend) result(ctx context.Context, s *shared, es []*entrant) (*model.Result, error) {
 	var errs []error
-	stats := make([]memberStat, len(es))
+	stats := make([]MemberStat, len(es))
 	lb, memory := math.Inf(-1), false
 	for i, e := range es {
-		st := memberStat{Name: e.name, Seconds: e.seconds}
+		st := MemberStat{Name: e.name, Seconds: e.seconds}
 		switch {
 		case e.err != nil:
 			st.Status, st.Error = "error", firstLine(e.err.Error())
