@@ -144,6 +144,8 @@ func settle(t *testing.T, n int) {
 func TestAgreesWithMembers(t *testing.T) {
 	members := []backend.Backend{dl85.Backend{}, blossom.Backend{}, contree.Backend{}}
 	r := race.New("race", members...)
+	before := runtime.NumGoroutine()
+	defer settle(t, before)
 	rng := rand.New(rand.NewPCG(16, 3))
 	for i := range 12 {
 		n, f, k := 30+rng.IntN(60), 2+rng.IntN(4), 2+rng.IntN(2)
