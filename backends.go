@@ -11,6 +11,7 @@ import (
 	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/race"
 )
 
 // DefaultRegistry returns a registry holding every backend built into
@@ -36,6 +37,7 @@ func defaultBackends() []backend.Backend {
 		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
 		contree.Backend{},
+		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),
 	}
 }
 
