@@ -57,6 +57,10 @@ type Config struct {
 	Latency time.Duration
 	// Slack is added to Latency for a loaded test machine (default 1 s).
 	Slack time.Duration
+	// Rows is the number of rows of the random data the incumbent and
+	// determinism checks solve to the end (default 40): fewer for a
+	// backend whose proofs grow fast with the rows (a MILP).
+	Rows int
 }
 
 // Run runs the conformance suite on b.
@@ -70,6 +74,9 @@ func Run(t *testing.T, b backend.Backend, c Config) {
 	}
 	if c.Brute == 0 {
 		c.Brute = 12
+	}
+	if c.Rows == 0 {
+		c.Rows = 40
 	}
 	t.Run("Info", func(t *testing.T) { checkInfo(t, info) })
 	t.Run("BadOptions", func(t *testing.T) { checkBadOptions(t, b, c) })
@@ -307,7 +314,7 @@ func checkIncumbents(t *testing.T, b backend.Backend, c Config) {
 	info := b.Info()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 4 {
-		d := tinyData(rng, 40, 4, 2+i%2, true)
+		d := tinyData(rng, c.Rows, 4, 2+i%2, true)
 		p := defaultProblem(info, 2+i%2)
 		if p.Objective == model.MinDepth || p.Objective == model.MinSize {
 			d = consistent(d)
@@ -349,14 +356,22 @@ func checkIncumbents(t *testing.T, b backend.Backend, c Config) {
 
 func checkDeterministic(t *testing.T, b backend.Backend, c Config) {
 	info := b.Info()
-	d := tinyData(rand.New(rand.NewPCG(7, 8)), 40, 4, 3, true)
+	d := tinyData(rand.New(rand.NewPCG(7, 8)), c.Rows, 4, 3, true)
 	p := defaultProblem(info, 2)
 	if p.Objective == model.MinDepth || p.Objective == model.MinSize {
 		d = consistent(d)
 	}
 	var first []byte
 	for i := range 2 {
-		res, _, err := solve(context.Background(), t, b, c, d, p, 42)
+		// A generous bound, so that a backend too slow for this check
+		// fails it instead of hanging the suite.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, _, err := solve(ctx, t, b, c, d, p, 42)
+		late := ctx.Err() != nil
+		cancel()
+		if late {
+			t.Fatalf("run %d did not finish within 2 minutes (lower Config.Rows for this backend)", i)
+		}
 		if err != nil || res == nil || res.Model == nil {
 			t.Fatalf("run %d: %v, %v", i, res, err)
 		}
