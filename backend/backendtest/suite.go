@@ -187,11 +187,22 @@ func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
 	var fields []field
 	{
 		q := p
-		q.MaxNodes = 3
+		q.MaxNodes = 1 // internal nodes: a stump
 		fields = append(fields, field{"node limit", info.Caps.MaxNodes, tinyData(rng, 12, 3, 2, false), q,
 			func(d *model.Dataset, p model.Problem, res *model.Result) error {
 				if res.Model != nil && res.Model.InternalNodes() > p.MaxNodes {
 					return fmt.Errorf("%d internal nodes above the limit %d", res.Model.InternalNodes(), p.MaxNodes)
+				}
+				return nil
+			}})
+	}
+	if p.Objective == model.MinError {
+		q := p
+		q.LeafCost = 0.3
+		fields = append(fields, field{"leaf cost", info.Caps.LeafCost, tinyData(rng, 12, 3, 2, false), q,
+			func(d *model.Dataset, p model.Problem, res *model.Result) error {
+				if res.Model != nil && math.Abs(res.Objective-p.Evaluate(d, res.Model)) > 1e-9 {
+					return fmt.Errorf("objective %v is not errors/rows + λ·leaves %v", res.Objective, p.Evaluate(d, res.Model))
 				}
 				return nil
 			}})
