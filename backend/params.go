@@ -128,6 +128,8 @@ func (p Param) Allowed() string {
 	}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	switch {
+	case p.HasMin && p.MinOpen && p.HasMax:
+		return fmt.Sprintf("%s above %s and at most %s", what, num(p.Min), num(p.Max))
 	case p.HasMin && p.HasMax:
 		return fmt.Sprintf("%s from %s to %s", what, num(p.Min), num(p.Max))
 	case p.HasMin && p.MinOpen:

@@ -158,7 +158,7 @@ func TestScaleCancelDepth2(t *testing.T) {
 	}
 }
 
-// A budget that holds the data but not the cache stops the search with
+// A budget that holds the data but not the cache (16 KiB) stops the search with
 // ErrMemoryLimit as its cause and the best tree so far.
 func TestScaleBudgetExhausted(t *testing.T) {
 	v := model.Binarize(rounded(modeltest.Numeric(300, 6, 5), 16))
@@ -167,7 +167,7 @@ func TestScaleBudgetExhausted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := backend.NewBudget(d.Bytes() + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8 + 512<<10)
+	budget := backend.NewBudget(d.Bytes() + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8 + 16<<10)
 	r, err := Solve(context.Background(), d, Config{MaxDepth: 3, Depth2: true, Budget: budget}, NoRule{})
 	if err != nil {
 		t.Fatal(err)
