@@ -16,8 +16,8 @@ import (
 // protocolFlags are odt bench's flags for learning protocols and grids.
 type protocolFlags struct {
 	split, seedList, alphas, skeletons, minSupports, leafCosts, classWeight string
-	cv, tuneFolds                                                int
-	tune                                                         bool
+	cv, tuneFolds                                                           int
+	tune                                                                    bool
 
 	// parsed
 	protocol  string
