@@ -32,7 +32,7 @@ func fake(name string, solve func(ctx context.Context, job *backend.Job) (*model
 		objectives = []model.Objective{model.MinError}
 	}
 	return &fakeBackend{info: backend.Info{Name: name, Objectives: objectives,
-		Caps:   backend.Caps{MaxNodes: true, MinSupport: true, Weights: backend.AnyWeights},
+		Caps:   backend.Caps{MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{backend.IntParam("k", 1, "a number").AtLeast(0)}}, solve: solve}
 }
 
@@ -105,7 +105,11 @@ func TestSolveRejectsLiars(t *testing.T) {
 		{"depth", model.Problem{MaxDepth: 2}, &model.Result{Model: dg, Errors: 0, Objective: 0}, model.MinError, "depth 3 exceeds"},
 		{"lower bound", model.Problem{MaxDepth: 2}, &model.Result{Model: g, Errors: 1, Objective: 1, LowerBound: 2}, model.MinError, "lower bound"},
 		{"min support", model.Problem{MaxDepth: 2, MinSupport: 3}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinError, "minimum support"},
-		{"max nodes", model.Problem{MaxDepth: 2, MaxNodes: 2}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinError, "nodes"},
+		// MaxNodes counts internal nodes: the stump (1 test) fits a limit
+		// of 1, the depth-3 tree does not fit 2.
+		{"max nodes", model.Problem{MaxDepth: 3, MaxNodes: 2}, &model.Result{Model: dg, Errors: 0, Objective: 0}, model.MinError, "internal nodes"},
+		// The sparse objective is errors/rows + λ·leaves: 1/5 + 0.1×2.
+		{"leaf cost", model.Problem{MaxDepth: 2, LeafCost: 0.1}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinError, "objective is 0.4"},
 		{"invalid model", model.Problem{MaxDepth: 2}, &model.Result{Model: cyclic, Errors: 0}, model.MinError, "invalid model"},
 		{"min-depth errors", model.Problem{Objective: model.MinDepth}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinDepth, "consistent"},
 		{"min-depth depth", model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Errors: 0, Objective: 2}, model.MinDepth, "objective is 3"},
@@ -336,6 +340,7 @@ func TestUnsupportedProblemFieldsRefused(t *testing.T) {
 		msg string
 	}{
 		{d, model.Problem{MaxDepth: 2, MaxNodes: 3}, "node limit"},
+		{d, model.Problem{MaxDepth: 2, LeafCost: 0.1}, "leaf cost"},
 		{d, model.Problem{MaxDepth: 2, MinSupport: 2}, "minimum leaf support"},
 		{weighted, model.Problem{MaxDepth: 2}, "row weights"},
 		{d, model.Problem{MaxDepth: 2, Alpha: 0.5}, "alpha"},

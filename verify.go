@@ -61,8 +61,8 @@ func Verify(d *model.Dataset, p model.Problem, res *model.Result) error {
 			}
 		}
 	}
-	if p.MaxNodes > 0 && g.Size() > p.MaxNodes {
-		return fail("model has %d nodes, more than the maximum %d", g.Size(), p.MaxNodes)
+	if p.MaxNodes > 0 && g.InternalNodes() > p.MaxNodes {
+		return fail("model has %d internal nodes, more than the maximum %d", g.InternalNodes(), p.MaxNodes)
 	}
 	if res.LowerBound > res.Objective+1e-9*math.Max(1, math.Abs(res.Objective)) {
 		return fail("lower bound %v exceeds the objective %v", res.LowerBound, res.Objective)

@@ -83,8 +83,10 @@ type Caps struct {
 	// Problem.MaxDepth > 0 caps the depth searched (no tree within it:
 	// infeasible), and an exported formulation is for that depth.
 	DepthCap bool
-	// MaxNodes: Problem.MaxNodes is honoured.
+	// MaxNodes: Problem.MaxNodes (internal nodes) is honoured.
 	MaxNodes bool
+	// LeafCost: Problem.LeafCost (the sparse error objective) is honoured.
+	LeafCost bool
 	// MinSupport: Problem.MinSupport > 1 is honoured.
 	MinSupport bool
 	// Weights: row weights taken.
@@ -203,6 +205,9 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 	c := info.Caps
 	if p.MaxNodes > 0 && !c.MaxNodes {
 		return Invalidf("backend %s does not support a node limit (--max-nodes %d)", info.Name, p.MaxNodes)
+	}
+	if p.LeafCost > 0 && !c.LeafCost {
+		return Invalidf("backend %s does not support a leaf cost (--leaf-cost %v)", info.Name, p.LeafCost)
 	}
 	if p.MinSupport > 1 && !c.MinSupport {
 		return Invalidf("backend %s does not support a minimum leaf support (--min-support %d)", info.Name, p.MinSupport)

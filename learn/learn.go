@@ -41,10 +41,13 @@ type Grid struct {
 	MinSupports []int
 	Alphas      []float64
 	Skeletons   [][]int
+	// LeafCosts are values of Problem.LeafCost (the sparse error objective).
+	LeafCosts []float64
 }
 
 // Problems expands the grid over base: every combination, in the order
-// skeleton, depth, min support, alpha (the last varying fastest).
+// skeleton, depth, min support, leaf cost, alpha (the last varying
+// fastest).
 func (g Grid) Problems(base model.Problem) []model.Problem {
 	out := []model.Problem{base}
 	expand := func(n int, set func(p *model.Problem, i int)) {
@@ -64,6 +67,7 @@ func (g Grid) Problems(base model.Problem) []model.Problem {
 	expand(len(g.Skeletons), func(p *model.Problem, i int) { p.Skeleton = slices.Clone(g.Skeletons[i]) })
 	expand(len(g.Depths), func(p *model.Problem, i int) { p.MaxDepth = g.Depths[i] })
 	expand(len(g.MinSupports), func(p *model.Problem, i int) { p.MinSupport = g.MinSupports[i] })
+	expand(len(g.LeafCosts), func(p *model.Problem, i int) { p.LeafCost = g.LeafCosts[i] })
 	expand(len(g.Alphas), func(p *model.Problem, i int) { p.Alpha = g.Alphas[i] })
 	return out
 }

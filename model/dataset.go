@@ -193,6 +193,19 @@ func Majority[T int64 | float64](cnt []T) (class int, errors T) {
 	return class, tot - cnt[class]
 }
 
+// TotalWeight is the sum of the row weights (the number of rows when
+// unweighted).
+func (d *Dataset) TotalWeight() float64 {
+	if d.Weights == nil {
+		return float64(d.Rows())
+	}
+	t := 0.0
+	for _, w := range d.Weights {
+		t += w
+	}
+	return t
+}
+
 // FractionalWeight returns the first row whose weight is not a whole
 // number, and whether there is one (false for unweighted data).
 func (d *Dataset) FractionalWeight() (row int, ok bool) {

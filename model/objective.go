@@ -20,7 +20,21 @@ func (p Problem) Evaluate(d *Dataset, g *Graph) float64 {
 	case DiagramError:
 		return p.DiagramObjective(d, g)
 	}
+	if p.LeafCost > 0 {
+		return p.SparseObjective(g.WeightedErrors(d), d.TotalWeight(), g.Leaves())
+	}
 	return g.WeightedErrors(d)
+}
+
+// SparseObjective is the error objective with a leaf cost λ = LeafCost:
+// errors/total + λ·leaves, for a model with that weighted error and that
+// many leaves on data of that total weight. It is the one formula every
+// backend reports for a LeafCost > 0.
+func (p Problem) SparseObjective(errors, total float64, leaves int) float64 {
+	if total <= 0 {
+		total = 1
+	}
+	return errors/total + p.LeafCost*float64(leaves)
 }
 
 // DiagramObjective is objective 18 of the ODD paper for g on d: the error

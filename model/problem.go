@@ -32,8 +32,15 @@ type Problem struct {
 	MaxDepth int `json:"max_depth"`
 	// MinSupport is the least number of rows in a leaf (1 = no constraint).
 	MinSupport int `json:"min_support"`
-	// MaxNodes optionally bounds the number of nodes (0 = no bound).
+	// MaxNodes optionally bounds the number of internal (test) nodes of
+	// the model (0 = no bound), for every backend: a tree with k tests has
+	// k internal nodes and k+1 leaves (2k+1 nodes in all). Backends whose
+	// formulation counts something else translate to this meaning.
 	MaxNodes int `json:"max_nodes,omitempty"`
+	// LeafCost (λ ≥ 0) makes the error objective sparse: a model scores
+	// (weighted errors)/(total weight) + λ × leaves (see Evaluate). Zero
+	// leaves the plain error objective; other objectives refuse it.
+	LeafCost float64 `json:"leaf_cost,omitempty"`
 	// Skeleton holds the layer widths of a diagram (first layer = 1).
 	Skeleton []int `json:"skeleton,omitempty"`
 	// Alpha weighs the number of active nodes in the diagram objective.
@@ -91,6 +98,12 @@ func (p Problem) Validate() error {
 	}
 	if p.MaxNodes < 0 {
 		return fmt.Errorf("max nodes %d is negative", p.MaxNodes)
+	}
+	if p.LeafCost < 0 || math.IsNaN(p.LeafCost) || math.IsInf(p.LeafCost, 0) {
+		return fmt.Errorf("leaf cost %v must be a finite non-negative number", p.LeafCost)
+	}
+	if p.LeafCost > 0 && p.Objective != MinError && p.Objective != "" {
+		return fmt.Errorf("a leaf cost (%v) weighs the error objective only (objective %s)", p.LeafCost, p.Objective)
 	}
 	return nil
 }

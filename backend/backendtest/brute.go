@@ -16,6 +16,7 @@ type brute struct {
 	all    uint64
 	memoE  map[[2]uint64]float64
 	memoSz map[[2]uint64]int
+	memoS  map[[3]uint64]float64 // minSparse, for one λ and total weight
 	minSup int
 }
 
@@ -107,5 +108,40 @@ func (b *brute) minSize(rows uint64, depth int) int {
 		}
 	}
 	b.memoSz[key] = best
+	return best
+}
+
+// minSparse is the least objective errors/total + λ·leaves of a tree on
+// rows of depth at most depth with at most nodes internal nodes (nodes <
+// 0: no limit) and leaves of at least minSup rows (+Inf: none). With λ =
+// 0 and no node limit it is minError/total.
+func (b *brute) minSparse(rows uint64, depth, nodes int, lambda, total float64) float64 {
+	if b.memoS == nil {
+		b.memoS = map[[3]uint64]float64{}
+	}
+	key := [3]uint64{rows, uint64(depth), uint64(nodes + 1)}
+	if v, ok := b.memoS[key]; ok {
+		return v
+	}
+	best := math.Inf(1)
+	if bits.OnesCount64(rows) >= b.minSup {
+		best = b.leaf(rows)/total + lambda
+	}
+	if depth > 0 && nodes != 0 {
+		for _, t := range b.tests {
+			hi, lo := rows&t, rows&^t
+			if hi == 0 || lo == 0 {
+				continue
+			}
+			if nodes < 0 {
+				best = math.Min(best, b.minSparse(lo, depth-1, -1, lambda, total)+b.minSparse(hi, depth-1, -1, lambda, total))
+				continue
+			}
+			for kl := 0; kl < nodes; kl++ {
+				best = math.Min(best, b.minSparse(lo, depth-1, kl, lambda, total)+b.minSparse(hi, depth-1, nodes-1-kl, lambda, total))
+			}
+		}
+	}
+	b.memoS[key] = best
 	return best
 }

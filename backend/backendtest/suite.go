@@ -193,11 +193,22 @@ func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
 	var fields []field
 	{
 		q := p
-		q.MaxNodes = 3
+		q.MaxNodes = 1 // internal nodes: a stump
 		fields = append(fields, field{"node limit", info.Caps.MaxNodes, tinyData(rng, 12, 3, 2, false), q,
 			func(d *model.Dataset, p model.Problem, res *model.Result) error {
-				if res.Model != nil && res.Model.Size() > p.MaxNodes {
-					return fmt.Errorf("%d nodes above the limit %d", res.Model.Size(), p.MaxNodes)
+				if res.Model != nil && res.Model.InternalNodes() > p.MaxNodes {
+					return fmt.Errorf("%d internal nodes above the limit %d", res.Model.InternalNodes(), p.MaxNodes)
+				}
+				return nil
+			}})
+	}
+	if p.Objective == model.MinError {
+		q := p
+		q.LeafCost = 0.3
+		fields = append(fields, field{"leaf cost", info.Caps.LeafCost, tinyData(rng, 12, 3, 2, false), q,
+			func(d *model.Dataset, p model.Problem, res *model.Result) error {
+				if res.Model != nil && math.Abs(res.Objective-p.Evaluate(d, res.Model)) > 1e-9 {
+					return fmt.Errorf("objective %v is not errors/rows + λ·leaves %v", res.Objective, p.Evaluate(d, res.Model))
 				}
 				return nil
 			}})
@@ -469,6 +480,7 @@ func checkBrute(t *testing.T, b backend.Backend, c Config) {
 				br := newBrute(data, p.MinSupport)
 				want := br.minError(br.all, depth)
 				compare(t, b, c, data, p, want)
+				checkSparse(t, b, c, data, p, i)
 			case model.MinDepth, model.MinSize:
 				data := consistent(d)
 				br := newBrute(data, 1)
@@ -479,6 +491,45 @@ func checkBrute(t *testing.T, b backend.Backend, c Config) {
 				}
 				compare(t, b, c, data, model.Problem{Objective: obj}, want)
 			}
+		}
+	}
+}
+
+// checkSparse compares the optima of the sparse error objective (a leaf
+// cost) and of a node limit (internal nodes), each alone and both
+// together, with brute force, for the caps the backend declares.
+func checkSparse(t *testing.T, b backend.Backend, c Config, d *model.Dataset, p model.Problem, i int) {
+	caps := b.Info().Caps
+	if !caps.LeafCost && !caps.MaxNodes {
+		return
+	}
+	p.MaxDepth = 2 + i%2
+	lambdas := []float64{0}
+	if caps.LeafCost {
+		lambdas = append(lambdas, []float64{0.02, 0.07, 0.15, 0.6}[i%4])
+	}
+	limits := []int{0}
+	if caps.MaxNodes {
+		limits = append(limits, 1+i%3)
+	}
+	total := d.TotalWeight()
+	for _, lambda := range lambdas {
+		for _, k := range limits {
+			if lambda == 0 && k == 0 {
+				continue
+			}
+			q := p
+			q.LeafCost, q.MaxNodes = lambda, k
+			br := newBrute(d, q.MinSupport)
+			nodes := k
+			if k == 0 {
+				nodes = -1
+			}
+			want := br.minSparse(br.all, q.MaxDepth, nodes, lambda, total)
+			if lambda == 0 && !math.IsInf(want, 1) {
+				want *= total // the plain error objective: weighted errors
+			}
+			compare(t, b, c, d, q, want)
 		}
 	}
 }

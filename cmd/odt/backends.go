@@ -79,6 +79,9 @@ func caps(c backend.Caps) string {
 	if c.MaxNodes {
 		s = append(s, "--max-nodes")
 	}
+	if c.LeafCost {
+		s = append(s, "--leaf-cost")
+	}
 	switch c.Weights {
 	case backend.AnyWeights:
 		s = append(s, "row weights")
@@ -134,6 +137,7 @@ type infoJSON struct {
 	Anytime     bool        `json:"anytime"`
 	MinSupport  bool        `json:"min_support"`
 	MaxNodes    bool        `json:"max_nodes"`
+	LeafCost    bool        `json:"leaf_cost"`
 	Weights     string      `json:"weights"`
 	Params      []paramJSON `json:"params"`
 }
@@ -142,7 +146,7 @@ func infosJSON(infos []backend.Info) []infoJSON {
 	out := make([]infoJSON, len(infos))
 	for i, in := range infos {
 		j := infoJSON{Name: in.Name, Description: in.Description, Input: in.Input, Exact: in.Exact,
-			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes,
+			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes, LeafCost: in.Caps.LeafCost,
 			Weights: in.Caps.Weights.String(), Objectives: []string{}, Params: []paramJSON{}}
 		for _, o := range in.Objectives {
 			j.Objectives = append(j.Objectives, string(o))

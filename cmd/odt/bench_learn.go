@@ -15,9 +15,9 @@ import (
 
 // protocolFlags are odt bench's flags for learning protocols and grids.
 type protocolFlags struct {
-	split, seedList, alphas, skeletons, minSupports, classWeight string
-	cv, tuneFolds                                                int
-	tune                                                         bool
+	split, seedList, alphas, skeletons, minSupports, leafCosts, classWeight string
+	cv, tuneFolds                                                           int
+	tune                                                                    bool
 
 	// parsed
 	protocol  string
@@ -35,6 +35,7 @@ func (p *protocolFlags) declare(c *cmdFlags) {
 	c.BoolVar(&p.tune, "tune", false, "tune every run over the --depth, --min-support, --alpha and --skeleton lists on validation rows (or inner folds), then refit on train+valid")
 	c.IntVar(&p.tuneFolds, "tune-folds", 3, "inner folds `K` when tuning without validation rows (--cv, or a TRAIN/TEST split)")
 	c.StringVar(&p.minSupports, "min-support", "", "least rows in a leaf: `LIST` (a list needs --tune)")
+	c.StringVar(&p.leafCosts, "leaf-cost", "", "sparse error objective errors/rows + λ·leaves: `LIST` of λ (tree backends; a list needs --tune)")
 	c.StringVar(&p.alphas, "alpha", "", "diagram objective's node weight: `LIST` (diagram backends; a list needs --tune)")
 	c.StringVar(&p.skeletons, "skeleton", "", "diagram skeletons `S1:S2`, e.g. 1,2,2:1,2,4 (diagram backends; several need --tune)")
 	c.StringVar(&p.classWeight, "class-weight", "", "class weights `MODE` of every run: balanced or none")
@@ -86,13 +87,21 @@ func (p *protocolFlags) check(depths []int, repeat int) error {
 			return usagef("--alpha: %v", err)
 		}
 	}
+	if p.leafCosts != "" {
+		if p.grid.LeafCosts, err = learn.ParseFloats(p.leafCosts); err != nil {
+			return usagef("--leaf-cost: %v", err)
+		}
+		if err := checkLeafCosts(p.grid.LeafCosts); err != nil {
+			return err
+		}
+	}
 	if p.skeletons != "" {
 		if p.grid.Skeletons, err = learn.ParseSkeletons(p.skeletons); err != nil {
 			return usagef("--skeleton: %v", err)
 		}
 	}
-	if !p.tune && (len(p.grid.MinSupports) > 1 || len(p.grid.Alphas) > 1 || len(p.grid.Skeletons) > 1) {
-		return usagef("lists of --min-support, --alpha or --skeleton values need --tune")
+	if !p.tune && (len(p.grid.MinSupports) > 1 || len(p.grid.Alphas) > 1 || len(p.grid.Skeletons) > 1 || len(p.grid.LeafCosts) > 1) {
+		return usagef("lists of --min-support, --leaf-cost, --alpha or --skeleton values need --tune")
 	}
 	p.diagrams = map[string]bool{}
 	for _, in := range odtkit.DefaultRegistry().List() {
@@ -197,6 +206,7 @@ func (p *protocolFlags) prepare(c bench.Cell) ([]string, int) {
 			list("--depth", len(p.depths), joinInts(p.depths))
 		}
 		list("--min-support", len(p.grid.MinSupports), p.minSupports)
+		list("--leaf-cost", len(p.grid.LeafCosts), p.leafCosts)
 	}
 	solves := 1
 	if points > 1 {

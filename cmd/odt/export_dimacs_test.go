@@ -52,10 +52,11 @@ func jsonDepth(m *jsonModel) int {
 
 // TestDIMACSMinisat: the in-process sat-depth and sat-size runs fix the
 // minimum depth K and size S; the exported formula at depth K (and with
-// at most S nodes) is satisfiable under Debian's minisat and decodes to a
-// tree of depth K (and at most S nodes) that classifies every row, re-
-// evaluated here from the JSON; at depth K−1 (and with at most S−2 nodes)
-// minisat refutes it and decode says infeasible.
+// --max-nodes (S−1)/2, internal nodes) is satisfiable under Debian's
+// minisat and decodes to a tree of depth K (and at most S nodes) that
+// classifies every row, re-evaluated here from the JSON; at depth K−1
+// (and with --max-nodes one less) minisat refutes it and decode says
+// infeasible.
 func TestDIMACSMinisat(t *testing.T) {
 	if _, err := exec.LookPath("minisat"); err != nil {
 		t.Skip("minisat not installed (apt-get install minisat)")
@@ -73,6 +74,7 @@ func TestDIMACSMinisat(t *testing.T) {
 			t.Fatalf("%s: in-process runs not optimal", data)
 		}
 		k, size := int(inDepth.Objective), int(inSize.Objective)
+		tests := (size - 1) / 2 // --max-nodes counts internal nodes
 		for _, c := range []struct {
 			depth, maxNodes int
 			opts            []string
@@ -80,10 +82,10 @@ func TestDIMACSMinisat(t *testing.T) {
 		}{
 			{k, 0, nil, true},
 			{k - 1, 0, nil, false},
-			{k, size, nil, true},
-			{k, size - 2, nil, false},
-			{k, size, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "amo=pairwise", "--opt", "symmetry=true"}, true},
-			{k, size - 2, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "symmetry=true"}, false},
+			{k, tests, nil, true},
+			{k, tests - 1, nil, false},
+			{k, tests, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "amo=pairwise", "--opt", "symmetry=true"}, true},
+			{k, tests - 1, []string{"--opt", "counter=sequential", "--opt", "clauses=paper", "--opt", "symmetry=true"}, false},
 		} {
 			name := filepath.Base(data) + " depth " + strconv.Itoa(c.depth) + " max-nodes " + strconv.Itoa(c.maxNodes) + " " + strings.Join(c.opts, " ")
 			cnf, out := filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.out")
@@ -120,7 +122,7 @@ func TestDIMACSMinisat(t *testing.T) {
 			if d := jsonDepth(r.Model); d != k {
 				t.Fatalf("%s: decoded depth %d, in-process %d", name, d, k)
 			}
-			if c.maxNodes > 0 && len(r.Model.Nodes) > c.maxNodes {
+			if c.maxNodes > 0 && len(r.Model.Nodes) > 2*c.maxNodes+1 {
 				t.Fatalf("%s: decoded tree has %d nodes", name, len(r.Model.Nodes))
 			}
 			for i, row := range raw.rows {

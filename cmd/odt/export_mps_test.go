@@ -16,7 +16,7 @@ var mpsCases = []struct {
 	flags []string
 }{
 	{"odt depth 2", []string{"--backend", "milp-odt", "--depth", "2"}},
-	{"odt alias, node limit", []string{"--encoding", "odt", "--depth", "2", "--max-nodes", "3"}},
+	{"odt alias, node limit", []string{"--encoding", "odt", "--depth", "2", "--max-nodes", "1"}},
 	{"odd 1,2", []string{"--backend", "milp-odd", "--skeleton", "1,2", "--alpha", "0.01"}},
 }
 

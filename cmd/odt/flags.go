@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -224,6 +225,7 @@ type problemFlags struct {
 	minSupport *listFlag[int]
 	maxNodes   int
 	alpha      *listFlag[float64]
+	leafCost   *listFlag[float64]
 	skeleton   *listFlag[[]int]
 	lists      bool
 }
@@ -231,6 +233,7 @@ type problemFlags struct {
 func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
 	p.depth, p.minSupport = intsFlag(3), intsFlag(1)
 	p.alpha = &listFlag[float64]{vals: []float64{0}, show: "0", parse: learn.ParseFloats}
+	p.leafCost = &listFlag[float64]{vals: []float64{0}, show: "0", parse: learn.ParseFloats}
 	p.skeleton = &listFlag[[]int]{parse: learn.ParseSkeletons}
 	many := ""
 	if p.lists {
@@ -241,7 +244,8 @@ func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
 	if withSupport {
 		c.Var(p.minSupport, "min-support", "least number of rows `N` in a leaf"+many)
 	}
-	c.IntVar(&p.maxNodes, "max-nodes", 0, "maximum number of nodes `N` (0 = no bound)")
+	c.IntVar(&p.maxNodes, "max-nodes", 0, "maximum number of internal (test) nodes `N` of the model, for every backend (0 = no bound)")
+	c.Var(p.leafCost, "leaf-cost", "sparse error objective: errors/rows + `λ`·leaves (0 = plain error)"+many)
 	c.Var(p.alpha, "alpha", "weight `A` of the number of internal nodes in the diagram objective"+many)
 	sk := "diagram layer widths, e.g. `1,2,2` (implies --objective diagram)"
 	if p.lists {
@@ -255,7 +259,7 @@ func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
 func (p *problemFlags) problem() (model.Problem, error) {
 	if !p.lists {
 		for name, n := range map[string]int{"--depth": len(p.depth.vals), "--min-support": len(p.minSupport.vals),
-			"--alpha": len(p.alpha.vals), "--skeleton": len(p.skeleton.vals)} {
+			"--alpha": len(p.alpha.vals), "--skeleton": len(p.skeleton.vals), "--leaf-cost": len(p.leafCost.vals)} {
 			if n > 1 {
 				return model.Problem{}, usagef("%s takes one value here, not a list", name)
 			}
@@ -271,7 +275,10 @@ func (p *problemFlags) problem() (model.Problem, error) {
 			return model.Problem{}, usagef("--min-support %d is negative", m)
 		}
 	}
-	pr := model.Problem{MaxDepth: p.depth.vals[0], MinSupport: p.minSupport.vals[0], MaxNodes: p.maxNodes, Alpha: p.alpha.vals[0]}
+	if err := checkLeafCosts(p.leafCost.vals); err != nil {
+		return model.Problem{}, err
+	}
+	pr := model.Problem{MaxDepth: p.depth.vals[0], MinSupport: p.minSupport.vals[0], MaxNodes: p.maxNodes, Alpha: p.alpha.vals[0], LeafCost: p.leafCost.vals[0]}
 	switch model.Objective(p.objective) {
 	case "", model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
 		pr.Objective = model.Objective(p.objective)
@@ -289,6 +296,17 @@ func (p *problemFlags) problem() (model.Problem, error) {
 		pr.Skeleton = p.skeleton.vals[0]
 	}
 	return pr, nil
+}
+
+// checkLeafCosts refuses a --leaf-cost value that is negative, NaN or
+// infinite (a usage error: exit 2).
+func checkLeafCosts(vals []float64) error {
+	for _, l := range vals {
+		if !(l >= 0) || math.IsInf(l, 1) {
+			return usagef("--leaf-cost %v: want a finite non-negative number", l)
+		}
+	}
+	return nil
 }
 
 // forBackend drops the default depth from a problem whose objective (or,
@@ -312,7 +330,7 @@ func (p *problemFlags) forBackend(pr model.Problem, backendName string) model.Pr
 
 // grid returns the lists of values to tune over (odt solve).
 func (p *problemFlags) grid() learn.Grid {
-	g := learn.Grid{MinSupports: p.minSupport.vals, Alphas: p.alpha.vals}
+	g := learn.Grid{MinSupports: p.minSupport.vals, Alphas: p.alpha.vals, LeafCosts: p.leafCost.vals}
 	if p.depth.set {
 		// The default depth is in the base problem where it applies
 		// (forBackend); a grid entry would put it back for min-depth,

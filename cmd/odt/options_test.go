@@ -27,9 +27,10 @@ func TestInvalidOptionsExit2(t *testing.T) {
 		{[]string{"--backend", "milp-odd", "--skeleton", "1,2", "--opt", "restarts=-1"}, []string{"restarts", "at least 0"}},
 		{[]string{"--backend", "milp-odd", "--skeleton", "1,2", "--opt", "epsilon=0"}, []string{"epsilon", "above 0"}},
 		{[]string{"--backend", "cart", "--opt", "min-leaf=-2"}, []string{"min-leaf", "at least 1"}},
-		{[]string{"--backend", "cart", "--max-nodes", "3"}, []string{"cart", "--max-nodes"}},
-		{[]string{"--backend", "dl85", "--max-nodes", "3"}, []string{"dl85", "--max-nodes"}},
-		{[]string{"--backend", "cadl85", "--max-nodes", "3"}, []string{"cadl85", "--max-nodes"}},
+		// cart and the DP backends now take --max-nodes and --leaf-cost;
+		// a backend that does not is refused by name.
+		{[]string{"--backend", "milp-odt", "--leaf-cost", "0.1"}, []string{"milp-odt", "--leaf-cost"}},
+		{[]string{"--backend", "contree", "--min-support", "3"}, []string{"contree", "--min-support"}},
 		{[]string{"--backend", "blossom", "--min-support", "3"}, []string{"blossom", "--min-support"}},
 		{[]string{"--backend", "dl85", "--alpha", "0.5"}, []string{"alpha", "diagram"}},
 		{[]string{"--backend", "dl85", "--opt", "nope=1"}, []string{"nope", "it knows: cache-mb"}},

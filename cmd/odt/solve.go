@@ -181,7 +181,11 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 	fmt.Fprintf(w, "status:      %s (optimal: %v)\n", res.Status, res.Optimal)
 	if res.Model != nil {
 		fmt.Fprintf(w, "errors:      %d of %d (accuracy %.4f)\n", res.Errors, res.Rows, 1-float64(res.Errors)/float64(max(res.Rows, 1)))
-		fmt.Fprintf(w, "objective:   %s\n", fmtNum(res.Objective))
+		if res.Problem.LeafCost > 0 {
+			fmt.Fprintf(w, "objective:   %s (errors/weight + %g × %d leaves)\n", fmtNum(res.Objective), res.Problem.LeafCost, res.Model.Leaves())
+		} else {
+			fmt.Fprintf(w, "objective:   %s\n", fmtNum(res.Objective))
+		}
 	}
 	fmt.Fprintf(w, "lower bound: %s\n", fmtNum(res.LowerBound))
 	fmt.Fprintf(w, "time:        %.3fs\n", res.Seconds)
@@ -205,7 +209,10 @@ func describeProblem(p model.Problem) string {
 	}
 	s := fmt.Sprintf("%s, max depth %d, min support %d", p.Objective, p.MaxDepth, p.MinSupport)
 	if p.MaxNodes > 0 {
-		s += fmt.Sprintf(", max nodes %d", p.MaxNodes)
+		s += fmt.Sprintf(", max internal nodes %d", p.MaxNodes)
+	}
+	if p.LeafCost > 0 {
+		s += fmt.Sprintf(", leaf cost %g", p.LeafCost)
 	}
 	return s
 }

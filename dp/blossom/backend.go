@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/sparse"
 	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
 )
@@ -49,7 +50,7 @@ func (Backend) Info() backend.Info {
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
-		Caps:        backend.Caps{Weights: backend.WholeWeights},
+		Caps:        backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true},
 		Params:      params,
 	}
 }
@@ -58,6 +59,9 @@ func (Backend) Info() backend.Info {
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
+	}
+	if sparse.Wanted(job.Problem) {
+		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
 	s := Config{MaxDepth: job.Problem.MaxDepth, Order: Order(job.Options.String("order"))}
 	for _, sw := range switches(&s) {

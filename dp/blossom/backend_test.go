@@ -37,7 +37,6 @@ func TestBackendRefuses(t *testing.T) {
 		{d, p, map[string]string{"merge-rows": "maybe"}},
 		{d, p, map[string]string{"cache-mb": "1"}},
 		{d, model.Problem{MaxDepth: 2, MinSupport: 2}, nil},
-		{d, model.Problem{MaxDepth: 2, MaxNodes: 7}, nil},
 		{dptest.Random(rng, 20, 3, 2, false, dptest.AnyWeights), p, nil},
 	} {
 		if why := dptest.Refused(blossom.Backend{}, c.d, c.p, c.raw); why != "" {

@@ -13,15 +13,15 @@ import (
 type Backend struct{}
 
 // Info describes the "cart" backend: neither exact nor anytime; it
-// honours the minimum leaf support and any positive row weights, not a
-// node limit.
+// honours the minimum leaf support, any positive row weights, and, as a
+// heuristic, a leaf cost and a node limit (see Config).
 func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "cart",
 		Description: "greedy top-down tree (Gini impurity), the baseline and first incumbent of the exact solvers",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
-		Caps:        backend.Caps{MinSupport: true, Weights: backend.AnyWeights},
+		Caps:        backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true},
 		Params: []backend.Param{
 			backend.IntParam("min-leaf", 1, "least number of rows in a leaf (the problem's min support when larger)").AtLeast(1),
 		},
@@ -46,7 +46,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return view.Early(ctx, err)
 	}
 	defer view.Release(job, v)
-	g, werr := Grow(ctx, v, job.Problem.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), job.Problem.MinSupport)})
+	p := job.Problem
+	g, werr := Grow(ctx, v, p.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), p.MinSupport),
+		LeafCost: p.LeafCost, MaxNodes: p.MaxNodes})
+	if p.LeafCost > 0 {
+		werr = p.Evaluate(job.Data, g)
+	}
 	job.Report.Report(werr, g)
 	return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
 		Status: model.StatusFeasible, Stats: map[string]any{"binary_tests": v.NumTests()}}, nil

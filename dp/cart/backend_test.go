@@ -44,7 +44,6 @@ func TestBackendRefuses(t *testing.T) {
 		{p, map[string]string{"min-leaf": "0"}},
 		{p, map[string]string{"min-leaf": "x"}},
 		{p, map[string]string{"depth2": "true"}},
-		{model.Problem{MaxDepth: 2, MaxNodes: 7}, nil},
 	} {
 		if why := dptest.Refused(cart.Backend{}, d, c.p, c.raw); why != "" {
 			t.Errorf("%v %+v: %s", c.raw, c.p, why)

@@ -13,6 +13,16 @@ type Config struct {
 	// MinLeaf is the least number of rows in a leaf (at least 1; the
 	// problem's min support is used when larger).
 	MinLeaf int
+	// LeafCost (λ) charges λ × the total weight per leaf: a split is kept
+	// only when its subtrees' errors plus their leaves' cost are below
+	// the leaf's (0: kept when it lowers the error).
+	LeafCost float64
+	// MaxNodes stops splitting once that many internal nodes are used
+	// (0: no limit). Nodes are split depth-first, low branch first, in
+	// the order the greedy growth visits them, so the limit cuts the
+	// high branches of the deepest levels first; a split later replaced
+	// by a leaf gives its nodes back.
+	MaxNodes int
 }
 
 // Grow grows a tree top-down on the binary view, choosing at every node
@@ -28,9 +38,13 @@ type Config struct {
 func Grow(ctx context.Context, v *model.BinaryView, maxDepth int, s Config) (*model.Graph, float64) {
 	minLeaf := max(s.MinLeaf, 1)
 	c := &grower{ctx: ctx, v: v, minLeaf: minLeaf, nc: len(v.Class), b: model.NewBuilder(v.Data, model.KindTree),
-		hi: model.NewBitset(v.N), hc: make([]float64, len(v.Class)), lc: make([]float64, len(v.Class))}
+		hi: model.NewBitset(v.N), hc: make([]float64, len(v.Class)), lc: make([]float64, len(v.Class)),
+		leafW: s.LeafCost * v.Data.TotalWeight(), nodesLeft: s.MaxNodes}
+	if s.MaxNodes <= 0 {
+		c.nodesLeft = -1
+	}
 	all := model.FullBitset(v.N)
-	root, errs := c.grow(all, maxDepth)
+	root, errs, _ := c.grow(all, maxDepth)
 	return c.b.Graph(root), errs
 }
 
@@ -44,6 +58,10 @@ type grower struct {
 	hi     model.Bitset
 	hc, lc []float64
 	stop   bool
+	// leafW is λ·W, the cost of a leaf; nodesLeft the internal nodes
+	// still allowed (-1: no limit).
+	leafW     float64
+	nodesLeft int
 }
 
 // stopped reports (and remembers) whether ctx has ended.
@@ -91,12 +109,12 @@ func gini(cnt []float64) float64 {
 	return tot - sq/tot
 }
 
-func (c *grower) grow(set model.Bitset, depth int) (int, float64) {
+func (c *grower) grow(set model.Bitset, depth int) (node int, errs float64, leaves int) {
 	cnt := c.counts(set, make([]float64, c.nc))
 	cls, leafErr := majority(cnt)
 	n := set.Count()
-	if depth == 0 || leafErr == 0 || n < 2*c.minLeaf || c.stopped() {
-		return c.b.Leaf(cls), leafErr
+	if depth == 0 || leafErr == 0 || n < 2*c.minLeaf || c.nodesLeft == 0 || leafErr <= c.leafW || c.stopped() {
+		return c.b.Leaf(cls), leafErr, 1
 	}
 	best, bestScore := -1, 0.0
 	hi, hc, lc := c.hi, c.hc, c.lc
@@ -105,7 +123,7 @@ func (c *grower) grow(set model.Bitset, depth int) (int, float64) {
 	every := max(1, (1<<18)/max(len(set), 1))
 	for t := range c.v.Tests {
 		if t%every == 0 && c.stopped() {
-			return c.b.Leaf(cls), leafErr
+			return c.b.Leaf(cls), leafErr, 1
 		}
 		hi.And(set, c.v.True[t])
 		nh := hi.Count()
@@ -122,16 +140,21 @@ func (c *grower) grow(set model.Bitset, depth int) (int, float64) {
 		}
 	}
 	if best < 0 {
-		return c.b.Leaf(cls), leafErr
+		return c.b.Leaf(cls), leafErr, 1
 	}
 	hiSet := model.NewBitset(c.v.N).And(set, c.v.True[best])
 	loSet := set.AndNot(set, c.v.True[best]) // set is not used again
-	lo, le := c.grow(loSet, depth-1)
-	hiN, he := c.grow(hiSet, depth-1)
-	if le+he >= leafErr {
-		// The split does not reduce the error: a leaf predicts the same
-		// rows at least as well and is smaller.
-		return c.b.Leaf(cls), leafErr
+	left := c.nodesLeft
+	if left > 0 {
+		c.nodesLeft--
 	}
-	return c.b.Split(c.v.Tests[best], lo, hiN), le + he
+	lo, le, ll := c.grow(loSet, depth-1)
+	hiN, he, hl := c.grow(hiSet, depth-1)
+	if le+he+c.leafW*float64(ll+hl) >= leafErr+c.leafW {
+		// The split does not reduce the error (plus the leaves' cost): a
+		// leaf predicts the same rows at least as well and is smaller.
+		c.nodesLeft = left
+		return c.b.Leaf(cls), leafErr, 1
+	}
+	return c.b.Split(c.v.Tests[best], lo, hiN), le + he, ll + hl
 }

@@ -194,3 +194,39 @@ func TestCARTScaleAndCancel(t *testing.T) {
 		t.Fatalf("cancelled: depth %d, %v errors on the data, %v claimed", g.Depth(), e, werr)
 	}
 }
+
+// A node limit caps the tests used (and never grows a tree beyond the
+// unlimited one); a leaf cost keeps only splits that pay for their extra
+// leaf: λ = 0 is the plain tree, a λ above the error rate of the root
+// leaf gives that leaf, and every kept split lowers errors + λ·W·leaves.
+func TestCARTLeafCostAndNodeLimit(t *testing.T) {
+	d := modeltest.Numeric(300, 5, 7)
+	v := model.Binarize(d)
+	ctx := context.Background()
+	plain, perr := Grow(ctx, v, 4, Config{})
+	for k := 1; k <= 6; k++ {
+		g, _ := Grow(ctx, v, 4, Config{MaxNodes: k})
+		if g.InternalNodes() > k || g.InternalNodes() > plain.InternalNodes() {
+			t.Errorf("max nodes %d: %d internal nodes (unlimited: %d)", k, g.InternalNodes(), plain.InternalNodes())
+		}
+	}
+	if g, e := Grow(ctx, v, 4, Config{LeafCost: 0}); e != perr || g.Size() != plain.Size() {
+		t.Errorf("λ = 0: %v errors, %d nodes; plain %v, %d", e, g.Size(), perr, plain.Size())
+	}
+	root, _ := Grow(ctx, v, 0, Config{})
+	rootRate := root.WeightedErrors(d) / d.TotalWeight()
+	if g, _ := Grow(ctx, v, 4, Config{LeafCost: rootRate + 0.01}); g.Size() != 1 {
+		t.Errorf("λ above the root's error rate: %d nodes, want the leaf", g.Size())
+	}
+	prev := plain.Leaves()
+	for _, lambda := range []float64{0.001, 0.01, 0.05} {
+		g, e := Grow(ctx, v, 4, Config{LeafCost: lambda})
+		if g.Leaves() > prev {
+			t.Errorf("λ %v: %d leaves, more than with a smaller λ (%d)", lambda, g.Leaves(), prev)
+		}
+		prev = g.Leaves()
+		if cost := e/d.TotalWeight() + lambda*float64(g.Leaves()); cost > rootRate+lambda+1e-12 {
+			t.Errorf("λ %v: cost %v above the root leaf's %v", lambda, cost, rootRate+lambda)
+		}
+	}
+}

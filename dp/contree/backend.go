@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/sparse"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -25,7 +26,7 @@ func (Backend) Info() backend.Info {
 		Input:      "numeric",
 		Exact:      true,
 		Anytime:    true,
-		Caps:       backend.Caps{Weights: backend.WholeWeights},
+		Caps:       backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true},
 		Params: []backend.Param{
 			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),
 			backend.EnumParam("eta", "max", []string{"max", "min"}, "η of the right upper bound: max (the paper's text, faster here) or min (its Algorithm 1)"),
@@ -40,6 +41,9 @@ func (Backend) Info() backend.Info {
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
+	}
+	if sparse.Wanted(job.Problem) {
+		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
 	o := job.Options
 	gap := o.Int("max-gap")

@@ -55,7 +55,6 @@ func TestBackendRefuses(t *testing.T) {
 		{d, p, map[string]string{"cache": "maybe"}},
 		{d, p, map[string]string{"order": "gini"}},
 		{d, model.Problem{MaxDepth: 2, MinSupport: 5}, nil},
-		{d, model.Problem{MaxDepth: 2, MaxNodes: 7}, nil},
 		{dptest.Random(rng, 20, 3, 2, false, dptest.AnyWeights), p, nil},
 		{many, p, nil},
 	} {

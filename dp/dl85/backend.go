@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/sparse"
 	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
 )
@@ -27,8 +28,11 @@ func commonParams() []backend.Param {
 }
 
 // caps are the problem fields both backends honour: the minimum leaf
-// support and any positive row weights (no node limit).
-func caps() backend.Caps { return backend.Caps{MinSupport: true, Weights: backend.AnyWeights} }
+// support, any positive row weights, a leaf cost and a node limit (those
+// two by the exact dynamic program of dp/internal/sparse).
+func caps() backend.Caps {
+	return backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true}
+}
 
 // Info describes the "dl85" backend.
 func (Backend) Info() backend.Info {
@@ -69,6 +73,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
+	if sparse.Wanted(job.Problem) {
+		return sparse.SolveJob(ctx, job) // leaf cost or node limit
+	}
 	v, err := view.Of(ctx, job)
 	if err != nil {
 		return view.Early(ctx, err)
@@ -86,6 +93,9 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 	spec, err := jobSpec(job.Options)
 	if err != nil {
 		return nil, err
+	}
+	if sparse.Wanted(job.Problem) {
+		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
 	s := jobConfig(job)
 	s.MaxRestarts = job.Options.Int("max-restarts")

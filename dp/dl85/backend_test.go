@@ -41,7 +41,6 @@ func TestBackendsRefuse(t *testing.T) {
 		{dl85.Backend{}, p, map[string]string{"cache-mb": "-5"}},
 		{dl85.Backend{}, p, map[string]string{"depth2": "maybe"}},
 		{dl85.Backend{}, p, map[string]string{"rule": "gain"}},
-		{dl85.Backend{}, model.Problem{MaxDepth: 2, MaxNodes: 7}, nil},
 		{dl85.AnytimeBackend{}, p, map[string]string{"rule": "bogus"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"relax": "bogus"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"step": "-1"}},
@@ -50,7 +49,6 @@ func TestBackendsRefuse(t *testing.T) {
 		{dl85.AnytimeBackend{}, p, map[string]string{"rule": "purity", "start": "1.5"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"max-restarts": "-1"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"order": "zzz"}},
-		{dl85.AnytimeBackend{}, model.Problem{MaxDepth: 2, MaxNodes: 7}, nil},
 	}
 	for _, c := range cases {
 		if why := dptest.Refused(c.b, d, c.p, c.raw); why != "" {

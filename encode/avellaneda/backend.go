@@ -108,7 +108,7 @@ func settings(job *backend.Job) Settings {
 		Batch:         v.Int("batch"),
 		Bisect:        v.String("size-search") == "bisect",
 		MaxDepth:      job.Problem.MaxDepth,
-		MaxNodes:      job.Problem.MaxNodes,
+		MaxNodes:      formulaNodes(job.Problem.MaxNodes),
 		Report:        job.Report,
 	}
 }
@@ -252,7 +252,7 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 	if err != nil {
 		return err
 	}
-	return WriteDIMACS(ctx, w, p, name, k, job.Problem.MaxNodes, formulaOptions(job.Options))
+	return WriteDIMACS(ctx, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
 }
 
 // decode reads a solver's answer: a satisfying assignment decodes into a
@@ -277,7 +277,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	if err != nil {
 		return nil, backend.Invalidf("solver output: %w", err)
 	}
-	maxNodes := job.Problem.MaxNodes
+	maxNodes := formulaNodes(job.Problem.MaxNodes)
 	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
 		"solver_status": st.String(),
 		"depth":         k,
@@ -306,4 +306,14 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	res.Objective = job.Problem.Evaluate(job.Data, g)
 	res.Status = model.StatusFeasible
 	return res, nil
+}
+
+// formulaNodes translates Problem.MaxNodes, a bound on internal (test)
+// nodes, into the node count of Avellaneda's formula, which counts every
+// node: a tree with k tests has 2k+1 nodes. 0 stays 0 (no bound).
+func formulaNodes(internal int) int {
+	if internal <= 0 {
+		return 0
+	}
+	return 2*internal + 1
 }

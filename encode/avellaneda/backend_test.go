@@ -225,8 +225,9 @@ func TestSatAgreesWithDL85(t *testing.T) {
 }
 
 // TestSatLimits: a depth limit caps the depths tried and a node limit
-// (even ones included: trees have odd sizes) the trees admitted; beyond
-// them the answer is infeasible, never a tree over the limit.
+// (Problem.MaxNodes counts internal nodes; the formula's 2k+1 nodes) the
+// trees admitted; beyond them the answer is infeasible, never a tree over
+// the limit.
 func TestSatLimits(t *testing.T) {
 	// XOR of a and b, c constant noise: minimum depth 2, size 7.
 	d := &model.Dataset{Name: "xor", Classes: []string{"0", "1"},
@@ -237,8 +238,8 @@ func TestSatLimits(t *testing.T) {
 		depth, maxNodes int
 		want            float64 // 0: infeasible
 	}{
-		{"sat-depth", 1, 0, 0}, {"sat-depth", 2, 0, 2}, {"sat-depth", 0, 6, 0}, {"sat-depth", 0, 7, 2},
-		{"sat-size", 1, 0, 0}, {"sat-size", 3, 0, 7}, {"sat-size", 0, 6, 0}, {"sat-size", 0, 8, 7},
+		{"sat-depth", 1, 0, 0}, {"sat-depth", 2, 0, 2}, {"sat-depth", 0, 2, 0}, {"sat-depth", 0, 3, 2},
+		{"sat-size", 1, 0, 0}, {"sat-size", 3, 0, 7}, {"sat-size", 0, 2, 0}, {"sat-size", 0, 4, 7},
 	} {
 		res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: c.depth, MaxNodes: c.maxNodes}, odtkit.Settings{Backend: c.backend})
 		if err != nil {
@@ -250,8 +251,8 @@ func TestSatLimits(t *testing.T) {
 			}
 			continue
 		}
-		if !res.Optimal || res.Objective != c.want || (c.maxNodes > 0 && res.Model.Size() > c.maxNodes) {
-			t.Errorf("%+v: objective %v optimal %v size %d, want %v", c, res.Objective, res.Optimal, res.Model.Size(), c.want)
+		if !res.Optimal || res.Objective != c.want || (c.maxNodes > 0 && res.Model.InternalNodes() > c.maxNodes) {
+			t.Errorf("%+v: objective %v optimal %v internal nodes %d, want %v", c, res.Objective, res.Optimal, res.Model.InternalNodes(), c.want)
 		}
 	}
 }

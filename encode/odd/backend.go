@@ -132,8 +132,10 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 			o.RowCost[i] = d.Weight(i)
 		}
 	}
-	if tree {
-		o.MaxNodes = p.MaxNodes
+	if tree && p.MaxNodes > 0 {
+		// Problem.MaxNodes bounds internal nodes; Options.MaxNodes counts
+		// all nodes of the tree (k tests: 2k+1 nodes).
+		o.MaxNodes = 2*p.MaxNodes + 1
 	}
 	return o, nil
 }

@@ -225,6 +225,9 @@ func describeChoice(p model.Problem) string {
 	if p.MinSupport > 1 {
 		parts = append(parts, "ms "+strconv.Itoa(p.MinSupport))
 	}
+	if p.LeafCost > 0 {
+		parts = append(parts, "λ "+strconv.FormatFloat(p.LeafCost, 'g', -1, 64))
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -1,0 +1,201 @@
+// Package sparse is the exact dynamic program that the DP backends (dl85,
+// cadl85, blossom, contree) run for the two constraints their own engines
+// do not model: a cost per leaf (Problem.LeafCost, the sparse error
+// objective) and a bound on the number of internal nodes
+// (Problem.MaxNodes).
+//
+// It searches over (branch, depth, node budget) as MurTree does: a branch
+// with budget k either is a leaf or splits on a test and shares k−1
+// internal nodes between its two children. A leaf costs its weighted
+// error plus λ·W (W the total weight), so a split is kept only when it
+// lowers the cost. Solved branches are cached by their row set, depth and
+// budget. Two bounds prune: a branch whose best leaf costs at most 2λ·W
+// (the least cost of any two leaves) is a leaf; and the first child of a
+// split is searched only while its cost can still beat the best so far
+// minus the second child's least cost (λ·W).
+package sparse
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Config is what to solve on a binary view.
+type Config struct {
+	MaxDepth   int
+	MinSupport int
+	// MaxNodes bounds the internal nodes (0: no bound).
+	MaxNodes int
+	// LeafCost is λ: each leaf costs λ × the total weight.
+	LeafCost float64
+}
+
+// Result is an optimal tree for the config, or the best tree found before
+// ctx ended (Optimal false). Tree is nil when no tree satisfies the
+// minimum support.
+type Result struct {
+	Tree    *model.Graph
+	Optimal bool
+	// Cost is the tree's weighted error + λ·W·leaves.
+	Cost float64
+	// Branches counts the cached (branch, depth, budget) entries.
+	Branches int
+}
+
+type entry struct {
+	cost  float64 // +Inf: no tree
+	test  int     // -1: leaf
+	left  int     // budget given to the low child
+	class int
+}
+
+type solver struct {
+	ctx     context.Context
+	v       *model.BinaryView
+	cfg     Config
+	leafW   float64 // λ·W
+	memo    map[string]entry
+	key     []byte
+	weights []float64
+	counts  []float64
+	steps   int
+	stopped bool
+}
+
+// Solve runs the dynamic program on v.
+func Solve(ctx context.Context, v *model.BinaryView, cfg Config) *Result {
+	d := v.Data
+	s := &solver{ctx: ctx, v: v, cfg: cfg, memo: map[string]entry{}, weights: d.Weights,
+		counts: make([]float64, len(v.Class))}
+	s.cfg.MinSupport = max(1, cfg.MinSupport)
+	s.leafW = cfg.LeafCost * d.TotalWeight()
+	k := s.cfg.MaxNodes
+	if k <= 0 || k > full(cfg.MaxDepth) {
+		k = full(cfg.MaxDepth)
+	}
+	all := model.FullBitset(v.N)
+	e := s.solve(all, cfg.MaxDepth, k)
+	res := &Result{Optimal: !s.stopped, Cost: e.cost, Branches: len(s.memo)}
+	if !math.IsInf(e.cost, 1) {
+		b := model.NewBuilder(d, model.KindTree)
+		res.Tree = b.Graph(s.build(b, all, cfg.MaxDepth, k))
+	}
+	return res
+}
+
+// full is the number of internal nodes of a complete tree of that depth.
+func full(depth int) int {
+	if depth >= 30 {
+		return 1 << 30
+	}
+	return 1<<depth - 1
+}
+
+// leaf is the best leaf on rows: its class and cost (+Inf below the
+// minimum support).
+func (s *solver) leaf(rows model.Bitset) (int, float64) {
+	n := rows.Count()
+	if n == 0 || n < s.cfg.MinSupport {
+		return 0, math.Inf(1)
+	}
+	for c, cls := range s.v.Class {
+		if s.weights == nil {
+			s.counts[c] = float64(model.AndCount(rows, cls))
+			continue
+		}
+		t := 0.0
+		for w, x := range rows {
+			for m := x & cls[w]; m != 0; m &= m - 1 {
+				t += s.weights[w*64+bits.TrailingZeros64(m)]
+			}
+		}
+		s.counts[c] = t
+	}
+	c, e := model.Majority(s.counts)
+	return c, e + s.leafW
+}
+
+func (s *solver) memoKey(rows model.Bitset, depth, k int) string {
+	s.key = s.key[:0]
+	s.key = binary.AppendUvarint(s.key, uint64(depth))
+	s.key = binary.AppendUvarint(s.key, uint64(k))
+	for _, w := range rows {
+		s.key = binary.LittleEndian.AppendUint64(s.key, w)
+	}
+	return string(s.key)
+}
+
+// solve returns the best tree on rows of depth at most depth with at most
+// k internal nodes (k ≤ full(depth)).
+func (s *solver) solve(rows model.Bitset, depth, k int) entry {
+	key := s.memoKey(rows, depth, k)
+	if e, ok := s.memo[key]; ok {
+		return e
+	}
+	class, cost := s.leaf(rows)
+	best := entry{cost: cost, test: -1, class: class}
+	// A split has at least two leaves: it costs at least 2λW, and nothing
+	// beats an error-free leaf. Below the minimum support no child can
+	// have a leaf either.
+	if depth > 0 && k > 0 && !math.IsInf(cost, 1) && cost-s.leafW > 0 && cost > 2*s.leafW && !s.stop() {
+		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
+		sub := full(depth - 1)
+		for t := range s.v.Tests {
+			hi.And(rows, s.v.True[t])
+			lo.AndNot(rows, s.v.True[t])
+			nh := hi.Count()
+			if nh == 0 || nh == rows.Count() || nh < s.cfg.MinSupport || rows.Count()-nh < s.cfg.MinSupport {
+				continue
+			}
+			for kl := max(0, k-1-sub); kl <= min(k-1, sub); kl++ {
+				kr := k - 1 - kl
+				l := s.solve(lo, depth-1, kl)
+				if l.cost+s.leafW >= best.cost || math.IsInf(l.cost, 1) {
+					continue
+				}
+				r := s.solve(hi, depth-1, kr)
+				if c := l.cost + r.cost; c < best.cost {
+					best = entry{cost: c, test: t, left: kl, class: class}
+				}
+			}
+			if s.stopped {
+				break
+			}
+		}
+	}
+	s.memo[key] = best // after a stop: the best found, for build
+	return best
+}
+
+// stop polls ctx every few hundred branches.
+func (s *solver) stop() bool {
+	if s.stopped {
+		return true
+	}
+	if s.steps++; s.steps%256 == 0 && s.ctx.Err() != nil {
+		s.stopped = true
+	}
+	return s.stopped
+}
+
+// build adds the tree of a solved branch to b and returns its root.
+func (s *solver) build(b *model.Builder, rows model.Bitset, depth, k int) int {
+	e, ok := s.memo[s.memoKey(rows, depth, k)]
+	if !ok { // not cached (the search stopped): the best leaf
+		c, _ := s.leaf(rows)
+		return b.Leaf(c)
+	}
+	if e.test < 0 {
+		return b.Leaf(e.class)
+	}
+	lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
+	hi.And(rows, s.v.True[e.test])
+	lo.AndNot(rows, s.v.True[e.test])
+	l := s.build(b, lo, depth-1, e.left)
+	h := s.build(b, hi, depth-1, k-1-e.left)
+	return b.Split(s.v.Tests[e.test], l, h)
+}
