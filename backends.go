@@ -8,6 +8,8 @@ import (
 	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
+	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -31,6 +33,8 @@ func defaultBackends() []backend.Backend {
 		dl85.Backend{},
 		dl85.AnytimeBackend{},
 		blossom.Backend{},
+		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
+		odd.DiagramBackend{}, odd.TreeBackend{},
 		contree.Backend{},
 	}
 }

@@ -18,7 +18,3 @@ require (
 )
 
 require github.com/go-air/gini v1.0.4
-
-require github.com/lanl/highs v1.0.0
-
-require golang.org/x/exp v0.0.0-20241009180824-f66d83c29e7c // indirect

@@ -1,7 +1,9 @@
 package milp_test
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/odtkit/odtkit/milp"
 )
@@ -40,4 +42,19 @@ func ExampleWriteMPS() {
 	//  UP BND  y  1
 	//  UP BND  z  2.5
 	// ENDATA
+}
+
+// A CBC solution file for a model, read back into column values.
+func ExampleReadSolution() {
+	m := &milp.Model{Name: "knap", Sense: milp.Maximize}
+	x := m.AddBinary("x", 5)
+	y := m.AddBinary("y", 4)
+	m.AddRow("cap", -milp.Inf, 6, []int{x, y}, []float64{4, 3})
+	cbc := "Optimal - objective value 5.00000000\n      0 x                        1                      5\n"
+	sol, err := milp.ReadSolution(strings.NewReader(cbc), m)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(sol.Format, sol.Status, sol.X, m.Objective(sol.X))
+	// Output: cbc optimal [1 0] 5
 }

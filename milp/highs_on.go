@@ -6,24 +6,7 @@ package milp
 #cgo pkg-config: highs
 #include <stdlib.h>
 #include <stdint.h>
-#include "util/HighsInt.h"
-
-// Prototypes from interfaces/highs_c_api.h, which cannot be included here:
-// it defines its constants as non-static globals, which lanl/highs
-// already defines (duplicate symbols at link time).
-HighsInt Highs_getModelStatus(const void* highs);
-HighsInt Highs_getNumRow(const void* highs);
-HighsInt Highs_getSolution(const void* highs, double* col_value, double* col_dual, double* row_value, double* row_dual);
-HighsInt Highs_getDoubleInfoValue(const void* highs, const char* info, double* value);
-HighsInt Highs_getIntInfoValue(const void* highs, const char* info, HighsInt* value);
-HighsInt Highs_getInt64InfoValue(const void* highs, const char* info, int64_t* value);
-HighsInt Highs_setSolution(void* highs, const double* col_value, const double* row_value, const double* col_dual, const double* row_dual);
-
-// The callback types (lp_data/HighsCallbackStruct.h, types only) and the
-// callback calls of the C API.
-#include "lp_data/HighsCallbackStruct.h"
-HighsInt Highs_setCallback(void* highs, HighsCCallbackType user_callback, void* user_callback_data);
-HighsInt Highs_startCallback(void* highs, const int callback_type);
+#include "interfaces/highs_c_api.h"
 
 // odtkitInterrupt asks HiGHS to stop once *flag (C memory, set from Go
 // when the context is done) is non-zero.
@@ -35,11 +18,11 @@ static void odtkitInterrupt(int type, const char* msg, const HighsCallbackDataOu
 }
 
 // odtkitWatch installs odtkitInterrupt for the simplex, IPM and MIP
-// interrupt callbacks (kHighsCallback{Simplex,Ipm,Mip}Interrupt = 1, 2, 6).
+// interrupt callbacks.
 static HighsInt odtkitWatch(void* highs, int32_t* flag) {
 	HighsInt s = Highs_setCallback(highs, odtkitInterrupt, flag);
 	if (s < 0) return s;
-	const int types[3] = {1, 2, 6};
+	const int types[3] = {kHighsCallbackSimplexInterrupt, kHighsCallbackIpmInterrupt, kHighsCallbackMipInterrupt};
 	for (int k = 0; k < 3; k++) {
 		HighsInt t = Highs_startCallback(highs, types[k]);
 		if (t < 0) return t;
@@ -56,12 +39,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
-	"runtime"
 	"time"
 	"unsafe"
-
-	"github.com/lanl/highs"
 )
 
 // Constants of interfaces/highs_c_api.h (HiGHS 1.10).
@@ -94,34 +73,17 @@ const HiGHSEnabled = true
 
 type highsSolver struct{}
 
-// HiGHS returns the adapter to the HiGHS solver (github.com/lanl/highs).
+// HiGHS returns the adapter to the HiGHS solver, bound through its C API
+// (interfaces/highs_c_api.h of the installed library).
 func HiGHS() Solver { return highsSolver{} }
 
 func (highsSolver) Name() string { return "highs" }
 
-// handle returns the Highs instance behind a lanl/highs RawModel.
-//
-// lanl/highs v1.0.0 drops the solution whenever Highs_run returns a
-// warning, which HiGHS does for every time-limited run; the incumbent, the
-// dual bound and the status are still in the Highs instance, so we read
-// them from it with the C API. The field is unexported, hence reflection;
-// the check below turns a layout change of the package into an error.
-func handle(raw *highs.RawModel) (unsafe.Pointer, error) {
-	f := reflect.ValueOf(raw).Elem().FieldByName("obj")
-	if !f.IsValid() || f.Kind() != reflect.UnsafePointer {
-		return nil, errors.New("milp: unexpected github.com/lanl/highs RawModel layout (want v1.0.0)")
-	}
-	return f.UnsafePointer(), nil
-}
-
-func setOpt(err error) error {
-	var cs highs.CallStatus
-	if errors.As(err, &cs) && cs.IsWarning() {
-		return nil
-	}
-	return err
-}
-
+// Solve builds the model in a fresh HiGHS instance and runs it in the
+// calling goroutine. When ctx ends, a context.AfterFunc raises the flag
+// that the interrupt callback (polled by HiGHS's simplex, IPM and MIP
+// loops) turns into a user interrupt; the incumbent and bound are then
+// read as after a time limit. Nothing of the solve outlives the call.
 func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -134,29 +96,18 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 			TimeLimit: errors.Is(err, context.DeadlineExceeded)}, nil
 	}
 	start := time.Now()
-	raw := highs.NewRawModel()
-	defer runtime.KeepAlive(raw)
 	n := len(m.Columns)
-	lb, ub, cost := make([]float64, n), make([]float64, n), make([]float64, n)
-	types := make([]highs.VariableType, n)
+	lb, ub, cost := make([]C.double, n), make([]C.double, n), make([]C.double, n)
+	integrality := make([]C.HighsInt, n)
 	for j, c := range m.Columns {
-		lb[j], ub[j], cost[j] = c.Lower, c.Upper, c.Cost
+		lb[j], ub[j], cost[j] = C.double(c.Lower), C.double(c.Upper), C.double(c.Cost)
 		if c.Integer {
-			types[j] = highs.IntegerType
+			integrality[j] = C.kHighsVarTypeInteger
 		}
 	}
-	steps := []func() error{
-		func() error { return raw.SetBoolOption("output_flag", p.Verbose) },
-		func() error { return raw.AddColumnBounds(lb, ub) },
-		func() error { return raw.SetColumnCosts(cost) },
-		func() error { return raw.SetOffset(m.Offset) },
-		func() error { return raw.SetMaximization(m.Sense == Maximize) },
-		func() error { return raw.SetIntegrality(types) },
-	}
-	// Rows in compressed sparse row form; empty rows are checked here
-	// (the C call needs at least one entry).
-	var rlo, rhi, val []float64
-	var startIdx, idx []int
+	// Rows in compressed sparse row form; an empty row is decided here.
+	var rlo, rhi, val []C.double
+	var rstart, idx []C.HighsInt
 	for _, r := range m.Rows {
 		if len(r.Index) == 0 {
 			if r.Lower > 0 || r.Upper < 0 {
@@ -164,103 +115,116 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 			}
 			continue
 		}
-		rlo, rhi = append(rlo, r.Lower), append(rhi, r.Upper)
-		startIdx = append(startIdx, len(idx))
-		idx = append(idx, r.Index...)
-		val = append(val, r.Value...)
-	}
-	if len(rlo) > 0 {
-		steps = append(steps, func() error { return raw.AddCompSparseRows(rlo, startIdx, idx, val, rhi) })
-	}
-	steps = append(steps,
-		func() error { return raw.SetFloat64Option("mip_rel_gap", max(p.RelGap, 0)) },
-		func() error { return raw.SetIntOption("random_seed", p.Seed) },
-	)
-	if limit, ok := deadline(ctx, p.TimeLimit); ok {
-		steps = append(steps, func() error { return raw.SetFloat64Option("time_limit", limit.Seconds()) })
-	}
-	if p.Threads > 0 {
-		steps = append(steps, func() error { return setOpt(raw.SetIntOption("threads", p.Threads)) })
-	}
-	if p.HasCutoff {
-		steps = append(steps, func() error { return raw.SetFloat64Option("objective_bound", p.Cutoff) })
-	}
-	for _, step := range steps {
-		if err := setOpt(step()); err != nil {
-			return nil, fmt.Errorf("milp: setting up HiGHS: %w", err)
+		rlo, rhi = append(rlo, C.double(r.Lower)), append(rhi, C.double(r.Upper))
+		rstart = append(rstart, C.HighsInt(len(idx)))
+		for k, j := range r.Index {
+			idx, val = append(idx, C.HighsInt(j)), append(val, C.double(r.Value[k]))
 		}
 	}
-	h, err := handle(raw)
-	if err != nil {
+	// Go memory passed to C must not hold Go pointers (it does not) and
+	// the empty slices need a valid address.
+	ptrD := func(s []C.double) *C.double {
+		if len(s) == 0 {
+			return nil
+		}
+		return &s[0]
+	}
+	ptrI := func(s []C.HighsInt) *C.HighsInt {
+		if len(s) == 0 {
+			return nil
+		}
+		return &s[0]
+	}
+	sense := C.HighsInt(C.kHighsObjSenseMinimize)
+	if m.Sense == Maximize {
+		sense = C.kHighsObjSenseMaximize
+	}
+	h := C.Highs_create()
+	if h == nil {
+		return nil, errors.New("milp: HiGHS: cannot create an instance")
+	}
+	defer C.Highs_destroy(h)
+	if err := highsOptions(h, ctx, p); err != nil {
 		return nil, err
 	}
+	if st := C.Highs_passMip(h, C.HighsInt(n), C.HighsInt(len(rlo)), C.HighsInt(len(idx)), C.kHighsMatrixFormatRowwise, sense,
+		C.double(m.Offset), ptrD(cost), ptrD(lb), ptrD(ub), ptrD(rlo), ptrD(rhi), ptrI(rstart), ptrI(idx), ptrD(val), ptrI(integrality)); st == C.kHighsStatusError {
+		return nil, errors.New("milp: HiGHS refused the model")
+	}
 	if len(p.Start) == n {
-		start := make([]C.double, n)
+		x := make([]C.double, n)
 		for j, v := range p.Start {
-			start[j] = C.double(v)
+			x[j] = C.double(v)
 		}
 		// A start HiGHS rejects (infeasible) is only a warning.
-		C.Highs_setSolution(h, &start[0], nil, nil, nil)
+		C.Highs_setSolution(h, &x[0], nil, nil, nil)
 	}
-	// Highs_run runs in a goroutine; when the context is done, the
-	// interrupt callback (polled by HiGHS's simplex, IPM and MIP loops)
-	// stops it, and its incumbent and bound are read as after a time
-	// limit. The flag lives in C memory until the run has ended.
+	// The flag lives in C memory: HiGHS keeps its address.
 	flag := (*C.int32_t)(C.calloc(1, 4))
 	if flag == nil {
 		return nil, errors.New("milp: out of memory")
 	}
+	defer C.free(unsafe.Pointer(flag))
 	if C.odtkitWatch(h, flag) < 0 {
-		C.free(unsafe.Pointer(flag))
 		return nil, errors.New("milp: HiGHS refused the interrupt callback")
 	}
-	type outcome struct {
-		sol *Solution
-		err error
+	raised := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		C.odtkitStop(flag)
+		close(raised)
+	})
+	runStatus := C.Highs_run(h)
+	if !stop() {
+		<-raised // the flag was raised: wait for that call to end
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		_, runErr := raw.Solve()
-		sol, err := readSolution(h, n, m.Sense, p.RelGap, runErr)
-		if err == nil && p.HasCutoff {
-			applyCutoff(sol, m.Sense, p.Cutoff)
-		}
-		runtime.KeepAlive(raw)
-		done <- outcome{sol, err}
-	}()
-	// The flag is freed by whoever receives the outcome (the run has
-	// ended then).
-	free := func() { C.free(unsafe.Pointer(flag)) }
-	select {
-	case o := <-done:
-		free()
-		if o.sol != nil {
-			o.sol.Seconds = time.Since(start).Seconds()
-		}
-		return o.sol, o.err
-	case <-ctx.Done():
+	sol, err := readSolution(h, n, m.Sense, p.RelGap, runStatus)
+	if err != nil {
+		return nil, err
 	}
-	C.odtkitStop(flag)
-	// HiGHS polls the interrupt between iterations and nodes: wait
-	// briefly for its incumbent and bound.
-	select {
-	case o := <-done:
-		free()
-		if o.sol != nil {
-			o.sol.Seconds = time.Since(start).Seconds()
-			if o.sol.Status == StatusOptimal || o.sol.Status == StatusInfeasible {
-				// Finished just in time: a proof stands.
-				return o.sol, o.err
-			}
-			o.sol.TimeLimit = o.sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded)
-			o.sol.SolverStatus += " (context " + ctx.Err().Error() + ")"
-		}
-		return o.sol, o.err
-	case <-time.After(grace):
-		go func() { <-done; free() }()
+	if p.HasCutoff {
+		applyCutoff(sol, m.Sense, p.Cutoff)
 	}
-	return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
-		Seconds: time.Since(start).Seconds(), TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded)}, nil
+	sol.Seconds = time.Since(start).Seconds()
+	if ctx.Err() != nil && sol.Status != StatusOptimal && sol.Status != StatusInfeasible {
+		sol.TimeLimit = sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded)
+		sol.SolverStatus += " (context " + ctx.Err().Error() + ")"
+	}
+	return sol, nil
+}
+
+// highsOptions sets the solve's options on h.
+func highsOptions(h unsafe.Pointer, ctx context.Context, p Params) error {
+	set := func(name string, f func(*C.char) C.HighsInt) error {
+		cs := C.CString(name)
+		defer C.free(unsafe.Pointer(cs))
+		if f(cs) == C.kHighsStatusError {
+			return fmt.Errorf("milp: HiGHS refused option %s", name)
+		}
+		return nil
+	}
+	b := func(v bool) C.HighsInt {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	steps := []error{
+		set("output_flag", func(s *C.char) C.HighsInt { return C.Highs_setBoolOptionValue(h, s, b(p.Verbose)) }),
+		set("mip_rel_gap", func(s *C.char) C.HighsInt { return C.Highs_setDoubleOptionValue(h, s, C.double(max(p.RelGap, 0))) }),
+		set("random_seed", func(s *C.char) C.HighsInt { return C.Highs_setIntOptionValue(h, s, C.HighsInt(p.Seed)) }),
+	}
+	if limit, ok := deadline(ctx, p.TimeLimit); ok {
+		steps = append(steps, set("time_limit", func(s *C.char) C.HighsInt { return C.Highs_setDoubleOptionValue(h, s, C.double(limit.Seconds())) }))
+	}
+	if p.Threads > 0 {
+		// HiGHS fixes its thread pool at the first solve of the process:
+		// a different count later is only a warning.
+		steps = append(steps, set("threads", func(s *C.char) C.HighsInt { return C.Highs_setIntOptionValue(h, s, C.HighsInt(p.Threads)) }))
+	}
+	if p.HasCutoff {
+		steps = append(steps, set("objective_bound", func(s *C.char) C.HighsInt { return C.Highs_setDoubleOptionValue(h, s, C.double(p.Cutoff)) }))
+	}
+	return errors.Join(steps...)
 }
 
 // noBound is the trivial bound on the optimum: −∞ when minimising, +∞
@@ -317,10 +281,10 @@ var highsStatusName = map[int]string{
 // readSolution reads the outcome of a run. HiGHS reports "optimal" as soon
 // as the relative gap is within mip_rel_gap: with relGap > 0 that is only
 // a proven optimum when the gap actually closed.
-func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runErr error) (*Solution, error) {
-	var cs highs.CallStatus
-	if runErr != nil && !(errors.As(runErr, &cs) && cs.IsWarning()) {
-		return nil, fmt.Errorf("milp: HiGHS run failed: %w", runErr)
+func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runStatus C.HighsInt) (*Solution, error) {
+	if runStatus == C.kHighsStatusError {
+		ms := int(C.Highs_getModelStatus(h))
+		return nil, fmt.Errorf("milp: HiGHS run failed (model status %q)", highsStatusName[ms])
 	}
 	ms := int(C.Highs_getModelStatus(h))
 	sol := &Solution{SolverStatus: highsStatusName[ms]}

@@ -68,6 +68,8 @@ type Model struct {
 	Offset  float64
 	Columns []Column
 	Rows    []Row
+	// Comments are written as '*' lines at the top of an MPS file.
+	Comments []string
 }
 
 // Inf is positive infinity, for bounds.

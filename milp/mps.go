@@ -48,6 +48,11 @@ func WriteMPS(w io.Writer, m *Model) error {
 	}
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
+	for _, c := range m.Comments {
+		for _, line := range strings.Split(c, "\n") {
+			p("* %s\n", line)
+		}
+	}
 	if m.Name != "" {
 		p("NAME %s\n", m.Name)
 	} else {

@@ -74,10 +74,6 @@ type Solver interface {
 // ErrNotEnabled is returned by solvers that were not compiled in.
 var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: run scripts/setup.sh (it builds HiGHS), then build or test with `-tags highs`")
 
-// grace is how long a solve whose context expired waits for the solver
-// to return its incumbent (solvers overrun their time limit a little).
-const grace = 3 * time.Second
-
 // deadline merges a time limit with the context's deadline.
 func deadline(ctx context.Context, limit time.Duration) (time.Duration, bool) {
 	d, has := limit, limit > 0

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // External runs a DIMACS solver binary on every Solve: it writes the
@@ -70,8 +71,9 @@ func (e *External) Value(l Lit) bool {
 	return val
 }
 
-// Solve writes the formula and runs the solver. The process is killed
-// when ctx ends (the answer is then Unknown).
+// Solve writes the formula and runs the solver. The solver's process
+// group is killed when ctx ends (the answer is then Unknown) and once the
+// solver has exited, so that no process it started is left behind.
 func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 	if ctx.Err() != nil {
 		return Unknown, nil
@@ -104,7 +106,13 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Cancelling kills the solver's whole process group; output pipes a
+	// stray child keeps open are abandoned shortly after.
+	ownGroup(cmd)
+	cmd.WaitDelay = 200 * time.Millisecond
 	runErr := cmd.Run()
+	// No process of the solver's outlives the call.
+	_ = killGroup(cmd)
 	if ctx.Err() != nil {
 		return Unknown, nil
 	}
@@ -212,6 +220,10 @@ func SplitCommand(s string) ([]string, error) {
 	return words, nil
 }
 
+// ErrOutput wraps every error of ParseOutput: the text is not a SAT
+// solver's answer in a known format.
+var ErrOutput = errors.New("not a SAT solver's answer")
+
 // ParseOutput reads a solver's answer: either SAT-competition output
 // ("s SATISFIABLE" / "s UNSATISFIABLE" / "s UNKNOWN" and "v" lines of
 // literals ending with 0; "c" lines and other lines are ignored), or
@@ -219,6 +231,14 @@ func SplitCommand(s string) ([]string, error) {
 // SAT one line of literals ending with 0). The model is indexed by
 // variable (entry 0 unused); variables not mentioned are false.
 func ParseOutput(r io.Reader) (Status, []bool, error) {
+	st, m, err := parseOutput(r)
+	if err != nil {
+		return Unknown, nil, fmt.Errorf("%w: %w", ErrOutput, err)
+	}
+	return st, m, nil
+}
+
+func parseOutput(r io.Reader) (Status, []bool, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
 	status, seen := Unknown, false

@@ -7,8 +7,11 @@
 set -euo pipefail
 
 # Debian packages the project needs: minisat (external DIMACS solver in the SAT tests);
-# cmake, g++, make, pkg-config, xz-utils (HiGHS build for the `highs` build tag).
-PACKAGES="minisat cmake g++ make pkg-config xz-utils"
+# glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
+# xz-utils (HiGHS build for the `highs` build tag).
+PACKAGES="minisat glpk-utils cmake g++ make pkg-config xz-utils"
+# Installed when the release has them: coinor-cbc (cbc, in the MPS round trip).
+OPTIONAL_PACKAGES="coinor-cbc"
 # Go toolchain fetched when no `go` is on the PATH (go.mod asks for 1.26).
 GO_VERSION="1.26.8"
 
@@ -18,6 +21,12 @@ did=()
 missing=()
 for p in $PACKAGES; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+for p in $OPTIONAL_PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" &&
+		apt-cache show "$p" >/dev/null 2>&1; then
 		missing+=("$p")
 	fi
 done
@@ -77,6 +86,10 @@ fi
 if [ -f scripts/install-highs.sh ]; then
 	bash scripts/install-highs.sh
 	did+=("ran scripts/install-highs.sh")
+	# The MPS round trip runs HiGHS's command-line program too.
+	if ! command -v highs >/dev/null 2>&1; then
+		echo "setup.sh: the HiGHS library is installed but its 'highs' program is not on the PATH; the MPS round-trip test will skip HiGHS (reinstall HiGHS with its command-line program)" >&2
+	fi
 fi
 
 if [ ${#did[@]} -eq 0 ]; then

@@ -154,10 +154,10 @@ func TestDIMACSBadRequests(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"export", "--to", "dimacs", "--encoding", "odd", data, "-o", cnf}, "SAT encoding depth"},
-		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--opt", "colour=red", data, "-o", cnf}, "unknown option"},
+		{[]string{"export", "--to", "dimacs", "--encoding", "odd", data, "-o", cnf}, "backend milp-odd writes mps"},
+		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--opt", "colour=red", data, "-o", cnf}, "has no option colour"},
 		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--opt", "counter=abacus", data, "-o", cnf}, "counter"},
-		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--objective", "error", data, "-o", cnf}, "no training error"},
+		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--objective", "error", data, "-o", cnf}, "does not solve objective"},
 		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, allFalse}, "falsifies clause"},
 		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, garbage}, "not a literal"},
 	} {

@@ -312,7 +312,13 @@ func (p *problemFlags) forBackend(pr model.Problem, backendName string) model.Pr
 
 // grid returns the lists of values to tune over (odt solve).
 func (p *problemFlags) grid() learn.Grid {
-	g := learn.Grid{Depths: p.depth.vals, MinSupports: p.minSupport.vals, Alphas: p.alpha.vals}
+	g := learn.Grid{MinSupports: p.minSupport.vals, Alphas: p.alpha.vals}
+	if p.depth.set {
+		// The default depth is in the base problem where it applies
+		// (forBackend); a grid entry would put it back for min-depth,
+		// min-size and diagram backends.
+		g.Depths = p.depth.vals
+	}
 	if p.skeleton.set {
 		g.Skeletons = p.skeleton.vals
 	}

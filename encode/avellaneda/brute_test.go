@@ -178,11 +178,11 @@ func TestFormulaSatisfiability(t *testing.T) {
 		rows := p.Keep.Rows(nil)
 		for k := 0; k <= 3; k++ {
 			wantSat := bruteErr(p.View, rows, k) == 0
-			for _, maxNodes := range []int{0, 1, 3, 5, 7, 9} {
+			for _, maxNodes := range []int{0, 1, 2, 3, 4, 5, 6, 7, 9} { // even limits: trees have odd sizes
 				if maxNodes > 0 {
 					wantSat = bruteSize(p.View, rows, k) <= maxNodes
 				}
-				e, err := Formula(p, k, maxNodes, Options{AMO: AMO(it % 3), Counter: Counter(it % 2), PaperClauses: it%4 == 3, Symmetry: it%5 != 4})
+				e, err := Formula(context.Background(), p, "sat-depth", k, maxNodes, Options{AMO: AMO(it % 3), Counter: Counter(it % 2), PaperClauses: it%4 == 3, Symmetry: it%5 != 4})
 				if err != nil {
 					t.Fatal(err)
 				}

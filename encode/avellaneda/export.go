@@ -1,6 +1,7 @@
 package avellaneda
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -11,11 +12,13 @@ import (
 // Formula builds the whole (non-incremental) formula of depth k over
 // every representative row: clauses (1)-(6), the chosen at-most-one, and
 // when maxNodes > 0 the node limit (7)-(10) with the bound asserted as a
-// unit clause (at most ⌊maxNodes/2⌋+1 labelled leaves, Theorem 2). The
+// unit clause (at most ⌊(maxNodes+1)/2⌋ labelled leaves, Theorem 2). The
 // same arguments always give the same variable numbering, so a model of
 // the formula from any solver decodes with DecodeModel. Data with a
-// single class get the depth-0 formula (a single leaf).
-func Formula(p *Prepared, k, maxNodes int, opt Options) (*Encoding, error) {
+// single class get the depth-0 formula (a single leaf). The comment
+// header ends with the odt decode command for backend (sat-depth or
+// sat-size). Building stops with ctx's error when ctx ends.
+func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
@@ -34,10 +37,13 @@ func Formula(p *Prepared, k, maxNodes int, opt Options) (*Encoding, error) {
 		e.CNF.Comments = append(e.CNF.Comments, note)
 	}
 	for i := range p.Reps {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("building the formula: %w", context.Cause(ctx))
+		}
 		e.AddExample(i)
 	}
 	if maxNodes > 0 {
-		L := maxNodes/2 + 1
+		L := leafCap(maxNodes)
 		e.LimitLeaves(L)
 		if L < 1<<k {
 			b, err := e.LeafBound(L)
@@ -49,15 +55,15 @@ func Formula(p *Prepared, k, maxNodes int, opt Options) (*Encoding, error) {
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		fmt.Sprintf("decode a model with: odt decode --encoding depth --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", k, maxNodes, opt.flags()),
+		fmt.Sprintf("decode a model with: odt decode --backend %s --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", backend, k, maxNodes, opt.flags()),
 		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
 	return e, nil
 }
 
 // WriteDIMACS writes the whole formula of depth k (see Formula) with its
 // comment header mapping variable ranges to their meaning.
-func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, opt Options) error {
-	e, err := Formula(p, k, maxNodes, opt)
+func WriteDIMACS(ctx context.Context, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
+	e, err := Formula(ctx, p, backend, k, maxNodes, opt)
 	if err != nil {
 		return err
 	}
@@ -67,8 +73,8 @@ func WriteDIMACS(w io.Writer, p *Prepared, k, maxNodes int, opt Options) error {
 // DecodeModel checks that a solver's model (indexed by variable)
 // satisfies the formula built from the same arguments, and decodes it
 // into a tree, which classifies every kept row correctly.
-func DecodeModel(p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
-	e, err := Formula(p, k, maxNodes, opt)
+func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
+	e, err := Formula(ctx, p, "", k, maxNodes, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -45,9 +45,22 @@ type Settings struct {
 	// 35.0 = 64.8 s descending. Bisection raises the lower bound during
 	// the search, descending only at its end (time-limited runs).
 	Bisect bool
+	// MaxDepth, when positive, is the largest depth tried: when no
+	// consistent tree of at most that depth exists the outcome is
+	// Infeasible.
+	MaxDepth int
+	// MaxNodes, when positive, admits only trees of at most that many
+	// nodes (at most ⌊(MaxNodes+1)/2⌋ labelled leaves, Theorem 2) at
+	// every depth tried: DT_depth then finds the least depth of such a
+	// tree, DT_size the fewest nodes at that depth.
+	MaxNodes int
 	// Log, when set, receives progress lines.
 	Log func(string)
 }
+
+// leafCap is the number of labelled leaves a node limit of maxNodes
+// admits: a tree with L labelled leaves has 2L−1 nodes.
+func leafCap(maxNodes int) int { return (maxNodes + 1) / 2 }
 
 // ErrConflict is wrapped by the error for rows that no consistent tree
 // can separate (identical tests, different labels).
@@ -170,6 +183,9 @@ type Outcome struct {
 	Dropped                             int
 	// TimedOut: ctx ended before the end.
 	TimedOut bool
+	// Infeasible: no consistent tree within Settings.MaxDepth and
+	// MaxNodes exists (Tree is nil).
+	Infeasible bool
 }
 
 // run is one incremental solve at a fixed depth (Algorithm 3).
@@ -198,6 +214,18 @@ func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int) (*run, erro
 	}
 	for _, i := range seed {
 		enc.AddExample(i)
+	}
+	if s.MaxNodes > 0 {
+		// The node limit holds at every depth: its bound is a clause.
+		L := leafCap(s.MaxNodes)
+		enc.LimitLeaves(L)
+		if L < 1<<k {
+			b, err := enc.LeafBound(L)
+			if err != nil {
+				return nil, err
+			}
+			enc.CNF.Add(b)
+		}
 	}
 	return &run{p: p, enc: enc, solver: solver, s: s, calls: calls}, nil
 }
@@ -282,8 +310,27 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		k = bits.Len(uint(nc - 1))
 	}
 	out.DepthLB = k
+	// A tree of L labelled leaves has depth at most L−1 once its
+	// unlabelled leaves are removed (a single leaf: depth 0).
+	limit := -1
+	if s.MaxDepth > 0 {
+		limit = s.MaxDepth
+	}
+	if s.MaxNodes > 0 {
+		if l := max(leafCap(s.MaxNodes)-1, 0); limit < 0 || l < limit {
+			limit = l
+		}
+	}
 	var seed []int
 	for ; ; k++ {
+		if limit >= 0 && k > limit {
+			out.Infeasible = true
+			return out, nil, nil
+		}
+		if ctx.Err() != nil {
+			out.TimedOut = true
+			return out, nil, nil
+		}
 		r, err := newRun(p, k, s, seed, &out.Iterations)
 		if err != nil {
 			return nil, nil, err

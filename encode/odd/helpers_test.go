@@ -69,3 +69,9 @@ func allRows(d *model.Dataset) []int {
 	}
 	return rows
 }
+
+// Exported for the external tests of the backend (package odd_test).
+var (
+	BestTreeErrors = bestTreeErrors
+	AllRows        = allRows
+)

@@ -18,6 +18,7 @@
 package odd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -63,6 +64,10 @@ type Options struct {
 	MinFlow int
 	// Fair adds the demographic-parity constraints (19).
 	Fair *Fairness
+	// MaxNodes, in the tree special case, admits only trees of at most
+	// that many nodes: at most ⌊(MaxNodes−1)/2⌋ active internal nodes
+	// (0 = no limit).
+	MaxNodes int
 	// NoSymmetryBreaking leaves out constraints 11–12 (for tests).
 	NoSymmetryBreaking bool
 }
@@ -148,7 +153,10 @@ func (o *Options) check(d *model.Dataset) error {
 	if d.NumClasses() < 1 {
 		return fmt.Errorf("%w: no classes", ErrInput)
 	}
-	if o.MaxActive < 0 || o.MinFlow < 0 {
+	if o.MaxNodes > 0 && !o.Tree {
+		return fmt.Errorf("%w: a node limit applies to the tree special case only", ErrInput)
+	}
+	if o.MaxActive < 0 || o.MinFlow < 0 || o.MaxNodes < 0 {
 		return fmt.Errorf("%w: negative parsimony cap or minimum flow", ErrInput)
 	}
 	if f := o.Fair; f != nil {
@@ -236,6 +244,12 @@ func (c column) value(d *model.Dataset, r int) float64 {
 
 // Encode builds the MILP for the data and options.
 func Encode(d *model.Dataset, o Options) (*Encoding, error) {
+	return EncodeContext(context.Background(), d, o)
+}
+
+// EncodeContext is Encode stopping with ctx's cause when ctx ends (the
+// model grows with rows × nodes × arcs).
+func EncodeContext(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
@@ -336,6 +350,9 @@ func Encode(d *model.Dataset, o Options) (*Encoding, error) {
 	}
 	e.Leaf = make([][]int, n)
 	for i := range n {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("building the MILP: %w", context.Cause(ctx))
+		}
 		e.Lambda[i] = make([]int, Dn)
 		for l := range Dn {
 			e.Lambda[i][l] = m.AddBinary(fmt.Sprintf("lambda_%d_%d", i, l), 0)
@@ -367,7 +384,9 @@ func Encode(d *model.Dataset, o Options) (*Encoding, error) {
 			e.Leaf[i][c] = m.AddContinuous(fmt.Sprintf("wl_%d_%d", i, c), 0, 1, cc)
 		}
 	}
-	e.constraints()
+	if err := e.constraints(ctx); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -389,7 +408,7 @@ func (e *Encoding) preds() [][]arc {
 	return p
 }
 
-func (e *Encoding) constraints() {
+func (e *Encoding) constraints(ctx context.Context) error {
 	m, o, d := e.Model, e.Opts, e.data
 	n, V, K, J := d.Rows(), e.nInt, e.nCls, len(e.cols)
 	inf := milp.Inf
@@ -406,6 +425,9 @@ func (e *Encoding) constraints() {
 		m.AddRow(name, lo, hi, idx, val)
 	}
 	for i := range n {
+		if i%64 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("building the MILP: %w", context.Cause(ctx))
+		}
 		for v := range V {
 			// (1) flow conservation into v.
 			ts := []term{{e.W[Pos][i][v], 1}, {e.W[Neg][i][v], 1}}
@@ -575,6 +597,14 @@ func (e *Encoding) constraints() {
 		}
 		row("parsimony", -inf, float64(o.MaxActive), ts...)
 	}
+	if o.MaxNodes > 0 {
+		// A tree of a active internal nodes has 2a+1 nodes.
+		ts := make([]term, V)
+		for u := range V {
+			ts[u] = term{e.D[u], 1}
+		}
+		row("max_nodes", -inf, float64((o.MaxNodes-1)/2), ts...)
+	}
 	if o.MinFlow > 0 {
 		for v := 1; v < V; v++ {
 			ts := []term{{e.D[v], -float64(o.MinFlow)}}
@@ -600,6 +630,7 @@ func (e *Encoding) constraints() {
 			}
 		}
 	}
+	return nil
 }
 
 // NodeCost is the objective's cost of one active internal node.

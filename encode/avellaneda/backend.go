@@ -1,0 +1,309 @@
+package avellaneda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// DepthBackend is the sat-depth backend: the minimum depth of a tree
+// with no training error, by DT_depth. It exports the formula of one
+// depth as DIMACS and decodes a SAT solver's answer for it.
+type DepthBackend struct{}
+
+// SizeBackend is the sat-size backend: the fewest nodes among the
+// minimum-depth trees with no training error, by DT_depth then DT_size.
+type SizeBackend struct{}
+
+// encodingParams shape the formula: solving, exporting and decoding
+// read them alike.
+func encodingParams() []backend.Param {
+	return []backend.Param{
+		backend.BoolParam("drop-conflicts", false, "drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"),
+		backend.EnumParam("amo", "none", []string{"none", "sequential", "pairwise"}, "at-most-one feature per node: none (implied by the example clauses), sequential or pairwise"),
+		backend.EnumParam("counter", "totalizer", []string{"totalizer", "sequential"}, "node limit's count of labelled leaves: totalizer (along the tree) or sequential (the paper's clauses 8-10)"),
+		backend.EnumParam("clauses", "order", []string{"order", "paper"}, "example clauses (3)-(4): order (one clause per numeric column and node through order variables) or paper (one per threshold)"),
+		backend.BoolParam("symmetry", false, "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test); off by default: not faster on the inferdt rows"),
+	}
+}
+
+func params(size bool) []backend.Param {
+	ps := []backend.Param{
+		backend.StringParam("sat-solver", "gini", `SAT solver: gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
+		backend.IntParam("batch", 1, "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
+	}
+	if size {
+		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
+	}
+	return append(ps, encodingParams()...)
+}
+
+func info(size bool) backend.Info {
+	i := backend.Info{
+		Name:        "sat-depth",
+		Description: "minimum depth of a tree with no training error: Avellaneda's incremental SAT encoding (DT_depth)",
+		Objectives:  []model.Objective{model.MinDepth},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		// A depth limit caps the depths tried (infeasible beyond it) and
+		// is the depth of an exported formula; the node limit is part of
+		// the formula at every depth tried.
+		Caps:   backend.Caps{DepthCap: true, MaxNodes: true, Weights: backend.NoWeights},
+		Params: params(size),
+	}
+	if size {
+		i.Name = "sat-size"
+		i.Description = "fewest nodes among the minimum-depth trees with no training error: Avellaneda's incremental SAT encoding (DT_size)"
+		i.Objectives = []model.Objective{model.MinSize}
+	}
+	return i
+}
+
+// Info describes sat-depth.
+func (DepthBackend) Info() backend.Info { return info(false) }
+
+// Info describes sat-size.
+func (SizeBackend) Info() backend.Info { return info(true) }
+
+// Solve runs DT_depth.
+func (DepthBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	return solve(ctx, job, false)
+}
+
+// Solve runs DT_depth then DT_size.
+func (SizeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	return solve(ctx, job, true)
+}
+
+// formulaOptions reads the options that shape the formula.
+func formulaOptions(v backend.Values) Options {
+	var o Options
+	o.AMO, _ = ParseAMO(v.String("amo")) // enum values, checked by Parse
+	o.Counter, _ = ParseCounter(v.String("counter"))
+	o.PaperClauses = v.String("clauses") == "paper"
+	o.Symmetry = v.Bool("symmetry")
+	return o
+}
+
+// settings reads the job's options into the search's settings.
+func settings(job *backend.Job) Settings {
+	v := job.Options
+	o := formulaOptions(v)
+	spec := v.String("sat-solver")
+	return Settings{
+		NewSolver:     func() (sat.Solver, error) { return sat.NewSolver(spec) },
+		AMO:           o.AMO,
+		Counter:       o.Counter,
+		PaperClauses:  o.PaperClauses,
+		Symmetry:      o.Symmetry,
+		DropConflicts: v.Bool("drop-conflicts"),
+		Batch:         v.Int("batch"),
+		Bisect:        v.String("size-search") == "bisect",
+		MaxDepth:      job.Problem.MaxDepth,
+		MaxNodes:      job.Problem.MaxNodes,
+		Report:        job.Report,
+	}
+}
+
+// prepare binarizes the job's data; conflicting rows (without
+// drop-conflicts) are a bad request.
+func prepare(ctx context.Context, job *backend.Job) (*Prepared, error) {
+	// A job made without NewJob is checked here too: never ignore a field.
+	if err := backend.Check(info(job.Problem.Objective == model.MinSize), job.Data, job.Problem); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	p, err := Prepare(job.Data, job.Options.Bool("drop-conflicts"))
+	if err != nil {
+		return nil, backend.Invalid(err)
+	}
+	return p, nil
+}
+
+func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {
+	s := settings(job)
+	start := time.Now()
+	p, err := prepare(ctx, job)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, err
+	}
+	prepSeconds := time.Since(start).Seconds()
+	// A greedy tree grown to purity is a first incumbent for the depth
+	// (not for the size: its depth may exceed the minimum) when it is
+	// consistent and within the limits.
+	var greedy *model.Graph
+	if g, werr := cart.Grow(ctx, p.View, -1, cart.Config{}); werr == 0 && ctx.Err() == nil && p.Dropped == 0 && g.Errors(job.Data) == 0 &&
+		(s.MaxDepth <= 0 || g.Depth() <= s.MaxDepth) && (s.MaxNodes <= 0 || g.Size() <= s.MaxNodes) {
+		greedy = g
+		if !size {
+			job.Report.Report(float64(g.Depth()), g)
+		}
+	}
+	var out *Outcome
+	if size {
+		out, err = MinSize(ctx, p, s)
+	} else {
+		out, err = MinDepth(ctx, p, s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
+		"binary_tests":    p.View.NumTests(),
+		"tests_used":      len(p.Tests),
+		"distinct_rows":   len(p.Reps),
+		"examples_used":   out.Examples,
+		"solver_calls":    out.Iterations,
+		"clauses":         out.Clauses,
+		"variables":       out.Vars,
+		"seconds_prepare": prepSeconds,
+	}}
+	res.LowerBound = float64(out.DepthLB)
+	if size {
+		res.LowerBound = float64(max(2*out.DepthLB+1, 2*out.LeavesLB-1))
+	}
+	if out.Infeasible {
+		res.Status = model.StatusInfeasible
+		return res, nil
+	}
+	g := out.Tree
+	if g == nil && !size {
+		g = greedy
+	}
+	if out.TimedOut {
+		// gini may stop a moment before ctx reports its end.
+		res.Status = model.StoppedStatus(ctx)
+		if res.Status == "" {
+			res.Status = model.StatusTimeLimit
+		}
+	}
+	if g == nil {
+		if out.TimedOut {
+			return res, nil
+		}
+		return nil, fmt.Errorf("no tree found")
+	}
+	res.Model = g
+	res.Errors = g.Errors(job.Data)
+	res.Optimal = out.Optimal && !out.TimedOut
+	res.Objective = job.Problem.Evaluate(job.Data, g)
+	res.LowerBound = min(res.LowerBound, res.Objective)
+	if res.Optimal {
+		res.Status = model.StatusOptimal
+	}
+	return res, nil
+}
+
+// ExportFormat is "dimacs".
+func (DepthBackend) ExportFormat() string { return "dimacs" }
+
+// ExportFormat is "dimacs".
+func (SizeBackend) ExportFormat() string { return "dimacs" }
+
+// Export writes the whole formula of the problem's depth (with its node
+// limit) as DIMACS, its header naming the variables.
+func (DepthBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	return export(ctx, w, job, "sat-depth")
+}
+
+// Export writes the formula as DepthBackend.Export does.
+func (SizeBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	return export(ctx, w, job, "sat-size")
+}
+
+// Decode reads a SAT solver's answer for the exported formula.
+func (DepthBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	return decode(ctx, job, r)
+}
+
+// Decode reads a SAT solver's answer for the exported formula.
+func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	return decode(ctx, job, r)
+}
+
+// formulaDepth is the depth of an exported formula: the problem's depth
+// limit.
+func formulaDepth(job *backend.Job, name string) (int, error) {
+	if job.Problem.MaxDepth < 1 {
+		return 0, backend.Invalidf("%s: export and decode need the depth of the formula (--depth K)", name)
+	}
+	return job.Problem.MaxDepth, nil
+}
+
+func export(ctx context.Context, w io.Writer, job *backend.Job, name string) error {
+	k, err := formulaDepth(job, name)
+	if err != nil {
+		return err
+	}
+	p, err := prepare(ctx, job)
+	if err != nil {
+		return err
+	}
+	return WriteDIMACS(ctx, w, p, name, k, job.Problem.MaxNodes, formulaOptions(job.Options))
+}
+
+// decode reads a solver's answer: a satisfying assignment decodes into a
+// tree of depth at most the formula's, consistent with the kept rows (a
+// feasible result: the formula fixes one depth, so no optimality is
+// claimed); an unsatisfiable answer is status infeasible, with, for the
+// depth objective without a node limit, the lower bound depth+1.
+func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	name := "sat-depth"
+	if job.Problem.Objective == model.MinSize {
+		name = "sat-size"
+	}
+	k, err := formulaDepth(job, name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := prepare(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	st, m, err := sat.ParseOutput(r)
+	if err != nil {
+		return nil, backend.Invalidf("solver output: %w", err)
+	}
+	maxNodes := job.Problem.MaxNodes
+	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
+		"solver_status": st.String(),
+		"depth":         k,
+		"distinct_rows": len(p.Reps),
+		"tests_used":    len(p.Tests),
+	}}
+	switch st {
+	case sat.Unsatisfiable:
+		res.Status = model.StatusInfeasible
+		if job.Problem.Objective == model.MinDepth && maxNodes == 0 {
+			// No tree of depth k, nor of any smaller depth (a shallower
+			// tree is one of depth k too).
+			res.LowerBound = float64(k + 1)
+		}
+		return res, nil
+	case sat.Unknown:
+		res.Status = model.StatusNoSolution
+		return res, nil
+	}
+	g, err := DecodeModel(ctx, p, k, maxNodes, formulaOptions(job.Options), m)
+	if err != nil {
+		return nil, backend.Invalid(err)
+	}
+	res.Model = g
+	res.Errors = g.Errors(job.Data)
+	res.Objective = job.Problem.Evaluate(job.Data, g)
+	res.Status = model.StatusFeasible
+	return res, nil
+}
