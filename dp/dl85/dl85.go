@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/odtkit/odtkit/dp/internal/dl85"
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/dl85"
 	"github.com/odtkit/odtkit/model"
 )
 
