@@ -321,7 +321,7 @@ func TestSolveTextAndDot(t *testing.T) {
 
 func TestBackendsCommand(t *testing.T) {
 	out, _, code := odt(t, "backends")
-	if code != 0 || !strings.Contains(out, "cart\n") || !strings.Contains(out, "min-leaf (default 1)") || !strings.Contains(out, "objectives: error") {
+	if code != 0 || !strings.Contains(out, "cart\n") || !strings.Contains(out, "min-leaf (an integer of at least 1; default 1)") || !strings.Contains(out, "objectives: error") {
 		t.Errorf("backends (exit %d):\n%s", code, out)
 	}
 	out, _, code = odt(t, "backends", "--format", "json")
