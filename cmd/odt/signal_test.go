@@ -163,3 +163,19 @@ func TestSolveTimeLimitLong(t *testing.T) {
 		t.Fatalf("took %v with --time-limit 1s", took)
 	}
 }
+
+// A --memory-limit too small for blossom's copies of the data ends the
+// solve with status memory-limit and the best model so far (the greedy
+// tree, verified by the registry), long before the time limit.
+func TestSolveMemoryLimitStatus(t *testing.T) {
+	data := longProblem(t)
+	stdout, stderr, code := odt(t, "solve", "-q", "--format", "json", "--backend", "blossom", "--depth", "2",
+		"--memory-limit", "20", "--time-limit", "10m", data)
+	var r solveStatus
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	if r.Status != "memory-limit" || len(r.Model) == 0 || string(r.Model) == "null" {
+		t.Fatalf("status %q, model %s; want memory-limit and a model", r.Status, r.Model)
+	}
+}
