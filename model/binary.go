@@ -322,6 +322,14 @@ func (v *BinaryView) SplitCounts(rows Bitset, t int, lo, hi []int) {
 // the complementary rows, or -1; constant[t] is true when t holds on all
 // rows or on none.
 func (v *BinaryView) Redundancy() (dup, comp []int, constant []bool) {
+	dup, comp, constant, _ = v.RedundancyContext(context.Background())
+	return dup, comp, constant
+}
+
+// RedundancyContext is Redundancy that gives up with ctx's error
+// (wrapped) when ctx is done; on a million rows each test costs a pass
+// over its bits, so a stop is noticed every 64 tests.
+func (v *BinaryView) RedundancyContext(ctx context.Context) (dup, comp []int, constant []bool, err error) {
 	k := len(v.Tests)
 	dup, comp, constant = make([]int, k), make([]int, k), make([]bool, k)
 	seed := maphash.MakeSeed()
@@ -329,10 +337,16 @@ func (v *BinaryView) Redundancy() (dup, comp []int, constant []bool) {
 	full := FullBitset(v.N)
 	neg := NewBitset(v.N)
 	for t, b := range v.True {
+		if t%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, nil, fmt.Errorf("finding redundant tests: %w", err)
+			}
+		}
 		dup[t], comp[t] = -1, -1
 		c := b.Count()
 		constant[t] = c == 0 || c == v.N
-		for _, o := range seen[b.Hash(seed)] {
+		h := b.Hash(seed)
+		for _, o := range seen[h] {
 			if v.True[o].Equal(b) {
 				dup[t] = o
 				break
@@ -348,11 +362,10 @@ func (v *BinaryView) Redundancy() (dup, comp []int, constant []bool) {
 			}
 		}
 		if dup[t] < 0 && comp[t] < 0 {
-			h := b.Hash(seed)
 			seen[h] = append(seen[h], t)
 		}
 	}
-	return dup, comp, constant
+	return dup, comp, constant, nil
 }
 
 // Describe returns a one-line summary, e.g. for progress messages.

@@ -120,10 +120,15 @@ func (b Bitset) Rows(dst []int) []int {
 func (b Bitset) Hash(seed maphash.Seed) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
-	var buf [8]byte
-	for _, w := range b {
-		binary.LittleEndian.PutUint64(buf[:], w)
-		h.Write(buf[:])
+	// 64 words a write: one write per word costs more than the hashing.
+	var buf [512]byte
+	for len(b) > 0 {
+		k := min(len(b), 64)
+		for i, w := range b[:k] {
+			binary.LittleEndian.PutUint64(buf[8*i:], w)
+		}
+		h.Write(buf[:8*k])
+		b = b[k:]
 	}
 	return h.Sum64()
 }

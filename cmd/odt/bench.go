@@ -92,7 +92,7 @@ func runBench(e env, args []string) error {
 	for k, v := range opts.opts {
 		extra = append(extra, "--opt", k+"="+v)
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra, Prepare: pl.prepare}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra, Prepare: pl.prepare, Validate: true}
 	prog := e.stderr
 	if quiet {
 		prog = nil

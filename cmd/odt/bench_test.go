@@ -7,20 +7,24 @@ import (
 	"testing"
 )
 
-// TestBenchEndToEnd runs a small grid with a failing backend and a missing
-// data file, then the same grid in three shards merged: the bench must
-// complete, report the failures in its table, write the pictures, and the
-// merged shards must give the same table rows.
+// TestBenchEndToEnd runs a small grid on two real data files (one copied
+// to a temporary folder), then the same grid in three shards merged: the
+// bench must complete, report every run in its table, write the
+// pictures, and the merged shards must give the same table rows.
 func TestBenchEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole")
-	args := []string{"bench", "--backends", "cart,no-such-backend", "--depth", "1,2", "--time-limit", "5s", "-q",
-		filepath.Join("..", "..", "testdata", "vote.txt"), filepath.Join(dir, "missing.txt")}
+	small := filepath.Join(dir, "small.csv")
+	if err := os.WriteFile(small, []byte("a,b,y\n0,0,n\n0,1,y\n1,0,y\n1,1,n\n0,0,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"bench", "--backends", "cart,dl85", "--depth", "1,2", "--time-limit", "5s", "-q",
+		filepath.Join("..", "..", "testdata", "vote.txt"), small}
 	out, errOut, code := odt(t, append(args, "-o", whole)...)
 	if code != 0 {
 		t.Fatalf("bench exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"vote", "cart", "no-such-backend", "failed", "unknown backend", "missing"} {
+	for _, want := range []string{"vote", "small", "cart", "dl85", "optimal"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -58,4 +62,30 @@ func tableRows(table string) string {
 		}
 	}
 	return strings.Join(rows, "\n")
+}
+
+// A grid with an unknown backend, a bad option or a missing data file is
+// refused before its first run: exit code 2, a message naming the bad
+// part, and no results written.
+func TestBenchRefusesBadGrid(t *testing.T) {
+	dir := t.TempDir()
+	vote := filepath.Join("..", "..", "testdata", "vote.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--backends", "cart,no-such-backend", vote}, "no-such-backend"},
+		{[]string{"--backends", "dl85", "--opt", "no-such-option=1", vote}, "no-such-option"},
+		{[]string{"--backends", "cart", vote, filepath.Join(dir, "missing.txt")}, "missing.txt"},
+	} {
+		out := filepath.Join(dir, "out")
+		args := append([]string{"bench", "--depth", "2", "--time-limit", "5s", "-q", "-o", out}, c.args...)
+		_, errOut, code := odt(t, args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("odt %v: exit %d, stderr %q; want exit 2 naming %q", args, code, errOut, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(out, "runs.jsonl")); err == nil {
+			t.Errorf("odt %v wrote results although the grid was refused", args)
+		}
+	}
 }

@@ -75,7 +75,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	defer view.Release(job, v)
 	r, err := Solve(ctx, v, s, job.Report)
 	if err != nil {
-		return nil, err
+		return view.Early(ctx, err)
 	}
 	res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
 		Optimal: r.Optimal, Stats: r.Stats}

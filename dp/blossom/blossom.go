@@ -105,11 +105,8 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		return nil, fmt.Errorf("blossom: unknown order %q (want gini, error or index)", s.Order)
 	}
 	start := time.Now()
-	p, err := prepare(v, s)
-	if err != nil {
-		return nil, err
-	}
 	d := v.Data
+	var p *prepared // set before the search, which alone uses toGraph
 	toGraph := func(t *blossom.Tree) *model.Graph {
 		b := model.NewBuilder(d, model.KindTree)
 		var build func(t *blossom.Tree) int
@@ -130,6 +127,21 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		cartG, cartErr = cart.Grow(ctx, v, s.MaxDepth, cart.Config{})
 		reported = cartErr
 		report.Report(cartErr, cartG)
+	}
+	var err error
+	p, err = prepare(ctx, v, s)
+	if err != nil {
+		if cartG == nil || (ctx.Err() == nil && !errors.Is(err, model.ErrMemoryLimit)) {
+			return nil, err
+		}
+		// Stopped (time, Ctrl-C or memory) before the search began: the
+		// greedy tree is the answer.
+		out := &Result{Model: cartG, Errors: cartG.Errors(d), Objective: cartErr,
+			Stats: map[string]any{"binary_tests": v.NumTests(), "returned_cart": true, "seconds": time.Since(start).Seconds()}}
+		if errors.Is(err, model.ErrMemoryLimit) {
+			out.Cause = err
+		}
+		return out, nil
 	}
 	var rep func(int64, *blossom.Tree)
 	if report != nil {
@@ -192,7 +204,7 @@ type prepared struct {
 // count (two classes: the majority class keeps weight |w⁻−w⁺|, a tie drops
 // the vector), and count (C−1)·m errors per group in offset, since any
 // leaf misclassifies at least that much of the group.
-func prepare(v *model.BinaryView, s Config) (*prepared, error) {
+func prepare(ctx context.Context, v *model.BinaryView, s Config) (*prepared, error) {
 	d := v.Data
 	n, C := v.N, v.Data.NumClasses()
 	weights := make([]int64, n)
@@ -209,7 +221,10 @@ func prepare(v *model.BinaryView, s Config) (*prepared, error) {
 			p.tests = append(p.tests, t)
 		}
 	} else {
-		dup, comp, constant := v.Redundancy()
+		dup, comp, constant, err := v.RedundancyContext(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("blossom: preparing the data: %w", err)
+		}
 		for t := range v.Tests {
 			if dup[t] < 0 && comp[t] < 0 && !constant[t] {
 				p.tests = append(p.tests, t)
@@ -217,13 +232,23 @@ func prepare(v *model.BinaryView, s Config) (*prepared, error) {
 		}
 	}
 	m := len(p.tests)
-	// Row-major bit vectors of the kept tests.
-	rw := (m + 63) / 64
-	rowBits := make([]uint64, n*rw)
+	// Row-major bit vectors of the kept tests, by block transposes.
+	kept := make([][]uint64, m)
 	for k, t := range p.tests {
-		for _, r := range v.True[t].Rows(nil) {
-			rowBits[r*rw+k/64] |= 1 << uint(k%64)
-		}
+		kept[k] = v.True[t]
+	}
+	// The bit rows, the gathered engine rows and their columns are
+	// transient copies of the kept tests: account them before making them.
+	rw := (m + 63) / 64
+	scratch := 3 * int64(n) * int64(rw) * 8
+	if err := s.Budget.Reserve(scratch, "blossom's row-major copy of the data"); err != nil {
+		return nil, fmt.Errorf("blossom: %w", err)
+	}
+	defer s.Budget.Release(scratch)
+	rowBits, _ := model.RowMajor(kept, n)
+	kept = nil
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("blossom: preparing the data: %w", err)
 	}
 	type group struct {
 		row int // representative
@@ -243,6 +268,11 @@ func prepare(v *model.BinaryView, s Config) (*prepared, error) {
 		byHash := map[uint64][]int{}
 		var groups []group
 		for r := range n {
+			if r&(1<<16-1) == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("blossom: preparing the data: %w", err)
+				}
+			}
 			if weights[r] == 0 {
 				continue
 			}
@@ -277,16 +307,20 @@ func prepare(v *model.BinaryView, s Config) (*prepared, error) {
 	}
 	nr := len(rows)
 	p.rows = nr
-	cols := make([][]uint64, m)
-	for k := range cols {
-		cols[k] = make([]uint64, (nr+63)/64)
-	}
-	for i, r := range rows {
-		for k := range m {
-			if rowBits[r*rw+k/64]>>uint(k%64)&1 != 0 {
-				cols[k][i>>6] |= 1 << uint(i&63)
-			}
+	// The engine rows' bits, gathered row by row and turned back into
+	// one column per kept test.
+	sel := rowBits
+	if nr != n || !identity(rows) {
+		sel = make([]uint64, nr*rw)
+		for i, r := range rows {
+			copy(sel[i*rw:(i+1)*rw], rowBits[r*rw:(r+1)*rw])
 		}
+	}
+	rowBits = nil
+	cols := model.ColumnMajor(sel, rw, nr, m)
+	sel = nil
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("blossom: preparing the data: %w", err)
 	}
 	var err error
 	p.data, err = blossom.NewData(nr, C, cols, labels, ws)
@@ -294,6 +328,16 @@ func prepare(v *model.BinaryView, s Config) (*prepared, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// identity reports whether rows[i] == i for every i.
+func identity(rows []int) bool {
+	for i, r := range rows {
+		if r != i {
+			return false
+		}
+	}
+	return true
 }
 
 func equalWords(a, b []uint64) bool {

@@ -2,13 +2,16 @@ package blossom
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/dp/internal/blossom"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/model/modeltest"
 )
 
 // blossomGroups groups the rows of v by their values on every binary
@@ -95,7 +98,7 @@ func TestBlossomPrepareWeighting(t *testing.T) {
 			}
 			merged += int64(C) * m
 		}
-		p, err := prepare(v, Config{})
+		p, err := prepare(context.Background(), v, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +204,7 @@ func TestBlossomPrepareDropsRedundant(t *testing.T) {
 		},
 		Labels: []int{0, 1, 2, 1, 0, 2}}
 	v := model.Binarize(d)
-	p, err := prepare(v, Config{})
+	p, err := prepare(context.Background(), v, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,14 +215,14 @@ func TestBlossomPrepareDropsRedundant(t *testing.T) {
 	if strings.Join(kept, ",") != "x,y" {
 		t.Fatalf("kept tests on %v, want x,y", kept)
 	}
-	p, err = prepare(v, Config{NoDropRedundant: true})
+	p, err = prepare(context.Background(), v, Config{NoDropRedundant: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.tests) != v.NumTests() {
 		t.Fatalf("NoDropRedundant keeps %d of %d tests", len(p.tests), v.NumTests())
 	}
-	p, err = prepare(v, Config{NoMergeRows: true})
+	p, err = prepare(context.Background(), v, Config{NoMergeRows: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,5 +290,49 @@ func TestBlossomAgreesWithDL85(t *testing.T) {
 					trial, C, v.NumTests(), depth, r.Objective, r.Optimal, want.Error, want.Optimal)
 			}
 		}
+	}
+}
+
+// prepare looks at its context (a million rows take seconds there): a
+// stop at any of its checks ends it with the context's error, and a stop
+// after its last check changes nothing.
+func TestPrepareStops(t *testing.T) {
+	v := model.Binarize(modeltest.Numeric(300, 4, 5))
+	want, err := prepare(context.Background(), v, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		p, err := prepare(modeltest.StopAfter(n), v, Config{})
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("stop after %d checks: %v, want context.Canceled", n, err)
+			}
+			continue
+		}
+		if n == 0 {
+			t.Fatal("prepare never looked at its context")
+		}
+		if p.offset != want.offset || p.rows != want.rows || len(p.tests) != len(want.tests) {
+			t.Fatalf("stop after %d checks: prepared %+v, want %+v", n, p, want)
+		}
+		break
+	}
+}
+
+// When the row-major copies do not fit the memory budget, Solve returns
+// the greedy tree with a memory cause instead of failing.
+func TestSolvePrepareOverBudget(t *testing.T) {
+	d := modeltest.Numeric(300, 4, 5)
+	v := model.Binarize(d)
+	r, err := Solve(context.Background(), v, Config{MaxDepth: 2, Budget: backend.NewBudget(1)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal || r.Model == nil {
+		t.Fatalf("cause %v, optimal %v, model %v; want the greedy tree stopped for memory", r.Cause, r.Optimal, r.Model != nil)
+	}
+	if got := r.Model.WeightedErrors(d); got != r.Objective {
+		t.Fatalf("objective %v, tree makes %v errors", r.Objective, got)
 	}
 }

@@ -82,7 +82,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	defer view.Release(job, v)
 	r, err := Solve(ctx, v, jobConfig(job))
-	return jobResult(job, v, r, err)
+	return jobResult(ctx, job, v, r, err)
 }
 
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
@@ -105,7 +105,7 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 	}
 	defer view.Release(job, v)
 	r, err := SolveNamed(ctx, v, spec, s)
-	return jobResult(job, v, r, err)
+	return jobResult(ctx, job, v, r, err)
 }
 
 // jobConfig reads the options shared by both backends. A cache-mb of 0
@@ -138,12 +138,12 @@ func jobSpec(o backend.Values) (Spec, error) {
 
 // jobResult turns an outcome of Solve or SolveNamed into a result: data
 // with fewer rows than the minimum support is infeasible, not an error.
-func jobResult(job *backend.Job, v *model.BinaryView, r *Result, err error) (*model.Result, error) {
+func jobResult(ctx context.Context, job *backend.Job, v *model.BinaryView, r *Result, err error) (*model.Result, error) {
 	if errors.Is(err, ErrInfeasible) {
 		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{"reason": err.Error()}}, nil
 	}
 	if err != nil {
-		return nil, err
+		return view.Early(ctx, err) // stopped before the search had a tree
 	}
 	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
 		LowerBound: r.LowerBound, Optimal: r.Optimal, Stats: r.Stats}

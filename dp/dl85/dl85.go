@@ -100,7 +100,10 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	}
 	// Tests that are duplicates or complements of earlier ones, or
 	// constant, change no optimum: leave them out.
-	dup, comp, constant := v.Redundancy()
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("dl85: %w", err)
+	}
 	var cols [][]uint64
 	var orig []int
 	for t := range v.Tests {

@@ -1,0 +1,181 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/model/modeltest"
+)
+
+// longProblem writes the 10,000-row × 20-column numeric file of issue 12
+// (seeded): blossom at depth 4 runs for minutes on it (its first model,
+// the greedy tree, comes within a second).
+func longProblem(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "numeric-10k.csv")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := modeltest.WriteCSV(f, modeltest.Numeric(10_000, 20, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// solveStatus is the part of the result JSON these tests read.
+type solveStatus struct {
+	Status string          `json:"status"`
+	Model  json.RawMessage `json:"model"`
+}
+
+// startSolve starts `odt solve` and returns it once it has printed its
+// second progress line (the data read, then a first model: the search is
+// under way and Ctrl-C is handled), with its stdout buffer.
+func startSolve(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(odtBin, append([]string{"solve", "--format", "json"}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	sc := bufio.NewScanner(errPipe)
+	for range 2 {
+		if !sc.Scan() {
+			t.Fatalf("odt %v printed no progress", args)
+		}
+	}
+	return cmd, &out, sc
+}
+
+// exitCodeOf waits for cmd and returns its exit code.
+func exitCodeOf(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// stopBound is a generous bound on the time from a stop request to the
+// process's exit (the goal is 1 s; the machine may be loaded).
+const stopBound = 5 * time.Second
+
+// SIGINT to a long solve: it prints its best model, verified, with status
+// cancelled, and exits 0 soon.
+func TestSolveInterrupt(t *testing.T) {
+	data := longProblem(t)
+	cmd, out, sc := startSolve(t, "--backend", "blossom", "--depth", "4", "--memory-limit", "1000", data)
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCodeOf(t, cmd)
+	took := time.Since(sent)
+	var r solveStatus
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("exit %d, output is not a result: %v\n%s", code, err, out)
+	}
+	if code != 0 || r.Status != "cancelled" || len(r.Model) == 0 || string(r.Model) == "null" {
+		t.Fatalf("exit %d, status %q, model %s; want 0, cancelled and a model", code, r.Status, r.Model)
+	}
+	if took > stopBound {
+		t.Fatalf("exited %v after SIGINT, want within %v", took, stopBound)
+	}
+}
+
+// A second SIGINT quits at once with exit code 130 and no result.
+func TestSolveInterruptTwice(t *testing.T) {
+	data := longProblem(t)
+	cmd, out, sc := startSolve(t, "--backend", "blossom", "--depth", "4", "--memory-limit", "1000", data)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "interrupted") {
+			break
+		}
+	}
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	code := exitCodeOf(t, cmd)
+	if code != 130 || out.Len() != 0 {
+		t.Fatalf("exit %d with output %q after two SIGINTs, want 130 and nothing", code, out)
+	}
+	if took := time.Since(sent); took > stopBound {
+		t.Fatalf("exited %v after the second SIGINT, want within %v", took, stopBound)
+	}
+}
+
+// --time-limit 1s on the long problem returns with status time-limit
+// within the limit and some slack (building the binary view of 200k
+// thresholds takes about that long, so there may be no model yet).
+func TestSolveTimeLimitLong(t *testing.T) {
+	data := longProblem(t)
+	start := time.Now()
+	stdout, stderr, code := odt(t, "solve", "-q", "--format", "json", "--backend", "blossom", "--depth", "4",
+		"--memory-limit", "1000", "--time-limit", "1s", data)
+	took := time.Since(start)
+	var r solveStatus
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	if r.Status != "time-limit" {
+		t.Fatalf("status %q, want time-limit", r.Status)
+	}
+	if took > time.Second+stopBound {
+		t.Fatalf("took %v with --time-limit 1s", took)
+	}
+}
+
+// A --memory-limit too small for blossom's copies of the data ends the
+// solve with status memory-limit and the best model so far (the greedy
+// tree, verified by the registry), long before the time limit.
+func TestSolveMemoryLimitStatus(t *testing.T) {
+	data := longProblem(t)
+	stdout, stderr, code := odt(t, "solve", "-q", "--format", "json", "--backend", "blossom", "--depth", "2",
+		"--memory-limit", "20", "--time-limit", "10m", data)
+	var r solveStatus
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, stderr)
+	}
+	if r.Status != "memory-limit" || len(r.Model) == 0 || string(r.Model) == "null" {
+		t.Fatalf("status %q, model %s; want memory-limit and a model", r.Status, r.Model)
+	}
+}
