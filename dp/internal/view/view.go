@@ -11,17 +11,21 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// DefaultBytes caps the view's bitsets when the solve has no memory cap.
-const DefaultBytes = 2 << 30
+// MaxBytes caps the view's bitsets (a quarter of the solve's memory cap
+// when that is smaller): beyond some thousands of tests on a million rows
+// building the view alone would take the whole time limit (1M rows x 20
+// numeric columns: 38k tests, 4.8 GB and over 20 s to build under the
+// default cap of a 24 GB machine; 8.6k tests within 1 GiB).
+const MaxBytes = 1 << 30
 
 // Of builds the binary view of the job's data within a quarter of its
-// memory cap (DefaultBytes without one), accounted in the job's budget
+// memory cap and at most MaxBytes, accounted in the job's budget
 // (release it with Release). A view that does not fit keeps fewer
 // thresholds of the big numeric columns (see model.BinarizeBudget).
 func Of(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
-	limit := int64(DefaultBytes)
+	limit := int64(MaxBytes)
 	if l := job.Budget.Limit(); l > 0 {
-		limit = l / 4
+		limit = min(limit, l/4)
 	}
 	v, err := model.BinarizeBudget(ctx, job.Data, limit)
 	if err != nil {
@@ -44,7 +48,8 @@ func Release(job *backend.Job, v *model.BinaryView) { job.Budget.Release(Bytes(v
 // Honest fixes a result found on v for the data: on a coarse view an
 // exact search proves optimality among the view's thresholds only, so the
 // result is not optimal for the problem and its lower bound is one that
-// holds for the data (the conflict floor of unweighted data, else 0).
+// holds for the data (the conflict floor of unweighted data up to
+// floorCells values, which takes well under a second; else 0).
 func Honest(v *model.BinaryView, res *model.Result) {
 	if v == nil || !v.Coarse || res == nil {
 		return
@@ -55,7 +60,7 @@ func Honest(v *model.BinaryView, res *model.Result) {
 	res.Stats["binary_view"] = fmt.Sprintf("coarse: %d of %d tests (the exact view does not fit the memory cap)", len(v.Tests), v.FullTests)
 	res.Optimal = false
 	lb := 0.0
-	if v.Data.Weights == nil {
+	if d := v.Data; d.Weights == nil && d.Rows()*d.NumFeatures() <= floorCells {
 		lb = float64(v.Data.ConflictFloor())
 	}
 	res.LowerBound = min(lb, res.Objective)
@@ -63,6 +68,11 @@ func Honest(v *model.BinaryView, res *model.Result) {
 		res.Status = ""
 	}
 }
+
+// floorCells bounds the data on which Honest computes the conflict floor
+// (a hash of every row: about 2 s on 1M rows x 20 columns, past a
+// deadline).
+const floorCells = 4 << 20
 
 // Stopped marks a result whose search stopped on its own for memory
 // (cause wraps model.ErrMemoryLimit): status memory-limit, not optimal.
