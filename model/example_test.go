@@ -140,3 +140,20 @@ func ExampleGraph_Proba() {
 	//   class: yes [1 2]
 	// errors: 2 balanced accuracy: 0.5833333333333333
 }
+
+// A leaf cost λ makes the error objective sparse: errors/rows + λ·leaves.
+// A stump on temp > 20 misclassifies 2 of 5 rows with 2 leaves.
+func ExampleProblem_Evaluate_leafCost() {
+	d, _ := model.ReadCSV(strings.NewReader(weather), "weather.csv", model.ReadOptions{})
+	b := model.NewBuilder(d, model.KindTree)
+	g := b.Graph(b.Threshold(1, 20, b.Leaf(0), b.Leaf(1)))
+	plain := model.Problem{MaxDepth: 1}
+	sparse := model.Problem{MaxDepth: 1, LeafCost: 0.05}
+	fmt.Println(plain.Evaluate(d, g), sparse.Evaluate(d, g), sparse.Validate())
+	fmt.Println(model.Problem{LeafCost: -1}.Validate())
+	fmt.Println(model.Problem{Objective: model.MinDepth, LeafCost: 0.1}.Validate())
+	// Output:
+	// 2 0.5 <nil>
+	// leaf cost -1 must be a finite non-negative number
+	// a leaf cost (0.1) weighs the error objective only (objective min-depth)
+}
