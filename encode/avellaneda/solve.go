@@ -416,6 +416,11 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			}
 			hi = g.Leaves()
 			out.Tree, out.Leaves = g, hi
+			// No later call looks above hi: fix the bound for good, so
+			// that gini propagates it at level 0.
+			if fixed, err := r.enc.LeafBound(hi); err == nil {
+				r.enc.CNF.Add(fixed)
+			}
 			report.Report(sz(hi), g)
 		default:
 			lo = mid + 1

@@ -1,0 +1,147 @@
+package avellaneda
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// sideBySideFiles are the inferdt rows of issue 15's side-by-side table.
+var sideBySideFiles = []string{"mouse", "iris", "monk1", "monk2", "monk3", "wine", "lung_cancer_examples", "zoo"}
+
+// BenchmarkInferDTSideBySide measures DT_depth and DT_size against the
+// reference binary InferDT in one run: per file and phase, InferDT then
+// odtkit, alternately, twice, keeping the minimum CPU seconds
+// (user+sys) of each; it checks that both find the same depth (and
+// number of nodes), and reports peer-cpu-s, odtkit-cpu-s and ratio.
+// Without ../shared/peers/bin/InferDT it says so and measures odtkit
+// alone. Select rows by name, e.g.
+//
+//	flock /tmp/odtkit-heavy.lock go test -run '^$' -bench 'InferDTSideBySide/size/monk2' -benchtime 1x ./encode/avellaneda
+//
+// Each InferDT run is bounded by ODTKIT_PEER_TIMEOUT (a Go duration,
+// default 5m).
+func BenchmarkInferDTSideBySide(b *testing.B) {
+	dir := sharedDir(b)
+	peer := filepath.Join(dir, "peers", "bin", "InferDT")
+	if _, err := os.Stat(peer); err != nil {
+		b.Logf("%s not present: odtkit is measured alone", peer)
+		peer = ""
+	}
+	timeout := 5 * time.Minute
+	if s := os.Getenv("ODTKIT_PEER_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			b.Fatalf("ODTKIT_PEER_TIMEOUT=%q: %v", s, err)
+		}
+		timeout = d
+	}
+	for _, phase := range []string{"depth", "size"} {
+		for _, name := range sideBySideFiles {
+			b.Run(phase+"/"+name, func(b *testing.B) {
+				path := filepath.Join(dir, "data", "inferdt", name+".csv")
+				d, err := model.ReadFile(path, model.ReadOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				peerBest, ownBest := -1.0, -1.0
+				peerDepth, peerNodes := -1, -1
+				for b.Loop() {
+					for range 2 {
+						if peer != "" {
+							s, depth, nodes, err := runInferDT(peer, path, phase == "depth", timeout)
+							if err != nil {
+								b.Fatal(err)
+							}
+							peerDepth, peerNodes = depth, nodes
+							if peerBest < 0 || s < peerBest {
+								peerBest = s
+							}
+							b.Logf("InferDT %s: depth %d, nodes %d, %.3f s", phase, depth, nodes, s)
+						}
+						s, o := ownRun(b, d, phase == "depth")
+						if ownBest < 0 || s < ownBest {
+							ownBest = s
+						}
+						b.Logf("odtkit %s: depth %d, nodes %d, %.3f s", phase, o.Depth, 2*o.Leaves-1, s)
+						if peer != "" && (o.Depth != peerDepth || phase == "size" && 2*o.Leaves-1 != peerNodes) {
+							b.Fatalf("odtkit depth %d, nodes %d; InferDT depth %d, nodes %d", o.Depth, 2*o.Leaves-1, peerDepth, peerNodes)
+						}
+					}
+				}
+				b.ReportMetric(ownBest, "odtkit-cpu-s")
+				if peer != "" {
+					b.ReportMetric(peerBest, "peer-cpu-s")
+					if peerBest > 0 {
+						b.ReportMetric(ownBest/peerBest, "ratio")
+					}
+				}
+			})
+		}
+	}
+}
+
+// ownRun times Prepare plus DT_depth or DT_size in CPU seconds.
+func ownRun(b *testing.B, d *model.Dataset, depthOnly bool) (float64, *Outcome) {
+	b.Helper()
+	start := cpuSeconds()
+	p, err := Prepare(d, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var o *Outcome
+	if depthOnly {
+		o, err = MinDepth(context.Background(), p, Settings{})
+	} else {
+		o, err = MinSize(context.Background(), p, Settings{})
+	}
+	s := cpuSeconds() - start
+	if err != nil || !o.Optimal {
+		b.Fatalf("%v (optimal %v)", err, o != nil && o.Optimal)
+	}
+	return s, o
+}
+
+var (
+	inferDTDepth = regexp.MustCompile(`Depth: (\d+)`)
+	inferDTNodes = regexp.MustCompile(`Number of nodes: (\d+)`)
+)
+
+// runInferDT runs the peer on one file and returns its CPU seconds and
+// the depth and number of nodes it prints.
+func runInferDT(bin, data string, depthOnly bool, timeout time.Duration) (float64, int, int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	args := []string{"-x", "-v", data, "infer"}
+	if depthOnly {
+		args = append([]string{"-d"}, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = os.TempDir() // InferDT may write files beside its working directory
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return 0, 0, 0, fmt.Errorf("InferDT on %s: not finished within %v", data, timeout)
+	}
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("InferDT on %s: %w", data, err)
+	}
+	ps := cmd.ProcessState
+	s := (ps.UserTime() + ps.SystemTime()).Seconds()
+	num := func(re *regexp.Regexp) int {
+		m := re.FindSubmatch(out)
+		if m == nil {
+			return -1
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		return n
+	}
+	return s, num(inferDTDepth), num(inferDTNodes), nil
+}
