@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -21,24 +22,25 @@ func interruptContext(parent context.Context, stderr io.Writer) (context.Context
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
+	var once sync.Once
+	stop := func() { once.Do(func() { close(done) }) }
 	go func() {
 		select {
 		case <-sig:
 		case <-done:
+			signal.Stop(sig)
 			return
 		}
 		fmt.Fprintln(stderr, "odt: interrupted: stopping with the best model so far (interrupt again to quit at once)")
 		cancel()
-		select {
-		case <-sig:
-			fmt.Fprintln(stderr, "odt: interrupted twice: quitting")
-			os.Exit(130)
-		case <-done:
-		}
+		// From now on until the process ends, a second signal quits at
+		// once, even while the result is being written.
+		<-sig
+		fmt.Fprintln(stderr, "odt: interrupted twice: quitting")
+		os.Exit(130)
 	}()
 	return ctx, func() {
-		signal.Stop(sig)
-		close(done)
+		stop()
 		cancel()
 	}
 }

@@ -114,7 +114,10 @@ func TestSolveInterrupt(t *testing.T) {
 	}
 }
 
-// A second SIGINT quits at once with exit code 130 and no result.
+// A second SIGINT quits at once with exit code 130: with no output when
+// it arrives while the solve is stopping, or after a complete result when
+// the stop was quicker than the signal (never a partial result, never a
+// hang).
 func TestSolveInterruptTwice(t *testing.T) {
 	data := longProblem(t)
 	cmd, out, sc := startSolve(t, "--backend", "blossom", "--depth", "4", "--memory-limit", "1000", data)
@@ -127,19 +130,24 @@ func TestSolveInterruptTwice(t *testing.T) {
 		}
 	}
 	sent := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
+	delivered := cmd.Process.Signal(syscall.SIGINT) == nil
 	go func() {
 		for sc.Scan() {
 		}
 	}()
 	code := exitCodeOf(t, cmd)
-	if code != 130 || out.Len() != 0 {
-		t.Fatalf("exit %d with output %q after two SIGINTs, want 130 and nothing", code, out)
-	}
 	if took := time.Since(sent); took > stopBound {
 		t.Fatalf("exited %v after the second SIGINT, want within %v", took, stopBound)
+	}
+	if out.Len() > 0 {
+		var r solveStatus
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Status != "cancelled" {
+			t.Fatalf("exit %d with a partial or wrong result after two SIGINTs (%v): %q", code, err, out)
+		}
+		t.Logf("the first stop finished before the second signal; exit %d after a complete result", code)
+	}
+	if delivered && code != 130 {
+		t.Fatalf("exit %d after two SIGINTs, want 130", code)
 	}
 }
 

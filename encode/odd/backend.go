@@ -213,6 +213,17 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		cancel()
 		stats["heuristic_seconds"] = time.Since(start).Seconds()
 		if inc != nil {
+			// The heuristic knows the skeleton, not every side constraint
+			// (node limits, parsimony, stability, fairness): its diagram is an
+			// incumbent, a start and a cutoff only when it satisfies the MILP,
+			// or the cutoff's infeasibility would "prove" a model that breaks
+			// them.
+			if err := e.Model.CheckPoint(inc.X, 1e-6); err != nil {
+				stats["heuristic_rejected"] = err.Error()
+				inc = nil
+			}
+		}
+		if inc != nil {
 			offer(inc.Graph)
 			stats["heuristic_objective"] = bestObj
 			// The paper's cutoff, plus the model itself as a MIP start.
