@@ -53,6 +53,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		werr = p.Evaluate(job.Data, g)
 	}
 	job.Report.Report(werr, g)
-	return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
-		Status: model.StatusFeasible, Stats: map[string]any{"binary_tests": v.NumTests()}}, nil
+	res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
+		Status: model.StoppedStatus(ctx), Stats: map[string]any{"binary_tests": v.NumTests()}}
+	if res.Status == "" {
+		res.Status = model.StatusFeasible // grown to the end: a heuristic's tree
+	}
+	return res, nil
 }

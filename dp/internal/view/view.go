@@ -15,8 +15,9 @@ import (
 // when that is smaller): beyond some thousands of tests on a million rows
 // building the view alone would take the whole time limit (1M rows x 20
 // numeric columns: 38k tests, 4.8 GB and over 20 s to build under the
-// default cap of a 24 GB machine; 8.6k tests within 1 GiB).
-const MaxBytes = 1 << 30
+// default cap of a 24 GB machine; 2.1k tests within 256 MiB, which still
+// holds the exact view of 10,000 x 20 numeric rows, 199k tests).
+const MaxBytes = 256 << 20
 
 // Of builds the binary view of the job's data within a quarter of its
 // memory cap and at most MaxBytes, accounted in the job's budget
