@@ -91,6 +91,7 @@ func New(name string, members ...backend.Backend) *Backend {
 		c.DepthCap = c.DepthCap || mi.Caps.DepthCap
 		c.MaxNodes = c.MaxNodes || mi.Caps.MaxNodes
 		c.MinSupport = c.MinSupport || mi.Caps.MinSupport
+		c.LeafCost = c.LeafCost || mi.Caps.LeafCost
 		c.Weights = max(c.Weights, mi.Caps.Weights)
 		c.Memory = c.Memory && mi.Caps.Memory
 	}
