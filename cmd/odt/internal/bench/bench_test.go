@@ -201,3 +201,24 @@ func TestMergedShardsGiveSameTable(t *testing.T) {
 		t.Fatalf("merged shards differ from the whole grid:\n%s\nvs\n%s", a.String(), b.String())
 	}
 }
+
+// A grid's memory limit reaches each solve as --memory-limit at 80 % of
+// it, so a solve stops itself (status memory-limit, best model) before
+// the bench would kill it.
+func TestRunnerPassesMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "odt")
+	script := "#!/bin/sh\necho \"$@\" > " + filepath.Join(dir, "args") + "\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rn := &Runner{Exe: p, TimeLimit: time.Second, MemoryLimitMB: 2000}
+	rn.Run(context.Background(), Cell{Dataset: "d.txt", Backend: "b", Depth: 2})
+	b, err := os.ReadFile(filepath.Join(dir, "args"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "--memory-limit 1600 ") {
+		t.Fatalf("solve arguments %q lack --memory-limit 1600", b)
+	}
+}

@@ -81,6 +81,10 @@ func (rn *Runner) setRunning(p *os.Process) {
 	rn.mu.Unlock()
 }
 
+// solveMemoryMB is the --memory-limit given to each solve of a grid
+// whose runs are killed above limitMB of resident memory: 80 % of it.
+func solveMemoryMB(limitMB int) int { return max(1, limitMB*8/10) }
+
 // stopGrace is how long a run interrupted by a signal may take to print
 // its best model before its process group is killed.
 const stopGrace = 3 * time.Second
@@ -99,6 +103,13 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		"--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat)}
 	if rn.TimeLimit > 0 {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
+	}
+	if rn.MemoryLimitMB > 0 {
+		// The solve caps itself below the kill threshold (its cap is on
+		// the heap; the resident set also holds the runtime and
+		// fragmentation), so it ends with status memory-limit and its
+		// best model instead of being killed.
+		args = append(args, "--memory-limit", strconv.Itoa(solveMemoryMB(rn.MemoryLimitMB)))
 	}
 	args = append(args, rn.Args...)
 	solves := 1
