@@ -68,18 +68,15 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		*sw.off = !job.Options.Bool(sw.param.Name)
 	}
 	s.Budget = job.Budget
-	v, err := view.Of(ctx, job)
-	if err != nil {
-		return view.Early(ctx, err)
-	}
-	defer view.Release(job, v)
-	r, err := Solve(ctx, v, s, job.Report)
-	if err != nil {
-		return view.Early(ctx, err)
-	}
-	res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
-		Optimal: r.Optimal, Stats: r.Stats}
-	view.Stopped(res, r.Cause)
-	view.Honest(v, res)
-	return res, nil
+	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
+		r, err := Solve(ctx, v, s, job.Report)
+		if err != nil {
+			return view.Early(ctx, err)
+		}
+		res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
+			Optimal: r.Optimal, Stats: r.Stats}
+		view.Stopped(res, r.Cause)
+		view.Honest(v, res)
+		return res, nil
+	})
 }

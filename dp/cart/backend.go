@@ -41,22 +41,19 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{
 			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil
 	}
-	v, err := view.Of(ctx, job)
-	if err != nil {
-		return view.Early(ctx, err)
-	}
-	defer view.Release(job, v)
-	p := job.Problem
-	g, werr := Grow(ctx, v, p.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), p.MinSupport),
-		LeafCost: p.LeafCost, MaxNodes: p.MaxNodes})
-	if p.LeafCost > 0 {
-		werr = p.Evaluate(job.Data, g)
-	}
-	job.Report.Report(werr, g)
-	res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
-		Status: model.StoppedStatus(ctx), Stats: map[string]any{"binary_tests": v.NumTests()}}
-	if res.Status == "" {
-		res.Status = model.StatusFeasible // grown to the end: a heuristic's tree
-	}
-	return res, nil
+	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
+		p := job.Problem
+		g, werr := Grow(ctx, v, p.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), p.MinSupport),
+			LeafCost: p.LeafCost, MaxNodes: p.MaxNodes})
+		if p.LeafCost > 0 {
+			werr = p.Evaluate(job.Data, g)
+		}
+		job.Report.Report(werr, g)
+		res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
+			Status: model.StoppedStatus(ctx), Stats: map[string]any{"binary_tests": v.NumTests()}}
+		if res.Status == "" {
+			res.Status = model.StatusFeasible // grown to the end: a heuristic's tree
+		}
+		return res, nil
+	})
 }

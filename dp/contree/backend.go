@@ -7,6 +7,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/internal/sparse"
+	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -74,9 +75,6 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		res.Status = model.StatusFeasible
 		res.Stats["max_gap"] = gap
 	}
-	if r.Cause != nil {
-		res.Status, res.Optimal = model.StatusMemory, false
-		res.Stats["stopped"] = r.Cause.Error()
-	}
+	view.Stopped(res, r.Cause)
 	return res, nil
 }

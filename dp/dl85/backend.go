@@ -76,13 +76,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
-	v, err := view.Of(ctx, job)
-	if err != nil {
-		return view.Early(ctx, err)
-	}
-	defer view.Release(job, v)
-	r, err := Solve(ctx, v, jobConfig(job))
-	return jobResult(ctx, job, v, r, err)
+	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
+		r, err := Solve(ctx, v, jobConfig(job))
+		return jobResult(ctx, job, v, r, err)
+	})
 }
 
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
@@ -99,13 +96,10 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 	}
 	s := jobConfig(job)
 	s.MaxRestarts = job.Options.Int("max-restarts")
-	v, err := view.Of(ctx, job)
-	if err != nil {
-		return view.Early(ctx, err)
-	}
-	defer view.Release(job, v)
-	r, err := SolveNamed(ctx, v, spec, s)
-	return jobResult(ctx, job, v, r, err)
+	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
+		r, err := SolveNamed(ctx, v, spec, s)
+		return jobResult(ctx, job, v, r, err)
+	})
 }
 
 // jobConfig reads the options shared by both backends. A cache-mb of 0

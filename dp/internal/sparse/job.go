@@ -19,33 +19,30 @@ func Wanted(p model.Problem) bool { return p.LeafCost > 0 || p.MaxNodes > 0 }
 // when proven optimal (else the objective of no tree better than one leaf
 // of zero error: λ, or 0).
 func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	v, err := view.Of(ctx, job)
-	if err != nil {
-		return view.Early(ctx, err)
-	}
-	defer view.Release(job, v)
-	p := job.Problem
-	r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost})
-	stats := map[string]any{"engine": "sparse", "branches": r.Branches}
-	if r.Tree == nil {
-		if !r.Optimal {
-			return &model.Result{Stats: stats}, nil
+	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
+		p := job.Problem
+		r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost})
+		stats := map[string]any{"engine": "sparse", "branches": r.Branches}
+		if r.Tree == nil {
+			if !r.Optimal {
+				return &model.Result{Stats: stats}, nil
+			}
+			stats["reason"] = fmt.Sprintf("no leaf holds the minimum support of %d rows", p.MinSupport)
+			return &model.Result{Status: model.StatusInfeasible, Stats: stats}, nil
 		}
-		stats["reason"] = fmt.Sprintf("no leaf holds the minimum support of %d rows", p.MinSupport)
-		return &model.Result{Status: model.StatusInfeasible, Stats: stats}, nil
-	}
-	obj := p.Evaluate(job.Data, r.Tree)
-	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: obj,
-		LowerBound: p.LeafCost, Optimal: r.Optimal, Stats: stats}
-	if r.Optimal {
-		res.LowerBound = obj
-	}
-	job.Report.Report(obj, r.Tree)
-	view.Honest(v, res)
-	if v.Coarse && p.LeafCost > 0 {
-		// Honest's bound counts errors; in the sparse objective's units a
-		// tree has at least one leaf.
-		res.LowerBound = min(p.LeafCost, obj)
-	}
-	return res, nil
+		obj := p.Evaluate(job.Data, r.Tree)
+		res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: obj,
+			LowerBound: p.LeafCost, Optimal: r.Optimal, Stats: stats}
+		if r.Optimal {
+			res.LowerBound = obj
+		}
+		job.Report.Report(obj, r.Tree)
+		view.Honest(v, res)
+		if v.Coarse && p.LeafCost > 0 {
+			// Honest's bound counts errors; in the sparse objective's units a
+			// tree has at least one leaf.
+			res.LowerBound = min(p.LeafCost, obj)
+		}
+		return res, nil
+	})
 }

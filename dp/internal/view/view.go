@@ -19,11 +19,11 @@ import (
 // holds the exact view of 10,000 x 20 numeric rows, 199k tests).
 const MaxBytes = 256 << 20
 
-// Of builds the binary view of the job's data within a quarter of its
+// of builds the binary view of the job's data within a quarter of its
 // memory cap and at most MaxBytes, accounted in the job's budget
-// (release it with Release). A view that does not fit keeps fewer
+// (release it with release). A view that does not fit keeps fewer
 // thresholds of the big numeric columns (see model.BinarizeBudget).
-func Of(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
+func of(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
 	limit := int64(MaxBytes)
 	if l := job.Budget.Limit(); l > 0 {
 		limit = min(limit, l/4)
@@ -32,19 +32,31 @@ func Of(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := job.Budget.Reserve(Bytes(v), "the binary view"); err != nil {
+	if err := job.Budget.Reserve(bytesOf(v), "the binary view"); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// Bytes is the memory of v's bitsets.
-func Bytes(v *model.BinaryView) int64 {
+// Solve builds the job's view (see of), runs solve on it and returns the
+// view's memory to the budget; a view that cannot be built ends as Early
+// says. It is the frame of every backend that searches the binary view.
+func Solve(ctx context.Context, job *backend.Job, solve func(v *model.BinaryView) (*model.Result, error)) (*model.Result, error) {
+	v, err := of(ctx, job)
+	if err != nil {
+		return Early(ctx, err)
+	}
+	defer release(job, v)
+	return solve(v)
+}
+
+// bytesOf is the memory of v's bitsets.
+func bytesOf(v *model.BinaryView) int64 {
 	return int64(len(v.True)+len(v.Class)) * int64((v.N+63)/64) * 8
 }
 
-// Release returns v's bytes to the job's budget.
-func Release(job *backend.Job, v *model.BinaryView) { job.Budget.Release(Bytes(v)) }
+// release returns v's bytes to the job's budget.
+func release(job *backend.Job, v *model.BinaryView) { job.Budget.Release(bytesOf(v)) }
 
 // Honest fixes a result found on v for the data: on a coarse view an
 // exact search proves optimality among the view's thresholds only, so the
