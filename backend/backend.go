@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -94,6 +95,10 @@ type Caps struct {
 	// Memory: the backend accounts its big structures in Job.Budget and
 	// stops with ErrMemoryLimit semantics (see Budget).
 	Memory bool
+	// Threads: the backend searches with Job.Workers() goroutines; its
+	// optimal objective is the same for every count, and its answer is
+	// deterministic for a given count.
+	Threads bool
 }
 
 // Info describes a backend: what it solves, on what data, with what options.
@@ -133,13 +138,24 @@ type Job struct {
 	Options Values
 	// Seed makes randomised backends deterministic.
 	Seed int64
-	// Threads is a hint for backends that can use several (0 = default).
+	// Threads is the number of workers for backends that can use
+	// several (0 = default: see Workers).
 	Threads int
 	// Budget accounts the solve's big allocations against its memory cap
 	// (nil: no cap).
 	Budget *Budget
 	// Report receives each improving incumbent.
 	Report model.IncumbentFunc
+}
+
+// Workers is the number of search goroutines the job asks for:
+// Threads, or when it is 0 the number of CPUs the process may use
+// (runtime.GOMAXPROCS).
+func (j *Job) Workers() int {
+	if j.Threads > 0 {
+		return j.Threads
+	}
+	return max(runtime.GOMAXPROCS(0), 1)
 }
 
 // ErrInvalid marks errors caused by the request itself (an unknown

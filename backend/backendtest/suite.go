@@ -67,6 +67,12 @@ type Config struct {
 	// whichever member proves first): the determinism check then compares
 	// the objective and the optimality claim only.
 	VaryingModel bool
+	// Threads lists the worker counts a backend that declares
+	// Caps.Threads is checked at: the incumbent, determinism, cancel and
+	// brute-force checks run again at each (default 1, 2 and 4).
+	Threads []int
+
+	threads int // Job.Threads of every solve (0: the backend's default)
 }
 
 // Run runs the conformance suite on b.
@@ -92,6 +98,24 @@ func Run(t *testing.T, b backend.Backend, c Config) {
 	t.Run("Cancel", func(t *testing.T) { checkCancel(t, b, c) })
 	if info.Exact && c.Brute > 0 {
 		t.Run("BruteForce", func(t *testing.T) { checkBrute(t, b, c) })
+	}
+	if !info.Caps.Threads {
+		return
+	}
+	if len(c.Threads) == 0 {
+		c.Threads = []int{1, 2, 4}
+	}
+	for _, n := range c.Threads {
+		ct := c
+		ct.threads = n
+		t.Run(fmt.Sprintf("Threads=%d", n), func(t *testing.T) {
+			t.Run("Incumbents", func(t *testing.T) { checkIncumbents(t, b, ct) })
+			t.Run("Deterministic", func(t *testing.T) { checkDeterministic(t, b, ct) })
+			t.Run("Cancel", func(t *testing.T) { checkCancel(t, b, ct) })
+			if info.Exact && ct.Brute > 0 {
+				t.Run("BruteForce", func(t *testing.T) { checkBrute(t, b, ct) })
+			}
+		})
 	}
 }
 
@@ -286,6 +310,7 @@ func solve(ctx context.Context, t *testing.T, b backend.Backend, c Config, d *mo
 		t.Fatalf("job on %s: %v", d.Name, err)
 	}
 	job.Seed = seed
+	job.Threads = c.threads
 	var mu sync.Mutex
 	var incs []model.Incumbent
 	job.Report = func(obj float64, g *model.Graph) {

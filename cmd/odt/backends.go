@@ -91,6 +91,9 @@ func caps(c backend.Caps) string {
 	if c.Memory {
 		s = append(s, "a memory budget")
 	}
+	if c.Threads {
+		s = append(s, "--threads")
+	}
 	if len(s) == 0 {
 		return "none"
 	}
@@ -138,6 +141,7 @@ type infoJSON struct {
 	MinSupport  bool        `json:"min_support"`
 	MaxNodes    bool        `json:"max_nodes"`
 	LeafCost    bool        `json:"leaf_cost"`
+	Threads     bool        `json:"threads"`
 	Weights     string      `json:"weights"`
 	Params      []paramJSON `json:"params"`
 }
@@ -147,6 +151,7 @@ func infosJSON(infos []backend.Info) []infoJSON {
 	for i, in := range infos {
 		j := infoJSON{Name: in.Name, Description: in.Description, Input: in.Input, Exact: in.Exact,
 			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes, LeafCost: in.Caps.LeafCost,
+			Threads: in.Caps.Threads,
 			Weights: in.Caps.Weights.String(), Objectives: []string{}, Params: []paramJSON{}}
 		for _, o := range in.Objectives {
 			j.Objectives = append(j.Objectives, string(o))

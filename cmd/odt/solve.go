@@ -45,7 +45,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&relax, "relax", "", "shorthand for --opt relax=`VALUE`")
 	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
 	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
-	c.IntVar(&threads, "threads", 0, "threads hint `N` (0 = backend default)")
+	c.IntVar(&threads, "threads", 0, "search workers `N` for backends that list --threads in odt backends, and HiGHS's threads (0 = the CPUs the process may use)")
 	c.IntVar(&memLimit, "memory-limit", 0, "memory cap in `MB`: a run reaching it stops with status memory-limit and its best model (0 = 80% of the machine's memory)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
