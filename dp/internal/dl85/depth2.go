@@ -40,19 +40,22 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 		s.pos[t] = -1
 	}
 
-	// pairs[(i*K+j)*nc + 0] = rows with both tests true, then the counts
-	// of classes 0..nc-2 among them (i < j).
-	if need := K * K * nc; cap(s.pairs) < need {
-		s.pairs = make([]int32, need)
-	}
-	pairs := s.pairs[:K*K*nc]
 	if nc == 2 {
+		// Two classes: full symmetric matrices of pair counts, pt (rows
+		// with both tests true) and p0 (of which class 0), written at
+		// once, so that the scan below reads each test's row in order.
+		if need := 2 * K * K; cap(s.sym) < need {
+			s.sym = make([]int32, need)
+		}
+		pt := s.sym[:K*K]
+		p0 := s.sym[K*K : 2*K*K]
 		c0 := cc[:nw]
 		for i := range K {
 			if s.ctx.Err() != nil {
 				return nil, 0, false
 			}
 			fi := cf[i*nw : (i+1)*nw]
+			pt[i*K+i], p0[i*K+i] = int32(fn[i]), int32(fc[2*i])
 			for j := i + 1; j < K; j++ {
 				fj := cf[j*nw : (j+1)*nw]
 				fj = fj[:len(fi)]
@@ -63,30 +66,34 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 					t += bits.OnesCount64(x)
 					z += bits.OnesCount64(x & c0[w])
 				}
-				b := (i*K + j) * 2
-				pairs[b], pairs[b+1] = int32(t), int32(z)
+				pt[i*K+j], pt[j*K+i] = int32(t), int32(t)
+				p0[i*K+j], p0[j*K+i] = int32(z), int32(z)
 			}
 		}
-	} else {
-		for i := range K {
-			if s.ctx.Err() != nil {
-				return nil, 0, false
-			}
-			fi := cf[i*nw : (i+1)*nw]
-			for j := i + 1; j < K; j++ {
-				fj := cf[j*nw : (j+1)*nw]
-				b := (i*K + j) * nc
-				pairs[b] = int32(andCount(fi, fj))
-				for c := 0; c < nc-1; c++ {
-					pairs[b+1+c] = int32(andCount3(fi, fj, cc[c*nw:(c+1)*nw]))
-				}
+		return s.depth2Binary(act, cnt, n, fn, fc, K, pt, p0)
+	}
+
+	// pairs[(i*K+j)*nc + 0] = rows with both tests true, then the counts
+	// of classes 0..nc-2 among them (i < j).
+	if need := K * K * nc; cap(s.pairs) < need {
+		s.pairs = make([]int32, need)
+	}
+	pairs := s.pairs[:K*K*nc]
+	for i := range K {
+		if s.ctx.Err() != nil {
+			return nil, 0, false
+		}
+		fi := cf[i*nw : (i+1)*nw]
+		for j := i + 1; j < K; j++ {
+			fj := cf[j*nw : (j+1)*nw]
+			b := (i*K + j) * nc
+			pairs[b] = int32(andCount(fi, fj))
+			for c := 0; c < nc-1; c++ {
+				pairs[b+1+c] = int32(andCount3(fi, fj, cc[c*nw:(c+1)*nw]))
 			}
 		}
 	}
 
-	if nc == 2 {
-		return s.depth2Binary(act, cnt, n, fn, fc, K, pairs)
-	}
 	minsup := s.minsup
 	// Integer class counts of the branch and of each test's true side.
 	var bufA, bufB, bufC, bufD [16]int
@@ -243,26 +250,13 @@ func argmax(x []int) int {
 // depth2Binary evaluates every depth-2 tree from the pair counts of a
 // two-class branch: for each root test i, the best subtree of depth <= 1
 // on each side, with plain integer arithmetic.
-func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc []float64, K int, pairs []int32) (*Tree, float64, bool) {
+func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc []float64, K int, pt, p0 []int32) (*Tree, float64, bool) {
 	minsup := s.minsup
-	// Full symmetric matrices of pair counts: pt (rows with both tests
-	// true) and p0 (of which class 0), the diagonal holding single tests.
-	if need := 2 * K * K; cap(s.sym) < need {
-		s.sym = make([]int32, need)
-	}
-	pt := s.sym[:K*K]
-	p0 := s.sym[K*K : 2*K*K]
 	f0 := make([]int32, K)
 	fnn := make([]int32, K)
 	for i := range K {
 		f0[i] = int32(fc[2*i])
 		fnn[i] = int32(fn[i])
-		pt[i*K+i], p0[i*K+i] = fnn[i], f0[i]
-		for j := i + 1; j < K; j++ {
-			b := (i*K + j) * 2
-			pt[i*K+j], pt[j*K+i] = pairs[b], pairs[b]
-			p0[i*K+j], p0[j*K+i] = pairs[b+1], pairs[b+1]
-		}
 	}
 	ms := int32(minsup)
 	t0, tn := int32(cnt[0]), int32(n)
@@ -344,11 +338,12 @@ func (s *search[T]) depth2Fits(K, n int) bool {
 	grow := func(have int, need, size int64) int64 {
 		return max(0, need-int64(have)) * size
 	}
-	sym := int64(0)
+	// Two classes: the two symmetric matrices only; else the pair table.
+	sym, pairs := int64(0), k*k*nc
 	if nc == 2 {
-		sym = 2 * k * k
+		sym, pairs = 2*k*k, 0
 	}
-	total := k*nw*8 + nc*nw*8 + k*k*nc*4 + sym*4
+	total := k*nw*8 + nc*nw*8 + pairs*4 + sym*4
 	if s.cfg.Budget == nil {
 		if total > maxDepth2Bytes {
 			s.d2skip++
@@ -356,7 +351,7 @@ func (s *search[T]) depth2Fits(K, n int) bool {
 		}
 		return true
 	}
-	more := grow(cap(s.cf), k*nw, 8) + grow(cap(s.cc), nc*nw, 8) + grow(cap(s.pairs), k*k*nc, 4) + grow(cap(s.sym), sym, 4)
+	more := grow(cap(s.cf), k*nw, 8) + grow(cap(s.cc), nc*nw, 8) + grow(cap(s.pairs), pairs, 4) + grow(cap(s.sym), sym, 4)
 	if more == 0 {
 		return true
 	}
