@@ -71,6 +71,7 @@ func runBench(e env, args []string) error {
 	if pl.protocol != "" {
 		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
 	}
+	cells = pl.depthless(cells)
 	if shard != "" {
 		i, n, err := bench.ParseShard(shard)
 		if err != nil {

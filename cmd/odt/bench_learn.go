@@ -110,6 +110,26 @@ func (p *protocolFlags) check(depths []int, repeat int) error {
 	return nil
 }
 
+// depthless gives the runs of diagram backends depth 0 (the skeleton
+// fixes a diagram's depth, and odt solve refuses a depth limit beside
+// it), keeping one run per combination that is left.
+func (p *protocolFlags) depthless(cells []bench.Cell) []bench.Cell {
+	seen := map[string]bool{}
+	var out []bench.Cell
+	for _, c := range cells {
+		if p.diagrams[c.Backend] {
+			c.Depth = 0
+		}
+		if seen[c.Key()] {
+			continue
+		}
+		seen[c.Key()] = true
+		c.Index = len(out)
+		out = append(out, c)
+	}
+	return out
+}
+
 func (p *protocolFlags) describe(repeat int) string {
 	if p.protocol == "" {
 		return strconv.Itoa(repeat) + " repeats"

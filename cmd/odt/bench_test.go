@@ -89,3 +89,33 @@ func TestBenchRefusesBadGrid(t *testing.T) {
 		}
 	}
 }
+
+// A diagram backend in a plain grid: the skeleton fixes its depth, so the
+// grid's depths give it one run (depth 0), and the check before the first
+// run passes it the skeleton and alpha its runs get (it was refused: the
+// check solved without them).
+func TestBenchDiagramBackend(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := odt(t, "bench", "-q", "--backends", "milp-odd,cart", "--depth", "1,2", "--skeleton", "1,2",
+		"--alpha", "0.01", "--time-limit", "5s", "-o", dir, filepath.Join("..", "..", "testdata", "iris.csv"))
+	if code != 0 {
+		t.Fatalf("bench exit %d\n%s\n%s", code, out, errOut)
+	}
+	runs, err := os.ReadFile(filepath.Join(dir, "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(runs)), "\n")
+	odd := 0
+	for _, l := range lines {
+		if strings.Contains(l, `"backend":"milp-odd"`) {
+			odd++
+			if !strings.Contains(l, `"depth":0`) {
+				t.Errorf("diagram run with a depth: %s", l)
+			}
+		}
+	}
+	if odd != 1 || len(lines) != 3 {
+		t.Errorf("%d runs, %d of milp-odd; want 3 and 1:\n%s", len(lines), odd, runs)
+	}
+}

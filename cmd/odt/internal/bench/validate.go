@@ -33,12 +33,13 @@ func (e *InvalidError) Unwrap() []error { return []error{backend.ErrInvalid, odt
 const probeLimit = 60 * time.Second
 
 // Validate checks a grid before its first run: every data file exists
-// and is a regular file (else an *fs.PathError), every backend with the
-// runner's extra arguments is accepted by `odt solve` on the smallest
-// data file, and every other data file is accepted with the first
-// backend (else an *InvalidError naming the backend or file). A check is
-// a solve with a 1 ms time limit: only a refusal (exit code 2) counts;
-// other failures are left to the grid, which records them.
+// and is a regular file (else an *fs.PathError), every backend is
+// accepted by `odt solve` on the smallest data file, and every other data
+// file is accepted with the first backend (else an *InvalidError naming
+// the backend or file). A check is a solve with a 1 ms time limit and
+// the arguments the cell's own run will have (the runner's Args and what
+// Prepare gives: skeleton, alpha, split file): only a refusal (exit code
+// 2) counts; other failures are left to the grid, which records them.
 func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 	if len(cells) == 0 {
 		return nil
@@ -64,8 +65,19 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 		depth = min(depth, c.Depth)
 	}
 	small := slices.MinFunc(files, func(a, b string) int { return int(min(max(size[a]-size[b], -1), 1)) })
+	// cell is a run of the grid on file with backend b, or failing that
+	// any run with b (a shard need not hold every pair), or on file.
+	cell := func(file, b string) Cell {
+		i := slices.IndexFunc(cells, func(c Cell) bool { return c.Dataset == file && c.Backend == b })
+		if i < 0 {
+			i = max(slices.IndexFunc(cells, func(c Cell) bool { return c.Backend == b }), 0)
+		}
+		c := cells[i]
+		c.Depth = min(c.Depth, depth)
+		return c
+	}
 	for _, b := range backends {
-		if err := rn.probe(ctx, b, depth, small); err != nil {
+		if err := rn.probe(ctx, cell(small, b)); err != nil {
 			return &InvalidError{What: fmt.Sprintf("backend %q with options %q", b, rn.Args), Msg: err.Error()}
 		}
 	}
@@ -73,7 +85,11 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 		if f == small {
 			continue
 		}
-		if err := rn.probe(ctx, backends[0], depth, f); err != nil {
+		c := cell(f, backends[0])
+		if c.Dataset != f {
+			c = cells[slices.IndexFunc(cells, func(c Cell) bool { return c.Dataset == f })]
+		}
+		if err := rn.probe(ctx, c); err != nil {
 			return &InvalidError{What: fmt.Sprintf("data file %q", f), Msg: err.Error()}
 		}
 	}
@@ -82,12 +98,17 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 
 // probe runs one check solve; it returns the solve's message when it
 // exits with code 2.
-func (rn *Runner) probe(ctx context.Context, b string, depth int, file string) error {
+func (rn *Runner) probe(ctx context.Context, c Cell) error {
 	ctx, cancel := context.WithTimeout(ctx, probeLimit)
 	defer cancel()
-	args := []string{"solve", "--backend", b, "--depth", strconv.Itoa(depth), "--time-limit", "1ms",
+	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth), "--time-limit", "1ms",
 		"--format", "json", "--quiet"}
-	args = append(append(args, rn.Args...), file)
+	args = append(args, rn.Args...)
+	if rn.Prepare != nil {
+		extra, _ := rn.Prepare(c)
+		args = append(args, extra...)
+	}
+	args = append(args, c.Dataset)
 	cmd := exec.CommandContext(ctx, rn.Exe, args...)
 	newGroup(cmd)
 	cmd.Cancel = func() error { killGroup(cmd.Process); return nil }
