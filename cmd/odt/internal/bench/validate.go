@@ -37,7 +37,9 @@ const probeLimit = 60 * time.Second
 // runner's extra arguments is accepted by `odt solve` on the smallest
 // data file, and every other data file is accepted with the first
 // backend (else an *InvalidError naming the backend or file). A check is
-// a solve with a 1 ms time limit: only a refusal (exit code 2) counts;
+// `odt solve --check` (reads the data and checks the request without
+// solving; a time limit would now stop the reading of a large file
+// before the backend is checked): only a refusal (exit code 2) counts;
 // other failures are left to the grid, which records them.
 func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 	if len(cells) == 0 {
@@ -85,8 +87,7 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 func (rn *Runner) probe(ctx context.Context, b string, depth int, file string) error {
 	ctx, cancel := context.WithTimeout(ctx, probeLimit)
 	defer cancel()
-	args := []string{"solve", "--backend", b, "--depth", strconv.Itoa(depth), "--time-limit", "1ms",
-		"--format", "json", "--quiet"}
+	args := []string{"solve", "--backend", b, "--depth", strconv.Itoa(depth), "--check", "--quiet"}
 	args = append(append(args, rn.Args...), file)
 	cmd := exec.CommandContext(ctx, rn.Exe, args...)
 	newGroup(cmd)
