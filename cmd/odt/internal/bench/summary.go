@@ -95,10 +95,10 @@ const RunsFile = "runs.jsonl"
 type Entry struct {
 	Dataset, Backend string
 	// Threads is the runs' --threads (0: none given).
-	Threads          int
-	Depth            int
-	Runs, Failed     int
-	Optimal          int // runs that proved optimality
+	Threads      int
+	Depth        int
+	Runs, Failed int
+	Optimal      int // runs that proved optimality
 	// Objective is the best objective over the repeats (NaN when none).
 	Objective float64
 	// Bound is the best lower bound over the repeats.
@@ -112,7 +112,7 @@ type Entry struct {
 	// process's wall time and CPU time (user + system).
 	WallSeconds, CPUSeconds float64
 	PeakMB                  float64
-	Statuses []string
+	Statuses                []string
 	// Tuned entries hold runs that tuned their depth (Depth is 0).
 	Tuned bool
 }
