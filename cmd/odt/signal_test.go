@@ -146,6 +146,7 @@ func TestSolveInterruptTwice(t *testing.T) {
 			t.Fatalf("exit %d with a partial or wrong result after two SIGINTs (%v): %q", code, err, out)
 		}
 		t.Logf("the first stop finished before the second signal; exit %d after a complete result", code)
+		return // the signal may reach a process that is already exiting
 	}
 	if delivered && code != 130 {
 		t.Fatalf("exit %d after two SIGINTs, want 130", code)
