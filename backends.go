@@ -45,3 +45,8 @@ func defaultBackends() []backend.Backend {
 func Solve(ctx context.Context, d *model.Dataset, p model.Problem, s Settings) (*model.Result, error) {
 	return DefaultRegistry().Solve(ctx, d, p, s)
 }
+
+// Check validates a request with the default registry; see Registry.Check.
+func Check(d *model.Dataset, p model.Problem, s Settings) error {
+	return DefaultRegistry().Check(d, p, s)
+}

@@ -2,6 +2,7 @@ package odtkit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,6 +31,19 @@ func ExampleSolve() {
 	//     class: 1
 	//   3 > 1.75
 	//     class: 2
+}
+
+func ExampleCheck() {
+	d, err := model.ReadFile("testdata/iris.csv", model.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(odtkit.Check(d, model.Problem{MaxDepth: 2}, odtkit.Settings{Backend: "dl85"}))
+	err = odtkit.Check(d, model.Problem{MaxDepth: 2}, odtkit.Settings{Backend: "dl85", Options: odtkit.Options{"no-such-key": "1"}})
+	fmt.Println(errors.Is(err, odtkit.ErrInvalid))
+	// Output:
+	// <nil>
+	// true
 }
 
 func ExampleRegistry_List() {

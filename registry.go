@@ -206,6 +206,14 @@ func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem,
 	return finish(ctx, name, job, trace, start, res, err)
 }
 
+// Check validates a request as Solve does before any work (the data,
+// the problem and the options against the chosen backend's declaration)
+// without solving it: nil when Solve would start. Errors wrap ErrInvalid.
+func (r *Registry) Check(d *model.Dataset, p model.Problem, s Settings) error {
+	_, _, _, err := r.job(d, p, s)
+	return err
+}
+
 // Export writes the formulation of the problem for the named backend
 // (one that implements backend.Exporter: sat-depth, sat-size, milp-odd,
 // milp-odt) to w, and returns the format written ("dimacs", "mps").

@@ -204,6 +204,7 @@ func TestAuto(t *testing.T) {
 	none := func(context.Context, *backend.Job) (*model.Result, error) { return nil, errors.New("unused") }
 	contree := fake("contree", none)
 	contree.info.Caps.Weights = backend.WholeWeights
+	contree.info.Caps.MaxRepeatedRows = 1000
 	r := NewRegistry(fake("cart", none), fake("dl85", none), contree, fake("sat-depth", none, model.MinDepth))
 	binary := tiny()
 	binary.Features = binary.Features[1:]
@@ -211,6 +212,8 @@ func TestAuto(t *testing.T) {
 	weighted.Weights = []float64{1, 2, 1, 1, 3}
 	fractional := tiny()
 	fractional.Weights = []float64{1, 2.5, 1, 1, 3}
+	heavy := tiny()
+	heavy.Weights = []float64{1, 2, 1e9, 1, 3}
 	for _, c := range []struct {
 		d    *model.Dataset
 		p    model.Problem
@@ -220,6 +223,7 @@ func TestAuto(t *testing.T) {
 		{tiny(), model.Problem{}, "contree"},
 		{weighted, model.Problem{}, "contree"},
 		{fractional, model.Problem{}, "dl85"}, // contree takes whole weights only
+		{heavy, model.Problem{}, "dl85"},      // too many rows once repeated
 		{tiny(), model.Problem{Objective: model.MinDepth}, "sat-depth"},
 	} {
 		got, err := r.Auto(c.d, c.p)

@@ -92,6 +92,10 @@ type Caps struct {
 	MinSupport bool
 	// Weights: row weights taken.
 	Weights Weights
+	// MaxRepeatedRows, for WholeWeights: the most rows the data may have
+	// once each row is repeated by its weight (0: no limit). Check refuses
+	// heavier data, so that auto picks another backend.
+	MaxRepeatedRows int
 	// Memory: the backend accounts its big structures in Job.Budget and
 	// stops with ErrMemoryLimit semantics (see Budget).
 	Memory bool
@@ -245,6 +249,9 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 		case WholeWeights:
 			if r, ok := d.FractionalWeight(); ok {
 				return Invalidf("backend %s takes whole-number row weights only (row %d has weight %v)", info.Name, r+1, d.Weights[r])
+			}
+			if total := d.TotalWeight(); c.MaxRepeatedRows > 0 && total > float64(c.MaxRepeatedRows) {
+				return Invalidf("backend %s repeats each row by its weight: the weights add up to %g rows, more than its %d", info.Name, total, c.MaxRepeatedRows)
 			}
 		}
 	}

@@ -1,9 +1,12 @@
 package model_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/odtkit/odtkit/model"
 )
@@ -156,4 +159,22 @@ func ExampleProblem_Evaluate_leafCost() {
 	// 2 0.5 <nil>
 	// leaf cost -1 must be a finite non-negative number
 	// a leaf cost (0.1) weighs the error objective only (objective min-depth)
+}
+
+// ReadFileContext reads under a deadline: a read that does not finish in
+// time stops with an error that wraps context.DeadlineExceeded.
+func ExampleReadFileContext() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := model.ReadFileContext(ctx, "../testdata/iris.csv", model.ReadOptions{})
+	if errors.Is(err, context.DeadlineExceeded) {
+		fmt.Println("too slow")
+		return
+	}
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.Rows(), "rows,", d.NumFeatures(), "features, classes", d.Classes)
+	// Output:
+	// 150 rows, 4 features, classes [0 1 2]
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -68,8 +69,24 @@ type ReadOptions struct {
 // accept: 2^53, up to which every whole number is exact in a float64.
 const MaxWeight = 1 << 53
 
-// ReadFile reads a dataset from a file; see ReadOptions.
+// ReadFile reads a dataset from a file; see ReadOptions. It is
+// ReadFileContext without a context.
 func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
+	return ReadFileContext(context.Background(), path, opt)
+}
+
+// checkEvery is how many rows the readers parse between two looks at
+// their context (a few milliseconds of work on 20 numeric columns).
+const checkEvery = 4096
+
+// ReadFileContext reads a dataset from a file; see ReadOptions. It looks
+// at ctx every few thousand rows, so that a deadline or a cancel stops a
+// long read soon; the error then wraps the context's cause (for a
+// deadline, context.DeadlineExceeded) and names the file and line reached.
+func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
+	if ctx.Err() != nil {
+		return nil, stopErr(ctx, path, 0)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -88,25 +105,35 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		if st, err := f.Stat(); err == nil {
 			size = st.Size()
 		}
-		return readCSV(f, path, opt, size)
+		return readCSV(ctx, f, path, opt, size)
 	case FormatText:
 		if opt.Label != "" || opt.Weight != "" {
 			return nil, dataErr(path, 0, "--label and --weight apply to CSV files only (the text format has its label first)")
 		}
-		return ReadText(f, path)
+		return readText(ctx, f, path)
 	}
 	return nil, fmt.Errorf("%s: unknown format %q (want csv or text)", path, format)
 }
 
 // ReadCSV reads a CSV file with a header row. name is used in errors.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
-	return readCSV(r, name, opt, 0)
+	return readCSV(context.Background(), r, name, opt, 0)
 }
 
-// readCSV is ReadCSV; size, when known, is the input's size in bytes,
-// from which the columns are sized once the first rows are read.
-func readCSV(r io.Reader, name string, opt ReadOptions, size int64) (*Dataset, error) {
-	br := bufio.NewReader(r)
+// stopErr is the error of a read stopped by its context at a line (0:
+// before the first).
+func stopErr(ctx context.Context, name string, line int) error {
+	if line > 0 {
+		return fmt.Errorf("%s:%d: reading stopped: %w", name, line, context.Cause(ctx))
+	}
+	return fmt.Errorf("%s: reading stopped: %w", name, context.Cause(ctx))
+}
+
+// readCSV is ReadCSV under a context; size, when known, is the input's
+// size in bytes, from which the columns are sized once the first rows
+// are read.
+func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, size int64) (*Dataset, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
 	}
@@ -177,6 +204,9 @@ func readCSV(r io.Reader, name string, opt ReadOptions, size int64) (*Dataset, e
 		lastLine = line
 		i := rows
 		rows++
+		if rows%checkEvery == 0 && ctx.Err() != nil {
+			return nil, stopErr(ctx, name, line)
+		}
 		if rows == 256 && size > 0 {
 			// Size the columns for the rows the rest of the input holds
 			// at this rate (plus 5 %), rather than growing them by copies.
@@ -353,6 +383,11 @@ func findColumn(header []string, key string, def int) (int, error) {
 // separated by blanks, the label first. Blank lines are skipped. Labels
 // are kept as text; features must be finite numbers.
 func ReadText(r io.Reader, name string) (*Dataset, error) {
+	return readText(context.Background(), r, name)
+}
+
+// readText is ReadText under a context.
+func readText(ctx context.Context, r io.Reader, name string) (*Dataset, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<30)
 	d := &Dataset{Name: name}
@@ -371,6 +406,9 @@ func ReadText(r io.Reader, name string) (*Dataset, error) {
 			continue
 		}
 		lastRow = line
+		if len(d.Labels)%checkEvery == checkEvery-1 && ctx.Err() != nil {
+			return nil, stopErr(ctx, name, line)
+		}
 		if ncol < 0 {
 			ncol = len(fields)
 			if ncol < 2 {

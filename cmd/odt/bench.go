@@ -33,6 +33,7 @@ func runBench(e env, args []string) error {
 			"accuracy per backend goes to accuracy.txt/.md/.csv and test-accuracy.svg/.png.", 1, -1)
 	var (
 		backends, depths, shard, out string
+		threadList                   string
 		timeLimit                    time.Duration
 		repeat, memLimit             int
 		quiet                        bool
@@ -42,6 +43,7 @@ func runBench(e env, args []string) error {
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
 	c.DurationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
+	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
 	c.StringVar(&shard, "shard", "", "run only slice `I/N` of the grid (e.g. 2/5)")
 	c.IntVar(&memLimit, "memory-limit", 0, "kill a run whose resident memory exceeds `MB` (0 = none)")
@@ -67,11 +69,17 @@ func runBench(e env, args []string) error {
 	if err := pl.check(ds, repeat); err != nil {
 		return err
 	}
+	var threads []int
+	if isSet(c, "threads") {
+		if threads, err = bench.ParseThreads(threadList); err != nil {
+			return usagef("--threads %q: %v", threadList, err)
+		}
+	}
 	cells := bench.Grid(pos, bs, ds, repeat)
 	if pl.protocol != "" {
 		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
 	}
-	cells = pl.depthless(cells)
+	cells = bench.WithThreads(pl.depthless(cells), threads)
 	if shard != "" {
 		i, n, err := bench.ParseShard(shard)
 		if err != nil {
@@ -98,8 +106,12 @@ func runBench(e env, args []string) error {
 	if quiet {
 		prog = nil
 	} else {
+		dims := pl.describe(repeat)
+		if len(threads) > 0 {
+			dims += " × threads " + threadList
+		}
 		fmt.Fprintf(prog, "odt bench: %d runs (%s × %d data files × depths %s × %s), time limit %s each, results in %s\n",
-			len(cells), strings.Join(bs, ","), len(pos), depths, pl.describe(repeat), timeLimit, out)
+			len(cells), strings.Join(bs, ","), len(pos), depths, dims, timeLimit, out)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

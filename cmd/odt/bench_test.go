@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,8 +58,8 @@ func tableRows(table string) string {
 	var rows []string
 	for _, l := range strings.Split(table, "\n") {
 		f := strings.Fields(l)
-		if len(f) == 10 {
-			rows = append(rows, strings.Join(append(f[:6:6], f[9]), " "))
+		if len(f) == 12 {
+			rows = append(rows, strings.Join(append(f[:6:6], f[11]), " "))
 		}
 	}
 	return strings.Join(rows, "\n")
@@ -117,5 +118,50 @@ func TestBenchDiagramBackend(t *testing.T) {
 	}
 	if odd != 1 || len(lines) != 3 {
 		t.Errorf("%d runs, %d of milp-odd; want 3 and 1:\n%s", len(lines), odd, runs)
+	}
+}
+
+// --threads 1,2 is a grid dimension: two runs per cell, each with its
+// threads and CPU time in runs.jsonl and a threads column in the table;
+// a bad list is refused with exit 2 before any run.
+func TestBenchThreads(t *testing.T) {
+	dir := t.TempDir()
+	vote := filepath.Join("..", "..", "testdata", "vote.txt")
+	out := filepath.Join(dir, "out")
+	table, errOut, code := odt(t, "bench", "--backends", "cart", "--depth", "2", "--threads", "1,2",
+		"--time-limit", "5s", "-q", "-o", out, vote)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var threads []int
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r struct {
+			Threads    int      `json:"threads"`
+			CPUSeconds *float64 `json:"cpu_seconds"`
+			Status     string   `json:"status"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.CPUSeconds == nil || *r.CPUSeconds <= 0 || r.Status == "failed" {
+			t.Errorf("run %s: cpu_seconds %v, status %s", l, r.CPUSeconds, r.Status)
+		}
+		threads = append(threads, r.Threads)
+	}
+	if len(threads) != 2 || threads[0] != 1 || threads[1] != 2 {
+		t.Fatalf("threads of the runs: %v, want [1 2]", threads)
+	}
+	if !strings.Contains(table, "threads") || !strings.Contains(table, "cpu_s") {
+		t.Fatalf("table lacks the threads or cpu_s column:\n%s", table)
+	}
+	for _, bad := range []string{"0", "1,x", "2,2", ""} {
+		_, errOut, code := odt(t, "bench", "--backends", "cart", "--threads", bad, "-q", "-o", filepath.Join(dir, "bad"), vote)
+		if code != 2 || !strings.Contains(errOut, "--threads") {
+			t.Errorf("--threads %q: exit %d, %q; want 2 naming --threads", bad, code, errOut)
+		}
 	}
 }

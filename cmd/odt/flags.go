@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -159,6 +160,12 @@ func (d *dataFlags) declare(c *cmdFlags) {
 
 // read reads a data file; every failure is bad input (exit code 2).
 func (d *dataFlags) read(path string) (*model.Dataset, error) {
+	return d.readContext(context.Background(), path)
+}
+
+// readContext is read under a context: a read stopped by ctx returns the
+// reader's error (wrapping the context's cause), not bad input.
+func (d *dataFlags) readContext(ctx context.Context, path string) (*model.Dataset, error) {
 	var f model.Format
 	switch strings.ToLower(d.format) {
 	case "":
@@ -169,8 +176,11 @@ func (d *dataFlags) read(path string) (*model.Dataset, error) {
 	default:
 		return nil, usagef("--data-format %q: want csv or text", d.format)
 	}
-	ds, err := model.ReadFile(path, model.ReadOptions{Format: f, Label: d.label, Weight: d.weight})
+	ds, err := model.ReadFileContext(ctx, path, model.ReadOptions{Format: f, Label: d.label, Weight: d.weight})
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Cause(ctx)) {
+			return nil, err
+		}
 		return nil, badInput(err)
 	}
 	return ds, nil

@@ -61,11 +61,11 @@ type heldOut struct {
 }
 
 // split reads the test file or the split file, or draws the holdout.
-func (l *learnFlags) split(data *model.Dataset, df *dataFlags, seed int64) (heldOut, error) {
+func (l *learnFlags) split(ctx context.Context, data *model.Dataset, df *dataFlags, seed int64) (heldOut, error) {
 	var h heldOut
 	switch {
 	case l.test != "":
-		t, err := df.read(l.test)
+		t, err := df.readContext(ctx, l.test)
 		if err != nil {
 			return h, err
 		}

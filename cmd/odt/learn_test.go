@@ -77,7 +77,7 @@ func TestSolveHoldout(t *testing.T) {
 	}
 }
 
-var timesRE = regexp.MustCompile(`"seconds": [0-9.e-]+`)
+var timesRE = regexp.MustCompile(`seconds": [0-9.e-]+`) // seconds, read_seconds
 
 func stripTimes(s string) string { return timesRE.ReplaceAllString(s, "") }
 

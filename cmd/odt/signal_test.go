@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,6 +146,7 @@ func TestSolveInterruptTwice(t *testing.T) {
 			t.Fatalf("exit %d with a partial or wrong result after two SIGINTs (%v): %q", code, err, out)
 		}
 		t.Logf("the first stop finished before the second signal; exit %d after a complete result", code)
+		return // the signal may reach a process that is already exiting
 	}
 	if delivered && code != 130 {
 		t.Fatalf("exit %d after two SIGINTs, want 130", code)
@@ -186,4 +188,100 @@ func TestSolveMemoryLimitStatus(t *testing.T) {
 	if r.Status != "memory-limit" || len(r.Model) == 0 || string(r.Model) == "null" {
 		t.Fatalf("status %q, model %s; want memory-limit and a model", r.Status, r.Model)
 	}
+}
+
+// endlessCSV makes a named pipe ending in .csv and writes to it, once odt
+// opens it, a header and then rows of 5 numeric features without end
+// (about 200,000 rows a second, so that memory stays small) until the
+// reader goes away or a minute has passed: reading it never finishes by
+// itself, so only the time limit or an interrupt can end the run. The
+// channel is closed when odt has opened the file (it is then reading,
+// its interrupt handling installed).
+func endlessCSV(t *testing.T) (string, <-chan struct{}) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "endless.csv")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done, opened := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { <-done })
+	go func() {
+		defer close(done)
+		f, err := os.OpenFile(p, os.O_WRONLY, 0) // waits for the reader
+		if err != nil {
+			return
+		}
+		close(opened)
+		defer f.Close()
+		w := bufio.NewWriter(f)
+		fmt.Fprintln(w, "a,b,c,d,e,class")
+		end := time.Now().Add(time.Minute)
+		for i := 0; time.Now().Before(end); i++ {
+			fmt.Fprintf(w, "%d,%d,%d,%d,%d,%d\n", i%97, i%89, i%83, i%79, i%73, i%2)
+			if i%1000 == 999 {
+				if w.Flush() != nil {
+					return // the reader has exited
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}()
+	return p, opened
+}
+
+// stoppedRun checks a run stopped before its solve: exit 0, the status
+// wanted and no model, within stopBound of the stop.
+func stoppedRun(t *testing.T, code int, stdout []byte, stderr string, want string, took time.Duration) {
+	t.Helper()
+	var r solveStatus
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("exit %d, output is not a result: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if code != 0 || r.Status != want || string(r.Model) != "null" {
+		t.Fatalf("exit %d, status %q, model %s; want 0, %s and no model\n%s", code, r.Status, r.Model, want, stderr)
+	}
+	if !strings.Contains(stderr, "no model") {
+		t.Fatalf("stderr does not say there is no model: %q", stderr)
+	}
+	if took > stopBound {
+		t.Fatalf("exited %v after the stop, want within %v", took, stopBound)
+	}
+}
+
+// The time limit covers reading: on data whose reading never ends,
+// --time-limit 1s ends the run with status time-limit and no model.
+func TestSolveTimeLimitWhileReading(t *testing.T) {
+	data, _ := endlessCSV(t)
+	start := time.Now()
+	stdout, stderr, code := odt(t, "solve", "-q", "--format", "json", "--backend", "cart", "--depth", "2",
+		"--time-limit", "1s", data)
+	stoppedRun(t, code, []byte(stdout), stderr, "time-limit", time.Since(start)-time.Second)
+	if !strings.Contains(stderr, "time limit 1s reached") {
+		t.Fatalf("stderr does not name the time limit: %q", stderr)
+	}
+}
+
+// SIGINT while reading ends the run soon with status cancelled and no
+// model.
+func TestSolveInterruptWhileReading(t *testing.T) {
+	data, opened := endlessCSV(t)
+	cmd := exec.Command(odtBin, "solve", "--format", "json", "--backend", "cart", "--depth", "2", data)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	select {
+	case <-opened:
+	case <-time.After(time.Minute):
+		t.Fatal("odt did not open the data file within a minute")
+	}
+	time.Sleep(500 * time.Millisecond)
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCodeOf(t, cmd)
+	stoppedRun(t, code, out.Bytes(), errb.String(), "cancelled", time.Since(sent))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 )
 
 func runSolve(e env, args []string) error {
+	start := time.Now() // the time limit's clock starts here
 	c := newFlags("solve", "odt solve [flags] DATA",
 		"Learns a decision tree (or diagram) from DATA (.csv with a header, label last or --label;\n"+
 			"or whitespace text with the label first) with the chosen backend, verifies it on the\n"+
@@ -23,7 +25,7 @@ func runSolve(e env, args []string) error {
 	var (
 		backend, format, out   string
 		timeLimit              time.Duration
-		quiet                  bool
+		quiet, check           bool
 		rule, relax, satSolver string
 		seed                   int64
 		threads, memLimit      int
@@ -46,6 +48,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
 	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
 	c.IntVar(&threads, "threads", 0, "search workers `N` for backends that list --threads in odt backends, and HiGHS's threads (0 = the CPUs the process may use)")
+	c.BoolVar(&check, "check", false, "read the data and check the backend, problem and options as a solve would, then exit without solving (exit 0: accepted, 2: refused)")
 	c.IntVar(&memLimit, "memory-limit", 0, "memory cap in `MB`: a run reaching it stops with status memory-limit and its best model (0 = 80% of the machine's memory)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
@@ -76,29 +79,88 @@ func runSolve(e env, args []string) error {
 			options[name] = v
 		}
 	}
-	data, err := df.read(pos[0])
-	if err != nil {
-		return err
-	}
-	split, err := lf.split(data, &df, seed)
-	if err != nil {
-		return err
-	}
-	prog := newProgress(e.stderr, quiet)
-	prog.printf("read %s: %d rows, %d features, %d classes", data.Name, data.Rows(), data.NumFeatures(), data.NumClasses())
 	ctx, stop := interruptContext(context.Background(), e.stderr)
 	defer stop()
 	memCap := memoryCapMB(memLimit)
 	setHeapLimit(memCap)
+	// The time limit covers the whole run: reading the data (and a --test
+	// file), the split and the solve. A grid of problems gives each solve
+	// the whole limit, as documented; its reading is still under the limit.
+	runCtx := ctx
+	if timeLimit > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithDeadline(ctx, start.Add(timeLimit))
+		defer cancel()
+	}
+	prog := newProgress(e.stderr, quiet)
+	data, err := df.readContext(runCtx, pos[0])
+	var split heldOut
+	if err == nil {
+		split, err = lf.split(runCtx, data, &df, seed)
+	}
+	if err == nil && runCtx.Err() != nil {
+		err = fmt.Errorf("%s: stopped before the solve: %w", pos[0], context.Cause(runCtx))
+	}
+	if err != nil {
+		if runCtx.Err() != nil && errors.Is(err, context.Cause(runCtx)) {
+			return stoppedBeforeSolve(e, runCtx, err, timeLimit, start, out, format, backend, problem, pos[0])
+		}
+		return err
+	}
+	prog.printf("read %s: %d rows, %d features, %d classes", data.Name, data.Rows(), data.NumFeatures(), data.NumClasses())
+	readSeconds := time.Since(start).Seconds()
+	candidates := pf.grid().Problems(problem)
 	settings := odtkit.Settings{Backend: backend, TimeLimit: timeLimit, Options: options, Seed: seed,
 		Threads: threads, MemoryLimitMB: memCap, OnIncumbent: prog.incumbent}
-	res, err := lf.run(ctx, data, split, pf.grid().Problems(problem), settings, prog)
+	if check {
+		for _, p := range candidates {
+			if err := odtkit.Check(data, p, settings); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	solveCtx := ctx
+	if len(candidates) == 1 {
+		// One solve: it has what the reading left of the limit (runCtx's
+		// deadline; the registry adds none of its own).
+		solveCtx, settings.TimeLimit = runCtx, 0
+	}
+	res, err := lf.run(solveCtx, data, split, candidates, settings, prog)
 	if err != nil {
 		return err
 	}
+	if res.Stats == nil {
+		res.Stats = map[string]any{}
+	}
+	res.Stats["read_seconds"] = readSeconds
 	prog.printf("done: backend %s, status %s, objective %s, lower bound %s, %.3fs",
 		res.Backend, res.Status, fmtNum(res.Objective), fmtNum(res.LowerBound), res.Seconds)
 	return writeResult(out, e.stdout, func(w io.Writer) error { return printResult(w, format, res, data) })
+}
+
+// stoppedBeforeSolve reports a run whose time limit or interrupt came
+// before the solve (while reading the data or splitting it): there is no
+// model. It says so on stderr and prints a result with the stop's status
+// (time-limit or cancelled) and no model; the exit code is 0, as for any
+// solve that ends without a model.
+func stoppedBeforeSolve(e env, ctx context.Context, cause error, limit time.Duration, start time.Time,
+	out, format, backend string, problem model.Problem, path string) error {
+	status := model.StoppedStatus(ctx)
+	why := "interrupted"
+	if status == model.StatusTimeLimit {
+		why = fmt.Sprintf("time limit %v reached", limit)
+	}
+	fmt.Fprintf(e.stderr, "odt solve: %s before the solve (%v): no model\n", why, cause)
+	res := &model.Result{Backend: backend, Problem: problem.Normalized(), Status: status, RelGap: 1,
+		Seconds: time.Since(start).Seconds(), Incumbents: []model.Incumbent{},
+		Stats: map[string]any{"stopped": fmt.Sprintf("%s before the solve: %v", why, cause)}}
+	if format == "dot" {
+		return fmt.Errorf("no model found (status %s); nothing to draw", status)
+	}
+	return writeResult(out, e.stdout, func(w io.Writer) error {
+		return printResult(w, format, res, &model.Dataset{Name: path})
+	})
 }
 
 // isSet reports whether the flag was given on the command line.
@@ -176,7 +238,11 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 		return err
 	}
 	fmt.Fprintf(w, "backend:     %s\n", res.Backend)
-	fmt.Fprintf(w, "data:        %s (%d rows)\n", filepath.Base(data.Name), res.Rows)
+	if data.Features == nil {
+		fmt.Fprintf(w, "data:        %s (not read to the end)\n", filepath.Base(data.Name))
+	} else {
+		fmt.Fprintf(w, "data:        %s (%d rows)\n", filepath.Base(data.Name), res.Rows)
+	}
 	fmt.Fprintf(w, "problem:     %s\n", describeProblem(res.Problem))
 	fmt.Fprintf(w, "status:      %s (optimal: %v)\n", res.Status, res.Optimal)
 	if res.Model != nil {

@@ -579,9 +579,10 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 	}
 	if rd == 1 {
 		r := s.depth1(cnt, n, act, fn, fc, ub)
-		if !s.cfg.Depth2 {
+		if !s.cfg.Depth2 || s.d2skip > 0 {
 			// Restarts and other paths reuse it (with the depth-2 step
-			// on, depth-1 branches are met only below depth-2 ones).
+			// on, depth-1 branches are met only below depth-2 ones,
+			// unless the step was skipped for want of memory).
 			s.store(key, entry[T]{err: r.err, lb: r.lb, ub: ub, tree: r.tree, state: s.rule.TerminalState(st), iter: s.iter, exact: r.tree != nil})
 		}
 		return r

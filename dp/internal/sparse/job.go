@@ -21,11 +21,14 @@ func Wanted(p model.Problem) bool { return p.LeafCost > 0 || p.MaxNodes > 0 }
 func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		p := job.Problem
-		r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost})
+		r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost,
+			Budget: job.Budget})
 		stats := map[string]any{"engine": "sparse", "branches": r.Branches}
 		if r.Tree == nil {
 			if !r.Optimal {
-				return &model.Result{Stats: stats}, nil
+				res := &model.Result{Stats: stats}
+				view.Stopped(res, r.MemoryStop)
+				return res, nil
 			}
 			stats["reason"] = fmt.Sprintf("no leaf holds the minimum support of %d rows", p.MinSupport)
 			return &model.Result{Status: model.StatusInfeasible, Stats: stats}, nil
@@ -43,6 +46,7 @@ func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
 			// tree has at least one leaf.
 			res.LowerBound = min(p.LeafCost, obj)
 		}
+		view.Stopped(res, r.MemoryStop)
 		return res, nil
 	})
 }

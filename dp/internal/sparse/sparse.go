@@ -13,6 +13,10 @@
 // (the least cost of any two leaves) is a leaf; and the first child of a
 // split is searched only while its cost can still beat the best so far
 // minus the second child's least cost (λ·W).
+//
+// The cache is accounted in the job's memory budget (Config.Budget), in
+// chunks: when the next chunk does not fit, the search stops as for a
+// deadline and returns the best tree found, with Result.MemoryStop set.
 package sparse
 
 import (
@@ -21,6 +25,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -32,6 +37,8 @@ type Config struct {
 	MaxNodes int
 	// LeafCost is λ: each leaf costs λ × the total weight.
 	LeafCost float64
+	// Budget accounts the cache (nil: no cap).
+	Budget *backend.Budget
 }
 
 // Result is an optimal tree for the config, or the best tree found before
@@ -44,7 +51,18 @@ type Result struct {
 	Cost float64
 	// Branches counts the cached (branch, depth, budget) entries.
 	Branches int
+	// MemoryStop, when not nil, is why the search stopped early: the cache
+	// reached the budget (it wraps model.ErrMemoryLimit).
+	MemoryStop error
 }
+
+// memoChunk is how many bytes of cache the solver reserves at a time.
+const memoChunk = 256 << 10
+
+// entryBytes estimates the memory of one cache entry with a key of n
+// bytes: the key's bytes, its string header and the entry in the map's
+// slot, and the map's spare slots.
+func entryBytes(n int) int64 { return int64(n+7)/8*8 + 16 + 32 + 16 }
 
 type entry struct {
 	cost  float64 // +Inf: no tree
@@ -64,6 +82,10 @@ type solver struct {
 	counts  []float64
 	steps   int
 	stopped bool
+	// reserved is the cache's reservation in the budget; used the part
+	// the cache fills. memErr is the budget's refusal.
+	reserved, used int64
+	memErr         error
 }
 
 // Solve runs the dynamic program on v.
@@ -77,9 +99,10 @@ func Solve(ctx context.Context, v *model.BinaryView, cfg Config) *Result {
 	if k <= 0 || k > full(cfg.MaxDepth) {
 		k = full(cfg.MaxDepth)
 	}
+	defer func() { cfg.Budget.Release(s.reserved) }()
 	all := model.FullBitset(v.N)
 	e := s.solve(all, cfg.MaxDepth, k)
-	res := &Result{Optimal: !s.stopped, Cost: e.cost, Branches: len(s.memo)}
+	res := &Result{Optimal: !s.stopped, Cost: e.cost, Branches: len(s.memo), MemoryStop: s.memErr}
 	if !math.IsInf(e.cost, 1) {
 		b := model.NewBuilder(d, model.KindTree)
 		res.Tree = b.Graph(s.build(b, all, cfg.MaxDepth, k))
@@ -167,8 +190,25 @@ func (s *solver) solve(rows model.Bitset, depth, k int) entry {
 			}
 		}
 	}
+	s.account(len(key))
 	s.memo[key] = best // after a stop: the best found, for build
 	return best
+}
+
+// account counts a new cache entry with a key of n bytes, reserving
+// another chunk when the reservation is full; a chunk that does not fit
+// stops the search. The entries stored while the search unwinds after a
+// stop (a few per level, which build needs) are not refused.
+func (s *solver) account(n int) {
+	s.used += entryBytes(n)
+	if s.used <= s.reserved || s.memErr != nil {
+		return
+	}
+	if err := s.cfg.Budget.Reserve(memoChunk, "the sparse program's cache"); err != nil {
+		s.memErr, s.stopped = err, true
+		return
+	}
+	s.reserved += memoChunk
 }
 
 // stop polls ctx every few hundred branches.

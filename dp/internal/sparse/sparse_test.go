@@ -2,9 +2,11 @@ package sparse
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/model/modeltest"
 )
@@ -35,5 +37,70 @@ func TestSolveStopsAndCosts(t *testing.T) {
 	s := Solve(ctx, v, Config{MaxDepth: 4, MaxNodes: 9})
 	if s.Optimal || s.Tree == nil || s.Tree.Validate() != nil || s.Tree.InternalNodes() > 9 {
 		t.Errorf("cancelled: optimal %v, tree %v", s.Optimal, s.Tree)
+	}
+}
+
+// budgetData is a problem whose search caches tens of thousands of
+// branches: 300 rows, 6 columns of a few thresholds each.
+func budgetData() *model.Dataset {
+	d := modeltest.Numeric(300, 6, 3)
+	for _, f := range d.Features {
+		for r := range f.Values {
+			f.Values[r] = math.Round(f.Values[r] * 5)
+		}
+	}
+	return d
+}
+
+// The cache counts against the budget: a budget of two chunks stops the
+// search with MemoryStop (wrapping model.ErrMemoryLimit), a valid tree
+// within the limits, no optimality claimed, the peak within the cap and
+// everything released. With no cap the same search finishes and caches
+// far more than two chunks hold.
+func TestSolveCacheBudget(t *testing.T) {
+	v := model.Binarize(budgetData())
+	cfg := Config{MaxDepth: 4, MaxNodes: 7, LeafCost: 0.001}
+	full := Solve(context.Background(), v, cfg)
+	if !full.Optimal || full.MemoryStop != nil {
+		t.Fatalf("uncapped: %+v", full)
+	}
+	if need := int64(full.Branches) * entryBytes(2+8*len(v.Class[0])); need < 8*memoChunk {
+		t.Fatalf("the uncapped search caches %d branches (~%d bytes): too few to test a cap of 2 chunks", full.Branches, need)
+	}
+	cfg.Budget = backend.NewBudget(2 * memoChunk)
+	r := Solve(context.Background(), v, cfg)
+	if !errors.Is(r.MemoryStop, model.ErrMemoryLimit) || r.Optimal {
+		t.Fatalf("capped: memory stop %v, optimal %v", r.MemoryStop, r.Optimal)
+	}
+	if r.Tree == nil || r.Tree.Validate() != nil || r.Tree.InternalNodes() > 7 || r.Tree.Depth() > 4 {
+		t.Fatalf("capped: tree %v", r.Tree)
+	}
+	if r.Cost < full.Cost-1e-9 {
+		t.Fatalf("capped cost %v below the optimum %v", r.Cost, full.Cost)
+	}
+	if u, p := cfg.Budget.Used(), cfg.Budget.Peak(); u != 0 || p > 2*memoChunk {
+		t.Fatalf("budget used %d after the solve, peak %d", u, p)
+	}
+}
+
+// Through SolveJob a cache stop is status memory-limit with the best
+// model, whose errors and objective are the data's (as the registry
+// verifies them).
+func TestSolveJobMemoryLimit(t *testing.T) {
+	d := budgetData()
+	p := model.Problem{Objective: model.MinError, MaxDepth: 4, MaxNodes: 7, LeafCost: 0.001, MinSupport: 1}
+	v := model.Binarize(d)
+	viewBytes := int64(len(v.True)+len(v.Class)) * int64((v.N+63)/64) * 8
+	job := &backend.Job{Data: d, Problem: p, Budget: backend.NewBudget(viewBytes + 2*memoChunk)}
+	res, err := SolveJob(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != model.StatusMemory || res.Optimal || res.Model == nil {
+		t.Fatalf("status %q, optimal %v, model %v; want memory-limit and a model", res.Status, res.Optimal, res.Model)
+	}
+	if res.Errors != res.Model.Errors(d) || math.Abs(res.Objective-p.Evaluate(d, res.Model)) > 1e-12 || res.LowerBound > res.Objective {
+		t.Fatalf("errors %d (data: %d), objective %v (data: %v), bound %v", res.Errors, res.Model.Errors(d),
+			res.Objective, p.Evaluate(d, res.Model), res.LowerBound)
 	}
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,13 +186,14 @@ func TestMergedShardsGiveSameTable(t *testing.T) {
 	var a, b bytes.Buffer
 	Summarize(runs).WriteMarkdown(&a)
 	Summarize(merged).WriteMarkdown(&b)
-	// Peak memory differs between runs of the same cell; compare without it.
+	// Wall and CPU time and peak memory differ between runs of the same
+	// cell; compare without them.
 	strip := func(s string) string {
 		var out []string
 		for _, l := range strings.Split(s, "\n") {
 			f := strings.Split(l, "|")
-			if len(f) > 9 {
-				f[9] = ""
+			if len(f) > 11 {
+				f[9], f[10], f[11] = "", "", ""
 			}
 			out = append(out, strings.Join(f, "|"))
 		}
@@ -220,5 +222,92 @@ func TestRunnerPassesMemoryLimit(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "--memory-limit 1600 ") {
 		t.Fatalf("solve arguments %q lack --memory-limit 1600", b)
+	}
+}
+
+// The thread counts multiply the grid (innermost, renumbered), reach each
+// solve as --threads N, and the run records its CPU time.
+func TestThreadsDimensionAndCPUSeconds(t *testing.T) {
+	cells := WithThreads(Grid([]string{"d.txt"}, []string{"a", "b"}, []int{2}, 1), []int{1, 2})
+	var got []string
+	for i, c := range cells {
+		if c.Index != i {
+			t.Fatalf("cell %d has index %d", i, c.Index)
+		}
+		got = append(got, c.Series())
+	}
+	if strings.Join(got, ",") != "a t1,a t2,b t1,b t2" {
+		t.Fatalf("series %v", got)
+	}
+	if c := WithThreads(cells[:1], nil); len(c) != 1 || c[0].Threads != 1 {
+		t.Fatalf("no thread list changed the grid: %+v", c)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "odt")
+	// Records its arguments, then burns some CPU in the shell.
+	script := "#!/bin/sh\necho \"$@\" > " + filepath.Join(dir, "args") +
+		"\ni=0; while [ $i -lt 300000 ]; do i=$((i+1)); done\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rn := &Runner{Exe: p, TimeLimit: time.Minute}
+	run := rn.Run(context.Background(), cells[3])
+	b, err := os.ReadFile(filepath.Join(dir, "args"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "--threads 2 ") {
+		t.Fatalf("solve arguments %q lack --threads 2", b)
+	}
+	if run.CPUSeconds <= 0.01 || run.CPUSeconds > run.Seconds+1 {
+		t.Fatalf("cpu_seconds %v for a run of %v s that loops in the shell", run.CPUSeconds, run.Seconds)
+	}
+	line, err := json.Marshal(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(line), `"threads":2`) || !strings.Contains(string(line), `"cpu_seconds":`) {
+		t.Fatalf("runs.jsonl line lacks threads or cpu_seconds: %s", line)
+	}
+}
+
+// A grid with thread counts gets a threads column and one row per
+// backend and count (no incumbents: primal integral = wall time); the
+// cpu_s column is each row's mean CPU time. Without counts the table
+// has no threads column.
+func TestSummaryThreadsColumn(t *testing.T) {
+	one := func(threads int, cpu float64) Run {
+		o := 3.0
+		return Run{Cell: Cell{Dataset: "d.txt", Backend: "a", Depth: 2, Repeat: 1, Threads: threads},
+			Status: "optimal", Optimal: true, Objective: &o, LowerBound: &o, TimeToProof: &o,
+			Seconds: 2, CPUSeconds: cpu}
+	}
+	var b bytes.Buffer
+	if err := Summarize([]Run{one(1, 2), one(2, 3.5)}).WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "dataset,depth,backend,threads,objective,bound,optimal,proof_s,primal_integral,wall_s,cpu_s,peak_mb,status\n" +
+		"d,2,a,1,3,3,1/1,3.000,2.000,2.000,2.000,0.0,optimal\n" +
+		"d,2,a,2,3,3,1/1,3.000,2.000,2.000,3.500,0.0,optimal\n"
+	if b.String() != want {
+		t.Fatalf("table\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := Summarize([]Run{one(0, 2)}).WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "threads") {
+		t.Fatalf("threads column without a threads dimension:\n%s", b.String())
+	}
+}
+
+func TestParseThreads(t *testing.T) {
+	if ts, err := ParseThreads("1, 2,4"); err != nil || len(ts) != 3 || ts[2] != 4 {
+		t.Fatalf("1,2,4: %v %v", ts, err)
+	}
+	for _, bad := range []string{"", "0", "1,x", "-1", "2,2"} {
+		if _, err := ParseThreads(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

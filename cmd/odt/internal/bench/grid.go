@@ -6,6 +6,7 @@ package bench
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,11 +30,58 @@ type Cell struct {
 	Fold     int    `json:"fold,omitempty"`
 	Tuned    bool   `json:"tuned,omitempty"`
 	Split    string `json:"split,omitempty"`
+	// Threads is the --threads the run's solve is given (0: none given,
+	// the solve's default).
+	Threads int `json:"threads"`
 }
 
 // Key identifies a cell across shards and merges.
 func (c Cell) Key() string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold)
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold, c.Threads)
+}
+
+// Series names the cell's line in tables and pictures: the backend, with
+// its thread count when the grid has a --threads dimension ("dl85 t2").
+func (c Cell) Series() string {
+	if c.Threads > 0 {
+		return c.Backend + " t" + strconv.Itoa(c.Threads)
+	}
+	return c.Backend
+}
+
+// WithThreads makes the thread counts a grid dimension: each cell becomes
+// one cell per count (in the order given, innermost), renumbered in grid
+// order. No counts leave the grid as it is.
+func WithThreads(cells []Cell, threads []int) []Cell {
+	if len(threads) == 0 {
+		return cells
+	}
+	out := make([]Cell, 0, len(cells)*len(threads))
+	for _, c := range cells {
+		for _, n := range threads {
+			c.Threads, c.Index = n, len(out)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ParseThreads reads a --threads list: distinct whole numbers of at
+// least 1.
+func ParseThreads(s string) ([]int, error) {
+	ts, err := ParseInts(s)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range ts {
+		if n < 1 {
+			return nil, fmt.Errorf("%d threads: want at least 1", n)
+		}
+		if slices.Contains(ts[:i], n) {
+			return nil, fmt.Errorf("%d is listed twice", n)
+		}
+	}
+	return ts, nil
 }
 
 // Name is the short dataset name used in tables and pictures (the file

@@ -146,14 +146,14 @@ func Accuracy(runs []Run, backends []string) []AccuracyEntry {
 		if r.Protocol == "" {
 			continue
 		}
-		add(key{r.label(), r.Backend}, r)
+		add(key{r.label(), r.Series()}, r)
 	}
 	if len(order) == 0 {
 		return nil
 	}
 	for i := range runs {
 		if r := &runs[i]; r.Protocol != "" {
-			add(key{"all", r.Backend}, r)
+			add(key{"all", r.Series()}, r)
 		}
 	}
 	rank := map[string]int{}
@@ -330,7 +330,7 @@ func accuracyPicture(dir string, runs []Run, backends []string) ([]string, error
 					labels = append(labels, l)
 				}
 			}
-			vals[l][r.Backend] = append(vals[l][r.Backend], *r.TestAccuracy)
+			vals[l][r.Series()] = append(vals[l][r.Series()], *r.TestAccuracy)
 		}
 	}
 	if len(labels) == 0 {

@@ -101,7 +101,7 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 	for _, r := range runs {
 		g := groupKey(r.Name(), r.Depth)
 		ref, ok := s.Best[g]
-		per[key{g, r.Backend}] = append(per[key{g, r.Backend}], gapCurve(r, ref, horizon[g], ok))
+		per[key{g, r.Series()}] = append(per[key{g, r.Series()}], gapCurve(r, ref, horizon[g], ok))
 	}
 	pics := map[string]map[string]Curve{}
 	hz := map[string]float64{}

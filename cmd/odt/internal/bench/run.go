@@ -33,6 +33,9 @@ type Run struct {
 	LowerBound *float64 `json:"lower_bound"`
 	// Seconds is the wall time of the whole process (reading included).
 	Seconds float64 `json:"seconds"`
+	// CPUSeconds is the process's user plus system CPU time (with its
+	// waited-for children), from its rusage.
+	CPUSeconds float64 `json:"cpu_seconds"`
 	// TimeToBest is the solver time of the last incumbent; TimeToProof the
 	// solver time to the proof of optimality (nil when not proven).
 	TimeToBest  *float64          `json:"time_to_best"`
@@ -104,6 +107,9 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if rn.TimeLimit > 0 {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
 	}
+	if c.Threads > 0 {
+		args = append(args, "--threads", strconv.Itoa(c.Threads))
+	}
 	if rn.MemoryLimitMB > 0 {
 		// The solve caps itself below the kill threshold (its cap is on
 		// the heap; the resident set also holds the runtime and
@@ -145,6 +151,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if ps := cmd.ProcessState; ps != nil {
 		run.PeakMB = peakMB(ps)
 		run.ExitCode = ps.ExitCode()
+		run.CPUSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
 	}
 	select {
 	case <-overMemory:

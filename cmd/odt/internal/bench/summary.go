@@ -94,9 +94,11 @@ const RunsFile = "runs.jsonl"
 // (averaged over repeats).
 type Entry struct {
 	Dataset, Backend string
-	Depth            int
-	Runs, Failed     int
-	Optimal          int // runs that proved optimality
+	// Threads is the runs' --threads (0: none given).
+	Threads      int
+	Depth        int
+	Runs, Failed int
+	Optimal      int // runs that proved optimality
 	// Objective is the best objective over the repeats (NaN when none).
 	Objective float64
 	// Bound is the best lower bound over the repeats.
@@ -106,8 +108,11 @@ type Entry struct {
 	// Integral is the mean primal integral over the repeats, against the
 	// grid's best known objective, up to the time limit.
 	Integral float64
-	PeakMB   float64
-	Statuses []string
+	// WallSeconds and CPUSeconds are the means over the runs of the whole
+	// process's wall time and CPU time (user + system).
+	WallSeconds, CPUSeconds float64
+	PeakMB                  float64
+	Statuses                []string
 	// Tuned entries hold runs that tuned their depth (Depth is 0).
 	Tuned bool
 }
@@ -119,7 +124,10 @@ type Summary struct {
 	Best map[string]float64
 	// Conflicts lists proven optima that disagree; non-empty means a bug.
 	Conflicts []string
-	Backends  []string
+	// Backends are the series of the grid in order of appearance: the
+	// backends, or with a --threads dimension each backend and thread
+	// count (Cell.Series).
+	Backends []string
 	// Failures describes the runs that produced no result.
 	Failures []string
 }
@@ -134,11 +142,11 @@ func Summarize(runs []Run) Summary {
 	s := Summary{Best: map[string]float64{}}
 	proven := map[string]map[string]float64{} // group -> backend -> objective
 	for _, r := range runs {
-		if !slices.Contains(s.Backends, r.Backend) {
-			s.Backends = append(s.Backends, r.Backend)
+		if !slices.Contains(s.Backends, r.Series()) {
+			s.Backends = append(s.Backends, r.Series())
 		}
 		if r.Objective == nil {
-			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Backend, r.Repeat, r.Status, r.Message))
+			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Series(), r.Repeat, r.Status, r.Message))
 			continue
 		}
 		g := r.group()
@@ -149,10 +157,10 @@ func Summarize(runs []Run) Summary {
 			if proven[g] == nil {
 				proven[g] = map[string]float64{}
 			}
-			if o, ok := proven[g][r.Backend]; ok && o != *r.Objective {
-				s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved both %v and %v in different repeats", g, r.Backend, o, *r.Objective))
+			if o, ok := proven[g][r.Series()]; ok && o != *r.Objective {
+				s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved both %v and %v in different repeats", g, r.Series(), o, *r.Objective))
 			}
-			proven[g][r.Backend] = *r.Objective
+			proven[g][r.Series()] = *r.Objective
 		}
 	}
 	sort.Strings(s.Failures)
@@ -175,17 +183,17 @@ func Summarize(runs []Run) Summary {
 		}
 	}
 	type ek struct {
-		name, backend string
-		depth         int
+		name, series string
+		depth        int
 	}
 	entries := map[ek]*Entry{}
-	sums := map[ek][3]float64{} // proof seconds sum, integral sum, n integral
+	sums := map[ek][5]float64{} // proof seconds sum, integral sum, n integral, wall sum, cpu sum
 	for i := range runs {
 		r := &runs[i]
-		k := ek{r.entryName(), r.Backend, r.Depth}
+		k := ek{r.entryName(), r.Series(), r.Depth}
 		e := entries[k]
 		if e == nil {
-			e = &Entry{Dataset: k.name, Backend: k.backend, Depth: k.depth, Objective: math.NaN(), Bound: math.NaN()}
+			e = &Entry{Dataset: k.name, Backend: r.Backend, Threads: r.Threads, Depth: k.depth, Objective: math.NaN(), Bound: math.NaN()}
 			entries[k] = e
 		}
 		e.Runs++
@@ -220,6 +228,8 @@ func Summarize(runs []Run) Summary {
 			acc[1] += horizon
 		}
 		acc[2]++
+		acc[3] += r.Seconds
+		acc[4] += r.CPUSeconds
 		sums[k] = acc
 	}
 	for k, e := range entries {
@@ -229,6 +239,7 @@ func Summarize(runs []Run) Summary {
 			e.ProofSeconds = acc[0] / float64(e.Optimal)
 		}
 		e.Integral = acc[1] / acc[2]
+		e.WallSeconds, e.CPUSeconds = acc[3]/acc[2], acc[4]/acc[2]
 		s.Entries = append(s.Entries, *e)
 	}
 	order := map[string]int{}
@@ -243,7 +254,7 @@ func Summarize(runs []Run) Summary {
 		if a.Depth != b.Depth {
 			return a.Depth < b.Depth
 		}
-		return order[a.Backend] < order[b.Backend]
+		return order[a.series()] < order[b.series()]
 	})
 	return s
 }
@@ -262,16 +273,29 @@ func fmtSec(x float64) string {
 	return strconv.FormatFloat(x, 'f', 3, 64)
 }
 
-// rows renders the table as header + string rows.
+// series is the entry's Cell.Series.
+func (e Entry) series() string { return Cell{Backend: e.Backend, Threads: e.Threads}.Series() }
+
+// rows renders the table as header + string rows; a threads column
+// follows the backend when the grid has a --threads dimension.
 func (s Summary) rows() ([]string, [][]string) {
-	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "peak_mb", "status"}
+	threads := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Threads > 0 })
+	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "wall_s", "cpu_s", "peak_mb", "status"}
+	if threads {
+		head = slices.Insert(head, 3, "threads")
+	}
 	var rows [][]string
 	for _, e := range s.Entries {
-		rows = append(rows, []string{
+		row := []string{
 			e.Dataset, depthLabel(e), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
 			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral),
+			fmtSec(e.WallSeconds), fmtSec(e.CPUSeconds),
 			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
-		})
+		}
+		if threads {
+			row = slices.Insert(row, 3, strconv.Itoa(e.Threads))
+		}
+		rows = append(rows, row)
 	}
 	return head, rows
 }

@@ -36,8 +36,10 @@ const probeLimit = 60 * time.Second
 // and is a regular file (else an *fs.PathError), every backend is
 // accepted by `odt solve` on the smallest data file, and every other data
 // file is accepted with the first backend (else an *InvalidError naming
-// the backend or file). A check is a solve with a 1 ms time limit and
-// the arguments the cell's own run will have (the runner's Args and what
+// the backend or file). A check is `odt solve --check` (reads the data
+// and checks the request without solving; a time limit would stop the
+// reading of a large file before the backend is checked) with the
+// arguments the cell's own run will have (the runner's Args and what
 // Prepare gives: skeleton, alpha, split file): only a refusal (exit code
 // 2) counts; other failures are left to the grid, which records them.
 func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
@@ -101,8 +103,7 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 func (rn *Runner) probe(ctx context.Context, c Cell) error {
 	ctx, cancel := context.WithTimeout(ctx, probeLimit)
 	defer cancel()
-	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth), "--time-limit", "1ms",
-		"--format", "json", "--quiet"}
+	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth), "--check", "--quiet"}
 	args = append(args, rn.Args...)
 	if rn.Prepare != nil {
 		extra, _ := rn.Prepare(c)
