@@ -718,18 +718,18 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 
 // level is what the tests of one node share while they are tried.
 type level[T comparable] struct {
-	lv        int
-	cnt       []float64
-	n         int
-	rows      []uint64
-	key       []byte
-	st        T
-	act       []int32   // the tests that split the branch
-	fn        []int     // per test, rows on its true side
-	fc        []float64 // per test, class weights of its true side
-	gains     []float64 // per test, information gain
-	bestGain  float64
-	childAct  []int32 // the tests the children may use
+	lv       int
+	cnt      []float64
+	n        int
+	rows     []uint64
+	key      []byte
+	st       T
+	act      []int32   // the tests that split the branch
+	fn       []int     // per test, rows on its true side
+	fc       []float64 // per test, class weights of its true side
+	gains    []float64 // per test, information gain
+	bestGain float64
+	childAct []int32 // the tests the children may use
 }
 
 // actives lists, in s.act[lv], the tests of parentAct that still split
