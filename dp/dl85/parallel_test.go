@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
@@ -84,5 +86,69 @@ func TestParallelBrute(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// dl85ThreadCells are the cp4im depth-4 cells that take DL8.5 seconds on
+// one thread (the others finish in well under a second).
+var dl85ThreadCells = []string{"ionosphere", "pendigits", "vehicle"}
+
+// BenchmarkThreads solves each cell of dl85ThreadCells at depth 4 with
+// DL8.5 and with CA-DL8.5 (default rule: discrepancy, monotonic) on 1
+// and then 2 workers, side by side in one run:
+//
+//	go test -run '^$' -bench 'Threads' -benchtime 1x ./dp/dl85
+//
+// It reports the wall and CPU seconds of each (wall1-s, cpu1-s, wall2-s,
+// cpu2-s; CPU is the process's user+system time, garbage collector
+// included), the wall-time speed-up (wall1/wall2), the CPU inflation
+// (cpu2/cpu1: what parallelism costs) and the optimal error, after
+// checking that both runs prove the reference optimum.
+func BenchmarkThreads(b *testing.B) {
+	opt := map[string]int{}
+	for _, c := range dl85RefCells(b) {
+		if c.Depth == 4 {
+			opt[c.Dataset] = c.Optimum
+		}
+	}
+	algos := []struct {
+		name  string
+		solve func(v *model.BinaryView, s Config) (*Result, error)
+	}{
+		{"dl85", func(v *model.BinaryView, s Config) (*Result, error) { return Solve(context.Background(), v, s) }},
+		{"cadl85", func(v *model.BinaryView, s Config) (*Result, error) {
+			return SolveNamed(context.Background(), v, Spec{Rule: "discrepancy"}, s)
+		}},
+	}
+	for _, a := range algos {
+		for _, name := range dl85ThreadCells {
+			b.Run(a.name+"/"+name+"/d4", func(b *testing.B) {
+				v := dl85Load(b, name)
+				var wall, cpu [2]float64
+				for b.Loop() {
+					for k, w := range []int{1, 2} {
+						runtime.GC()
+						c0, t0 := dl85CPUSeconds(), time.Now()
+						r, err := a.solve(v, Config{MaxDepth: 4, Workers: w})
+						wall[k] += time.Since(t0).Seconds()
+						cpu[k] += dl85CPUSeconds() - c0
+						if err != nil {
+							b.Fatal(err)
+						}
+						if !r.Optimal || r.Error != float64(opt[name]) {
+							b.Fatalf("%d workers: error %v (optimal %v), reference %d", w, r.Error, r.Optimal, opt[name])
+						}
+					}
+				}
+				n := float64(b.N)
+				b.ReportMetric(wall[0]/n, "wall1-s")
+				b.ReportMetric(cpu[0]/n, "cpu1-s")
+				b.ReportMetric(wall[1]/n, "wall2-s")
+				b.ReportMetric(cpu[1]/n, "cpu2-s")
+				b.ReportMetric(wall[0]/wall[1], "speedup")
+				b.ReportMetric(cpu[1]/cpu[0], "cpu-inflation")
+				b.ReportMetric(float64(opt[name]), "error")
+			})
+		}
 	}
 }

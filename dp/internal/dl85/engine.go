@@ -627,11 +627,12 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		return r
 	}
+	var r1 result
 	if lv == 0 && rd >= 2 {
 		// A first incumbent at the cost of the counts already made: the
 		// best single split (the depth-2 step or the search may take long
 		// on large data).
-		if r1 := s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil {
+		if r1 = s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil {
 			report(r1.tree, r1.err)
 		}
 	}
@@ -654,7 +655,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 	}
 	ord := s.orderTests(&nd)
 	if lv == 0 && s.sh != nil {
-		return s.parallelRoot(&nd, ord, ub, lb0, report)
+		return s.parallelRoot(&nd, ord, ub, lb0, r1, report)
 	}
 
 	childUB := ub

@@ -238,14 +238,23 @@ type rootTally struct {
 // parallelRoot tries the root's tests (nd, in order ord) with all the
 // workers: positions are handed out in order from a shared counter; each
 // worker searches both children of its test with its own scratch, the
-// cache shared. ub and lb0 are as in node.
-func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, report func(*Tree, float64)) result {
+// cache shared. ub and lb0 are as in node; r1 is the best single split.
+// Unlike the sequential search, every worker starts from the better of
+// the leaf and r1 (the sequential search finds a good bound on its first
+// test before it tries the others; a worker starting on the second test
+// has only this one): a test whose best tree only ties r1 is then not
+// kept, which changes the final tree of a proof not at all (it is rebuilt
+// by canonicalRoot), and that of a stopped search only among equals.
+func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 result, report func(*Tree, float64)) result {
 	s.ensureWorkers()
 	leafErr, leafCls := leafOf(nd.cnt)
 	in := &incumbent{err: ub, pos: -1, report: report}
 	if leafErr < ub {
 		in.err, in.tree = leafErr, s.leaves[leafCls]
 		report(in.tree, leafErr)
+	}
+	if r1.tree != nil && r1.err < in.err {
+		in.err, in.tree = r1.err, r1.tree
 	}
 	var next atomic.Int64
 	var done atomic.Bool // a tree met lb0: no later position can win
