@@ -1,0 +1,130 @@
+package dl85
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/model/modeltest"
+)
+
+// settledGoroutines waits (up to 2 s) until no more than want goroutines
+// run, and returns the count.
+func settledGoroutines(want int) int {
+	n := runtime.NumGoroutine()
+	for end := time.Now().Add(2 * time.Second); n > want && time.Now().Before(end); n = runtime.NumGoroutine() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return n
+}
+
+// A cancelled parallel search returns within a generous bound of the
+// cancel with a valid tree and bound, and leaves no worker running.
+func TestParallelCancel(t *testing.T) {
+	v, err := model.BinarizeBudget(context.Background(), modeltest.Numeric(2000, 10, 2), 100<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := viewData(t, v)
+	for _, workers := range []int{2, 4} {
+		for _, depth2 := range []bool{true, false} {
+			before := runtime.NumGoroutine()
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(300*time.Millisecond, cancel)
+			start := time.Now()
+			r, err := Solve(ctx, d, Config{MaxDepth: 4, Depth2: depth2, Workers: workers}, NoRule{})
+			el := time.Since(start)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if el > 3*time.Second {
+				t.Errorf("%d workers, depth2 %v: stopped %v after the cancel", workers, depth2, el-300*time.Millisecond)
+			}
+			if r.Optimal {
+				t.Errorf("%d workers, depth2 %v: a cancelled search claims optimality", workers, depth2)
+			}
+			checkResult(t, v, r, 4)
+			if n := settledGoroutines(before); n > before {
+				t.Errorf("%d workers: %d goroutines after Solve, %d before", workers, n, before)
+			}
+		}
+	}
+}
+
+// A budget that holds the data but not the cache stops every worker with
+// ErrMemoryLimit as the cause, a valid tree and bound, and nothing left
+// reserved.
+func TestParallelBudgetExhausted(t *testing.T) {
+	v := model.Binarize(rounded(modeltest.Numeric(300, 6, 5), 16))
+	d := viewData(t, v)
+	full, err := Solve(context.Background(), d, Config{MaxDepth: 4, Depth2: true}, NoRule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := d.Bytes() + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
+	worker := int64(6)*int64(d.words)*8 + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
+	budget := backend.NewBudget(scratch + worker + 16<<10)
+	r, err := Solve(context.Background(), d, Config{MaxDepth: 4, Depth2: true, Budget: budget, Workers: 2}, NoRule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal {
+		t.Fatalf("cause %v, optimal %v", r.Cause, r.Optimal)
+	}
+	checkResult(t, v, r, 4)
+	if r.LB > full.Err {
+		t.Errorf("bound %v above the optimum %v", r.LB, full.Err)
+	}
+	if budget.Used() != 0 {
+		t.Errorf("%d bytes still reserved after Solve", budget.Used())
+	}
+}
+
+// Parallel searches stopped after k incumbents report strictly improving
+// incumbents and bounds that never exceed the optimum; unstopped, they
+// prove the sequential optimum.
+func TestParallelIncumbentsAndBounds(t *testing.T) {
+	v := model.Binarize(rounded(modeltest.Numeric(300, 4, 9), 8))
+	d := viewData(t, v)
+	for _, depth := range []int{3, 4} {
+		full, err := Solve(context.Background(), d, Config{MaxDepth: depth, Depth2: true}, NoRule{})
+		if err != nil || !full.Optimal {
+			t.Fatalf("full run: %v, optimal %v", err, full.Optimal)
+		}
+		for _, after := range []int{2, 3, 5, 8, 1000} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var mu sync.Mutex
+			var errs []float64
+			cfg := Config{MaxDepth: depth, Depth2: true, Workers: 2, OnIncumbent: func(_ *Tree, e float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				if errs = append(errs, e); len(errs) == after {
+					cancel()
+				}
+			}}
+			r, err := Solve(ctx, d, cfg, NoRule{})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, v, r, depth)
+			for i := 1; i < len(errs); i++ {
+				if errs[i] >= errs[i-1] {
+					t.Fatalf("depth %d: incumbent %d has error %v after %v", depth, i, errs[i], errs[i-1])
+				}
+			}
+			if r.LB > full.Err+1e-9 {
+				t.Fatalf("depth %d stopped after %d incumbents: bound %v above the optimum %v", depth, after, r.LB, full.Err)
+			}
+			if r.Optimal && (r.Err != full.Err || r.Tree == nil) {
+				t.Fatalf("depth %d: proven %v, sequential %v", depth, r.Err, full.Err)
+			}
+		}
+	}
+}
