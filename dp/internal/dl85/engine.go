@@ -142,6 +142,8 @@ type search[T comparable] struct {
 	sh       *shared[T]          // what parallel workers share (nil: one worker)
 	workers  []*search[T]        // the other workers (parallel search only)
 	noPrune  bool                // the rule prunes nothing (canonical extraction)
+	tg       *tightener          // a parallel worker's root test (nil: none)
+	d0       []float64           // per level, the tightening already in its ub
 	lvBytes  []int64
 	bytes    int64
 	peak     int64
@@ -327,6 +329,7 @@ func (s *search[T]) alloc() {
 	s.keyHi = make([][]byte, L)
 	s.cntLo = make([][]float64, L)
 	s.cntHi = make([][]float64, L)
+	s.d0 = make([]float64, L)
 	for lv := range L {
 		s.sets[lv] = make([]uint64, d.words)
 		s.cntLo[lv] = make([]float64, d.NC)
@@ -567,6 +570,12 @@ func (s *search[T]) leafResult(cnt []float64, ub float64, complete bool, lb floa
 // parentAct lists the tests that may still split the branch.
 func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, st T, parentAct []int32, report func(*Tree, float64)) result {
 	s.nodes++
+	base := 0.0
+	if s.tg != nil {
+		// Apply what the root's incumbent dropped since ub was made.
+		base = s.tg.delta()
+		ub -= base - s.d0[lv]
+	}
 	rows := s.sets[lv]
 	leafErr, leafCls := leafOf(cnt)
 	rd := s.cfg.MaxDepth - lv
@@ -682,11 +691,19 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			lbMin = min(lbMin, lbLo+lbHi)
 			continue
 		}
+		if s.tg != nil {
+			if dn := s.tg.delta(); dn > base {
+				ub -= dn - base
+				childUB = min(childUB, ub)
+				base = dn
+			}
+			s.d0[lv+1] = base
+		}
 		if lbLo+lbHi >= childUB {
 			lbMin = min(lbMin, lbLo+lbHi)
 			continue
 		}
-		l, r := s.split(&nd, i, k, lbHi, childUB, nil)
+		l, r := s.split(&nd, i, k, lbHi, childUB)
 		if !l.complete {
 			complete = false
 		}
@@ -819,9 +836,8 @@ func (s *search[T]) orderTests(nd *level[T]) []int32 {
 // the node's order, for a pair of trees with total error < ub, the keys
 // of its children in s.keyLo[lv], s.keyHi[lv] and lbHi the cached bound
 // of its true side. It returns the false side's result l and, when l
-// has a tree, the true side's result r. hiUB, when set, may lower the
-// bound before the true side is searched (a parallel incumbent).
-func (s *search[T]) split(nd *level[T], i int, k int32, lbHi, ub float64, hiUB func(int) float64) (l, r result) {
+// has a tree, the true side's result r.
+func (s *search[T]) split(nd *level[T], i int, k int32, lbHi, ub float64) (l, r result) {
 	d, lv, nc := s.d, nd.lv, s.d.NC
 	f := nd.act[k]
 	hi := nd.fc[int(k)*nc : (int(k)+1)*nc]
@@ -846,9 +862,6 @@ func (s *search[T]) split(nd *level[T], i int, k int32, lbHi, ub float64, hiUB f
 	stHi := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eHi, Size: nHi, Gain: nd.gains[k], BestGain: nd.bestGain})
 	for wi, x := range nd.rows {
 		next[wi] = x & d.cols[f][wi]
-	}
-	if hiUB != nil {
-		ub = min(ub, hiUB(i))
 	}
 	r = s.node(lv+1, cHi, nHi, s.keyHi[lv], ub-l.err, stHi, nd.childAct, nil)
 	return l, r

@@ -197,6 +197,7 @@ func (s *search[T]) releaseWorkers() {
 // position (in the root's order) of its test: -1 for the leaf or for
 // the bound the root was searched under.
 type incumbent struct {
+	gen    atomic.Uint64 // counts the changes
 	mu     sync.Mutex
 	err    float64
 	pos    int
@@ -226,7 +227,29 @@ func (in *incumbent) offer(t *Tree, e float64, i int) {
 			in.report(t, e)
 		}
 		in.err, in.pos, in.tree = e, i, t
+		in.gen.Add(1)
 	}
+}
+
+// tightener tells a worker's nodes how far the bound of its root test
+// (position pos, searched from bound ub0) dropped since the test began:
+// every bound below the root was made from the root's, so each may drop
+// as much. A node applies what was not yet applied to its own bound
+// (search.d0 holds, per level, what its parent had applied).
+type tightener struct {
+	in  *incumbent
+	pos int
+	ub0 float64
+	gen uint64
+	d   float64
+}
+
+func (t *tightener) delta() float64 {
+	if g := t.in.gen.Load(); g != t.gen {
+		t.gen = g
+		t.d = t.ub0 - t.in.bound(t.pos)
+	}
+	return t.d
 }
 
 // rootTally is what one worker learned about the root's tests.
@@ -286,6 +309,8 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 // left, and tallies their bounds.
 func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *atomic.Int64, done *atomic.Bool, lb0, leafErr float64) rootTally {
 	t := rootTally{lbMin: leafErr, complete: true}
+	tg := &tightener{in: in}
+	defer func() { s.tg = nil }()
 	for !done.Load() {
 		i := int(next.Add(1) - 1)
 		if i >= len(ord) {
@@ -306,7 +331,10 @@ func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *a
 			t.lbMin = min(t.lbMin, lbLo+lbHi)
 			continue
 		}
-		l, r := s.split(nd, i, k, lbHi, ub, in.bound)
+		*tg = tightener{in: in, pos: i, ub0: ub, gen: in.gen.Load()}
+		s.tg, s.d0[1] = tg, 0
+		l, r := s.split(nd, i, k, lbHi, ub)
+		s.tg = nil
 		if !l.complete {
 			t.complete = false
 		}
@@ -392,7 +420,7 @@ func (s *search[T]) canonical(lv int, cnt []float64, n int, key []byte, opt floa
 		if lbLo+lbHi > opt {
 			continue
 		}
-		l, r := s.split(&nd, i, k, lbHi, up, nil)
+		l, r := s.split(&nd, i, k, lbHi, up)
 		if s.stop {
 			return nil
 		}
