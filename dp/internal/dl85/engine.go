@@ -445,20 +445,15 @@ func childKey(dst, key []byte, lit uint32) []byte {
 	return append(dst, key[i:]...)
 }
 
-// lookup returns the cache entry of a branch.
-func (s *search[T]) lookup(key []byte) (entry[T], bool) {
-	if s.sh != nil {
-		return s.sh.get(key)
-	}
-	e, ok := s.cache[string(key)]
-	return e, ok
-}
-
 func (s *search[T]) cachedLB(key []byte) float64 {
 	if s.cfg.NoCachedBounds {
 		return 0
 	}
-	if e, ok := s.lookup(key); ok {
+	if s.sh != nil {
+		e, _ := s.sh.get(key)
+		return e.lb
+	}
+	if e, ok := s.cache[string(key)]; ok {
 		return e.lb
 	}
 	return 0
@@ -583,7 +578,13 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		return s.leafResult(cnt, ub, true, 0)
 	}
 	if s.stopped() || (!s.noPrune && s.rule.Prune(st)) {
-		e, ok := s.lookup(key)
+		var e entry[T]
+		var ok bool
+		if s.sh == nil {
+			e, ok = s.cache[string(key)]
+		} else {
+			e, ok = s.sh.get(key)
+		}
 		if ok && e.exact {
 			if e.err < ub {
 				return result{tree: e.tree, err: e.err, lb: e.lb, complete: true}
@@ -600,7 +601,13 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		return s.leafResult(cnt, ub, false, lb)
 	}
-	e, cached := s.lookup(key)
+	var e entry[T]
+	var cached bool
+	if s.sh == nil { // the map inline: the sequential search's hot path
+		e, cached = s.cache[string(key)]
+	} else {
+		e, cached = s.sh.get(key)
+	}
 	lb0 := 0.0
 	if cached && s.cfg.NoCachedBounds && !e.exact {
 		cached = false
