@@ -143,7 +143,7 @@ type search[T comparable] struct {
 	workers  []*search[T]        // the other workers (parallel search only)
 	noPrune  bool                // the rule prunes nothing (canonical extraction)
 	tg       *tightener          // a parallel worker's root test (nil: none)
-	d0       []float64           // per level, the tightening already in its ub
+	d0       []float64           // per level, the tightening already in its ub (-1: its ub is not the root's)
 	lvBytes  []int64
 	bytes    int64
 	peak     int64
@@ -565,8 +565,8 @@ func (s *search[T]) leafResult(cnt []float64, ub float64, complete bool, lb floa
 // parentAct lists the tests that may still split the branch.
 func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, st T, parentAct []int32, report func(*Tree, float64)) result {
 	s.nodes++
-	base := 0.0
-	if s.tg != nil {
+	base := -1.0 // ub is not made from the root's bound
+	if s.tg != nil && s.d0[lv] >= 0 {
 		// Apply what the root's incumbent dropped since ub was made.
 		base = s.tg.delta()
 		ub -= base - s.d0[lv]
@@ -699,12 +699,19 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			continue
 		}
 		if s.tg != nil {
-			if dn := s.tg.delta(); dn > base {
-				ub -= dn - base
-				childUB = min(childUB, ub)
-				base = dn
+			// The children's bounds follow the root's only while they are
+			// made from ub, not from a tree found here.
+			s.d0[lv+1] = -1
+			if base >= 0 {
+				if dn := s.tg.delta(); dn > base {
+					ub -= dn - base
+					childUB = min(childUB, ub)
+					base = dn
+				}
+				if childUB == ub {
+					s.d0[lv+1] = base
+				}
 			}
-			s.d0[lv+1] = base
 		}
 		if lbLo+lbHi >= childUB {
 			lbMin = min(lbMin, lbLo+lbHi)
@@ -737,6 +744,13 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 				break
 			}
 		}
+	}
+	if s.tg != nil && best != nil && bestErr >= ub {
+		// The root's incumbent dropped below the best tree found here
+		// (tests after it were searched under the lower bound, so it
+		// is not proven optimal): it is of no use, and every test's
+		// bound is now at least ub.
+		best, bestErr = nil, math.Inf(1)
 	}
 	return s.settle(&nd, ub, lb0, lbMin, complete, best, bestErr)
 }

@@ -105,8 +105,10 @@ func (sh *shared[T]) store(s *search[T], key []byte, n entry[T]) {
 	}
 	step := total - sh.res + cacheStep(bud)
 	if err := bud.Reserve(step, "dl85 cache"); err != nil {
+		// As the sequential cache: evict to half the cap, and stop
+		// when that does not bring the cache within its reservation.
 		p.mu.Lock()
-		total = sh.evict(p, 0)
+		total = sh.evict(p, sh.capShard/2)
 		p.mu.Unlock()
 		if total > sh.res {
 			sh.stopFor(err)
@@ -233,9 +235,10 @@ func (in *incumbent) offer(t *Tree, e float64, i int) {
 
 // tightener tells a worker's nodes how far the bound of its root test
 // (position pos, searched from bound ub0) dropped since the test began:
-// every bound below the root was made from the root's, so each may drop
-// as much. A node applies what was not yet applied to its own bound
-// (search.d0 holds, per level, what its parent had applied).
+// a bound below the root made from the root's (not from a tree found on
+// the way) may drop as much. A node applies what was not yet applied to
+// its own bound (search.d0 holds, per level, what its parent had
+// applied, or -1 for a bound made from a tree).
 type tightener struct {
 	in  *incumbent
 	pos int
