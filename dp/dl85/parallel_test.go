@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -150,5 +151,46 @@ func BenchmarkThreads(b *testing.B) {
 				b.ReportMetric(float64(opt[name]), "error")
 			})
 		}
+	}
+}
+
+// TestParallelReference solves the cp4im cells of depth 3, and those of
+// depth 4 that DL8.5 solves in well under a second, with DL8.5 and
+// CA-DL8.5 (discrepancy) at 2 and 4 workers: every run proves the
+// reference optimum, and DL8.5's tree is the sequential one at both
+// counts (CA-DL8.5's is the same at both).
+func TestParallelReference(t *testing.T) {
+	for _, c := range dl85RefCells(t) {
+		if c.Depth < 3 || c.Depth > 4 || (c.Depth == 4 && !(c.DL85CPU >= 0 && c.DL85CPU <= 0.4)) {
+			continue
+		}
+		t.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(t *testing.T) {
+			v := dl85Load(t, c.Dataset)
+			seq, err := Solve(context.Background(), v, Config{MaxDepth: c.Depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := dl85TreeJSON(t, seq)
+			var ca []string
+			for _, w := range []int{2, 4} {
+				r, err := Solve(context.Background(), v, Config{MaxDepth: c.Depth, Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				dl85Check(t, v, c.Depth, 1, r, float64(c.Optimum))
+				if got := dl85TreeJSON(t, r); got != want {
+					t.Errorf("dl85 at %d workers: tree differs from the sequential one:\n%s\n%s", w, want, got)
+				}
+				r, err = SolveNamed(context.Background(), v, Spec{Rule: "discrepancy"}, Config{MaxDepth: c.Depth, Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				dl85Check(t, v, c.Depth, 1, r, float64(c.Optimum))
+				ca = append(ca, dl85TreeJSON(t, r))
+			}
+			if ca[0] != ca[1] {
+				t.Errorf("cadl85: trees differ between 2 and 4 workers:\n%s\n%s", ca[0], ca[1])
+			}
+		})
 	}
 }
