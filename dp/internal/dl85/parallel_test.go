@@ -2,13 +2,11 @@ package dl85
 
 import (
 	"context"
-	"errors"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/model/modeltest"
 )
@@ -54,35 +52,6 @@ func TestParallelCancel(t *testing.T) {
 				t.Errorf("%d workers: %d goroutines after Solve, %d before", workers, n, before)
 			}
 		}
-	}
-}
-
-// A budget that holds the data but not the cache stops every worker with
-// ErrMemoryLimit as the cause, a valid tree and bound, and nothing left
-// reserved.
-func TestParallelBudgetExhausted(t *testing.T) {
-	v := model.Binarize(rounded(modeltest.Numeric(300, 6, 5), 16))
-	d := viewData(t, v)
-	full, err := Solve(context.Background(), d, Config{MaxDepth: 4, Depth2: true}, NoRule{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scratch := d.Bytes() + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
-	worker := int64(6)*int64(d.words)*8 + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
-	budget := backend.NewBudget(scratch + worker + 16<<10)
-	r, err := Solve(context.Background(), d, Config{MaxDepth: 4, Depth2: true, Budget: budget, Workers: 2}, NoRule{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal {
-		t.Fatalf("cause %v, optimal %v", r.Cause, r.Optimal)
-	}
-	checkResult(t, v, r, 4)
-	if r.LB > full.Err {
-		t.Errorf("bound %v above the optimum %v", r.LB, full.Err)
-	}
-	if budget.Used() != 0 {
-		t.Errorf("%d bytes still reserved after Solve", budget.Used())
 	}
 }
 

@@ -158,7 +158,8 @@ func TestScaleCancelDepth2(t *testing.T) {
 	}
 }
 
-// A budget that holds the data but not the cache (16 KiB) stops the search with
+// A budget that holds the data (and a second worker's scratch) but not
+// the cache (16 KiB) stops the search, sequential or parallel, with
 // ErrMemoryLimit as its cause and the best tree so far.
 func TestScaleBudgetExhausted(t *testing.T) {
 	v := model.Binarize(rounded(modeltest.Numeric(300, 6, 5), 16))
@@ -167,20 +168,27 @@ func TestScaleBudgetExhausted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := backend.NewBudget(d.Bytes() + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8 + 16<<10)
-	r, err := Solve(context.Background(), d, Config{MaxDepth: 3, Depth2: true, Budget: budget}, NoRule{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal {
-		t.Fatalf("cause %v, optimal %v", r.Cause, r.Optimal)
-	}
-	checkResult(t, v, r, 3)
-	if r.LB > full.Err {
-		t.Errorf("bound %v above the optimum %v", r.LB, full.Err)
-	}
-	if budget.Used() != 0 {
-		t.Errorf("%d bytes still reserved after Solve", budget.Used())
+	scratch := int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
+	for _, workers := range []int{1, 2} {
+		limit := d.Bytes() + scratch + 16<<10
+		if workers == 2 {
+			limit += int64(3+2)*int64(d.words)*8 + scratch
+		}
+		budget := backend.NewBudget(limit)
+		r, err := Solve(context.Background(), d, Config{MaxDepth: 3, Depth2: true, Budget: budget, Workers: workers}, NoRule{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal {
+			t.Fatalf("%d workers: cause %v, optimal %v", workers, r.Cause, r.Optimal)
+		}
+		checkResult(t, v, r, 3)
+		if r.LB > full.Err {
+			t.Errorf("%d workers: bound %v above the optimum %v", workers, r.LB, full.Err)
+		}
+		if budget.Used() != 0 {
+			t.Errorf("%d workers: %d bytes still reserved after Solve", workers, budget.Used())
+		}
 	}
 	// Not even the data fits: refused before the search.
 	if _, err := Solve(context.Background(), d, Config{MaxDepth: 3, Budget: backend.NewBudget(1000)}, NoRule{}); !errors.Is(err, model.ErrMemoryLimit) {
