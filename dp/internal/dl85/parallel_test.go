@@ -3,7 +3,6 @@ package dl85
 import (
 	"context"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -50,49 +49,6 @@ func TestParallelCancel(t *testing.T) {
 			checkResult(t, v, r, 4)
 			if n := settledGoroutines(before); n > before {
 				t.Errorf("%d workers: %d goroutines after Solve, %d before", workers, n, before)
-			}
-		}
-	}
-}
-
-// Parallel searches stopped after k incumbents report strictly improving
-// incumbents and bounds that never exceed the optimum; unstopped, they
-// prove the sequential optimum.
-func TestParallelIncumbentsAndBounds(t *testing.T) {
-	v := model.Binarize(rounded(modeltest.Numeric(300, 4, 9), 8))
-	d := viewData(t, v)
-	for _, depth := range []int{3, 4} {
-		full, err := Solve(context.Background(), d, Config{MaxDepth: depth, Depth2: true}, NoRule{})
-		if err != nil || !full.Optimal {
-			t.Fatalf("full run: %v, optimal %v", err, full.Optimal)
-		}
-		for _, after := range []int{2, 3, 5, 8, 1000} {
-			ctx, cancel := context.WithCancel(context.Background())
-			var mu sync.Mutex
-			var errs []float64
-			cfg := Config{MaxDepth: depth, Depth2: true, Workers: 2, OnIncumbent: func(_ *Tree, e float64) {
-				mu.Lock()
-				defer mu.Unlock()
-				if errs = append(errs, e); len(errs) == after {
-					cancel()
-				}
-			}}
-			r, err := Solve(ctx, d, cfg, NoRule{})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkResult(t, v, r, depth)
-			for i := 1; i < len(errs); i++ {
-				if errs[i] >= errs[i-1] {
-					t.Fatalf("depth %d: incumbent %d has error %v after %v", depth, i, errs[i], errs[i-1])
-				}
-			}
-			if r.LB > full.Err+1e-9 {
-				t.Fatalf("depth %d stopped after %d incumbents: bound %v above the optimum %v", depth, after, r.LB, full.Err)
-			}
-			if r.Optimal && (r.Err != full.Err || r.Tree == nil) {
-				t.Fatalf("depth %d: proven %v, sequential %v", depth, r.Err, full.Err)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,8 +207,10 @@ func rounded(d *model.Dataset, k float64) *model.Dataset {
 	return d
 }
 
-// Bounds reported by stopped searches never exceed the optimum, and the
-// bound is not always trivial.
+// Bounds reported by stopped searches, sequential or parallel, never
+// exceed the optimum, and the bound is not always trivial; the
+// incumbents improve strictly, and an unstopped parallel search proves
+// the sequential optimum.
 func TestScaleStoppedBounds(t *testing.T) {
 	v := model.Binarize(rounded(modeltest.Numeric(300, 4, 9), 8))
 	d := viewData(t, v)
@@ -216,28 +219,41 @@ func TestScaleStoppedBounds(t *testing.T) {
 		if err != nil || !full.Optimal {
 			t.Fatalf("full run: %v, optimal %v", err, full.Optimal)
 		}
-		positive := 0
-		for _, after := range []int{1, 2, 3, 5, 8, 13, 21} {
-			ctx, cancel := context.WithCancel(context.Background())
-			n := 0
-			cfg := Config{MaxDepth: depth, Depth2: true, OnIncumbent: func(*Tree, float64) {
-				if n++; n == after {
-					cancel()
+		for _, workers := range []int{1, 2} {
+			positive := 0
+			for _, after := range []int{1, 2, 3, 5, 8, 13, 21, 1000} {
+				ctx, cancel := context.WithCancel(context.Background())
+				var mu sync.Mutex
+				var errs []float64
+				cfg := Config{MaxDepth: depth, Depth2: true, Workers: workers, OnIncumbent: func(_ *Tree, e float64) {
+					mu.Lock()
+					defer mu.Unlock()
+					if errs = append(errs, e); len(errs) == after {
+						cancel()
+					}
+				}}
+				r, err := Solve(ctx, d, cfg, NoRule{})
+				cancel()
+				if err != nil {
+					t.Fatal(err)
 				}
-			}}
-			r, err := Solve(ctx, d, cfg, NoRule{})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
+				checkResult(t, v, r, depth)
+				for i := 1; i < len(errs); i++ {
+					if errs[i] >= errs[i-1] {
+						t.Fatalf("depth %d, %d workers: incumbent %d has error %v after %v", depth, workers, i, errs[i], errs[i-1])
+					}
+				}
+				if r.LB > full.Err+1e-9 {
+					t.Fatalf("depth %d, %d workers, stopped after %d incumbents: bound %v above the optimum %v", depth, workers, after, r.LB, full.Err)
+				}
+				if r.Optimal && r.Err != full.Err {
+					t.Fatalf("depth %d, %d workers: proven %v, sequential %v", depth, workers, r.Err, full.Err)
+				}
+				if r.LB > 0 && !r.Optimal {
+					positive++
+				}
 			}
-			checkResult(t, v, r, depth)
-			if r.LB > full.Err+1e-9 {
-				t.Fatalf("depth %d stopped after %d incumbents: bound %v above the optimum %v", depth, after, r.LB, full.Err)
-			}
-			if r.LB > 0 && !r.Optimal {
-				positive++
-			}
+			t.Logf("depth %d, %d workers: optimum %v, %d stopped runs with a positive bound", depth, workers, full.Err, positive)
 		}
-		t.Logf("depth %d: optimum %v, %d stopped runs with a positive bound", depth, full.Err, positive)
 	}
 }
