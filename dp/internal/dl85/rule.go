@@ -22,8 +22,11 @@
 // bound is valid for every worker; each shard evicts its own deepest
 // levels when it holds more than its share of the cache cap; (b) the
 // root's incumbent (error, tree, position of its test) behind a mutex,
-// read when a worker starts a test and again before it searches the
-// test's second child; (c) one stop flag, set by the context (through
+// with a change counter read atomically at every node: a worker's
+// bounds that were made from the root's bound (not from a tree found on
+// the way) drop by as much as the root's did since its test began, so a
+// better tree found by one worker prunes the others at once; (c) one
+// stop flag, set by the context (through
 // context.AfterFunc: workers never poll ctx themselves) or by a refused
 // memory reservation, which every worker checks at every node.
 //
