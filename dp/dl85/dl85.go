@@ -40,9 +40,13 @@ type Config struct {
 	// cache evicts, and when even that is not enough the search stops
 	// with its best tree and Result.Cause wrapping model.ErrMemoryLimit.
 	Budget *backend.Budget
-	// Workers is the number of goroutines that search (0 or 1: the
-	// sequential search). Every count gives the same optimal error; see
-	// the package doc for which tree.
+	// Workers is the number of goroutines that search the root's tests
+	// (0 or 1: the sequential search). Every count proves the same
+	// optimal error. On unweighted data a proven tree is the same at
+	// every count of 2 and more, and for DL8.5 it is the sequential
+	// one (the first optimal tree in the search's order); with row
+	// weights a tree whose error differs only by float rounding may
+	// stand in; a stopped search's tree depends on timing.
 	Workers int
 
 	// tune, set by tests and benchmarks only, adjusts the engine's
