@@ -29,9 +29,10 @@ func commonParams() []backend.Param {
 
 // caps are the problem fields both backends honour: the minimum leaf
 // support, any positive row weights, a leaf cost and a node limit (those
-// two by the exact dynamic program of dp/internal/sparse).
+// two by the exact dynamic program of dp/internal/sparse), and several
+// workers (Job.Workers).
 func caps() backend.Caps {
-	return backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true}
+	return backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true, Threads: true}
 }
 
 // Info describes the "dl85" backend.
@@ -113,6 +114,7 @@ func jobConfig(job *backend.Job) Config {
 	}
 	s.OnIncumbent = func(g *model.Graph, e float64) { job.Report.Report(e, g) }
 	s.Budget = job.Budget
+	s.Workers = job.Workers()
 	return s
 }
 

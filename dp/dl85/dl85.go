@@ -40,6 +40,14 @@ type Config struct {
 	// cache evicts, and when even that is not enough the search stops
 	// with its best tree and Result.Cause wrapping model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// Workers is the number of goroutines that search the root's tests
+	// (0 or 1: the sequential search). Every count proves the same
+	// optimal error. On unweighted data a proven tree is the same at
+	// every count of 2 and more, and for DL8.5 it is the sequential
+	// one (the first optimal tree in the search's order); with row
+	// weights a tree whose error differs only by float rounding may
+	// stand in; a stopped search's tree depends on timing.
+	Workers int
 
 	// tune, set by tests and benchmarks only, adjusts the engine's
 	// configuration (to measure what each improvement saves).
@@ -118,7 +126,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 		return nil, err
 	}
 	cfg := dl85.Config{MaxDepth: maxDepth, MinSupport: minSupport,
-		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget}
+		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget, Workers: s.Workers}
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
 	}

@@ -73,6 +73,9 @@ type Config struct {
 	// stops with its best tree and Result.Cause wrapping
 	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// Workers is the number of goroutines that search the root's tests
+	// (values < 2: the sequential search). See the package doc.
+	Workers int
 }
 
 // maxDepth2Bytes caps the depth-2 tables when no Budget is set: beyond
@@ -135,7 +138,12 @@ type search[T comparable] struct {
 	minsup int
 	iter   int32
 
-	cache    map[string]entry[T]
+	cache    map[string]entry[T] // the one worker's cache (nil when sh is set)
+	sh       *shared[T]          // what parallel workers share (nil: one worker)
+	workers  []*search[T]        // the other workers (parallel search only)
+	noPrune  bool                // the rule prunes nothing (canonical extraction)
+	tg       *tightener          // a parallel worker's root test (nil: none)
+	d0       []float64           // per level, the tightening already in its ub (-1: its ub is not the root's)
 	lvBytes  []int64
 	bytes    int64
 	peak     int64
@@ -206,33 +214,21 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			s.cfg.CacheBytes = max(capB, 1<<20)
 		}
 	}
-	L := cfg.MaxDepth + 2
-	s.lvBytes = make([]int64, L)
-	s.sets = make([][]uint64, L)
-	s.act = make([][]int32, L)
-	s.fcnt = make([][]float64, L)
-	s.fn = make([][]int, L)
-	s.gain = make([][]float64, L)
-	s.order = make([][]int32, L)
-	s.keyLo = make([][]byte, L)
-	s.keyHi = make([][]byte, L)
-	s.cntLo = make([][]float64, L)
-	s.cntHi = make([][]float64, L)
-	for lv := range L {
-		s.sets[lv] = make([]uint64, d.words)
-		s.cntLo[lv] = make([]float64, d.NC)
-		s.cntHi[lv] = make([]float64, d.NC)
-	}
+	s.alloc()
+	s.lvBytes = make([]int64, cfg.MaxDepth+2)
 	s.leaves = make([]*Tree, d.NC)
 	for c := range s.leaves {
 		s.leaves[c] = &Tree{Test: -1, Class: c}
 	}
-	s.pos = make([]int32, d.M)
-	for i := range s.pos {
-		s.pos[i] = -1
+	if cfg.Workers > 1 && cfg.MaxDepth >= 2 {
+		s.sh = newShared[T](s.cfg.CacheBytes, cfg.MaxDepth+2)
+		s.cache = nil
+		defer s.sh.release(cfg.Budget)
+		// Workers see a cancelled ctx through one flag (ctx.Err takes a
+		// lock every call).
+		defer context.AfterFunc(ctx, func() { s.sh.stop.Store(true) })()
+		defer s.releaseWorkers()
 	}
-	s.grp = make([]float64, d.nGroups*d.NC)
-	s.gstamp = make([]uint32, d.nGroups)
 
 	// Root.
 	full := s.sets[0]
@@ -296,12 +292,55 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	}
 	if res.Optimal {
 		res.LB = res.Err
+		if s.sh != nil {
+			// The tree the workers' timing picked among equally good
+			// ones gives way to the canonical one (see the package doc).
+			if t := s.canonicalRoot(rootCnt, res.Err); t != nil {
+				res.Tree = t
+			}
+		}
 	}
 	res.LB = min(res.LB, res.Err)
 	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
 	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
 	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
+	if s.sh != nil {
+		s.sh.stats(&res)
+		for _, w := range s.workers {
+			res.Nodes += w.nodes
+			res.Depth2Calls += w.d2calls
+			res.Depth2Skipped += w.d2skip
+		}
+	}
 	return res, nil
+}
+
+// alloc makes the search's per-level and per-row scratch.
+func (s *search[T]) alloc() {
+	d := s.d
+	L := s.cfg.MaxDepth + 2
+	s.sets = make([][]uint64, L)
+	s.act = make([][]int32, L)
+	s.fcnt = make([][]float64, L)
+	s.fn = make([][]int, L)
+	s.gain = make([][]float64, L)
+	s.order = make([][]int32, L)
+	s.keyLo = make([][]byte, L)
+	s.keyHi = make([][]byte, L)
+	s.cntLo = make([][]float64, L)
+	s.cntHi = make([][]float64, L)
+	s.d0 = make([]float64, L)
+	for lv := range L {
+		s.sets[lv] = make([]uint64, d.words)
+		s.cntLo[lv] = make([]float64, d.NC)
+		s.cntHi[lv] = make([]float64, d.NC)
+	}
+	s.pos = make([]int32, d.M)
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	s.grp = make([]float64, d.nGroups*d.NC)
+	s.gstamp = make([]uint32, d.nGroups)
 }
 
 // leafOf returns the error and class (lowest index on ties) of a leaf on
@@ -338,17 +377,24 @@ func (s *search[T]) reserve(n int64, what string) error {
 	return nil
 }
 
-// memoryStop stops the search for lack of memory.
+// memoryStop stops the search (every worker) for lack of memory.
 func (s *search[T]) memoryStop(err error) {
 	if s.cause == nil {
 		s.cause = err
 	}
 	s.stop = true
+	if s.sh != nil {
+		s.sh.memoryStop(err)
+	}
 }
 
 func (s *search[T]) stopped() bool {
 	if s.stop {
 		return true
+	}
+	if s.sh != nil {
+		s.stop = s.sh.stop.Load()
+		return s.stop
 	}
 	if s.ctx.Err() != nil {
 		s.stop = true
@@ -403,30 +449,49 @@ func (s *search[T]) cachedLB(key []byte) float64 {
 	if s.cfg.NoCachedBounds {
 		return 0
 	}
+	if s.sh != nil {
+		e, _ := s.sh.get(key)
+		return e.lb
+	}
 	if e, ok := s.cache[string(key)]; ok {
 		return e.lb
 	}
 	return 0
 }
 
-// store merges what was learned about a branch into the cache.
-func (s *search[T]) store(key []byte, n entry[T]) {
-	old, ok := s.cache[string(key)]
+// merge combines a new entry n of a branch with its old one (ok: there
+// was one): the better bound, the better tree (the new one on a tie), and
+// exact when the tree meets the bound.
+func merge[T comparable](old entry[T], ok bool, n entry[T]) entry[T] {
 	if ok {
 		n.lb = max(n.lb, old.lb)
 		if old.err < n.err {
 			n.err, n.tree = old.err, old.tree
 		}
-		if n.tree != nil && n.err <= n.lb {
-			n.exact, n.lb = true, n.err
-		}
-		s.cache[string(key)] = n
-		return
 	}
 	if n.tree != nil && n.err <= n.lb {
 		n.exact, n.lb = true, n.err
 	}
-	s.cache[string(key)] = n
+	return n
+}
+
+// cacheStep is how far beyond its size the cache reserves in the
+// Budget at a time: 1 MiB, or a 64th of a small cap.
+func cacheStep(b *backend.Budget) int64 {
+	return min(1<<20, max(4<<10, b.Limit()/64))
+}
+
+// store merges what was learned about a branch into the cache.
+func (s *search[T]) store(key []byte, n entry[T]) {
+	if s.sh != nil {
+		s.sh.store(s, key, n)
+		return
+	}
+	old, ok := s.cache[string(key)]
+	s.cache[string(key)] = merge(old, ok, n)
+	if ok {
+		return
+	}
 	b := int64(len(key)) + entryOverhead
 	s.bytes += b
 	s.lvBytes[len(key)/4] += b
@@ -435,10 +500,9 @@ func (s *search[T]) store(key []byte, n entry[T]) {
 		s.evict()
 	}
 	if s.cfg.Budget != nil && s.bytes > s.cacheRes {
-		// Reserve in steps of 1 MiB (a 64th of a small cap); on refusal
-		// evict, and stop when the cache cannot even hold its current
-		// (evicted) size.
-		step := s.bytes - s.cacheRes + min(1<<20, max(4<<10, s.cfg.Budget.Limit()/64))
+		// Reserve in steps; on refusal evict, and stop when the cache
+		// cannot even hold its current (evicted) size.
+		step := s.bytes - s.cacheRes + cacheStep(s.cfg.Budget)
 		if err := s.reserve(step, "dl85 cache"); err != nil {
 			s.evict()
 			if s.bytes > s.cacheRes {
@@ -454,29 +518,34 @@ func (s *search[T]) store(key []byte, n entry[T]) {
 // is used. Trees are held by pointer, so results already returned stay
 // valid; evicted branches are only searched again.
 func (s *search[T]) evict() {
-	target := s.cfg.CacheBytes / 2
+	s.cache, s.bytes = evictLevels(s.cache, s.lvBytes, s.bytes, s.cfg.CacheBytes/2)
+	s.evicted++
+}
+
+// evictLevels drops the deepest levels of cache m (lvBytes: the bytes of
+// each level, updated; total: their sum) until at most target bytes
+// (half the total when target is 0) remain, and returns the new map and
+// total.
+func evictLevels[T comparable](m map[string]entry[T], lvBytes []int64, total, target int64) (map[string]entry[T], int64) {
 	if target == 0 {
-		target = s.bytes / 2
+		target = total / 2
 	}
-	keep := len(s.lvBytes) - 1
-	total := s.bytes
+	keep := len(lvBytes) - 1
 	for keep >= 0 && total > target {
-		total -= s.lvBytes[keep]
+		total -= lvBytes[keep]
 		keep--
 	}
 	// keep levels 0..keep
-	nc := make(map[string]entry[T], len(s.cache)/2)
-	for k, e := range s.cache {
+	nc := make(map[string]entry[T], len(m)/2)
+	for k, e := range m {
 		if len(k)/4 <= keep {
 			nc[k] = e
 		}
 	}
-	s.cache = nc
-	for lv := keep + 1; lv < len(s.lvBytes); lv++ {
-		s.lvBytes[lv] = 0
+	for lv := keep + 1; lv < len(lvBytes); lv++ {
+		lvBytes[lv] = 0
 	}
-	s.bytes = total
-	s.evicted++
+	return nc, total
 }
 
 func (s *search[T]) leafResult(cnt []float64, ub float64, complete bool, lb float64) result {
@@ -496,15 +565,26 @@ func (s *search[T]) leafResult(cnt []float64, ub float64, complete bool, lb floa
 // parentAct lists the tests that may still split the branch.
 func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, st T, parentAct []int32, report func(*Tree, float64)) result {
 	s.nodes++
-	d := s.d
+	base := -1.0 // ub is not made from the root's bound
+	if s.tg != nil && s.d0[lv] >= 0 {
+		// Apply what the root's incumbent dropped since ub was made.
+		base = s.tg.delta()
+		ub -= base - s.d0[lv]
+	}
 	rows := s.sets[lv]
 	leafErr, leafCls := leafOf(cnt)
 	rd := s.cfg.MaxDepth - lv
 	if rd == 0 || leafErr == 0 || n < 2*s.minsup {
 		return s.leafResult(cnt, ub, true, 0)
 	}
-	if s.stopped() || s.rule.Prune(st) {
-		e, ok := s.cache[string(key)]
+	if s.stopped() || (!s.noPrune && s.rule.Prune(st)) {
+		var e entry[T]
+		var ok bool
+		if s.sh == nil {
+			e, ok = s.cache[string(key)]
+		} else {
+			e, ok = s.sh.get(key)
+		}
 		if ok && e.exact {
 			if e.err < ub {
 				return result{tree: e.tree, err: e.err, lb: e.lb, complete: true}
@@ -521,7 +601,13 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		return s.leafResult(cnt, ub, false, lb)
 	}
-	e, cached := s.cache[string(key)]
+	var e entry[T]
+	var cached bool
+	if s.sh == nil { // the map inline: the sequential search's hot path
+		e, cached = s.cache[string(key)]
+	} else {
+		e, cached = s.sh.get(key)
+	}
 	lb0 := 0.0
 	if cached && s.cfg.NoCachedBounds && !e.exact {
 		cached = false
@@ -543,8 +629,155 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		lb0 = e.lb
 	}
 
-	// Tests that still split the branch with enough rows on both sides;
-	// the others split none of its sub-branches either.
+	act, fn, fc := s.actives(lv, rows, n, parentAct)
+	if len(act) == 0 {
+		// No admissible split: the leaf is the answer.
+		return s.leafResult(cnt, ub, true, 0)
+	}
+	if rd == 1 {
+		r := s.depth1(cnt, n, act, fn, fc, ub)
+		if !s.cfg.Depth2 || s.d2skip > 0 {
+			// Restarts and other paths reuse it (with the depth-2 step
+			// on, depth-1 branches are met only below depth-2 ones,
+			// unless the step was skipped for want of memory).
+			s.store(key, entry[T]{err: r.err, lb: r.lb, ub: ub, tree: r.tree, state: s.rule.TerminalState(st), iter: s.iter, exact: r.tree != nil})
+		}
+		return r
+	}
+	var r1 result
+	if lv == 0 && rd >= 2 {
+		// A first incumbent at the cost of the counts already made: the
+		// best single split (the depth-2 step or the search may take long
+		// on large data).
+		if r1 = s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil {
+			report(r1.tree, r1.err)
+		}
+	}
+	if rd == 2 && s.cfg.Depth2 && s.depth2Fits(len(act), n) {
+		t, err, ok := s.depth2(lv, cnt, n, act, fn, fc)
+		if !ok {
+			// Stopped inside the step: no tree proven for the branch.
+			return s.leafResult(cnt, ub, false, s.irreducible(rows))
+		}
+		s.store(key, entry[T]{err: err, lb: err, ub: ub, tree: t, state: s.rule.TerminalState(st), iter: s.iter, exact: true})
+		if err < ub {
+			return result{tree: t, err: err, lb: err, complete: true}
+		}
+		return result{err: math.Inf(1), lb: err, complete: true}
+	}
+
+	nd := level[T]{lv: lv, cnt: cnt, n: n, rows: rows, key: key, st: st, act: act, fn: fn, fc: fc, childAct: act}
+	if s.cfg.NoInheritTests {
+		nd.childAct = s.all
+	}
+	ord := s.orderTests(&nd)
+	if lv == 0 && s.sh != nil {
+		return s.parallelRoot(&nd, ord, ub, lb0, r1, report)
+	}
+
+	childUB := ub
+	var best *Tree
+	bestErr := math.Inf(1)
+	if leafErr < childUB {
+		best, bestErr, childUB = s.leaves[leafCls], leafErr, leafErr
+		if lv == 0 {
+			report(best, bestErr)
+		}
+	}
+	complete := true
+	lbMin := leafErr
+	klo := s.keyLo[lv]
+	khi := s.keyHi[lv]
+	for i, k := range ord {
+		f := act[k]
+		klo = childKey(klo, key, uint32(2*f))
+		khi = childKey(khi, key, uint32(2*f+1))
+		s.keyLo[lv], s.keyHi[lv] = klo, khi
+		lbLo, lbHi := s.cachedLB(klo), s.cachedLB(khi)
+		if s.stop {
+			complete = false
+			lbMin = min(lbMin, lbLo+lbHi)
+			continue
+		}
+		if s.tg != nil {
+			// The children's bounds follow the root's only while they are
+			// made from ub, not from a tree found here.
+			s.d0[lv+1] = -1
+			if base >= 0 {
+				if dn := s.tg.delta(); dn > base {
+					ub -= dn - base
+					childUB = min(childUB, ub)
+					base = dn
+				}
+				if childUB == ub {
+					s.d0[lv+1] = base
+				}
+			}
+		}
+		if lbLo+lbHi >= childUB {
+			lbMin = min(lbMin, lbLo+lbHi)
+			continue
+		}
+		l, r := s.split(&nd, i, k, lbHi, childUB)
+		if !l.complete {
+			complete = false
+		}
+		if l.tree == nil {
+			lbMin = min(lbMin, l.lb+lbHi)
+			continue
+		}
+		if !r.complete {
+			complete = false
+		}
+		lbMin = min(lbMin, l.lb+max(r.lb, lbHi))
+		if r.tree == nil {
+			continue
+		}
+		if e := l.err + r.err; e < childUB {
+			best, bestErr, childUB = &Tree{Test: int(f), Lo: l.tree, Hi: r.tree}, e, e
+			if lv == 0 {
+				report(best, bestErr)
+			}
+			if e <= lb0 {
+				// Meets a proven lower bound: optimal.
+				lbMin = e
+				complete = true
+				break
+			}
+		}
+	}
+	if s.tg != nil && best != nil && bestErr >= ub {
+		// The root's incumbent dropped below the best tree found here
+		// (tests after it were searched under the lower bound, so it
+		// is not proven optimal): it is of no use, and every test's
+		// bound is now at least ub.
+		best, bestErr = nil, math.Inf(1)
+	}
+	return s.settle(&nd, ub, lb0, lbMin, complete, best, bestErr)
+}
+
+// level is what the tests of one node share while they are tried.
+type level[T comparable] struct {
+	lv       int
+	cnt      []float64
+	n        int
+	rows     []uint64
+	key      []byte
+	st       T
+	act      []int32   // the tests that split the branch
+	fn       []int     // per test, rows on its true side
+	fc       []float64 // per test, class weights of its true side
+	gains    []float64 // per test, information gain
+	bestGain float64
+	childAct []int32 // the tests the children may use
+}
+
+// actives lists, in s.act[lv], the tests of parentAct that still split
+// the branch (rows, n rows) with enough rows on both sides, with their
+// true sides' sizes (s.fn[lv]) and class weights (s.fcnt[lv]); the
+// others split none of its sub-branches either.
+func (s *search[T]) actives(lv int, rows []uint64, n int, parentAct []int32) ([]int32, []int, []float64) {
+	d := s.d
 	act := s.act[lv][:0]
 	fn := s.fn[lv][:0]
 	fc := s.fcnt[lv][:0]
@@ -573,42 +806,13 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		s.weightedCounts(rows, act, fc)
 	}
 	s.act[lv], s.fn[lv], s.fcnt[lv] = act, fn, fc
-	if len(act) == 0 {
-		// No admissible split: the leaf is the answer.
-		return s.leafResult(cnt, ub, true, 0)
-	}
-	if rd == 1 {
-		r := s.depth1(cnt, n, act, fn, fc, ub)
-		if !s.cfg.Depth2 || s.d2skip > 0 {
-			// Restarts and other paths reuse it (with the depth-2 step
-			// on, depth-1 branches are met only below depth-2 ones,
-			// unless the step was skipped for want of memory).
-			s.store(key, entry[T]{err: r.err, lb: r.lb, ub: ub, tree: r.tree, state: s.rule.TerminalState(st), iter: s.iter, exact: r.tree != nil})
-		}
-		return r
-	}
-	if lv == 0 && rd >= 2 {
-		// A first incumbent at the cost of the counts already made: the
-		// best single split (the depth-2 step or the search may take long
-		// on large data).
-		if r1 := s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil {
-			report(r1.tree, r1.err)
-		}
-	}
-	if rd == 2 && s.cfg.Depth2 && s.depth2Fits(len(act), n) {
-		t, err, ok := s.depth2(lv, cnt, n, act, fn, fc)
-		if !ok {
-			// Stopped inside the step: no tree proven for the branch.
-			return s.leafResult(cnt, ub, false, s.irreducible(rows))
-		}
-		s.store(key, entry[T]{err: err, lb: err, ub: ub, tree: t, state: s.rule.TerminalState(st), iter: s.iter, exact: true})
-		if err < ub {
-			return result{tree: t, err: err, lb: err, complete: true}
-		}
-		return result{err: math.Inf(1), lb: err, complete: true}
-	}
+	return act, fn, fc
+}
 
-	// Heuristic order.
+// orderTests sets nd's gains and returns the order in which the node
+// tries its tests (positions into nd.act, in s.order[nd.lv]).
+func (s *search[T]) orderTests(nd *level[T]) []int32 {
+	lv, cnt, nc, fc := nd.lv, nd.cnt, s.d.NC, nd.fc
 	ord := s.order[lv][:0]
 	gains := s.gain[lv][:0]
 	h0 := entropy(cnt)
@@ -618,7 +822,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 	}
 	lo := s.cntLo[lv]
 	bestGain := math.Inf(-1)
-	for k := range act {
+	for k := range nd.act {
 		hi := fc[k*nc : (k+1)*nc]
 		th := 0.0
 		for c := range nc {
@@ -646,102 +850,64 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		})
 	}
 	s.order[lv], s.gain[lv] = ord, gains
+	nd.gains, nd.bestGain = gains, bestGain
+	return ord
+}
 
-	childUB := ub
-	var best *Tree
-	bestErr := math.Inf(1)
-	if leafErr < childUB {
-		best, bestErr, childUB = s.leaves[leafCls], leafErr, leafErr
-		if lv == 0 {
-			report(best, bestErr)
-		}
-	}
-	complete := true
-	lbMin := leafErr
-	next := s.sets[lv+1]
-	klo := s.keyLo[lv]
-	khi := s.keyHi[lv]
+// split searches the two children of test nd.act[k], at position i of
+// the node's order, for a pair of trees with total error < ub, the keys
+// of its children in s.keyLo[lv], s.keyHi[lv] and lbHi the cached bound
+// of its true side. It returns the false side's result l and, when l
+// has a tree, the true side's result r.
+func (s *search[T]) split(nd *level[T], i int, k int32, lbHi, ub float64) (l, r result) {
+	d, lv, nc := s.d, nd.lv, s.d.NC
+	f := nd.act[k]
+	hi := nd.fc[int(k)*nc : (int(k)+1)*nc]
 	cLo, cHi := s.cntLo[lv], s.cntHi[lv]
-	childAct := act
-	if s.cfg.NoInheritTests {
-		childAct = s.all
+	for c := range nc {
+		cHi[c] = hi[c]
+		cLo[c] = nd.cnt[c] - hi[c]
 	}
-	for i, k := range ord {
-		f := act[k]
-		klo = childKey(klo, key, uint32(2*f))
-		khi = childKey(khi, key, uint32(2*f+1))
-		s.keyLo[lv], s.keyHi[lv] = klo, khi
-		lbLo, lbHi := s.cachedLB(klo), s.cachedLB(khi)
-		if s.stop {
-			complete = false
-			lbMin = min(lbMin, lbLo+lbHi)
-			continue
-		}
-		if lbLo+lbHi >= childUB {
-			lbMin = min(lbMin, lbLo+lbHi)
-			continue
-		}
-		hi := fc[int(k)*nc : (int(k)+1)*nc]
-		for c := range nc {
-			cHi[c] = hi[c]
-			cLo[c] = cnt[c] - hi[c]
-		}
-		nHi := fn[k]
-		nLo := n - nHi
-		eLo, _ := leafOf(cLo)
-		eHi, _ := leafOf(cHi)
-		stLo := s.rule.Update(st, Context{Index: i, Depth: lv, Error: eLo, Size: nLo, Gain: gains[k], BestGain: bestGain})
-		for wi, x := range rows {
-			next[wi] = x &^ d.cols[f][wi]
-		}
-		l := s.node(lv+1, cLo, nLo, klo, childUB-lbHi, stLo, childAct, report)
-		if !l.complete {
-			complete = false
-		}
-		if l.tree == nil {
-			lbMin = min(lbMin, l.lb+lbHi)
-			continue
-		}
-		stHi := s.rule.Update(st, Context{Index: i, Depth: lv, Error: eHi, Size: nHi, Gain: gains[k], BestGain: bestGain})
-		for wi, x := range rows {
-			next[wi] = x & d.cols[f][wi]
-		}
-		r := s.node(lv+1, cHi, nHi, khi, childUB-l.err, stHi, childAct, report)
-		if !r.complete {
-			complete = false
-		}
-		lbMin = min(lbMin, l.lb+max(r.lb, lbHi))
-		if r.tree == nil {
-			continue
-		}
-		if e := l.err + r.err; e < childUB {
-			best, bestErr, childUB = &Tree{Test: int(f), Lo: l.tree, Hi: r.tree}, e, e
-			if lv == 0 {
-				report(best, bestErr)
-			}
-			if e <= lb0 {
-				// Meets a proven lower bound: optimal.
-				lbMin = e
-				complete = true
-				break
-			}
-		}
+	nHi := nd.fn[k]
+	nLo := nd.n - nHi
+	eLo, _ := leafOf(cLo)
+	eHi, _ := leafOf(cHi)
+	next := s.sets[lv+1]
+	stLo := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eLo, Size: nLo, Gain: nd.gains[k], BestGain: nd.bestGain})
+	for wi, x := range nd.rows {
+		next[wi] = x &^ d.cols[f][wi]
 	}
+	l = s.node(lv+1, cLo, nLo, s.keyLo[lv], ub-lbHi, stLo, nd.childAct, nil)
+	if l.tree == nil {
+		return l, r
+	}
+	stHi := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eHi, Size: nHi, Gain: nd.gains[k], BestGain: nd.bestGain})
+	for wi, x := range nd.rows {
+		next[wi] = x & d.cols[f][wi]
+	}
+	r = s.node(lv+1, cHi, nHi, s.keyHi[lv], ub-l.err, stHi, nd.childAct, nil)
+	return l, r
+}
+
+// settle finishes a node searched under ub: its bound from the tests'
+// bounds (lbMin), the cached bound lb0 and the irreducible error when the
+// search was not complete, stored in the cache with its best tree.
+func (s *search[T]) settle(nd *level[T], ub, lb0, lbMin float64, complete bool, best *Tree, bestErr float64) result {
 	lb := max(lbMin, lb0)
 	if complete && best != nil {
 		lb = bestErr
 	}
 	if !complete {
-		lb = max(lb, s.irreducible(rows))
+		lb = max(lb, s.irreducible(nd.rows))
 		if best != nil {
 			lb = min(lb, bestErr)
 		}
 	}
-	ns := st
+	ns := nd.st
 	if complete {
-		ns = s.rule.TerminalState(st)
+		ns = s.rule.TerminalState(nd.st)
 	}
-	s.store(key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter, exact: complete && best != nil})
+	s.store(nd.key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter, exact: complete && best != nil})
 	r := result{err: math.Inf(1), lb: lb, complete: complete}
 	if best != nil {
 		r.tree, r.err = best, bestErr

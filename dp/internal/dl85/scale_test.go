@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -160,7 +161,8 @@ func TestScaleCancelDepth2(t *testing.T) {
 	}
 }
 
-// A budget that holds the data but not the cache (16 KiB) stops the search with
+// A budget that holds the data (and a second worker's scratch) but not
+// the cache (16 KiB) stops the search, sequential or parallel, with
 // ErrMemoryLimit as its cause and the best tree so far.
 func TestScaleBudgetExhausted(t *testing.T) {
 	v := model.Binarize(rounded(modeltest.Numeric(300, 6, 5), 16))
@@ -169,20 +171,27 @@ func TestScaleBudgetExhausted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := backend.NewBudget(d.Bytes() + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8 + 16<<10)
-	r, err := Solve(context.Background(), d, Config{MaxDepth: 3, Depth2: true, Budget: budget}, NoRule{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal {
-		t.Fatalf("cause %v, optimal %v", r.Cause, r.Optimal)
-	}
-	checkResult(t, v, r, 3)
-	if r.LB > full.Err {
-		t.Errorf("bound %v above the optimum %v", r.LB, full.Err)
-	}
-	if budget.Used() != 0 {
-		t.Errorf("%d bytes still reserved after Solve", budget.Used())
+	scratch := int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
+	for _, workers := range []int{1, 2} {
+		limit := d.Bytes() + scratch + 16<<10
+		if workers == 2 {
+			limit += int64(3+2)*int64(d.words)*8 + scratch
+		}
+		budget := backend.NewBudget(limit)
+		r, err := Solve(context.Background(), d, Config{MaxDepth: 3, Depth2: true, Budget: budget, Workers: workers}, NoRule{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !errors.Is(r.Cause, model.ErrMemoryLimit) || r.Optimal {
+			t.Fatalf("%d workers: cause %v, optimal %v", workers, r.Cause, r.Optimal)
+		}
+		checkResult(t, v, r, 3)
+		if r.LB > full.Err {
+			t.Errorf("%d workers: bound %v above the optimum %v", workers, r.LB, full.Err)
+		}
+		if budget.Used() != 0 {
+			t.Errorf("%d workers: %d bytes still reserved after Solve", workers, budget.Used())
+		}
 	}
 	// Not even the data fits: refused before the search.
 	if _, err := Solve(context.Background(), d, Config{MaxDepth: 3, Budget: backend.NewBudget(1000)}, NoRule{}); !errors.Is(err, model.ErrMemoryLimit) {
@@ -200,8 +209,10 @@ func rounded(d *model.Dataset, k float64) *model.Dataset {
 	return d
 }
 
-// Bounds reported by stopped searches never exceed the optimum, and the
-// bound is not always trivial.
+// Bounds reported by stopped searches, sequential or parallel, never
+// exceed the optimum, and the bound is not always trivial; the
+// incumbents improve strictly, and an unstopped parallel search proves
+// the sequential optimum.
 func TestScaleStoppedBounds(t *testing.T) {
 	v := model.Binarize(rounded(modeltest.Numeric(300, 4, 9), 8))
 	d := viewData(t, v)
@@ -210,28 +221,41 @@ func TestScaleStoppedBounds(t *testing.T) {
 		if err != nil || !full.Optimal {
 			t.Fatalf("full run: %v, optimal %v", err, full.Optimal)
 		}
-		positive := 0
-		for _, after := range []int{1, 2, 3, 5, 8, 13, 21} {
-			ctx, cancel := context.WithCancel(context.Background())
-			n := 0
-			cfg := Config{MaxDepth: depth, Depth2: true, OnIncumbent: func(*Tree, float64) {
-				if n++; n == after {
-					cancel()
+		for _, workers := range []int{1, 2} {
+			positive := 0
+			for _, after := range []int{1, 2, 3, 5, 8, 13, 21, 1000} {
+				ctx, cancel := context.WithCancel(context.Background())
+				var mu sync.Mutex
+				var errs []float64
+				cfg := Config{MaxDepth: depth, Depth2: true, Workers: workers, OnIncumbent: func(_ *Tree, e float64) {
+					mu.Lock()
+					defer mu.Unlock()
+					if errs = append(errs, e); len(errs) == after {
+						cancel()
+					}
+				}}
+				r, err := Solve(ctx, d, cfg, NoRule{})
+				cancel()
+				if err != nil {
+					t.Fatal(err)
 				}
-			}}
-			r, err := Solve(ctx, d, cfg, NoRule{})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
+				checkResult(t, v, r, depth)
+				for i := 1; i < len(errs); i++ {
+					if errs[i] >= errs[i-1] {
+						t.Fatalf("depth %d, %d workers: incumbent %d has error %v after %v", depth, workers, i, errs[i], errs[i-1])
+					}
+				}
+				if r.LB > full.Err+1e-9 {
+					t.Fatalf("depth %d, %d workers, stopped after %d incumbents: bound %v above the optimum %v", depth, workers, after, r.LB, full.Err)
+				}
+				if r.Optimal && r.Err != full.Err {
+					t.Fatalf("depth %d, %d workers: proven %v, sequential %v", depth, workers, r.Err, full.Err)
+				}
+				if r.LB > 0 && !r.Optimal {
+					positive++
+				}
 			}
-			checkResult(t, v, r, depth)
-			if r.LB > full.Err+1e-9 {
-				t.Fatalf("depth %d stopped after %d incumbents: bound %v above the optimum %v", depth, after, r.LB, full.Err)
-			}
-			if r.LB > 0 && !r.Optimal {
-				positive++
-			}
+			t.Logf("depth %d, %d workers: optimum %v, %d stopped runs with a positive bound", depth, workers, full.Err, positive)
 		}
-		t.Logf("depth %d: optimum %v, %d stopped runs with a positive bound", depth, full.Err, positive)
 	}
 }
