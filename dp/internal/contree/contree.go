@@ -45,10 +45,16 @@ type Config struct {
 	// Experimental knobs.
 	FIFO, EtaSum, LargerFirst, NoOrder bool
 	// Budget, when set, accounts the engine's big structures (the sorted
-	// columns and the split buffers of each level) against the solve's
-	// memory cap; when one does not fit the search stops with its best
-	// tree and Result.Cause wrapping model.ErrMemoryLimit.
+	// columns and the split buffers of each level, of every worker)
+	// against the solve's memory cap; when one does not fit the search
+	// stops with its best tree and Result.Cause wrapping
+	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// Workers is the number of goroutines of the root search (0 or 1:
+	// the sequential search). More than one searches the root's
+	// thresholds in parallel when MaxGap is 0 and MaxDepth >= 2 (see the
+	// package doc); otherwise the search is sequential.
+	Workers int
 }
 
 // Node is a tree node. Internal nodes send rows with
@@ -175,6 +181,7 @@ type solver struct {
 	cnt     []int
 	fql     []int
 	fqr     []int
+	par     *shared // the parallel root search this worker takes part in, or nil
 }
 
 // Solve searches an optimal tree (within cfg.MaxGap) of depth at most
@@ -222,6 +229,9 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 				onImprove(g)
 			}
 		}
+	}
+	if cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2 && leaf.Errors > 0 && !s.stop {
+		return s.parallel(in, root, leaf)
 	}
 	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
 	res := Result{Stats: s.stats}
@@ -403,7 +413,7 @@ func (s *solver) check() bool {
 	s.tick++
 	if s.tick&255 == 0 || s.work >= checkWork {
 		s.work = 0
-		if s.ctx.Err() != nil {
+		if s.ctx.Err() != nil || (s.par != nil && s.par.halted.Load()) {
 			s.stop = true
 		}
 	}
@@ -488,10 +498,22 @@ type branchState struct {
 	lvl      int
 	isRoot   bool
 	done     bool // a zero-error tree was found
+	// par is the shared incumbent of a parallel root search (nil in a
+	// sequential one) and q the position of the searched feature in its
+	// order: the root's bound then comes from par (see shared.bound).
+	par *shared
+	q   int
 }
 
-// bound is the exclusive bound that a split must beat to improve.
-func (b *branchState) bound() int { return min(b.ub, b.best.Errors) }
+// bound is the exclusive bound that a split must beat to improve. In a
+// parallel root search it is the bound for the thresholds from index i
+// on (see shared.bound).
+func (b *branchState) bound(i int32) int {
+	if b.par != nil {
+		return b.par.bound(b.q, i)
+	}
+	return min(b.ub, b.best.Errors)
+}
 
 func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
 	gc := gap / 4
@@ -516,7 +538,7 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 		if st.done || s.stop {
 			break
 		}
-		s.branch(v, d, f, ls.first[f], st)
+		s.branch(v, d, f, ls.first[f], st, nil)
 	}
 	if s.stop {
 		return 0, nil
@@ -565,8 +587,9 @@ func lastAtMost(cum []int32, lo, hi int32, x int64) int32 {
 	return hi
 }
 
-// branch searches the thresholds of feature f (Algorithm 1).
-func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
+// branch searches the thresholds of feature f (Algorithm 1), or in a
+// parallel root search those of the task given (see parallel.go).
+func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) {
 	ls := s.level(st.lvl)
 	col := v.cols[f]
 	var m int
@@ -575,13 +598,22 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 		return
 	}
 	cum := ls.cum
-	ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
-	ls.comp = ls.comp[:0]
 	ml, mr := int32(0), int32(m-1)
+	if tk != nil && tk.ivs != nil {
+		ls.stack = append(ls.stack[:0], tk.ivs...)
+		ls.comp = append(ls.comp[:0], tk.comp...)
+		mr = tk.mr
+	} else {
+		ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
+		ls.comp = ls.comp[:0]
+	}
 	qh := 0
 	for len(ls.stack) > qh && !st.done {
 		if s.stop {
 			return
+		}
+		if st.par != nil && len(ls.stack)-qh >= 2 && st.par.hungry.Load() {
+			st.par.donate(st.q, f, ls, qh, mr)
 		}
 		var iv interval
 		if s.cfg.FIFO {
@@ -594,7 +626,7 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 			iv = ls.stack[len(ls.stack)-1]
 			ls.stack = ls.stack[:len(ls.stack)-1]
 		}
-		bound := st.bound()
+		bound := st.bound(iv.i)
 		prune := bound - st.gapHere // a split with lower bound >= prune cannot improve enough
 		i, j := max(iv.i, ml), min(iv.j, mr)
 		lbLu, lbRv := 0, 0
@@ -623,7 +655,9 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 		w := (i + j) / 2
 		if firstCut > 0 && !s.cfg.NoOrder {
 			// Start at the best depth-one threshold: a good first bound.
-			w = firstAtLeast(cum, 0, int32(m-1), int64(firstCut))
+			if w0 := firstAtLeast(cum, 0, int32(m-1), int64(firstCut)); w0 >= i && w0 <= j {
+				w = w0
+			}
 			firstCut = 0
 		}
 		s.stats.SplitsTried++
@@ -684,10 +718,14 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 				lbL, solL, lbR, solR = lb2, sol2, lb1, sol1
 			}
 		}
-		if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
-			lo, hi := col[cum[w]-1].row(), col[cum[w]].row()
-			t := midpoint(s.vals[f][lo], s.vals[f][hi])
-			st.best = &Node{Feature: f, Threshold: t, Low: solL, High: solR, Errors: solL.Errors + solR.Errors}
+		if st.par != nil {
+			if solL != nil && solR != nil {
+				st.par.offer(solL.Errors+solR.Errors, key(st.q, w), func() *Node {
+					return s.splitNode(col, f, int(cum[w]), solL, solR)
+				})
+			}
+		} else if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
+			st.best = s.splitNode(col, f, int(cum[w]), solL, solR)
 			if st.isRoot {
 				s.best = st.best
 				if s.onImpr != nil {
@@ -699,8 +737,11 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 				return
 			}
 		}
-		// Zero-error extremes (Theorem 2).
-		if solL != nil && solL.Errors == 0 {
+		// Zero-error extremes (Theorem 2). A zero-error left side at w
+		// leaves the thresholds below w no better than w, but possibly as
+		// good: a parallel root search, whose ties go to the lowest
+		// threshold, keeps them.
+		if solL != nil && solL.Errors == 0 && st.par == nil {
 			ml = max(ml, w+1)
 		}
 		if solR != nil && solR.Errors == 0 {
@@ -717,6 +758,15 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 			ls.stack = append(ls.stack, interval{i: i, j: w - 1, u: iv.u, v: ci})
 		}
 	}
+}
+
+// splitNode is the tree that splits col's rows into the first cut
+// (threshold midway between the values of rows cut-1 and cut) and the
+// rest, with subtrees lo and hi.
+func (s *solver) splitNode(col []entry, f, cut int, lo, hi *Node) *Node {
+	a, b := col[cut-1].row(), col[cut].row()
+	t := midpoint(s.vals[f][a], s.vals[f][b])
+	return &Node{Feature: f, Threshold: t, Low: lo, High: hi, Errors: lo.Errors + hi.Errors}
 }
 
 // midpoint returns a threshold t with a <= t < b near the middle.
