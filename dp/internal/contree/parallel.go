@@ -6,40 +6,7 @@ import (
 	"sync/atomic"
 )
 
-// The parallel root search (Config.Workers > 1, MaxGap 0, depth >= 2).
-//
-// Work: the root's candidate thresholds, feature by feature in the
-// sequential order (by depth-one error), are cut into chunks of
-// consecutive threshold indices. A chunk is one work item; the items
-// are handed out from a shared counter, the chunk holding a feature's
-// best depth-one threshold first. Each worker searches its chunk with
-// the sequential interval search (Algorithm 1) on its own scratch (level
-// buffers, split views, side marks) and its own subproblem cache: below
-// the root, the search is the sequential one.
-//
-// Shared: the sorted root columns (read only), and the incumbent: its
-// errors, the key of its root split (the feature's position in the order
-// and the threshold index; the leaf or greedy seed has key 0) and its
-// tree, published through an atomic pointer and replaced under a mutex.
-//
-// Determinism: a candidate replaces the incumbent when it has fewer
-// errors, or as many and a smaller key. A chunk's search uses as its
-// bound the incumbent's errors when the incumbent's key is below the
-// interval's, and one more otherwise, so a candidate is never pruned by
-// an incumbent it would win the tie against. A tighter bound from another
-// worker can therefore only prune candidates that lose to the final
-// incumbent; the root split returned is the one of smallest key among
-// the optimal ones, whatever the timing and the worker count. (The
-// zero-error-extremes rule, which may prune an equally good threshold
-// below a computed one, is applied only above it.) The subtrees the
-// workers built depend on their caches and bounds; once the search is
-// done, the winning split's two subtrees are solved again by one worker
-// with a fresh cache and the bound one above their errors, which makes
-// them a function of their row sets alone.
-//
-// Memory: each worker reserves its own split buffers in the shared
-// Budget; a refusal cancels every worker (Result.Cause). All workers
-// have returned before Solve does.
+// The parallel root search: see "Parallel search" in the package doc.
 
 // incumbent is the best tree of a parallel root search so far.
 type incumbent struct {
