@@ -578,18 +578,7 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 		st.best = s.seed
 	}
 	ls := s.level(lvl)
-	ls.order = ls.order[:0]
-	ls.first = ls.first[:0]
-	ls.ferr = ls.ferr[:0]
-	for f := range s.p {
-		e, cut := s.bestCut(v.cols[f], v.counts)
-		ls.order = append(ls.order, f)
-		ls.first = append(ls.first, cut)
-		ls.ferr = append(ls.ferr, e)
-	}
-	if !s.cfg.NoOrder {
-		slices.SortStableFunc(ls.order, func(a, b int) int { return ls.ferr[a] - ls.ferr[b] })
-	}
+	s.featureOrder(v, ls)
 	for _, f := range ls.order {
 		if st.done || s.stop {
 			break
@@ -603,6 +592,24 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 		return max(0, st.best.Errors-gap), st.best
 	}
 	return max(0, ub-gap), st.best
+}
+
+// featureOrder fills ls.order with v's features in search order (by the
+// errors of their best depth-one split, ls.ferr, unless NoOrder) and
+// ls.first with the number of rows going low in that split.
+func (s *solver) featureOrder(v *view, ls *levelScratch) {
+	ls.order = ls.order[:0]
+	ls.first = ls.first[:0]
+	ls.ferr = ls.ferr[:0]
+	for f := range s.p {
+		e, cut := s.bestCut(v.cols[f], v.counts)
+		ls.order = append(ls.order, f)
+		ls.first = append(ls.first, cut)
+		ls.ferr = append(ls.ferr, e)
+	}
+	if !s.cfg.NoOrder {
+		slices.SortStableFunc(ls.order, func(a, b int) int { return ls.ferr[a] - ls.ferr[b] })
+	}
 }
 
 // thresholds fills the cum array for feature f of v and returns the

@@ -1,7 +1,6 @@
 package contree
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -170,16 +169,7 @@ func (s *solver) worker(p *shared) *solver {
 // sequential search order.
 func (s *solver) rootTasks(root *view) []task {
 	ls := s.level(0)
-	ls.order, ls.first, ls.ferr = ls.order[:0], ls.first[:0], ls.ferr[:0]
-	for f := range s.p {
-		e, cut := s.bestCut(root.cols[f], root.counts)
-		ls.order = append(ls.order, f)
-		ls.first = append(ls.first, cut)
-		ls.ferr = append(ls.ferr, e)
-	}
-	if !s.cfg.NoOrder {
-		slices.SortStableFunc(ls.order, func(a, b int) int { return ls.ferr[a] - ls.ferr[b] })
-	}
+	s.featureOrder(root, ls)
 	tasks := make([]task, len(ls.order))
 	for q, f := range ls.order {
 		tasks[q] = task{q: q, f: f, first: ls.first[f]}
