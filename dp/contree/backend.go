@@ -27,7 +27,7 @@ func (Backend) Info() backend.Info {
 		Input:      "numeric",
 		Exact:      true,
 		Anytime:    true,
-		Caps:       backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true},
+		Caps:       backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true, Threads: true},
 		Params: []backend.Param{
 			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),
 			backend.EnumParam("eta", "max", []string{"max", "min"}, "η of the right upper bound: max (the paper's text, faster here) or min (its Algorithm 1)"),
@@ -49,7 +49,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	o := job.Options
 	gap := o.Int("max-gap")
 	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache"),
-		Budget: job.Budget}
+		Budget: job.Budget, Workers: job.Workers()}
 	// The engine reports improvements of its root search; the final tree
 	// may come from a deeper proof: report it too when it is better.
 	best := math.Inf(1)

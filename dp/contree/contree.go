@@ -33,6 +33,11 @@ type Config struct {
 	// search stops with its best tree and Result.Cause wrapping
 	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// Workers is the number of goroutines searching the root's
+	// thresholds (0 or 1: the sequential search). With MaxGap 0 every
+	// count gives the same optimal objective, and every count above one
+	// the same tree; see the package doc.
+	Workers int
 }
 
 // Result is the outcome of a ConTree search.
@@ -147,7 +152,7 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 		}
 	}
 	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: !s.EtaShortest, NoCache: s.NoCache,
-		FIFO: true, EtaSum: true, LargerFirst: true, Budget: s.Budget}
+		FIFO: true, EtaSum: true, LargerFirst: true, Budget: s.Budget, Workers: s.Workers}
 	var onImprove func(*contree.Node)
 	if report != nil {
 		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), graph(d, cols, t)) }

@@ -2,4 +2,17 @@
 // on numeric thresholds, with the dynamic programming and branch-and-bound
 // search of ConTree (Solve), and provides it as the "contree" backend
 // (Backend). The engine lives in dp/internal/contree.
+//
+// Config.Workers (the backend: --threads, by default the number of CPUs
+// the process may use) searches the root's thresholds with that many
+// goroutines: one task per root feature from a shared queue, idle
+// workers taking half of a busy worker's pending threshold intervals,
+// one shared incumbent bound. What holds: the optimal objective is the
+// same at every worker count; at every count above one the tree is the
+// same (the optimal root split first in the sequential feature order and
+// threshold order, its subtrees solved again deterministically), run
+// after run; one worker is the sequential search, whose tree is the first
+// optimal one in its own search order and may differ from it among
+// equally good trees. With max-gap > 0 the search is sequential. The
+// design is in the engine's package doc.
 package contree

@@ -11,6 +11,62 @@
 // the zero-error extremes, sub-interval pruning). Subproblems of depth two
 // are solved per root threshold by one pass over the rows sorted by each
 // second feature. Solved subproblems are cached by row set and depth.
+//
+// # Parallel search
+//
+// With Config.Workers > 1 (and MaxGap 0, depth >= 2) the root's
+// thresholds are searched by that many goroutines; below the root every
+// worker runs the sequential search above. Workers 1 is exactly the
+// sequential search.
+//
+// Work split: one task per root feature, in the sequential order (by
+// depth-one error), handed out from a shared queue; a worker searches
+// its feature's thresholds with the interval search, starting at the
+// feature's best depth-one threshold. When a worker waits and the queue
+// is empty, every busy worker gives away the newer half of its pending
+// intervals, each with the computed neighbour thresholds (and their
+// lower bounds) it refers to, so a given-away interval is pruned as it
+// would have been at home. (Cutting the thresholds into fixed chunks
+// instead loses that pruning at every chunk's ends: twice the root
+// subproblems on raisin at depth 3.) The search ends when every worker
+// waits.
+//
+// Shared: the sorted root columns (read only), the work queue, and the
+// incumbent (its errors, the key of its root split and its tree),
+// published through an atomic pointer and replaced under a mutex, which
+// also serialises the reports of improving trees (strictly fewer errors
+// only). Each worker has its own scratch (level buffers, split views,
+// side marks) and its own subproblem cache (at depth 3 the sequential
+// search has no cache hit at all on raisin, bank or wilt: sharing it
+// would buy little there).
+//
+// Determinism: the key of a root split is (the feature's position in
+// the order, the threshold's index); the leaf or the greedy seed has key
+// 0. A candidate replaces the incumbent when it has fewer errors, or as
+// many and a smaller key. An interval is searched with the bound "the
+// incumbent's errors" when the incumbent's key is below the interval's
+// smallest, and one more otherwise, so a candidate is never pruned by, or
+// rejected for, an incumbent it would win the tie against. A bound
+// tightened by another worker therefore prunes only candidates that lose
+// to the final incumbent, and the returned root split is the one of
+// smallest key among the optimal ones, whatever the timing and the
+// number of workers. (The zero-error-extremes rule can prune an equally
+// good threshold below a computed one; a parallel search applies it
+// only above.) The subtrees a worker built depend on the bounds and
+// cache it had; once the search is done the winning split's two subtrees
+// are solved again by one worker with an empty cache and the bound one
+// above their errors, a function of their row sets alone. So: the same
+// optimal objective for every worker count, and the same tree for every
+// count above one; the sequential search (1 worker) returns the first
+// optimal tree in its own order, which can be a different, equally good
+// tree. With MaxGap > 0 the search is sequential at any count.
+//
+// Memory: every worker reserves its split buffers in the shared Budget;
+// a refusal stops every worker and the search returns its incumbent
+// with Result.Cause wrapping model.ErrMemoryLimit. A stop (context or
+// memory) reaches every worker at its next look at the context; all
+// workers have returned before Solve does, and a stopped search reports
+// the incumbent and the irreducible-error bound, as the sequential one.
 package contree
 
 import (
@@ -45,10 +101,16 @@ type Config struct {
 	// Experimental knobs.
 	FIFO, EtaSum, LargerFirst, NoOrder bool
 	// Budget, when set, accounts the engine's big structures (the sorted
-	// columns and the split buffers of each level) against the solve's
-	// memory cap; when one does not fit the search stops with its best
-	// tree and Result.Cause wrapping model.ErrMemoryLimit.
+	// columns and the split buffers of each level, of every worker)
+	// against the solve's memory cap; when one does not fit the search
+	// stops with its best tree and Result.Cause wrapping
+	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// Workers is the number of goroutines of the root search (0 or 1:
+	// the sequential search). More than one searches the root's
+	// thresholds in parallel when MaxGap is 0 and MaxDepth >= 2 (see the
+	// package doc); otherwise the search is sequential.
+	Workers int
 }
 
 // Node is a tree node. Internal nodes send rows with
@@ -175,6 +237,7 @@ type solver struct {
 	cnt     []int
 	fql     []int
 	fqr     []int
+	par     *shared // the parallel root search this worker takes part in, or nil
 }
 
 // Solve searches an optimal tree (within cfg.MaxGap) of depth at most
@@ -222,6 +285,9 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 				onImprove(g)
 			}
 		}
+	}
+	if cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2 && leaf.Errors > 0 && !s.stop {
+		return s.parallel(in, root, leaf)
 	}
 	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
 	res := Result{Stats: s.stats}
@@ -403,7 +469,7 @@ func (s *solver) check() bool {
 	s.tick++
 	if s.tick&255 == 0 || s.work >= checkWork {
 		s.work = 0
-		if s.ctx.Err() != nil {
+		if s.ctx.Err() != nil || (s.par != nil && s.par.halted.Load()) {
 			s.stop = true
 		}
 	}
@@ -488,10 +554,22 @@ type branchState struct {
 	lvl      int
 	isRoot   bool
 	done     bool // a zero-error tree was found
+	// par is the shared incumbent of a parallel root search (nil in a
+	// sequential one) and q the position of the searched feature in its
+	// order: the root's bound then comes from par (see shared.bound).
+	par *shared
+	q   int
 }
 
-// bound is the exclusive bound that a split must beat to improve.
-func (b *branchState) bound() int { return min(b.ub, b.best.Errors) }
+// bound is the exclusive bound that a split must beat to improve. In a
+// parallel root search it is the bound for the thresholds from index i
+// on (see shared.bound).
+func (b *branchState) bound(i int32) int {
+	if b.par != nil {
+		return b.par.bound(b.q, i)
+	}
+	return min(b.ub, b.best.Errors)
+}
 
 func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
 	gc := gap / 4
@@ -500,6 +578,26 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 		st.best = s.seed
 	}
 	ls := s.level(lvl)
+	s.featureOrder(v, ls)
+	for _, f := range ls.order {
+		if st.done || s.stop {
+			break
+		}
+		s.branch(v, d, f, ls.first[f], st, nil)
+	}
+	if s.stop {
+		return 0, nil
+	}
+	if st.best.Errors < ub {
+		return max(0, st.best.Errors-gap), st.best
+	}
+	return max(0, ub-gap), st.best
+}
+
+// featureOrder fills ls.order with v's features in search order (by the
+// errors of their best depth-one split, ls.ferr, unless NoOrder) and
+// ls.first with the number of rows going low in that split.
+func (s *solver) featureOrder(v *view, ls *levelScratch) {
 	ls.order = ls.order[:0]
 	ls.first = ls.first[:0]
 	ls.ferr = ls.ferr[:0]
@@ -512,19 +610,6 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 	if !s.cfg.NoOrder {
 		slices.SortStableFunc(ls.order, func(a, b int) int { return ls.ferr[a] - ls.ferr[b] })
 	}
-	for _, f := range ls.order {
-		if st.done || s.stop {
-			break
-		}
-		s.branch(v, d, f, ls.first[f], st)
-	}
-	if s.stop {
-		return 0, nil
-	}
-	if st.best.Errors < ub {
-		return max(0, st.best.Errors-gap), st.best
-	}
-	return max(0, ub-gap), st.best
 }
 
 // thresholds fills the cum array for feature f of v and returns the
@@ -565,8 +650,9 @@ func lastAtMost(cum []int32, lo, hi int32, x int64) int32 {
 	return hi
 }
 
-// branch searches the thresholds of feature f (Algorithm 1).
-func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
+// branch searches the thresholds of feature f (Algorithm 1), or in a
+// parallel root search those of the task given (see parallel.go).
+func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) {
 	ls := s.level(st.lvl)
 	col := v.cols[f]
 	var m int
@@ -575,13 +661,22 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 		return
 	}
 	cum := ls.cum
-	ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
-	ls.comp = ls.comp[:0]
 	ml, mr := int32(0), int32(m-1)
+	if tk != nil && tk.ivs != nil {
+		ls.stack = append(ls.stack[:0], tk.ivs...)
+		ls.comp = append(ls.comp[:0], tk.comp...)
+		mr = tk.mr
+	} else {
+		ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
+		ls.comp = ls.comp[:0]
+	}
 	qh := 0
 	for len(ls.stack) > qh && !st.done {
 		if s.stop {
 			return
+		}
+		if st.par != nil && len(ls.stack)-qh >= 2 && st.par.hungry.Load() {
+			st.par.donate(st.q, f, ls, qh, mr)
 		}
 		var iv interval
 		if s.cfg.FIFO {
@@ -594,7 +689,7 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 			iv = ls.stack[len(ls.stack)-1]
 			ls.stack = ls.stack[:len(ls.stack)-1]
 		}
-		bound := st.bound()
+		bound := st.bound(iv.i)
 		prune := bound - st.gapHere // a split with lower bound >= prune cannot improve enough
 		i, j := max(iv.i, ml), min(iv.j, mr)
 		lbLu, lbRv := 0, 0
@@ -623,7 +718,9 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 		w := (i + j) / 2
 		if firstCut > 0 && !s.cfg.NoOrder {
 			// Start at the best depth-one threshold: a good first bound.
-			w = firstAtLeast(cum, 0, int32(m-1), int64(firstCut))
+			if w0 := firstAtLeast(cum, 0, int32(m-1), int64(firstCut)); w0 >= i && w0 <= j {
+				w = w0
+			}
 			firstCut = 0
 		}
 		s.stats.SplitsTried++
@@ -684,10 +781,14 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 				lbL, solL, lbR, solR = lb2, sol2, lb1, sol1
 			}
 		}
-		if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
-			lo, hi := col[cum[w]-1].row(), col[cum[w]].row()
-			t := midpoint(s.vals[f][lo], s.vals[f][hi])
-			st.best = &Node{Feature: f, Threshold: t, Low: solL, High: solR, Errors: solL.Errors + solR.Errors}
+		if st.par != nil {
+			if solL != nil && solR != nil {
+				st.par.offer(solL.Errors+solR.Errors, key(st.q, w), func() *Node {
+					return s.splitNode(col, f, int(cum[w]), solL, solR)
+				})
+			}
+		} else if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
+			st.best = s.splitNode(col, f, int(cum[w]), solL, solR)
 			if st.isRoot {
 				s.best = st.best
 				if s.onImpr != nil {
@@ -699,8 +800,11 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 				return
 			}
 		}
-		// Zero-error extremes (Theorem 2).
-		if solL != nil && solL.Errors == 0 {
+		// Zero-error extremes (Theorem 2). A zero-error left side at w
+		// leaves the thresholds below w no better than w, but possibly as
+		// good: a parallel root search, whose ties go to the lowest
+		// threshold, keeps them.
+		if solL != nil && solL.Errors == 0 && st.par == nil {
 			ml = max(ml, w+1)
 		}
 		if solR != nil && solR.Errors == 0 {
@@ -717,6 +821,15 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState) {
 			ls.stack = append(ls.stack, interval{i: i, j: w - 1, u: iv.u, v: ci})
 		}
 	}
+}
+
+// splitNode is the tree that splits col's rows into the first cut
+// (threshold midway between the values of rows cut-1 and cut) and the
+// rest, with subtrees lo and hi.
+func (s *solver) splitNode(col []entry, f, cut int, lo, hi *Node) *Node {
+	a, b := col[cut-1].row(), col[cut].row()
+	t := midpoint(s.vals[f][a], s.vals[f][b])
+	return &Node{Feature: f, Threshold: t, Low: lo, High: hi, Errors: lo.Errors + hi.Errors}
 }
 
 // midpoint returns a threshold t with a <= t < b near the middle.

@@ -1,0 +1,65 @@
+package contree
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// BenchmarkThreads solves each numeric depth-3 reference cell with 1 and
+// then 2 workers, side by side in every iteration, checks both optima,
+// and reports their wall and CPU seconds (getrusage: all threads, the
+// garbage collector included), the wall-time speed-up (wall-1 / wall-2)
+// and the CPU inflation (cpu-2 / cpu-1, the cost of the parallelism):
+//
+//	go test -run '^$' -bench 'Threads' -benchtime 1x -timeout 2h ./dp/contree
+//
+// Filter cells with e.g. -bench 'Threads/rice'. The cells (1-thread
+// time over 5 s): rice, fault, occupancy, avila, bean, skin, htru, magic
+// and eeg; segment, page and bidding are close to it.
+func BenchmarkThreads(b *testing.B) {
+	dir := filepath.Join(contreeShared(b), "data", "numeric")
+	for _, ref := range contreeNumericRefs(b) {
+		if ref.depth != 3 {
+			continue
+		}
+		b.Run(ref.dataset+"/d"+strconv.Itoa(ref.depth), func(b *testing.B) {
+			d, err := model.ReadFile(filepath.Join(dir, ref.dataset+".txt"), model.ReadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var wall, cpu [2]float64
+			errs := -1
+			for range b.N {
+				for i, w := range []int{1, 2} {
+					c0, t0 := cpuSeconds(), time.Now()
+					r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth, Workers: w}, nil)
+					wall[i] += time.Since(t0).Seconds()
+					cpu[i] += cpuSeconds() - c0
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !r.Optimal || r.Errors > ref.optimum || (!ref.float32 && r.Errors != ref.optimum) || (errs >= 0 && r.Errors != errs) {
+						b.Fatalf("%d workers: %d errors (optimal %v), reference %d, other count %d", w, r.Errors, r.Optimal, ref.optimum, errs)
+					}
+					if r.Tree.Errors(d) != r.Errors || r.Tree.Depth() > ref.depth {
+						b.Fatalf("%d workers: tree makes %d errors (claimed %d) or is too deep (%d)", w, r.Tree.Errors(d), r.Errors, r.Tree.Depth())
+					}
+					errs = r.Errors
+				}
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(errs), "errors")
+			b.ReportMetric(wall[0]/n, "wall-1-s")
+			b.ReportMetric(wall[1]/n, "wall-2-s")
+			b.ReportMetric(cpu[0]/n, "cpu-1-s")
+			b.ReportMetric(cpu[1]/n, "cpu-2-s")
+			b.ReportMetric(wall[0]/wall[1], "speedup")
+			b.ReportMetric(cpu[1]/cpu[0], "cpu-x")
+		})
+	}
+}
