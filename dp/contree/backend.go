@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/contree"
 	"github.com/odtkit/odtkit/dp/internal/sparse"
 	"github.com/odtkit/odtkit/dp/internal/view"
 	"github.com/odtkit/odtkit/model"
@@ -27,7 +28,8 @@ func (Backend) Info() backend.Info {
 		Input:      "numeric",
 		Exact:      true,
 		Anytime:    true,
-		Caps:       backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true, Threads: true},
+		Caps: backend.Caps{Weights: backend.WholeWeights, MaxRepeatedRows: contree.MaxRows - 1, LeafCost: true, MaxNodes: true,
+			Threads: true},
 		Params: []backend.Param{
 			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),
 			backend.EnumParam("eta", "max", []string{"max", "min"}, "η of the right upper bound: max (the paper's text, faster here) or min (its Algorithm 1)"),
