@@ -6,63 +6,8 @@ import (
 	"sync/atomic"
 )
 
-// The parallel search (Options.Workers > 1).
-//
-// Work split. The sequential search tries the tests of the root one
-// after the other, in the order of its domain, and searches the two
-// subtrees under each test; apart from the root's best tree (the bound
-// every branch is checked against through the ancestor lower bound),
-// what it does under one test of the root does not depend on what it did
-// under another. The parallel search computes the root's domain once and
-// hands its positions out in that order from one shared counter; each
-// worker searches the subtrees under its test exactly as the sequential
-// search does (same code: a root whose only test left is the one at its
-// position), with its own branch slots, pair tables and scratch, then
-// takes the next position. Load balances itself: a worker that finishes
-// early takes more tests.
-//
-// What is shared: the data (read only), the root's domain (read only),
-// the incumbent (the best tree, its error and the position of the root
-// test it came from) behind an atomic pointer, written under one mutex,
-// the next position, a stop flag, and the memory budget (each worker
-// reserves its own branch slots and pair tables in it).
-//
-// Tie-break and determinism. Among trees of equal error, the one under
-// the root test of lowest position wins, as in the sequential search,
-// where a later test replaces the root's tree only when strictly better.
-// A worker at position p reads the incumbent (e, q) before every step and
-// uses e as its root's best when q < p, and e+1 when q > p (so it still
-// accepts a tree of error e, which then replaces the incumbent). Its
-// ancestor lower bound at the root and its improvements of the root are
-// thus exactly the sequential ones for a root best that no later test
-// can beat, and no worker's timing decides which test wins: the winner is
-// the lowest position whose optimum is the optimum. The tree under the
-// winning test is the first tree of that error its worker finds; the
-// bound a worker reads only gives up configurations that cannot reach
-// the bound, and only changes which branches of such configurations are
-// explored, not the order in which the others are. Tests check that the
-// tree is the same at 1, 2 and 4 workers.
-//
-// Anytime. Every improvement of a worker's root is offered to the
-// shared incumbent under the mutex; the report is made there, and only
-// when the error strictly improves, so reports stay strictly decreasing.
-// A tree of equal error from a lower position replaces the incumbent
-// silently.
-//
-// Stop. Each worker looks at the context and at the shared stop flag as
-// the sequential search looks at the context; Solve waits for every
-// worker before it returns. A refused reservation of a branch slot sets
-// the flag (every worker stops) and becomes the result's Cause; a
-// refused pair table only makes that branch be searched test by test, as
-// in the sequential search. The lower bound of a stopped search is the
-// smallest of the incumbent's error, the bound of each test being
-// searched when the search stopped (as the sequential bound of a root
-// whose current test is its last) and 0 when some test was never handed
-// out; a finished test cannot beat the incumbent.
-//
-// Memory. Each worker holds at most the branches of one current tree
-// under one root test, like the sequential search, and its pair tables:
-// memory is that of the sequential search times the number of workers.
+// The parallel search (Options.Workers > 1): its design is in the
+// package doc.
 
 // incumbent is the best tree found by any worker: its error, and the
 // position of the root test it was found under (-1: the root's leaf).
