@@ -58,10 +58,7 @@ func TestParallelAgreesWithSequential(t *testing.T) {
 		m := 3 + rng.IntN(8)
 		C := 2 + rng.IntN(2)
 		d := randomData(t, rng, n, m, C, 1+int64(trial%3))
-		rows := make([]int, d.N)
-		for i := range rows {
-			rows[i] = i
-		}
+		rows := allRows(d)
 		for depth := 2; depth <= 4; depth++ {
 			want := bruteForce(d, rows, depth)
 			for _, o := range allOptions(depth) {
