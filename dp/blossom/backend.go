@@ -45,7 +45,7 @@ func (Backend) Info() backend.Info {
 	}
 	return backend.Info{
 		Name:        "blossom",
-		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Hebrard & Emmanuel)",
+		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Demirović, Hebrard & Jean)",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
 		Exact:       true,

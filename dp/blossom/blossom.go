@@ -84,8 +84,8 @@ type Result struct {
 }
 
 // Solve searches a tree of at most s.MaxDepth levels with the fewest
-// (weighted) errors on v's data, with the anytime algorithm of Hebrard
-// and Emmanuel: the first complete tree is the greedy one, each later
+// (weighted) errors on v's data, with the anytime algorithm of Demirović,
+// Hebrard and Jean: the first complete tree is the greedy one, each later
 // improvement is sent to report, and the search ends when every branch
 // has been tried (Optimal) or ctx is done (the best tree so far, with a
 // lower bound). Row weights must be whole numbers. Memory grows with the

@@ -1,6 +1,6 @@
-// Package blossom is the engine of the Blossom solver (Hebrard and
-// Emmanuel, "Blossom: an anytime algorithm for computing optimal
-// decision trees"): an iterative version of the depth-bounded dynamic
+// Package blossom is the engine of the Blossom solver (Demirović,
+// Hebrard and Jean, "A Simple and Efficient Anytime Algorithm for
+// Computing Optimal Decision Trees", ICML 2023): an iterative version of the depth-bounded dynamic
 // programme over branches that completes a tree before it tries
 // alternatives, keeps only the current tree in memory, and proves
 // optimality when every feature has been tried on every branch.
