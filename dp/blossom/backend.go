@@ -45,12 +45,12 @@ func (Backend) Info() backend.Info {
 	}
 	return backend.Info{
 		Name:        "blossom",
-		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Hebrard & Emmanuel)",
+		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Demirović, Hebrard & Jean)",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
-		Caps:        backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true},
+		Caps:        backend.Caps{Weights: backend.WholeWeights, LeafCost: true, MaxNodes: true, Threads: true},
 		Params:      params,
 	}
 }
@@ -67,7 +67,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	for _, sw := range switches(&s) {
 		*sw.off = !job.Options.Bool(sw.param.Name)
 	}
-	s.Budget = job.Budget
+	s.Budget, s.Workers = job.Budget, job.Workers()
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		r, err := Solve(ctx, v, s, job.Report)
 		if err != nil {

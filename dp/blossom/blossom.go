@@ -63,6 +63,10 @@ type Config struct {
 	// data does not fit, Result.Cause wraps model.ErrMemoryLimit and the
 	// greedy tree is returned.
 	Budget *backend.Budget
+	// Workers is the number of search goroutines (0 or 1: the sequential
+	// search). The optimal error is the same for every count, and so is
+	// the tree (see the engine's package doc for what holds).
+	Workers int
 }
 
 // Result is the outcome of a Blossom search. Errors and Objective
@@ -80,8 +84,8 @@ type Result struct {
 }
 
 // Solve searches a tree of at most s.MaxDepth levels with the fewest
-// (weighted) errors on v's data, with the anytime algorithm of Hebrard
-// and Emmanuel: the first complete tree is the greedy one, each later
+// (weighted) errors on v's data, with the anytime algorithm of Demirović,
+// Hebrard and Jean: the first complete tree is the greedy one, each later
 // improvement is sent to report, and the search ends when every branch
 // has been tried (Optimal) or ctx is done (the best tree so far, with a
 // lower bound). Row weights must be whole numbers. Memory grows with the
@@ -159,6 +163,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		NoDepth2:            s.NoDepth2,
 		NoDropUninformative: s.NoDropUninformative,
 		Budget:              s.Budget,
+		Workers:             s.Workers,
 	}, rep)
 	g := toGraph(res.Tree)
 	obj := float64(res.Error + p.offset)
@@ -183,7 +188,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		"binary_tests": v.NumTests(), "tests_used": len(p.tests), "rows_used": p.rows, "row_slots": p.data.N,
 		"error_offset": p.offset, "iterations": st.Iterations, "decisions": st.Decisions,
 		"depth1_solves": st.Depth1, "depth2_solves": st.Depth2, "pruned": st.Pruned,
-		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": first,
+		"improvements": st.Incumbents, "peak_branches": st.PeakBranches, "first_complete": first, "root_tests": st.RootTests,
 		"seconds": time.Since(start).Seconds(), "returned_cart": out.Model == cartG,
 	}
 	return out, nil

@@ -1,7 +1,9 @@
 package blossom
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -307,5 +309,46 @@ func TestBlossomCARTSeed(t *testing.T) {
 	}
 	if first != cartErr || r.Objective > cartErr {
 		t.Fatalf("first incumbent %v, result %v, greedy %v", first, r.Objective, cartErr)
+	}
+}
+
+// At 2 and 4 workers Blossom finds the reference optimum on the depth-3
+// cells and the quick depth-4 cells, with the very tree of the
+// sequential search, and two runs at 2 workers give identical models.
+func TestBlossomThreadsReference(t *testing.T) {
+	shared := blossomShared(t)
+	views := map[string]*model.BinaryView{}
+	cells := 0
+	for _, c := range blossomReference(t, shared) {
+		if c.depth != 3 && (c.depth != 4 || c.dl85 < 0 || c.dl85 > 0.5) {
+			continue
+		}
+		cells++
+		t.Run(c.name+"/d"+strconv.Itoa(c.depth), func(t *testing.T) {
+			v := views[c.name]
+			if v == nil {
+				v = blossomLoad(t, shared, c.name)
+				views[c.name] = v
+			}
+			var want []byte
+			for _, workers := range []int{1, 2, 2, 4} {
+				r := blossomCheck(t, context.Background(), v, Config{MaxDepth: c.depth, Workers: workers})
+				if !r.Optimal || r.Objective != float64(c.optimum) {
+					t.Fatalf("%d workers: %v errors (optimal=%v), reference %d", workers, r.Objective, r.Optimal, c.optimum)
+				}
+				got, err := json.Marshal(r.Model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = got
+				} else if !bytes.Equal(got, want) {
+					t.Fatalf("%d workers: tree\n%s\nsequential tree\n%s", workers, got, want)
+				}
+			}
+		})
+	}
+	if cells == 0 {
+		t.Fatal("no reference cell")
 	}
 }

@@ -3,10 +3,10 @@ package blossom
 import (
 	"context"
 	"math/bits"
+	"slices"
+	"unsafe"
 
 	"github.com/odtkit/odtkit/backend"
-	"slices"
-
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -51,6 +51,10 @@ type Options struct {
 	// even the data does not fit, Solve refuses with an error wrapping
 	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// Workers is the number of search goroutines (0 or 1: the sequential
+	// search). With more, the tests of the root are handed out in their
+	// order to the workers (see parallel.go).
+	Workers int
 }
 
 // maxDepth2Bytes caps the pair tables of the two-level rule when no
@@ -90,6 +94,9 @@ type Stats struct {
 	// Depth2Skipped counts the branches with two levels left searched
 	// feature by feature because their pair tables did not fit.
 	Depth2Skipped int64
+	// RootTests counts the tests of the root searched by a parallel
+	// search (0 for the sequential one).
+	RootTests int64
 }
 
 // Result is the outcome of a search.
@@ -144,6 +151,14 @@ type search struct {
 	halt   bool  // the context ended inside a step
 	budget *backend.Budget
 	held   int64 // bytes reserved in budget
+	cause  error // a refused reservation that stopped the search
+
+	// parallel search (nil / 0 for the sequential one): the state the
+	// workers share, the position in the root's domain of the test this
+	// worker searches, and rootEnd = pos+1, the end of the root's tests.
+	sh      *shared
+	pos     int
+	rootEnd int
 
 	// scratch
 	hc, lc, tc             []int64
@@ -168,16 +183,11 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 	if o.CheckEvery <= 0 {
 		o.CheckEvery = 64
 	}
-	m := len(d.Cols)
-	s := &search{d: d, o: o, report: report, ctx: ctx, budget: o.Budget,
-		hc: make([]int64, d.C), lc: make([]int64, d.C), tc: make([]int64, d.C),
-		score: make([]float64, m),
+	if o.Workers > 1 && (o.MaxDepth >= 3 || o.MaxDepth == 2 && o.NoDepth2) {
+		return solveParallel(ctx, d, o, report)
 	}
+	s := newSearch(ctx, d, o, report)
 	defer func() { s.budget.Release(s.held) }()
-	s.stats.FirstComplete = -1
-	for c := range d.C {
-		s.leaves = append(s.leaves, &Tree{Feature: -1, Class: c})
-	}
 	root := s.newNode(-1, 0, d.All, nil, false)
 	if err := s.reserve(d.Bytes(), "blossom data"); err != nil {
 		r := &s.nodes[root]
@@ -187,12 +197,45 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 	if report != nil {
 		report(s.nodes[root].best, s.nodes[root].tree)
 	}
-	stopped := false
+	stopped := s.run(root)
+	r := &s.nodes[root]
+	if s.stats.FirstComplete < 0 && !stopped {
+		s.stats.FirstComplete = r.best
+	}
+	res := &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats, Cause: s.cause}
+	if res.Optimal {
+		res.LowerBound = res.Error
+	} else {
+		res.LowerBound = min(s.bound(root), res.Error)
+	}
+	return res
+}
+
+// newSearch is a search with its scratch, no branch yet.
+func newSearch(ctx context.Context, d *Data, o Options, report func(int64, *Tree)) *search {
+	s := &search{d: d, o: o, report: report, ctx: ctx, budget: o.Budget,
+		hc: make([]int64, d.C), lc: make([]int64, d.C), tc: make([]int64, d.C),
+		score: make([]float64, len(d.Cols)),
+	}
+	s.stats.FirstComplete = -1
+	for c := range d.C {
+		s.leaves = append(s.leaves, &Tree{Feature: -1, Class: c})
+	}
+	return s
+}
+
+// run is the main loop: buds are expanded (first in, first out) and,
+// when none is left, decisions are undone, until the search space of
+// root is exhausted or root holds a perfect tree. It returns true when
+// the search was stopped (context, memory, or another worker's stop).
+func (s *search) run(root int32) bool {
 	for len(s.seq)+len(s.buds)-s.head > 0 {
 		s.stats.Iterations++
-		if s.halt || (s.stats.Iterations%int64(o.CheckEvery) == 0 || s.work > 1<<20) && s.looked() {
-			stopped = true
-			break
+		if s.halt || (s.stats.Iterations%int64(s.o.CheckEvery) == 0 || s.work > 1<<20) && s.looked() {
+			return true
+		}
+		if s.sh != nil {
+			s.sync()
 		}
 		if s.nodes[root].best == 0 {
 			break // nothing can beat a perfect tree
@@ -209,25 +252,15 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		s.backtrack()
 	}
 	// A step cut short by the context leaves its branch unsolved.
-	stopped = stopped || s.halt
-	r := &s.nodes[root]
-	if s.stats.FirstComplete < 0 && !stopped {
-		s.stats.FirstComplete = r.best
-	}
-	res := &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats}
-	if res.Optimal {
-		res.LowerBound = res.Error
-	} else {
-		res.LowerBound = min(s.bound(root), res.Error)
-	}
-	return res
+	return s.halt
 }
 
-// looked looks at the context (and resets the work counter): true when
-// it has ended.
+// looked looks at the context and, in a parallel search, at the other
+// workers' stop (and resets the work counter): true when the search
+// must stop.
 func (s *search) looked() bool {
 	s.work = 0
-	if s.ctx.Err() != nil {
+	if s.ctx.Err() != nil || s.sh != nil && s.sh.stop.Load() {
 		s.halt = true
 	}
 	return s.halt
@@ -242,6 +275,16 @@ func (s *search) reserve(n int64, what string) error {
 	return nil
 }
 
+// end is the number of tests of branch id that may be tried: all of its
+// domain, except at the root of a parallel worker, which tries only the
+// test at its position.
+func (s *search) end(id int32, x *node) int {
+	if id == 0 && s.rootEnd > 0 {
+		return s.rootEnd
+	}
+	return len(x.dom)
+}
+
 // bound is a lower bound on the optimal error of branch id of a stopped
 // search: its best when it was solved optimally (done and not tainted);
 // otherwise, when its current test is the last one left to try and no
@@ -253,7 +296,7 @@ func (s *search) bound(id int32) int64 {
 	if x.done && !x.tainted {
 		return x.best
 	}
-	if x.tainted || x.feat < 0 || x.dom == nil || x.next < len(x.dom) {
+	if x.tainted || x.feat < 0 || x.dom == nil || x.next < s.end(id, x) {
 		return 0
 	}
 	return min(x.best, s.bound(x.kids[0])+s.bound(x.kids[1]))
@@ -268,8 +311,24 @@ func (s *search) alloc() int32 {
 		s.free = s.free[:n-1]
 		return id
 	}
+	// A new slot is accounted before it is made; when it does not fit,
+	// it is made all the same (one slot) and the search stops at its
+	// next step with the refusal as its cause.
+	if err := s.reserve(s.slotBytes(), "blossom branches"); err != nil && s.cause == nil {
+		s.cause, s.halt = err, true
+		if s.sh != nil {
+			s.sh.fail(err)
+		}
+	}
 	s.nodes = append(s.nodes, node{rows: make([]uint64, s.d.W), cls: make([]int64, s.d.C)})
 	return int32(len(s.nodes) - 1)
+}
+
+// slotBytes is the memory of one branch slot: its rows, the indices of
+// its non-zero words (at most one per word), its class counts and the
+// node itself.
+func (s *search) slotBytes() int64 {
+	return int64(s.d.W)*(8+4) + int64(s.d.C)*8 + int64(unsafe.Sizeof(node{}))
 }
 
 func (s *search) release(id int32) {
@@ -401,7 +460,7 @@ func (s *search) expand(id int32) {
 		s.order(id)
 		x = &s.nodes[id]
 	}
-	if x.next >= len(x.dom) {
+	if x.next >= s.end(id, x) {
 		x.done = true
 		return
 	}
@@ -559,6 +618,9 @@ func (s *search) prune(id, a int32) {
 func (s *search) backtrack() {
 	if s.stats.FirstComplete < 0 {
 		s.stats.FirstComplete = s.nodes[0].best
+		if s.sh != nil {
+			s.sh.first.CompareAndSwap(-1, s.sh.inc.Load().err)
+		}
 	}
 	for len(s.seq) > 0 {
 		id := s.seq[len(s.seq)-1]
@@ -567,7 +629,7 @@ func (s *search) backtrack() {
 		s.release(x.kids[0])
 		s.release(x.kids[1])
 		x.kids, x.feat = [2]int32{-1, -1}, -1
-		if x.best > 0 && x.next < len(x.dom) {
+		if x.best > 0 && x.next < s.end(id, x) {
 			a := int32(-1)
 			if !s.o.NoLowerBound {
 				a = s.hopeless(id)

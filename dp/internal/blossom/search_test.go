@@ -41,6 +41,15 @@ func randomData(t *testing.T, rng *rand.Rand, n, m, C int, maxW int64) *Data {
 	return d
 }
 
+// allRows lists the row slots of d.
+func allRows(d *Data) []int {
+	rows := make([]int, d.N)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
+}
+
 func has(col []uint64, r int) bool { return col[r>>6]>>uint(r&63)&1 != 0 }
 
 // bruteForce is the plain recursion over all tests: the least weighted
@@ -120,10 +129,7 @@ func TestBruteForce(t *testing.T) {
 			maxW = 5
 		}
 		d := randomData(t, rng, n, m, C, maxW)
-		rows := make([]int, d.N)
-		for i := range rows {
-			rows[i] = i
-		}
+		rows := allRows(d)
 		for depth := 0; depth <= 4; depth++ {
 			want := bruteForce(d, rows, depth)
 			for _, o := range allOptions(depth) {

@@ -1,0 +1,84 @@
+//go:build unix
+
+package blossom
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// threadsCells are the cp4im depth-4 cells whose sequential search takes
+// over 5 s (issue 16): vehicle and pendigits about 8 s and 14 s on a
+// quiet machine, ionosphere minutes.
+var threadsCells = []string{"vehicle", "pendigits", "ionosphere"}
+
+// cpuSeconds is the process's user+system CPU time (every thread).
+func cpuSeconds(b *testing.B) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// BenchmarkThreads solves each cell of threadsCells at depth 4 with 1
+// and then 2 workers, checks both against the reference optimum, and
+// reports their wall and CPU seconds (the mean over b.N rounds), the
+// wall-time speed-up and the CPU-time inflation (2-worker CPU / 1-worker
+// CPU):
+//
+//	go test -run '^$' -bench 'Threads' -benchtime 1x -timeout 0 ./dp/blossom/
+//	go test -run '^$' -bench 'Threads/vehicle' -benchtime 1x ./dp/blossom/
+//
+// On the 2-core machine, quiet, 2026-11-23 (wall 1 -> 2 workers, CPU
+// 2 workers / 1): vehicle 5.16 -> 2.40 s (2.15x, CPU 0.91), pendigits
+// 10.76 -> 5.38 s (2.00x, CPU 0.99), ionosphere 60.93 -> 30.47 s (2.00x,
+// CPU 0.98); the objectives 12, 13 and 7, the reference optima.
+func BenchmarkThreads(b *testing.B) {
+	shared := blossomShared(b)
+	ref := map[string]int{}
+	for _, c := range blossomReference(b, shared) {
+		if c.depth == 4 {
+			ref[c.name] = c.optimum
+		}
+	}
+	for _, name := range threadsCells {
+		b.Run(name+"-d4", func(b *testing.B) {
+			v := blossomLoad(b, shared, name)
+			var wall, cpu [2]float64
+			var obj [2]float64
+			for range b.N {
+				for i, workers := range []int{1, 2} {
+					c0, t0 := cpuSeconds(b), time.Now()
+					r, err := Solve(context.Background(), v, Config{MaxDepth: 4, Workers: workers}, nil)
+					wall[i] += time.Since(t0).Seconds()
+					cpu[i] += cpuSeconds(b) - c0
+					if err != nil {
+						b.Fatal(err)
+					}
+					if want, ok := ref[name]; !r.Optimal || ok && r.Objective != float64(want) {
+						b.Fatalf("%d workers: %v (optimal %v), reference %d", workers, r.Objective, r.Optimal, want)
+					}
+					obj[i] = r.Objective
+				}
+			}
+			if obj[0] != obj[1] {
+				b.Fatalf("objective %v with 1 worker, %v with 2", obj[0], obj[1])
+			}
+			n := float64(b.N)
+			b.ReportMetric(wall[0]/n, "wall1-s")
+			b.ReportMetric(wall[1]/n, "wall2-s")
+			b.ReportMetric(cpu[0]/n, "cpu1-s")
+			b.ReportMetric(cpu[1]/n, "cpu2-s")
+			b.ReportMetric(wall[0]/wall[1], "speedup")
+			b.ReportMetric(cpu[1]/cpu[0], "cpu-inflation")
+			b.ReportMetric(obj[1], "objective")
+			b.ReportMetric(0, "ns/op")
+			fmt.Printf("%s depth 4: objective %v; 1 worker %.2f s wall %.2f s CPU; 2 workers %.2f s wall %.2f s CPU\n",
+				name, obj[1], wall[0]/n, cpu[0]/n, wall[1]/n, cpu[1]/n)
+		})
+	}
+}
