@@ -1,0 +1,42 @@
+#!/bin/bash
+# The ODD paper's protocol on HiGHS (issue 15, item 3), in odt bench terms:
+# the N smallest uci54 datasets (default 20), a 50 % stratified training split
+# (seed 1), univariate diagrams on skeletons 1,2,4,8 and 1,2,2,2,2,2,2,2,
+# alpha 0.01 and 1, a time limit per run (default 60s). One bench per
+# (skeleton, alpha); the summary counts proven runs, runs that improved on
+# the construction heuristic (the first incumbent) and the mean final gap.
+#
+#   scripts/odd-protocol.sh [-n N] [-t 60s] [-o DIR] [DATA_DIR]
+# Needs an odt built with -tags highs on PATH (or ODT=path).
+set -euo pipefail
+n=20 limit=60s out=odd-protocol
+while getopts n:t:o: f; do
+  case $f in n) n=$OPTARG ;; t) limit=$OPTARG ;; o) out=$OPTARG ;; *) exit 2 ;; esac
+done
+shift $((OPTIND - 1))
+data=${1:-../shared/data/uci54}
+odt=${ODT:-odt}
+mapfile -t files < <(for f in "$data"/*.csv; do echo "$(($(wc -l <"$f") - 1)) $f"; done | sort -n -k1,1 -s | head -n "$n" | cut -d' ' -f2-)
+[ ${#files[@]} -gt 0 ] || { echo "odd-protocol: no .csv files in $data" >&2; exit 2; }
+mkdir -p "$out"
+for sk in 1,2,4,8 1,2,2,2,2,2,2,2; do
+  for a in 0.01 1; do
+    "$odt" bench -q --backends milp-odd --split 50/50 --seeds 1 --skeleton "$sk" --alpha "$a" \
+      --time-limit "$limit" -o "$out/sk${sk//,/}-a$a" "${files[@]}" >/dev/null
+  done
+done
+python3 - "$out" <<'PY'
+import glob, json, sys
+print("| skeleton | alpha | runs | proven | improved on the heuristic | mean gap |")
+print("|---|---|---|---|---|---|")
+for d in sorted(glob.glob(sys.argv[1] + "/sk*/")):
+    rs = [json.loads(l) for l in open(d + "runs.jsonl")]
+    name = d.rstrip("/").split("/")[-1]
+    sk, a = name[2:].split("-a")
+    proven = sum(r["optimal"] for r in rs)
+    imp = sum(1 for r in rs if r.get("incumbents") and r["objective"] is not None
+              and r["objective"] < r["incumbents"][0]["objective"] - 1e-12)
+    gaps = [(r["objective"] - r["lower_bound"]) / r["objective"] for r in rs
+            if r["objective"] and r["lower_bound"] is not None]
+    print(f"| {','.join(sk)} | {a} | {len(rs)} | {proven} | {imp} | {sum(gaps)/max(len(gaps),1):.3f} |")
+PY
