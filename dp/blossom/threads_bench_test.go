@@ -1,28 +1,18 @@
-//go:build unix
-
 package blossom
 
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/odtkit/odtkit/dp/internal/dptest"
 )
 
 // threadsCells are the cp4im depth-4 cells whose sequential search takes
 // over 5 s (issue 16): vehicle and pendigits about 8 s and 14 s on a
 // quiet machine, ionosphere minutes.
 var threadsCells = []string{"vehicle", "pendigits", "ionosphere"}
-
-// cpuSeconds is the process's user+system CPU time (every thread).
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
 
 // BenchmarkThreads solves each cell of threadsCells at depth 4 with 1
 // and then 2 workers, checks both against the reference optimum, and
@@ -52,10 +42,10 @@ func BenchmarkThreads(b *testing.B) {
 			var obj [2]float64
 			for range b.N {
 				for i, workers := range []int{1, 2} {
-					c0, t0 := cpuSeconds(b), time.Now()
+					c0, t0 := dptest.CPUSeconds(), time.Now()
 					r, err := Solve(context.Background(), v, Config{MaxDepth: 4, Workers: workers}, nil)
 					wall[i] += time.Since(t0).Seconds()
-					cpu[i] += cpuSeconds(b) - c0
+					cpu[i] += dptest.CPUSeconds() - c0
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -69,12 +59,7 @@ func BenchmarkThreads(b *testing.B) {
 				b.Fatalf("objective %v with 1 worker, %v with 2", obj[0], obj[1])
 			}
 			n := float64(b.N)
-			b.ReportMetric(wall[0]/n, "wall1-s")
-			b.ReportMetric(wall[1]/n, "wall2-s")
-			b.ReportMetric(cpu[0]/n, "cpu1-s")
-			b.ReportMetric(cpu[1]/n, "cpu2-s")
-			b.ReportMetric(wall[0]/wall[1], "speedup")
-			b.ReportMetric(cpu[1]/cpu[0], "cpu-inflation")
+			dptest.ReportThreads(b, wall, cpu)
 			b.ReportMetric(obj[1], "objective")
 			b.ReportMetric(0, "ns/op")
 			fmt.Printf("%s depth 4: objective %v; 1 worker %.2f s wall %.2f s CPU; 2 workers %.2f s wall %.2f s CPU\n",

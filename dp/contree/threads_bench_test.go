@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -36,10 +37,10 @@ func BenchmarkThreads(b *testing.B) {
 			errs := -1
 			for range b.N {
 				for i, w := range []int{1, 2} {
-					c0, t0 := cpuSeconds(), time.Now()
+					c0, t0 := dptest.CPUSeconds(), time.Now()
 					r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth, Workers: w}, nil)
 					wall[i] += time.Since(t0).Seconds()
-					cpu[i] += cpuSeconds() - c0
+					cpu[i] += dptest.CPUSeconds() - c0
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -52,14 +53,8 @@ func BenchmarkThreads(b *testing.B) {
 					errs = r.Errors
 				}
 			}
-			n := float64(b.N)
 			b.ReportMetric(float64(errs), "errors")
-			b.ReportMetric(wall[0]/n, "wall-1-s")
-			b.ReportMetric(wall[1]/n, "wall-2-s")
-			b.ReportMetric(cpu[0]/n, "cpu-1-s")
-			b.ReportMetric(cpu[1]/n, "cpu-2-s")
-			b.ReportMetric(wall[0]/wall[1], "speedup")
-			b.ReportMetric(cpu[1]/cpu[0], "cpu-x")
+			dptest.ReportThreads(b, wall, cpu)
 		})
 	}
 }

@@ -132,10 +132,10 @@ func BenchmarkThreads(b *testing.B) {
 				for b.Loop() {
 					for k, w := range []int{1, 2} {
 						runtime.GC()
-						c0, t0 := dl85CPUSeconds(), time.Now()
+						c0, t0 := dptest.CPUSeconds(), time.Now()
 						r, err := a.solve(v, Config{MaxDepth: 4, Workers: w})
 						wall[k] += time.Since(t0).Seconds()
-						cpu[k] += dl85CPUSeconds() - c0
+						cpu[k] += dptest.CPUSeconds() - c0
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -144,13 +144,7 @@ func BenchmarkThreads(b *testing.B) {
 						}
 					}
 				}
-				n := float64(b.N)
-				b.ReportMetric(wall[0]/n, "wall1-s")
-				b.ReportMetric(cpu[0]/n, "cpu1-s")
-				b.ReportMetric(wall[1]/n, "wall2-s")
-				b.ReportMetric(cpu[1]/n, "cpu2-s")
-				b.ReportMetric(wall[0]/wall[1], "speedup")
-				b.ReportMetric(cpu[1]/cpu[0], "cpu-inflation")
+				dptest.ReportThreads(b, wall, cpu)
 				b.ReportMetric(float64(opt[name]), "error")
 			})
 		}

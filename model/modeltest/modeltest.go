@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/odtkit/odtkit/model"
 )
@@ -99,18 +100,21 @@ func Columns(v *model.BinaryView) [][]uint64 {
 
 // StopAfter returns a context whose Err reports context.Canceled from
 // its (n+1)-th call on: a deterministic way to stop a search at every
-// point where it looks at its context. It is not safe for concurrent use.
+// point where it looks at its context. It is safe for concurrent use
+// (parallel searches stop after n looks by all their workers together).
 func StopAfter(n int) context.Context {
-	return &countdown{Context: context.Background(), left: n}
+	c := &countdown{Context: context.Background()}
+	c.left.Store(int64(n))
+	return c
 }
 
 type countdown struct {
 	context.Context
-	left int
+	left atomic.Int64
 }
 
 func (c *countdown) Err() error {
-	if c.left--; c.left < 0 {
+	if c.left.Add(-1) < 0 {
 		return context.Canceled
 	}
 	return nil

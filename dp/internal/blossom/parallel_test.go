@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,26 +13,6 @@ import (
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/model/modeltest"
 )
-
-// stopAfter is a context whose Err reports context.Canceled from its
-// (n+1)-th call on, whichever goroutine makes it.
-func stopAfter(n int64) context.Context {
-	c := &countdown{Context: context.Background()}
-	c.left.Store(n)
-	return c
-}
-
-type countdown struct {
-	context.Context
-	left atomic.Int64
-}
-
-func (c *countdown) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
 
 // treeString renders a tree for comparisons.
 func treeString(t *Tree) string {
@@ -130,7 +109,7 @@ func TestParallelStops(t *testing.T) {
 		depth := 3 + it%2
 		full := Solve(context.Background(), d, Options{MaxDepth: depth}, nil)
 		for after := int64(1); after < 3000; after = after*2 + 1 {
-			r := Solve(stopAfter(after), d, Options{MaxDepth: depth, CheckEvery: 1, Workers: 2}, nil)
+			r := Solve(modeltest.StopAfter(int(after)), d, Options{MaxDepth: depth, CheckEvery: 1, Workers: 2}, nil)
 			checkResult(t, d, r, depth)
 			if r.LowerBound > full.Error || r.Error < full.Error || r.Optimal && r.Error != full.Error {
 				t.Fatalf("case %d stopped after %d: %d (bound %d, optimal %v), optimum %d",

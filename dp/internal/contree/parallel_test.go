@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,20 +141,6 @@ func TestParallelBudget(t *testing.T) {
 	}
 }
 
-// stopAfter is a context whose Err reports context.Canceled from its
-// (n+1)-th call on, safe for concurrent use (modeltest.StopAfter is not).
-type stopAfter struct {
-	context.Context
-	left atomic.Int64
-}
-
-func (c *stopAfter) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // A parallel search stopped at many points reports a verified tree and a
 // bound never above the optimum, positive once the columns are sorted.
 func TestParallelStoppedBound(t *testing.T) {
@@ -163,9 +148,7 @@ func TestParallelStoppedBound(t *testing.T) {
 	full := Solve(context.Background(), in, productionConfig(3, 1), nil)
 	positive := 0
 	for after := int64(0); after < 3000; after = after*2 + 1 {
-		ctx := &stopAfter{Context: context.Background()}
-		ctx.left.Store(after)
-		r := Solve(ctx, in, productionConfig(3, 2), nil)
+		r := Solve(modeltest.StopAfter(int(after)), in, productionConfig(3, 2), nil)
 		checkResult(t, in, r)
 		if r.LowerBound > full.Errors || r.Errors < full.Errors {
 			t.Fatalf("stopped after %d looks: %d errors, bound %d, optimum %d", after, r.Errors, r.LowerBound, full.Errors)

@@ -1,12 +1,12 @@
 //go:build unix
 
-package contree
+package dptest
 
 import "syscall"
 
-// cpuSeconds is the process's user + system CPU time over all its
-// threads, or -1 when unknown.
-func cpuSeconds() float64 {
+// CPUSeconds is the process's user + system CPU time over all its
+// threads (the garbage collector included), or -1 when unknown.
+func CPUSeconds() float64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return -1
