@@ -67,19 +67,21 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 		depth = min(depth, c.Depth)
 	}
 	small := slices.MinFunc(files, func(a, b string) int { return int(min(max(size[a]-size[b], -1), 1)) })
-	// cell is a run of the grid on file with backend b, or failing that
-	// any run with b (a shard need not hold every pair), or on file.
-	cell := func(file, b string) Cell {
+	// pick is the first run of the grid on file with backend b, or
+	// failing that (a shard need not hold every pair) the first that
+	// matches other.
+	pick := func(file, b string, other func(Cell) bool) Cell {
 		i := slices.IndexFunc(cells, func(c Cell) bool { return c.Dataset == file && c.Backend == b })
 		if i < 0 {
-			i = max(slices.IndexFunc(cells, func(c Cell) bool { return c.Backend == b }), 0)
+			i = slices.IndexFunc(cells, other)
 		}
 		c := cells[i]
 		c.Depth = min(c.Depth, depth)
 		return c
 	}
 	for _, b := range backends {
-		if err := rn.probe(ctx, cell(small, b)); err != nil {
+		c := pick(small, b, func(c Cell) bool { return c.Backend == b })
+		if err := rn.probe(ctx, c); err != nil {
 			return &InvalidError{What: fmt.Sprintf("backend %q with options %q", b, rn.Args), Msg: err.Error()}
 		}
 	}
@@ -87,10 +89,7 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 		if f == small {
 			continue
 		}
-		c := cell(f, backends[0])
-		if c.Dataset != f {
-			c = cells[slices.IndexFunc(cells, func(c Cell) bool { return c.Dataset == f })]
-		}
+		c := pick(f, backends[0], func(c Cell) bool { return c.Dataset == f })
 		if err := rn.probe(ctx, c); err != nil {
 			return &InvalidError{What: fmt.Sprintf("data file %q", f), Msg: err.Error()}
 		}
