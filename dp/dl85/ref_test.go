@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/odtkit/odtkit/dp/internal/dl85"
+	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
@@ -161,14 +162,14 @@ func BenchmarkDL85(b *testing.B) {
 				var r *Result
 				var err error
 				reset := dl85ResetPeakRSS()
-				cpu0 := dl85CPUSeconds()
+				cpu0 := dptest.CPUSeconds()
 				for b.Loop() {
 					r, err = Solve(context.Background(), v, withDepth(vr.s, c.Depth, 1))
 					if err != nil {
 						b.Fatal(err)
 					}
 				}
-				cpu := (dl85CPUSeconds() - cpu0) / float64(b.N)
+				cpu := (dptest.CPUSeconds() - cpu0) / float64(b.N)
 				if cpu0 < 0 {
 					cpu = -1
 				}

@@ -2,6 +2,5 @@
 
 package dl85
 
-func dl85CPUSeconds() float64 { return -1 }
-func dl85ResetPeakRSS() bool  { return false }
-func dl85PeakRSSMB() float64  { return -1 }
+func dl85ResetPeakRSS() bool { return false }
+func dl85PeakRSSMB() float64 { return -1 }

@@ -8,19 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 )
-
-// dl85CPUSeconds is the process's user+system CPU time (all threads,
-// garbage collector included), or -1 when unknown.
-func dl85CPUSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return -1
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
-}
 
 // dl85ResetPeakRSS returns the free heap to the OS and resets the
 // kernel's peak resident set mark, so that dl85PeakRSSMB then measures
