@@ -22,7 +22,7 @@ func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		p := job.Problem
 		r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost,
-			Budget: job.Budget})
+			Budget: job.Budget, Workers: job.Workers()})
 		stats := map[string]any{"engine": "sparse", "branches": r.Branches}
 		if r.Tree == nil {
 			if !r.Optimal {

@@ -17,6 +17,18 @@
 // The cache is accounted in the job's memory budget (Config.Budget), in
 // chunks: when the next chunk does not fit, the search stops as for a
 // deadline and returns the best tree found, with Result.MemoryStop set.
+//
+// With several workers (Config.Workers, from Job.Workers) the root's
+// candidate splits — (test, budget of the low child) pairs, in the
+// sequential order — are handed out from a shared counter. Each worker
+// has its own scratch and its own chunks of the budget; all share the
+// cache, split into 64 maps under their own locks, and the root's best
+// candidate, under one lock. A cached entry is the exact optimum of its
+// branch whoever computes it (the search below the root has no outside
+// bound), two workers may at worst compute one branch twice. Among
+// candidates of equal cost the lowest position wins, as in the sequential
+// search, so the tree is the same for every worker count. One worker runs
+// the sequential search, with a cache of one map and no locks.
 package sparse
 
 import (
@@ -24,6 +36,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
+	"sync/atomic"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
@@ -39,6 +53,9 @@ type Config struct {
 	LeafCost float64
 	// Budget accounts the cache (nil: no cap).
 	Budget *backend.Budget
+	// Workers is the number of goroutines that search (≤ 1: one, the
+	// sequential search).
+	Workers int
 }
 
 // Result is an optimal tree for the config, or the best tree found before
@@ -56,7 +73,7 @@ type Result struct {
 	MemoryStop error
 }
 
-// memoChunk is how many bytes of cache the solver reserves at a time.
+// memoChunk is how many bytes of cache a worker reserves at a time.
 const memoChunk = 256 << 10
 
 // entryBytes estimates the memory of one cache entry with a key of n
@@ -71,38 +88,67 @@ type entry struct {
 	class int
 }
 
-type solver struct {
-	ctx     context.Context
-	v       *model.BinaryView
-	cfg     Config
-	leafW   float64 // λ·W
-	memo    map[string]entry
-	key     []byte
-	weights []float64
-	counts  []float64
-	steps   int
-	stopped bool
-	// reserved is the cache's reservation in the budget; used the part
-	// the cache fills. memErr is the budget's refusal.
-	reserved, used int64
-	memErr         error
+// state is what every worker of one Solve sees: the problem, the cache
+// and the stop.
+type state struct {
+	ctx   context.Context
+	v     *model.BinaryView
+	cfg   Config
+	leafW float64 // λ·W
+	memo  *memo
+	// stopped ends the search (deadline, cancel or memory); memErr is the
+	// budget's refusal, kept once.
+	stopped atomic.Bool
+	memMu   sync.Mutex
+	memErr  error
 }
 
-// Solve runs the dynamic program on v.
+func (sh *state) refuse(err error) {
+	sh.memMu.Lock()
+	if sh.memErr == nil {
+		sh.memErr = err
+	}
+	sh.memMu.Unlock()
+	sh.stopped.Store(true)
+}
+
+// solver is one worker: its scratch and its share of the cache's
+// reservation.
+type solver struct {
+	*state
+	weights []float64
+	key     []byte
+	counts  []float64
+	steps   int
+	// reserved is this worker's reservation in the budget; used the part
+	// its cache entries fill.
+	reserved, used int64
+}
+
+func (sh *state) newSolver() *solver {
+	return &solver{state: sh, weights: sh.v.Data.Weights, counts: make([]float64, len(sh.v.Class))}
+}
+
+// Solve runs the dynamic program on v with cfg.Workers goroutines.
 func Solve(ctx context.Context, v *model.BinaryView, cfg Config) *Result {
 	d := v.Data
-	s := &solver{ctx: ctx, v: v, cfg: cfg, memo: map[string]entry{}, weights: d.Weights,
-		counts: make([]float64, len(v.Class))}
-	s.cfg.MinSupport = max(1, cfg.MinSupport)
-	s.leafW = cfg.LeafCost * d.TotalWeight()
-	k := s.cfg.MaxNodes
+	cfg.MinSupport = max(1, cfg.MinSupport)
+	cfg.Workers = max(1, cfg.Workers)
+	sh := &state{ctx: ctx, v: v, cfg: cfg, leafW: cfg.LeafCost * d.TotalWeight(), memo: newMemo(cfg.Workers > 1)}
+	k := cfg.MaxNodes
 	if k <= 0 || k > full(cfg.MaxDepth) {
 		k = full(cfg.MaxDepth)
 	}
-	defer func() { cfg.Budget.Release(s.reserved) }()
 	all := model.FullBitset(v.N)
-	e := s.solve(all, cfg.MaxDepth, k)
-	res := &Result{Optimal: !s.stopped, Cost: e.cost, Branches: len(s.memo), MemoryStop: s.memErr}
+	s := sh.newSolver()
+	defer func() { cfg.Budget.Release(s.reserved) }()
+	var e entry
+	if cfg.Workers > 1 {
+		e = s.solveRoot(all, cfg.MaxDepth, k)
+	} else {
+		e = s.solve(all, cfg.MaxDepth, k)
+	}
+	res := &Result{Optimal: !sh.stopped.Load(), Cost: e.cost, Branches: sh.memo.len(), MemoryStop: sh.memErr}
 	if !math.IsInf(e.cost, 1) {
 		b := model.NewBuilder(d, model.KindTree)
 		res.Tree = b.Graph(s.build(b, all, cfg.MaxDepth, k))
@@ -156,22 +202,16 @@ func (s *solver) memoKey(rows model.Bitset, depth, k int) string {
 // k internal nodes (k ≤ full(depth)).
 func (s *solver) solve(rows model.Bitset, depth, k int) entry {
 	key := s.memoKey(rows, depth, k)
-	if e, ok := s.memo[key]; ok {
+	if e, ok := s.memo.get(key); ok {
 		return e
 	}
 	class, cost := s.leaf(rows)
 	best := entry{cost: cost, test: -1, class: class}
-	// A split has at least two leaves: it costs at least 2λW, and nothing
-	// beats an error-free leaf. Below the minimum support no child can
-	// have a leaf either.
-	if depth > 0 && k > 0 && !math.IsInf(cost, 1) && cost-s.leafW > 0 && cost > 2*s.leafW && !s.stop() {
+	if s.splittable(depth, k, cost) && !s.stop() {
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
 		sub := full(depth - 1)
 		for t := range s.v.Tests {
-			hi.And(rows, s.v.True[t])
-			lo.AndNot(rows, s.v.True[t])
-			nh := hi.Count()
-			if nh == 0 || nh == rows.Count() || nh < s.cfg.MinSupport || rows.Count()-nh < s.cfg.MinSupport {
+			if !s.children(rows, t, lo, hi) {
 				continue
 			}
 			for kl := max(0, k-1-sub); kl <= min(k-1, sub); kl++ {
@@ -185,27 +225,44 @@ func (s *solver) solve(rows model.Bitset, depth, k int) entry {
 					best = entry{cost: c, test: t, left: kl, class: class}
 				}
 			}
-			if s.stopped {
+			if s.stopped.Load() {
 				break
 			}
 		}
 	}
 	s.account(len(key))
-	s.memo[key] = best // after a stop: the best found, for build
+	s.memo.put(key, best) // after a stop: the best found, for build
 	return best
 }
 
+// splittable reports whether a branch of that depth and budget, whose
+// best leaf costs cost, may gain from a split. A split has at least two
+// leaves: it costs at least 2λW, and nothing beats an error-free leaf.
+// Below the minimum support no child can have a leaf either.
+func (s *solver) splittable(depth, k int, cost float64) bool {
+	return depth > 0 && k > 0 && !math.IsInf(cost, 1) && cost-s.leafW > 0 && cost > 2*s.leafW
+}
+
+// children sets lo and hi to the rows of rows failing and passing test t
+// and reports whether both hold at least the minimum support.
+func (s *solver) children(rows model.Bitset, t int, lo, hi model.Bitset) bool {
+	hi.And(rows, s.v.True[t])
+	lo.AndNot(rows, s.v.True[t])
+	nh, n := hi.Count(), rows.Count()
+	return nh != 0 && nh != n && nh >= s.cfg.MinSupport && n-nh >= s.cfg.MinSupport
+}
+
 // account counts a new cache entry with a key of n bytes, reserving
-// another chunk when the reservation is full; a chunk that does not fit
-// stops the search. The entries stored while the search unwinds after a
-// stop (a few per level, which build needs) are not refused.
+// another chunk when the worker's reservation is full; a chunk that does
+// not fit stops the search. The entries stored while the search unwinds
+// after a stop (a few per level, which build needs) are not refused.
 func (s *solver) account(n int) {
 	s.used += entryBytes(n)
-	if s.used <= s.reserved || s.memErr != nil {
+	if s.used <= s.reserved || s.stopped.Load() {
 		return
 	}
 	if err := s.cfg.Budget.Reserve(memoChunk, "the sparse program's cache"); err != nil {
-		s.memErr, s.stopped = err, true
+		s.refuse(err)
 		return
 	}
 	s.reserved += memoChunk
@@ -213,18 +270,18 @@ func (s *solver) account(n int) {
 
 // stop polls ctx every few hundred branches.
 func (s *solver) stop() bool {
-	if s.stopped {
+	if s.stopped.Load() {
 		return true
 	}
 	if s.steps++; s.steps%256 == 0 && s.ctx.Err() != nil {
-		s.stopped = true
+		s.stopped.Store(true)
 	}
-	return s.stopped
+	return s.stopped.Load()
 }
 
 // build adds the tree of a solved branch to b and returns its root.
 func (s *solver) build(b *model.Builder, rows model.Bitset, depth, k int) int {
-	e, ok := s.memo[s.memoKey(rows, depth, k)]
+	e, ok := s.memo.get(s.memoKey(rows, depth, k))
 	if !ok { // not cached (the search stopped): the best leaf
 		c, _ := s.leaf(rows)
 		return b.Leaf(c)

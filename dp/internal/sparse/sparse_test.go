@@ -104,3 +104,44 @@ func TestSolveJobMemoryLimit(t *testing.T) {
 			res.Objective, p.Evaluate(d, res.Model), res.LowerBound)
 	}
 }
+
+// Every worker count finds the same cost and the same tree (the lowest
+// position wins among equal candidates, as in the sequential search), on
+// weighted and unweighted data, with and without a node limit; a
+// capped parallel search stops with MemoryStop and releases everything.
+func TestSolveWorkers(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		d := modeltest.Numeric(120, 4, seed)
+		for _, f := range d.Features {
+			for r := range f.Values {
+				f.Values[r] = math.Round(f.Values[r] * 3)
+			}
+		}
+		if seed%2 == 0 {
+			d.Weights = make([]float64, d.Rows())
+			for r := range d.Weights {
+				d.Weights[r] = float64(1 + r%3)
+			}
+		}
+		v := model.Binarize(d)
+		for _, cfg := range []Config{{MaxDepth: 3, LeafCost: 0.01}, {MaxDepth: 3, MaxNodes: 3}, {MaxDepth: 2, MaxNodes: 2, LeafCost: 0.002, MinSupport: 5}} {
+			one := Solve(context.Background(), v, cfg)
+			for _, w := range []int{2, 4} {
+				cfg.Workers = w
+				got := Solve(context.Background(), v, cfg)
+				if !got.Optimal || got.Cost != one.Cost || got.Tree.Text() != one.Tree.Text() {
+					t.Fatalf("seed %d %+v: %d workers cost %v tree\n%v\n1 worker cost %v tree\n%v", seed, cfg, w, got.Cost, got.Tree.Text(), one.Cost, one.Tree.Text())
+				}
+			}
+		}
+	}
+	v := model.Binarize(budgetData())
+	cfg := Config{MaxDepth: 4, MaxNodes: 7, LeafCost: 0.001, Workers: 2, Budget: backend.NewBudget(2 * memoChunk)}
+	r := Solve(context.Background(), v, cfg)
+	if !errors.Is(r.MemoryStop, model.ErrMemoryLimit) || r.Optimal || r.Tree == nil || r.Tree.Validate() != nil {
+		t.Fatalf("capped, 2 workers: memory stop %v, optimal %v, tree %v", r.MemoryStop, r.Optimal, r.Tree)
+	}
+	if u, p := cfg.Budget.Used(), cfg.Budget.Peak(); u != 0 || p > 2*memoChunk {
+		t.Fatalf("2 workers: budget used %d after the solve, peak %d", u, p)
+	}
+}
