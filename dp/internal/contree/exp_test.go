@@ -51,6 +51,14 @@ func TestExperiment(t *testing.T) {
 					cfg.EtaLongest = true
 				case "noorder":
 					cfg.NoOrder = true
+				case "noroot":
+					cfg.NoOrderRoot = true
+				case "nobelow":
+					cfg.NoOrderBelow = true
+				case "noprobe":
+					cfg.NoProbe = true
+				case "nofirst":
+					cfg.NoFirstCut = true
 				case "larger":
 					cfg.LargerFirst = true
 				}

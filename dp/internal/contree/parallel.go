@@ -169,7 +169,7 @@ func (s *solver) worker(p *shared) *solver {
 // sequential search order.
 func (s *solver) rootTasks(root *view) []task {
 	ls := s.level(0)
-	s.featureOrder(root, ls)
+	s.featureOrder(root, ls, s.natural(true))
 	tasks := make([]task, len(ls.order))
 	for q, f := range ls.order {
 		tasks[q] = task{q: q, f: f, first: ls.first[f]}

@@ -115,12 +115,17 @@ func (b *best1) node(s *solver, v *view, sd uint8) *Node {
 // advance on every row, thresholds lie only between distinct values, and
 // any number of classes). One pass over the rows in each feature's order;
 // memory linear in the number of classes.
-func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
+//
+// A side's search is capped at limit errors: it returns the side's
+// optimum and tree when that is below limit, and otherwise limit (a lower
+// bound) and a nil tree. The cap lets the scans skip every threshold that
+// cannot bring a side below it.
+func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.work += s.p * v.n
 	if s.check() {
-		// Stopped: the leaves stand for the two sides (never used).
-		return s.leaf(v), s.leaf(v)
+		// Stopped: the result is never used.
+		return 0, 0, nil, nil
 	}
 	k := s.k
 	src := v.cols[f1]
@@ -146,6 +151,9 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 	bl.err = nL - bl.err
 	br.leafCl, br.err = argmax(fqr)
 	br.err = nR - br.err
+	// A side whose leaf is not below the cap starts at the cap: only a
+	// split below it is recorded (leafCl is then not a solution).
+	bl.err, br.err = min(bl.err, limit), min(br.err, limit)
 	for f2 := range s.p {
 		if bl.err+br.err == 0 {
 			break
@@ -160,7 +168,14 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 		}
 		s.d2scanK(col, f2, nL, nR, &bl, &br)
 	}
-	return bl.node(s, v, 1), br.node(s, v, 0)
+	lbL, lbR = bl.err, br.err
+	if bl.err < limit {
+		solL = bl.node(s, v, 1)
+	}
+	if br.err < limit {
+		solR = br.node(s, v, 0)
+	}
+	return lbL, lbR, solL, solR
 }
 
 // d2scanK is one feature's scan in d2split for any number of classes.
