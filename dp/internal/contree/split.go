@@ -180,52 +180,81 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 
 // d2scanK is one feature's scan in d2split for any number of classes.
 // Counts are indexed by side (0 right, 1 left) without branching on it.
+// The per-row work is one count increment: a side is evaluated only at
+// a boundary where it has at least at[sd] rows (before that its error
+// cannot drop below its best, each row changing it by at most one), and
+// its largest class counts are computed then.
 func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	k := s.k
 	side := s.side
 	cnt := s.cnt
 	clear(cnt)
-	fq := [2][]int{s.fqr, s.fql}
-	n := [2]int{nR, nL}
-	b := [2]*best1{br, bl}
-	var tot, mx [2]int
-	// need[sd]: rows still to add on that side before its error can drop
-	// below its best (each row changes the error by at most one).
-	need := [2]int{1, 1}
+	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2}
+	at0, at1 := 1, 1
+	totL := 0
 	last := len(col) - 1
-	for idx, e := range col {
+	for idx := 0; idx < last; idx++ {
+		e := col[idx]
 		sd := int(side[e.row()])
-		i := sd*k + int(e.label())
-		c := cnt[i] + 1
-		cnt[i] = c
-		mx[sd] = max(mx[sd], c)
-		tot[sd]++
-		need[sd]--
-		if idx == last || col[idx+1].rank == e.rank {
+		cnt[sd*k+int(e.label())]++
+		totL += sd
+		if col[idx+1].rank == e.rank {
 			continue
 		}
-		for sd := range 2 {
-			if need[sd] > 0 {
-				continue
-			}
-			cs, f := cnt[sd*k:sd*k+k], fq[sd]
-			hi, hc := 0, -1
-			for y, c := range cs {
-				if r := f[y] - c; r > hc {
-					hi, hc = y, r
-				}
-			}
-			err := n[sd] - mx[sd] - hc
-			if bb := b[sd]; err < bb.err {
-				lo, _ := argmax(cs)
-				*bb = best1{err: err, feature: f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
-			}
-			need[sd] = err - b[sd].err + 1
+		tot0 := idx + 1 - totL
+		if tot0 < at0 && totL < at1 {
+			continue
 		}
-		if need[0] > nR-tot[0] && need[1] > nL-tot[1] {
+		if tot0 >= at0 {
+			at0 = sc.eval(0, tot0, idx)
+		}
+		if totL >= at1 {
+			at1 = sc.eval(1, totL, idx)
+		}
+		if at0 > nR && at1 > nL {
 			break // neither side can improve with the rows left
 		}
 	}
+}
+
+// d2scan is the state of one d2scanK pass shared with its evaluations.
+type d2scan struct {
+	k   int
+	cnt []int     // class counts of the rows passed, by side
+	fq  [2][]int  // class counts of each side
+	n   [2]int    // rows of each side
+	b   [2]*best1 // best tree of each side
+	f2  int
+}
+
+// eval evaluates side sd's split after position idx, where it has tot
+// rows low, records it when it improves, and returns the row count the
+// side must reach before its error can drop below its best again (past
+// its size when it never can).
+func (sc *d2scan) eval(sd, tot, idx int) int {
+	k := sc.k
+	cs, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
+	lo, lc, hi, hc := 0, -1, 0, -1
+	for y, c := range cs {
+		if c > lc {
+			lo, lc = y, c
+		}
+		if r := f[y] - c; r > hc {
+			hi, hc = y, r
+		}
+	}
+	n := sc.n[sd]
+	err := n - lc - hc
+	bb := sc.b[sd]
+	if err < bb.err {
+		*bb = best1{err: err, feature: sc.f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
+	}
+	if hc == n-tot {
+		// The high side is pure: moving its rows low cannot lower the
+		// error any more.
+		return n + 1
+	}
+	return tot + err - bb.err + 1
 }
 
 // d2scan2 is the two-class version of one feature's scan in d2split:
