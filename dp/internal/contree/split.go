@@ -198,11 +198,10 @@ func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 		sd := int(side[e.row()])
 		cnt[sd*k+int(e.label())]++
 		totL += sd
-		if col[idx+1].rank == e.rank {
-			continue
-		}
+		// Neither side due (the common case, well predicted) or no
+		// boundary after this row.
 		tot0 := idx + 1 - totL
-		if tot0 < at0 && totL < at1 {
+		if tot0 < at0 && totL < at1 || col[idx+1].rank == e.rank {
 			continue
 		}
 		if tot0 >= at0 {
