@@ -257,8 +257,7 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 }
 
 // d2scan2 is the two-class version of one feature's scan in d2split:
-// both sides are evaluated at every boundary without branching on the
-// row's side.
+// the counts advance without branching on the row's side.
 func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	side := s.side
 	fl0, fl1 := s.fql[0], s.fql[1]
@@ -266,8 +265,12 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	bestL, bestR := bl.err, br.err
 	idxL, idxR := -1, -1
 	last := len(col) - 1
-	// Counts kept in registers: rows and class-1 rows on each side.
+	// Counts kept in registers: rows and class-1 rows on each side. A
+	// side is evaluated only at a boundary where it has at least atL
+	// (atR) rows: before that its error cannot drop below its best (each
+	// row changes it by at most one); past its size it is done.
 	totL, l1, r1 := 0, 0, 0
+	atL, atR := 1, 1
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
 		sd := int(side[e.row()])
@@ -276,21 +279,35 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 		totL += sd
 		l1 += x
 		r1 += lb - x
-		if col[idx+1].rank == e.rank {
+		totR := idx + 1 - totL
+		if totL < atL && totR < atR || col[idx+1].rank == e.rank {
 			continue
 		}
-		l0 := totL - l1
-		r0 := idx + 1 - totL - r1
-		errL := min(l0, l1) + min(fl0-l0, fl1-l1)
-		if errL < bestL {
-			bestL, idxL = errL, idx
+		if totL >= atL {
+			l0 := totL - l1
+			hi := min(fl0-l0, fl1-l1)
+			errL := min(l0, l1) + hi
+			if errL < bestL {
+				bestL, idxL = errL, idx
+			}
+			atL = totL + errL - bestL + 1
+			if hi == 0 {
+				atL = nL + 1 // a pure high side: no better split further on
+			}
 		}
-		errR := min(r0, r1) + min(fr0-r0, fr1-r1)
-		if errR < bestR {
-			bestR, idxR = errR, idx
+		if totR >= atR {
+			r0 := totR - r1
+			hi := min(fr0-r0, fr1-r1)
+			errR := min(r0, r1) + hi
+			if errR < bestR {
+				bestR, idxR = errR, idx
+			}
+			atR = totR + errR - bestR + 1
+			if hi == 0 {
+				atR = nR + 1
+			}
 		}
-		// Each further row changes its side's error by at most one.
-		if errL-bestL >= nL-totL && errR-bestR >= nR-(idx+1-totL) {
+		if atL > nL && atR > nR {
 			break
 		}
 	}
