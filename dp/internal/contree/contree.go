@@ -242,6 +242,7 @@ type solver struct {
 	cnt     []int
 	fql     []int
 	fqr     []int
+	d2hint  [2]int  // the second features of d2split's last best trees (left, right)
 	par     *shared // the parallel root search this worker takes part in, or nil
 }
 
@@ -589,6 +590,12 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 	st := &branchState{ub: ub, best: leaf, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
 	if isRoot && s.seed != nil {
 		st.best = s.seed
+	}
+	if d == 2 {
+		// d2split's scan hint starts afresh in every depth-two search, so
+		// the trees it returns depend on that search alone (the
+		// parallel search's determinism needs that).
+		s.d2hint = [2]int{-1, -1}
 	}
 	ls := s.level(lvl)
 	s.featureOrder(v, ls, s.natural(isRoot))

@@ -154,9 +154,25 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 	// A side whose leaf is not below the cap starts at the cap: only a
 	// split below it is recorded (leafCl is then not a solution).
 	bl.err, br.err = min(bl.err, limit), min(br.err, limit)
-	for f2 := range s.p {
+	// The second features that made the previous call's best trees are
+	// scanned first: neighbouring thresholds often share them, and a
+	// tight best early lets the other scans skip more.
+	hint := s.d2hint
+	for q := -2; q < s.p; q++ {
 		if bl.err+br.err == 0 {
 			break
+		}
+		var f2 int
+		switch {
+		case q < 0:
+			f2 = hint[q+2]
+			if f2 < 0 || f2 >= s.p || (q == -1 && f2 == hint[0]) {
+				continue
+			}
+		case q == hint[0] || q == hint[1]:
+			continue
+		default:
+			f2 = q
 		}
 		col := v.cols[f2]
 		if len(col) < 2 || col[0].rank == col[len(col)-1].rank {
@@ -167,6 +183,12 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 			continue
 		}
 		s.d2scanK(col, f2, nL, nR, &bl, &br)
+	}
+	if bl.split {
+		s.d2hint[0] = bl.feature
+	}
+	if br.split {
+		s.d2hint[1] = br.feature
 	}
 	lbL, lbR = bl.err, br.err
 	if bl.err < limit {
