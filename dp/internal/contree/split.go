@@ -306,28 +306,10 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 			continue
 		}
 		if totL >= atL {
-			l0 := totL - l1
-			hi := min(fl0-l0, fl1-l1)
-			errL := min(l0, l1) + hi
-			if errL < bestL {
-				bestL, idxL = errL, idx
-			}
-			atL = totL + errL - bestL + 1
-			if hi == 0 {
-				atL = nL + 1 // a pure high side: no better split further on
-			}
+			atL = due2(totL, l1, fl0, fl1, nL, idx, &bestL, &idxL)
 		}
 		if totR >= atR {
-			r0 := totR - r1
-			hi := min(fr0-r0, fr1-r1)
-			errR := min(r0, r1) + hi
-			if errR < bestR {
-				bestR, idxR = errR, idx
-			}
-			atR = totR + errR - bestR + 1
-			if hi == 0 {
-				atR = nR + 1
-			}
+			atR = due2(totR, r1, fr0, fr1, nR, idx, &bestR, &idxR)
 		}
 		if atL > nL && atR > nR {
 			break
@@ -349,6 +331,25 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 			}
 		}
 	}
+}
+
+// due2 evaluates one side of a two-class depth-two scan after position
+// idx, where the side has tot rows low, c1 of them of class 1, of f0 and
+// f1 rows of each class in all (n rows); it records an improvement in
+// best and at, and returns the row count the side must reach before its
+// error can drop below its best again (past n when it never can: a pure
+// high side).
+func due2(tot, c1, f0, f1, n, idx int, best, at *int) int {
+	c0 := tot - c1
+	hi := min(f0-c0, f1-c1)
+	err := min(c0, c1) + hi
+	if err < *best {
+		*best, *at = err, idx
+	}
+	if hi == 0 {
+		return n + 1
+	}
+	return tot + err - *best + 1
 }
 
 func cls2(a, b int) int {

@@ -22,16 +22,7 @@ func newSolver(in Input) (*solver, *view) {
 func subsetErrors(in Input, t *Node, rows []entry) int {
 	errs := 0
 	for _, e := range rows {
-		r := int(e.row())
-		n := t
-		for !n.Leaf {
-			if in.Columns[n.Feature][r] <= n.Threshold {
-				n = n.Low
-			} else {
-				n = n.High
-			}
-		}
-		if n.Class != in.Labels[r] {
+		if r := int(e.row()); predict(in, t, r) != in.Labels[r] {
 			errs++
 		}
 	}
