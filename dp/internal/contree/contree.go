@@ -50,8 +50,9 @@
 // would buy little there).
 //
 // Determinism: the key of a root split is (the feature's position in
-// the order, the threshold's index); the leaf or the greedy seed has key
-// 0. A candidate replaces the incumbent when it has fewer errors, or as
+// the order, the threshold's index); the leaf or the starting tree (the
+// greedy seed, or at depth 3 the probe's tree, both computed before the
+// workers start) has key 0. A candidate replaces the incumbent when it has fewer errors, or as
 // many and a smaller key. An interval is searched with the bound "the
 // incumbent's errors" when the incumbent's key is below the interval's
 // smallest, and one more otherwise, so a candidate is never pruned by, or
