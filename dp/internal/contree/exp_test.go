@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -51,16 +52,25 @@ func TestExperiment(t *testing.T) {
 					cfg.EtaLongest = true
 				case "noorder":
 					cfg.NoOrder = true
+				case "noroot":
+					cfg.NoOrderRoot = true
+				case "nobelow":
+					cfg.NoOrderBelow = true
+				case "noprobe":
+					cfg.NoProbe = true
+				case "nofirst":
+					cfg.NoFirstCut = true
 				case "larger":
 					cfg.LargerFirst = true
 				}
 			}
-			st := time.Now()
+			st, c0 := time.Now(), dptest.CPUSeconds()
 			r := Solve(context.Background(), in, cfg, nil)
+			cpu := dptest.CPUSeconds() - c0
 			if !r.Optimal {
 				t.Errorf("%s d%d [%s]: not optimal", name, depth, v)
 			}
-			t.Logf("%s d%d [%s]: %d errors %.3fs %+v", name, depth, v, r.Errors, time.Since(st).Seconds(), r.Stats)
+			t.Logf("%s d%d [%s]: %d errors %.3fs (cpu %.3fs) %+v", name, depth, v, r.Errors, time.Since(st).Seconds(), cpu, r.Stats)
 		}
 	}
 }

@@ -169,7 +169,7 @@ func (s *solver) worker(p *shared) *solver {
 // sequential search order.
 func (s *solver) rootTasks(root *view) []task {
 	ls := s.level(0)
-	s.featureOrder(root, ls)
+	s.featureOrder(root, ls, s.natural(true))
 	tasks := make([]task, len(ls.order))
 	for q, f := range ls.order {
 		tasks[q] = task{q: q, f: f, first: ls.first[f]}
@@ -184,7 +184,7 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 	d := s.cfg.MaxDepth
 	p := &shared{onImpr: s.onImpr, queue: s.rootTasks(root), workers: workers}
 	p.wake = sync.NewCond(&p.qmu)
-	start := s.best // the leaf or the greedy seed
+	start := s.best // the leaf or the starting tree (greedy or probe)
 	p.inc.Store(&incumbent{errors: start.Errors, key: 0, tree: start})
 	ws := make([]*solver, workers)
 	var wg sync.WaitGroup

@@ -19,19 +19,23 @@ func input(d *model.Dataset) Input {
 	return in
 }
 
+// predict is t's class for row r of the input.
+func predict(in Input, t *Node, r int) int {
+	for !t.Leaf {
+		if in.Columns[t.Feature][r] <= t.Threshold {
+			t = t.Low
+		} else {
+			t = t.High
+		}
+	}
+	return t.Class
+}
+
 // treeErrors re-evaluates t on the input.
 func treeErrors(in Input, t *Node) int {
 	e := 0
 	for r, l := range in.Labels {
-		n := t
-		for !n.Leaf {
-			if in.Columns[n.Feature][r] <= n.Threshold {
-				n = n.Low
-			} else {
-				n = n.High
-			}
-		}
-		if n.Class != l {
+		if predict(in, t, r) != l {
 			e++
 		}
 	}

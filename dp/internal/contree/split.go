@@ -115,12 +115,17 @@ func (b *best1) node(s *solver, v *view, sd uint8) *Node {
 // advance on every row, thresholds lie only between distinct values, and
 // any number of classes). One pass over the rows in each feature's order;
 // memory linear in the number of classes.
-func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
+//
+// A side's search is capped at limit errors: it returns the side's
+// optimum and tree when that is below limit, and otherwise limit (a lower
+// bound) and a nil tree. The cap lets the scans skip every threshold that
+// cannot bring a side below it.
+func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.work += s.p * v.n
 	if s.check() {
-		// Stopped: the leaves stand for the two sides (never used).
-		return s.leaf(v), s.leaf(v)
+		// Stopped: the result is never used.
+		return 0, 0, nil, nil
 	}
 	k := s.k
 	src := v.cols[f1]
@@ -146,9 +151,28 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 	bl.err = nL - bl.err
 	br.leafCl, br.err = argmax(fqr)
 	br.err = nR - br.err
-	for f2 := range s.p {
+	// A side whose leaf is not below the cap starts at the cap: only a
+	// split below it is recorded (leafCl is then not a solution).
+	bl.err, br.err = min(bl.err, limit), min(br.err, limit)
+	// The second features that made the previous call's best trees are
+	// scanned first: neighbouring thresholds often share them, and a
+	// tight best early lets the other scans skip more.
+	hint := s.d2hint
+	for q := -2; q < s.p; q++ {
 		if bl.err+br.err == 0 {
 			break
+		}
+		var f2 int
+		switch {
+		case q < 0:
+			f2 = hint[q+2]
+			if f2 < 0 || f2 >= s.p || (q == -1 && f2 == hint[0]) {
+				continue
+			}
+		case q == hint[0] || q == hint[1]:
+			continue
+		default:
+			f2 = q
 		}
 		col := v.cols[f2]
 		if len(col) < 2 || col[0].rank == col[len(col)-1].rank {
@@ -160,62 +184,102 @@ func (s *solver) d2split(v *view, f1, cut int) (*Node, *Node) {
 		}
 		s.d2scanK(col, f2, nL, nR, &bl, &br)
 	}
-	return bl.node(s, v, 1), br.node(s, v, 0)
+	if bl.split {
+		s.d2hint[0] = bl.feature
+	}
+	if br.split {
+		s.d2hint[1] = br.feature
+	}
+	lbL, lbR = bl.err, br.err
+	if bl.err < limit {
+		solL = bl.node(s, v, 1)
+	}
+	if br.err < limit {
+		solR = br.node(s, v, 0)
+	}
+	return lbL, lbR, solL, solR
 }
 
 // d2scanK is one feature's scan in d2split for any number of classes.
 // Counts are indexed by side (0 right, 1 left) without branching on it.
+// The per-row work is one count increment: a side is evaluated only at
+// a boundary where it has at least at[sd] rows (before that its error
+// cannot drop below its best, each row changing it by at most one), and
+// its largest class counts are computed then.
 func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	k := s.k
 	side := s.side
 	cnt := s.cnt
 	clear(cnt)
-	fq := [2][]int{s.fqr, s.fql}
-	n := [2]int{nR, nL}
-	b := [2]*best1{br, bl}
-	var tot, mx [2]int
-	// need[sd]: rows still to add on that side before its error can drop
-	// below its best (each row changes the error by at most one).
-	need := [2]int{1, 1}
+	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2}
+	at0, at1 := 1, 1
+	totL := 0
 	last := len(col) - 1
-	for idx, e := range col {
+	for idx := 0; idx < last; idx++ {
+		e := col[idx]
 		sd := int(side[e.row()])
-		i := sd*k + int(e.label())
-		c := cnt[i] + 1
-		cnt[i] = c
-		mx[sd] = max(mx[sd], c)
-		tot[sd]++
-		need[sd]--
-		if idx == last || col[idx+1].rank == e.rank {
+		cnt[sd*k+int(e.label())]++
+		totL += sd
+		// Neither side due (the common case, well predicted) or no
+		// boundary after this row.
+		tot0 := idx + 1 - totL
+		if tot0 < at0 && totL < at1 || col[idx+1].rank == e.rank {
 			continue
 		}
-		for sd := range 2 {
-			if need[sd] > 0 {
-				continue
-			}
-			cs, f := cnt[sd*k:sd*k+k], fq[sd]
-			hi, hc := 0, -1
-			for y, c := range cs {
-				if r := f[y] - c; r > hc {
-					hi, hc = y, r
-				}
-			}
-			err := n[sd] - mx[sd] - hc
-			if bb := b[sd]; err < bb.err {
-				lo, _ := argmax(cs)
-				*bb = best1{err: err, feature: f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
-			}
-			need[sd] = err - b[sd].err + 1
+		if tot0 >= at0 {
+			at0 = sc.eval(0, tot0, idx)
 		}
-		if need[0] > nR-tot[0] && need[1] > nL-tot[1] {
+		if totL >= at1 {
+			at1 = sc.eval(1, totL, idx)
+		}
+		if at0 > nR && at1 > nL {
 			break // neither side can improve with the rows left
 		}
 	}
 }
 
+// d2scan is the state of one d2scanK pass shared with its evaluations.
+type d2scan struct {
+	k   int
+	cnt []int     // class counts of the rows passed, by side
+	fq  [2][]int  // class counts of each side
+	n   [2]int    // rows of each side
+	b   [2]*best1 // best tree of each side
+	f2  int
+}
+
+// eval evaluates side sd's split after position idx, where it has tot
+// rows low, records it when it improves, and returns the row count the
+// side must reach before its error can drop below its best again (past
+// its size when it never can).
+func (sc *d2scan) eval(sd, tot, idx int) int {
+	k := sc.k
+	cs, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
+	lo, lc, hi, hc := 0, -1, 0, -1
+	for y, c := range cs {
+		if c > lc {
+			lo, lc = y, c
+		}
+		if r := f[y] - c; r > hc {
+			hi, hc = y, r
+		}
+	}
+	n := sc.n[sd]
+	err := n - lc - hc
+	bb := sc.b[sd]
+	if err < bb.err {
+		*bb = best1{err: err, feature: sc.f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
+	}
+	if hc == n-tot {
+		// The high side is pure: moving its rows low cannot lower the
+		// error any more.
+		return n + 1
+	}
+	return tot + err - bb.err + 1
+}
+
 // d2scan2 is the two-class version of one feature's scan in d2split:
-// both sides are evaluated at every boundary without branching on the
-// row's side.
+// the counts advance without branching on the row's side.
 func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	side := s.side
 	fl0, fl1 := s.fql[0], s.fql[1]
@@ -223,8 +287,12 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	bestL, bestR := bl.err, br.err
 	idxL, idxR := -1, -1
 	last := len(col) - 1
-	// Counts kept in registers: rows and class-1 rows on each side.
+	// Counts kept in registers: rows and class-1 rows on each side. A
+	// side is evaluated only at a boundary where it has at least atL
+	// (atR) rows: before that its error cannot drop below its best (each
+	// row changes it by at most one); past its size it is done.
 	totL, l1, r1 := 0, 0, 0
+	atL, atR := 1, 1
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
 		sd := int(side[e.row()])
@@ -233,21 +301,17 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 		totL += sd
 		l1 += x
 		r1 += lb - x
-		if col[idx+1].rank == e.rank {
+		totR := idx + 1 - totL
+		if totL < atL && totR < atR || col[idx+1].rank == e.rank {
 			continue
 		}
-		l0 := totL - l1
-		r0 := idx + 1 - totL - r1
-		errL := min(l0, l1) + min(fl0-l0, fl1-l1)
-		if errL < bestL {
-			bestL, idxL = errL, idx
+		if totL >= atL {
+			atL = due2(totL, l1, fl0, fl1, nL, idx, &bestL, &idxL)
 		}
-		errR := min(r0, r1) + min(fr0-r0, fr1-r1)
-		if errR < bestR {
-			bestR, idxR = errR, idx
+		if totR >= atR {
+			atR = due2(totR, r1, fr0, fr1, nR, idx, &bestR, &idxR)
 		}
-		// Each further row changes its side's error by at most one.
-		if errL-bestL >= nL-totL && errR-bestR >= nR-(idx+1-totL) {
+		if atL > nL && atR > nR {
 			break
 		}
 	}
@@ -267,6 +331,25 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 			}
 		}
 	}
+}
+
+// due2 evaluates one side of a two-class depth-two scan after position
+// idx, where the side has tot rows low, c1 of them of class 1, of f0 and
+// f1 rows of each class in all (n rows); it records an improvement in
+// best and at, and returns the row count the side must reach before its
+// error can drop below its best again (past n when it never can: a pure
+// high side).
+func due2(tot, c1, f0, f1, n, idx int, best, at *int) int {
+	c0 := tot - c1
+	hi := min(f0-c0, f1-c1)
+	err := min(c0, c1) + hi
+	if err < *best {
+		*best, *at = err, idx
+	}
+	if hi == 0 {
+		return n + 1
+	}
+	return tot + err - *best + 1
 }
 
 func cls2(a, b int) int {
