@@ -93,25 +93,10 @@ func TestParallelHelp(t *testing.T) {
 				cfg := Config{MaxDepth: depth, Depth2: depth2, Workers: w}
 				var trees [2]*Tree
 				for run := range trees {
-					r, err := Solve(context.Background(), d, cfg, NoRule{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					checkResult(t, v, r, depth)
-					if !r.Optimal || r.Err != seq.Err {
-						t.Fatalf("seed %d depth %d depth2 %v, %d workers: error %v (optimal %v), sequential %v", seed, depth, depth2, w, r.Err, r.Optimal, seq.Err)
-					}
-					helped += r.Helped
+					r := solveOptimal(t, v, d, cfg, NoRule{}, seq.Err)
+					ca := solveOptimal(t, v, d, cfg, &ldsRule{}, seq.Err)
+					helped += r.Helped + ca.Helped
 					trees[run] = r.Tree
-					ca, err := Solve(context.Background(), d, cfg, &ldsRule{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					checkResult(t, v, ca, depth)
-					if !ca.Optimal || ca.Err != seq.Err {
-						t.Fatalf("seed %d depth %d depth2 %v, %d workers, lds: error %v (optimal %v), sequential %v", seed, depth, depth2, w, ca.Err, ca.Optimal, seq.Err)
-					}
-					helped += ca.Helped
 				}
 				if !sameTree(trees[0], seq.Tree) || !sameTree(trees[1], seq.Tree) {
 					t.Errorf("seed %d depth %d depth2 %v, %d workers: tree differs from the sequential one", seed, depth, depth2, w)
@@ -123,6 +108,21 @@ func TestParallelHelp(t *testing.T) {
 		t.Error("no worker ever helped another: the help board was not exercised")
 	}
 	t.Logf("%d level-1 tests searched by helpers", helped)
+}
+
+// solveOptimal solves d (the view v) and checks that the result is a
+// verified tree proven optimal with error want.
+func solveOptimal[T comparable](t *testing.T, v *model.BinaryView, d *Data, cfg Config, rule Rule[T], want float64) Result {
+	t.Helper()
+	r, err := Solve(context.Background(), d, cfg, rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, v, r, cfg.MaxDepth)
+	if !r.Optimal || r.Err != want {
+		t.Fatalf("%+v, rule %T: error %v (optimal %v), sequential %v", cfg, rule, r.Err, r.Optimal, want)
+	}
+	return r
 }
 
 func sameTree(a, b *Tree) bool {
