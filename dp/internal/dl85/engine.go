@@ -95,6 +95,9 @@ type Result struct {
 	CacheEntries       int
 	PeakCacheBytes     int64
 	Evictions          int
+	// Helped counts the level-1 tests a parallel worker searched for
+	// another worker's branch after the root's tests ran out.
+	Helped int64
 	// Depth2Skipped counts the depth-2 branches searched the ordinary way
 	// because their pair tables did not fit.
 	Depth2Skipped int64
@@ -143,6 +146,8 @@ type search[T comparable] struct {
 	workers  []*search[T]        // the other workers (parallel search only)
 	noPrune  bool                // the rule prunes nothing (canonical extraction)
 	tg       *tightener          // a parallel worker's root test (nil: none)
+	jb       *board[T]           // the current restart's help board (nil: none)
+	helped   int64               // level-1 tests searched for another worker
 	d0       []float64           // per level, the tightening already in its ub (-1: its ub is not the root's)
 	lvBytes  []int64
 	bytes    int64
@@ -306,10 +311,12 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
 	if s.sh != nil {
 		s.sh.stats(&res)
+		res.Helped = s.helped
 		for _, w := range s.workers {
 			res.Nodes += w.nodes
 			res.Depth2Calls += w.d2calls
 			res.Depth2Skipped += w.d2skip
+			res.Helped += w.helped
 		}
 	}
 	return res, nil
@@ -700,6 +707,10 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			continue
 		}
 		if s.tg != nil {
+			if lv == 1 && s.jb != nil && s.jb.idle.Load() > 0 && len(ord)-i > 1 {
+				// A worker is idle: let it help with the rest of the tests.
+				return s.shareRest(&nd, ord, i, ub, base, lb0, lbMin, complete, best, bestErr)
+			}
 			// The children's bounds follow the root's only while they are
 			// made from ub, not from a tree found here.
 			s.d0[lv+1] = -1

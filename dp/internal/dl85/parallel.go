@@ -286,13 +286,22 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 	var done atomic.Bool // a tree met lb0: no later position can win
 	all := append([]*search[T]{s}, s.workers...)
 	tallies := make([]rootTally, len(all))
+	jb := newBoard[T](len(all))
 	var wg sync.WaitGroup
 	for wi, w := range all[1:] {
-		w.iter = s.iter
-		wg.Go(func() { tallies[wi+1] = w.rootWorker(nd, ord, in, &next, &done, lb0, leafErr) })
+		w.iter, w.jb = s.iter, jb
+		wg.Go(func() {
+			tallies[wi+1] = w.rootWorker(nd, ord, in, &next, &done, lb0, leafErr)
+			w.help(jb)
+		})
 	}
+	s.jb = jb
 	tallies[0] = s.rootWorker(nd, ord, in, &next, &done, lb0, leafErr)
+	s.help(jb)
 	wg.Wait()
+	for _, w := range all {
+		w.jb = nil
+	}
 	lbMin, complete := leafErr, true
 	for _, t := range tallies {
 		lbMin = min(lbMin, t.lbMin)
@@ -447,4 +456,219 @@ func (s *search[T]) canonical(lv int, cnt []float64, n int, key []byte, opt floa
 		return &Tree{Test: int(f), Lo: loT, Hi: hiT}
 	}
 	return nil
+}
+
+// board is where, once the root's tests of a restart have all been
+// handed out, the workers still searching one publish the level-1 nodes
+// they enter (joints), and the idle workers take tests from them: the
+// restart no longer waits for its slowest root test on one worker.
+type board[T comparable] struct {
+	mu   sync.Mutex
+	cond sync.Cond // signalled when a joint opens or a worker's root tests end
+	open []*joint[T]
+	busy int          // workers still on the root's tests
+	idle atomic.Int32 // workers waiting to help
+}
+
+func newBoard[T comparable](workers int) *board[T] {
+	b := &board[T]{busy: workers}
+	b.cond.L = &b.mu
+	return b
+}
+
+// joint is a level-1 node whose remaining tests (positions in ord from
+// next on) its owner and the helpers take one at a time. Its best tree
+// is kept as the root's incumbent is: the lowest position wins a tie, so
+// the node's result does not depend on who searched what.
+type joint[T comparable] struct {
+	nd   level[T] // a copy: its slices are the owner's, unchanged until the owner returns
+	ord  []int32
+	tg   *tightener // the owner's: helpers copy its root test
+	ubP  float64    // the node's bound before the root's tightening (see bound)
+	fix  bool       // the node's bound is not made from the root's: ubP is it
+	lb0  float64
+	next atomic.Int64
+	done atomic.Bool // a tree met lb0
+	wg   sync.WaitGroup
+
+	mu       sync.Mutex
+	best     *Tree
+	bestErr  float64
+	bestPos  int
+	lbMin    float64
+	complete bool
+}
+
+// shareRest searches the tests of node nd from position i0 on with the
+// idle workers' help, and settles the node. The arguments are the state
+// of the node's loop before position i0 (ub already tightened by base,
+// the root's drop applied so far, -1 when ub is not made from the root's
+// bound).
+func (s *search[T]) shareRest(nd *level[T], ord []int32, i0 int, ub, base, lb0, lbMin float64, complete bool, best *Tree, bestErr float64) result {
+	j := &joint[T]{nd: *nd, ord: ord, tg: s.tg, ubP: ub, fix: base < 0, lb0: lb0,
+		best: best, bestErr: bestErr, bestPos: -1, lbMin: lbMin, complete: complete}
+	if !j.fix {
+		j.ubP = ub + base
+	}
+	j.next.Store(int64(i0))
+	b := s.jb
+	b.mu.Lock()
+	b.open = append(b.open, j)
+	b.cond.Broadcast()
+	b.mu.Unlock()
+	s.takeTests(j, s.tg)
+	b.mu.Lock()
+	for k, o := range b.open {
+		if o == j {
+			b.open = append(b.open[:k], b.open[k+1:]...)
+			break
+		}
+	}
+	b.mu.Unlock()
+	j.wg.Wait()
+	ub, _ = j.ub(s.tg)
+	if j.done.Load() {
+		j.lbMin, j.complete = j.bestErr, true
+	}
+	if j.best != nil && j.bestErr >= ub {
+		// As in node: the root's incumbent dropped below the best tree.
+		j.best, j.bestErr = nil, math.Inf(1)
+	}
+	return s.settle(nd, ub, lb0, j.lbMin, j.complete, j.best, j.bestErr)
+}
+
+// help makes a worker whose root tests ran out take tests from the open
+// joints until no worker is left on the root's tests.
+func (s *search[T]) help(b *board[T]) {
+	b.mu.Lock()
+	b.busy--
+	b.cond.Broadcast()
+	b.idle.Add(1)
+	for {
+		if j := b.pick(); j != nil {
+			j.wg.Add(1) // before the owner can close j (under b.mu)
+			b.mu.Unlock()
+			tg := &tightener{in: j.tg.in, pos: j.tg.pos, ub0: j.tg.ub0, gen: math.MaxUint64}
+			s.tg = tg
+			n := s.takeTests(j, tg)
+			s.tg = nil
+			s.helped += n
+			j.wg.Done()
+			b.mu.Lock()
+			continue
+		}
+		if b.busy == 0 {
+			break
+		}
+		b.cond.Wait()
+	}
+	b.idle.Add(-1)
+	b.mu.Unlock()
+}
+
+// pick returns the open joint with the most tests left, or nil (b.mu
+// held).
+func (b *board[T]) pick() *joint[T] {
+	var best *joint[T]
+	left := int64(0)
+	for _, j := range b.open {
+		if l := int64(len(j.ord)) - j.next.Load(); l > left && !j.done.Load() {
+			best, left = j, l
+		}
+	}
+	return best
+}
+
+// takeTests searches j's tests one position at a time until none is
+// left, with tg the worker's tightener of the root test, and returns
+// how many it took.
+func (s *search[T]) takeTests(j *joint[T], tg *tightener) int64 {
+	n := int64(0)
+	for !j.done.Load() {
+		i := int(j.next.Add(1) - 1)
+		if i >= len(j.ord) {
+			break
+		}
+		s.jointTest(j, i, tg)
+		n++
+	}
+	return n
+}
+
+// bound is the bound a test at position i of j is searched under, and
+// the root's drop it was made from (-1: made from a tree of the node, or
+// not from the root's bound), as in node's loop.
+func (j *joint[T]) bound(i int, tg *tightener) (float64, float64) {
+	ub, d0 := j.ub(tg)
+	j.mu.Lock()
+	be := j.bestErr
+	if i < j.bestPos {
+		be = math.Nextafter(be, math.Inf(1))
+	}
+	j.mu.Unlock()
+	if be < ub {
+		return be, -1
+	}
+	return ub, d0
+}
+
+// ub is the node's bound now, and the root's drop it was made from (-1:
+// not made from the root's bound).
+func (j *joint[T]) ub(tg *tightener) (float64, float64) {
+	if j.fix {
+		return j.ubP, -1
+	}
+	d := tg.delta()
+	return j.ubP - d, d
+}
+
+// jointTest searches both children of the test at position i of j, as
+// node's loop does, and merges the outcome into j.
+func (s *search[T]) jointTest(j *joint[T], i int, tg *tightener) {
+	nd := &j.nd
+	lv := nd.lv
+	k := j.ord[i]
+	f := nd.act[k]
+	s.keyLo[lv] = childKey(s.keyLo[lv], nd.key, uint32(2*f))
+	s.keyHi[lv] = childKey(s.keyHi[lv], nd.key, uint32(2*f+1))
+	lbLo, lbHi := s.cachedLB(s.keyLo[lv]), s.cachedLB(s.keyHi[lv])
+	if s.stopped() {
+		j.tally(lbLo+lbHi, false, nil, 0, i)
+		return
+	}
+	ub, d0 := j.bound(i, tg)
+	if lbLo+lbHi >= ub {
+		j.tally(lbLo+lbHi, true, nil, 0, i)
+		return
+	}
+	s.d0[lv+1] = d0
+	l, r := s.split(nd, i, k, lbHi, ub)
+	if l.tree == nil {
+		j.tally(l.lb+lbHi, l.complete, nil, 0, i)
+		return
+	}
+	lb := l.lb + max(r.lb, lbHi)
+	if r.tree == nil {
+		j.tally(lb, l.complete && r.complete, nil, 0, i)
+		return
+	}
+	j.tally(lb, l.complete && r.complete, &Tree{Test: int(nd.act[k]), Lo: l.tree, Hi: r.tree}, l.err+r.err, i)
+}
+
+// tally merges what a test (position i) proved into j: a lower bound
+// lb, whether its search was complete, and its tree t (error e) if any.
+func (j *joint[T]) tally(lb float64, complete bool, t *Tree, e float64, i int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.lbMin = min(j.lbMin, lb)
+	j.complete = j.complete && complete
+	if t == nil {
+		return
+	}
+	if e < j.bestErr || (e == j.bestErr && i < j.bestPos) {
+		j.best, j.bestErr, j.bestPos = t, e, i
+	}
+	if e <= j.lb0 {
+		j.done.Store(true)
+	}
 }

@@ -53,3 +53,84 @@ func TestParallelCancel(t *testing.T) {
 		}
 	}
 }
+
+// ldsRule is limited discrepancy search (the sum of the heuristic
+// positions along a path at most max, relaxed by one per restart): a
+// CA-DL8.5 rule for the engine's own tests.
+type ldsRule struct{ max int }
+
+type ldsState struct {
+	total    int
+	terminal bool
+}
+
+func (r *ldsRule) InitialState(Context) ldsState         { return ldsState{} }
+func (r *ldsRule) Update(t ldsState, c Context) ldsState { return ldsState{total: t.total + c.Index} }
+func (r *ldsRule) Prune(t ldsState) bool                 { return !t.terminal && t.total > r.max }
+func (r *ldsRule) TerminalState(t ldsState) ldsState     { t.terminal = true; return t }
+func (r *ldsRule) Relax() bool                           { r.max++; return true }
+
+// Once the root's tests run out, idle workers help with the level-1
+// nodes the others are in (see board): on small random data at depth 4
+// with 2 and 4 workers, DL8.5 and CA-DL8.5 (lds) prove the
+// sequential optimum with a verified tree, DL8.5's tree is the
+// sequential one, two runs at a count return the same tree, and helpers
+// did take tests (the mechanism ran).
+func TestParallelHelp(t *testing.T) {
+	helped := int64(0)
+	for seed := range uint64(6) {
+		v := model.Binarize(modeltest.Numeric(40+8*int(seed), 3, seed))
+		m := min(len(v.Tests), 24) // a few tests: depth 4 stays fast
+		v.Tests, v.True = v.Tests[:m], v.True[:m]
+		d := viewData(t, v)
+		depth := 4
+		for _, depth2 := range []bool{true, false} {
+			seq, err := Solve(context.Background(), d, Config{MaxDepth: depth, Depth2: depth2}, NoRule{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []int{2, 4} {
+				cfg := Config{MaxDepth: depth, Depth2: depth2, Workers: w}
+				var trees [2]*Tree
+				for run := range trees {
+					r := solveOptimal(t, v, d, cfg, NoRule{}, seq.Err)
+					ca := solveOptimal(t, v, d, cfg, &ldsRule{}, seq.Err)
+					helped += r.Helped + ca.Helped
+					trees[run] = r.Tree
+				}
+				if !sameTree(trees[0], seq.Tree) || !sameTree(trees[1], seq.Tree) {
+					t.Errorf("seed %d depth %d depth2 %v, %d workers: tree differs from the sequential one", seed, depth, depth2, w)
+				}
+			}
+		}
+	}
+	if helped == 0 {
+		t.Error("no worker ever helped another: the help board was not exercised")
+	}
+	t.Logf("%d level-1 tests searched by helpers", helped)
+}
+
+// solveOptimal solves d (the view v) and checks that the result is a
+// verified tree proven optimal with error want.
+func solveOptimal[T comparable](t *testing.T, v *model.BinaryView, d *Data, cfg Config, rule Rule[T], want float64) Result {
+	t.Helper()
+	r, err := Solve(context.Background(), d, cfg, rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, v, r, cfg.MaxDepth)
+	if !r.Optimal || r.Err != want {
+		t.Fatalf("%+v, rule %T: error %v (optimal %v), sequential %v", cfg, rule, r.Err, r.Optimal, want)
+	}
+	return r
+}
+
+func sameTree(a, b *Tree) bool {
+	if a.Test != b.Test {
+		return false
+	}
+	if a.Test < 0 {
+		return a.Class == b.Class
+	}
+	return sameTree(a.Lo, b.Lo) && sameTree(a.Hi, b.Hi)
+}

@@ -11,7 +11,16 @@
 // positions in that order one at a time from a shared counter and search
 // both children of their test, each with its own scratch (a search value:
 // per-level row sets, keys, counts, depth-2 tables, irreducible-error
-// tables). CA-DL8.5 runs each restart this way; the rule is only read
+// tables). When the root's tests run out, a worker does not wait idle
+// for the others' last tests: it waits on a help board, and a worker
+// still in a root test turns each level-1 node it is in (or enters)
+// into a joint whose remaining tests it and the idle workers take one
+// at a time from a shared counter, the idle workers with their own
+// scratch and a copy of the root test's tightener (below); the node's
+// best tree is kept as the root's incumbent is (lowest position wins a
+// tie) and its owner settles it once every helper is done. CA-DL8.5 runs
+// each restart this way (the restart still ends when all its tests and
+// joints are done: the next restart starts from its decision); the rule is only read
 // by the workers and relaxed between restarts. With a maximum depth
 // below 2, or when the depth-2 step solves the root, there is nothing to
 // split and the search is the sequential one.
