@@ -185,6 +185,8 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02},
 			{Skeleton: []int{1, 2, 2}, MinFlow: 3, MaxActive: 4},
 			{Skeleton: []int{1, 2}, Fair: &Fairness{Column: 4, Positive: 1, Xi: 0.5}},
+			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true},
+			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true},
 		} {
 			e, err := Encode(d, o)
 			if err != nil {
@@ -203,7 +205,44 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			checked++
 		}
 	}
-	if checked < 60 {
-		t.Fatalf("only %d of 72 heuristic diagrams met their side constraints", checked)
+	if checked < 80 {
+		t.Fatalf("only %d of 96 heuristic diagrams met their side constraints", checked)
+	}
+}
+
+// errorFloors against direct counts: the floor is the minority weight of
+// each group of identical rows, the stump bound the fewest errors of a
+// depth-1 tree (exhaustive search over the 0/1 features).
+func TestErrorFloors(t *testing.T) {
+	for seed := range uint64(8) {
+		d := randomBinary(seed, 20+3*int(seed), 3+int(seed%3), 2+int(seed%2))
+		e, err := Encode(d, Options{Skeleton: []int{1, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor, stump := e.errorFloors()
+		groups := map[string][]int{}
+		for i := range d.Rows() {
+			k := fmt.Sprint(e.x[i])
+			if groups[k] == nil {
+				groups[k] = make([]int, d.NumClasses())
+			}
+			groups[k][d.Labels[i]]++
+		}
+		wantFloor := 0
+		for _, g := range groups {
+			sum, top := 0, 0
+			for _, c := range g {
+				sum, top = sum+c, max(top, c)
+			}
+			wantFloor += sum - top
+		}
+		n := float64(d.Rows())
+		if math.Abs(floor*n-float64(wantFloor)) > 1e-9 {
+			t.Fatalf("seed %d: floor %v rows, want %d", seed, floor*n, wantFloor)
+		}
+		if want := bestTreeErrors(d, allRows(d), 1); math.Abs(stump*n-float64(want)) > 1e-9 {
+			t.Fatalf("seed %d: stump bound %v rows, exhaustive depth-1 tree %d", seed, stump*n, want)
+		}
 	}
 }

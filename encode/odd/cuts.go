@@ -1,0 +1,118 @@
+package odd
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/odtkit/odtkit/milp"
+)
+
+// errorFloors returns two lower bounds on the misclassification cost of
+// any univariate diagram on the encoding's rows: floor, the cost no
+// classifier avoids (rows with identical feature columns but different
+// labels can share only one class), and stump, the least cost of one
+// univariate split whose two sides each predict their cheapest class
+// (a relaxation of a diagram with the root as its only active internal
+// node: its sides may even lead to the same class). floor ≤ stump.
+func (e *Encoding) errorFloors() (floor, stump float64) {
+	n, K := len(e.x), e.nCls
+	// Identical rows: group by the text of their scaled columns.
+	groups := map[string][]float64{}
+	for i := range n {
+		var b strings.Builder
+		for _, v := range e.x[i] {
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			b.WriteByte(' ')
+		}
+		k := b.String()
+		if groups[k] == nil {
+			groups[k] = make([]float64, K)
+		}
+		groups[k][e.data.Labels[i]] += e.cost(i)
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // a fixed order of summation: deterministic floats
+	for _, k := range keys {
+		floor += leafCost(groups[k])
+	}
+	total := make([]float64, K)
+	for i := range n {
+		total[e.data.Labels[i]] += e.cost(i)
+	}
+	stump = leafCost(total)
+	order := make([]int, n)
+	low := make([]float64, K)
+	high := make([]float64, K)
+	for j := range e.cols {
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch {
+			case e.x[a][j] < e.x[b][j]:
+				return -1
+			case e.x[a][j] > e.x[b][j]:
+				return 1
+			}
+			return 0
+		})
+		clear(low)
+		copy(high, total)
+		for k, i := range order[:n-1] {
+			c := e.data.Labels[i]
+			low[c] += e.cost(i)
+			high[c] -= e.cost(i)
+			if e.x[order[k+1]][j] > e.x[i][j] {
+				stump = min(stump, leafCost(low)+leafCost(high))
+			}
+		}
+	}
+	return floor, max(floor, stump)
+}
+
+// leafCost is the cost of a leaf predicting the class of largest weight.
+func leafCost(w []float64) float64 {
+	sum, best := 0.0, 0.0
+	for _, v := range w {
+		sum += v
+		best = max(best, v)
+	}
+	return max(0, sum-best)
+}
+
+// addErrorCuts adds the valid inequalities of Options.ErrorCuts on the
+// misclassification cost err = Σ_i Σ_{c ≠ label(i)} cost_i·wl_ic:
+// err ≥ floor, and err ≥ stump − (stump − floor)·Σ_{u ≥ 1} d_u (with no
+// active internal node but the root the diagram is one split). Neither
+// cuts off a diagram (the second holds for univariate splits only: an
+// oblique split may beat every univariate stump); both lift the LP bound, which otherwise sends every
+// row's flow fractionally to its own class.
+func (e *Encoding) addErrorCuts() {
+	floor, stump := e.errorFloors()
+	var idx []int
+	var val []float64
+	for i, vs := range e.Leaf {
+		for c, j := range vs {
+			if c != e.data.Labels[i] {
+				idx, val = append(idx, j), append(val, e.cost(i))
+			}
+		}
+	}
+	// A hair below the bounds: float sums of the same costs in another
+	// order must not cut off a diagram that meets a bound exactly.
+	const slack = 1e-9
+	m := e.Model
+	if floor > slack {
+		m.AddRow("cut_floor", floor-slack, milp.Inf, slices.Clone(idx), slices.Clone(val))
+	}
+	if !e.Opts.Multivariate && stump > floor+slack && e.nInt > 1 {
+		for u := 1; u < e.nInt; u++ {
+			idx, val = append(idx, e.D[u]), append(val, stump-floor)
+		}
+		m.AddRow("cut_stump", stump-slack, milp.Inf, idx, val)
+	}
+}
