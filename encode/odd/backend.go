@@ -29,7 +29,7 @@ type TreeBackend struct{}
 
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
-var solveOnly = []string{"gap", "warm-start", "restarts", "highs"}
+var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cutoff"}
 
 func milpParams() []backend.Param {
 	return []backend.Param{
@@ -40,6 +40,7 @@ func milpParams() []backend.Param {
 		backend.IntParam("restarts", 1000, "restarts of the construction heuristic (within 10% of the time limit, at most 60s)").AtLeast(0),
 		backend.BoolParam("sym-layer1", false, "strengthening: the in-degree order of symmetry-breaking constraint 12 also on layer 1 (the paper starts at layer 2)"),
 		backend.BoolParam("error-cuts", false, "strengthening: valid lower bounds on the error (identical rows with different labels; the best univariate stump while only the root is active)"),
+		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
 		backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
 		backend.IntParam("max-active", 0, "parsimony: at most this many active internal nodes (0 = no cap)").AtLeast(0),
 		backend.IntParam("min-flow", 0, "stability: at least this many rows through every active internal node but the root").AtLeast(0),
@@ -237,6 +238,10 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			stats["heuristic_objective"] = bestObj
 			// The paper's cutoff, plus the model itself as a MIP start.
 			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
+			if c, ok := e.CutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
+				params.Cutoff = c
+				stats["cutoff"] = c
+			}
 		}
 	}
 	res := &model.Result{Stats: stats}

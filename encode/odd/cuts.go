@@ -1,6 +1,7 @@
 package odd
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,4 +116,43 @@ func (e *Encoding) addErrorCuts() {
 		}
 		m.AddRow("cut_stump", stump-slack, milp.Inf, idx, val)
 	}
+}
+
+// CutoffBelow returns a cutoff for a solve that only needs to beat a
+// diagram of objective obj: when every row has the same cost w, every
+// objective is k·w + s·NodeCost (k errors, s active internal nodes but
+// the root), so nothing lies strictly between the largest such value v
+// below obj and obj itself; the cutoff is v + 1e-4 (far beyond the
+// solver's tolerances on a point's objective, about 1e-6, so no diagram
+// of objective v is pruned by noise). ok is false when rows have
+// different costs or v is not at least 2e-4 below obj (the gain would not
+// be worth the risk).
+func (e *Encoding) CutoffBelow(obj float64) (cutoff float64, ok bool) {
+	w := e.cost(0)
+	for i := range e.x {
+		if e.cost(i) != w {
+			return 0, false
+		}
+	}
+	if w <= 0 {
+		return 0, false
+	}
+	c, v := e.NodeCost(), math.Inf(-1)
+	for s := range e.nInt {
+		// The largest k with k·w + s·c < obj, robust to the rounding of
+		// obj itself (a value k·w + s·c computed in floats).
+		k := math.Ceil((obj-float64(s)*c)/w-1e-6) - 1
+		if k < 0 || k > float64(len(e.x)) {
+			continue
+		}
+		v = max(v, k*w+float64(s)*c)
+		if c == 0 {
+			break
+		}
+	}
+	const margin = 1e-4
+	if math.IsInf(v, -1) || obj-v < 2*margin {
+		return 0, false
+	}
+	return v + margin, true
 }

@@ -246,3 +246,43 @@ func TestErrorFloors(t *testing.T) {
 		}
 	}
 }
+
+// CutoffBelow against enumeration of every objective value k·w + s·c.
+func TestCutoffBelow(t *testing.T) {
+	d := randomBinary(3, 30, 4, 2)
+	for _, alpha := range []float64{0, 0.01, 0.3, 1} {
+		e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, c := float64(d.Rows()), e.NodeCost()
+		for k0 := range 10 {
+			for s0 := range e.InternalNodes() {
+				obj := float64(k0)/n + float64(s0)*c
+				cut, ok := e.CutoffBelow(obj)
+				below := math.Inf(-1) // the largest value below obj
+				for k := range d.Rows() + 1 {
+					for s := range e.InternalNodes() {
+						if v := float64(k)/n + float64(s)*c; v < obj-1e-9 {
+							below = max(below, v)
+						}
+					}
+				}
+				if !ok {
+					if !math.IsInf(below, -1) && obj-below >= 3e-4 {
+						t.Fatalf("alpha %v obj %v: no cutoff, the largest value below is %v", alpha, obj, below)
+					}
+					continue
+				}
+				if cut >= obj || cut < below+1e-5 || cut > below+2e-4 {
+					t.Fatalf("alpha %v obj %v (k %d, s %d): cutoff %v, the largest value below is %v", alpha, obj, k0, s0, cut, below)
+				}
+			}
+		}
+	}
+	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, RowCost: make([]float64, d.Rows())})
+	e.Opts.RowCost[1] = 2
+	if _, ok := e.CutoffBelow(1); ok {
+		t.Fatal("a lattice cutoff with unequal row costs")
+	}
+}
