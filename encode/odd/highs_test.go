@@ -336,7 +336,7 @@ func TestStrengtheningsKeepTheOptimum(t *testing.T) {
 		o        Options
 		weighted bool
 	}{
-		{1, 14, 3, 2, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.05}, false},
+		{1, 12, 3, 2, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.05}, false},
 		{2, 16, 2, 2, Options{Skeleton: []int{1, 2, 2}}, false},
 		{3, 12, 3, 3, Options{Skeleton: []int{1, 2, 3}, Alpha: 0.01}, false},
 		{4, 20, 3, 2, Options{Skeleton: []int{1, 2}, Alpha: 1}, false},
