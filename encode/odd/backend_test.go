@@ -299,7 +299,8 @@ func TestMILPStrengtheningOptionsKeepTheOptimum(t *testing.T) {
 		{"error-cuts": "true"},
 		{"sym-layer1": "true"},
 		{"lattice-cutoff": "true"},
-		{"error-cuts": "true", "sym-layer1": "true", "lattice-cutoff": "true", "highs": "mip_heuristic_effort=0.2"},
+		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true"},
+		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true", "lattice-cutoff": "true", "highs": "mip_heuristic_effort=0.2"},
 	}
 	problems := []model.Problem{
 		{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.05},

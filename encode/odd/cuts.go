@@ -110,12 +110,30 @@ func (e *Encoding) addErrorCuts() {
 	if floor > slack {
 		m.AddRow("cut_floor", floor-slack, milp.Inf, slices.Clone(idx), slices.Clone(val))
 	}
-	if !e.Opts.Multivariate && stump > floor+slack && e.nInt > 1 {
-		for u := 1; u < e.nInt; u++ {
-			idx, val = append(idx, e.D[u]), append(val, stump-floor)
-		}
-		m.AddRow("cut_stump", stump-slack, milp.Inf, idx, val)
+	if e.Opts.Multivariate || stump <= floor+slack || e.nInt <= 1 {
+		return
 	}
+	// With the pair bound: node 1 (the first of layer 1) is active as soon
+	// as any node but the root is (constraint 12 on layer 1, or in a tree
+	// constraint 11), so err ≥ stump − (stump − pair)·d_1 − (pair −
+	// floor)·Σ_{u ≥ 2} d_u, which dominates the cut below.
+	ordered := !e.Opts.NoSymmetryBreaking && (e.Opts.Tree || e.Opts.FirstLayerOrder)
+	if pair, ok := e.pairFloor(); ok && ordered && e.Opts.PairCut {
+		pair = min(stump, max(floor, pair))
+		for u := 1; u < e.nInt; u++ {
+			coef := pair - floor
+			if u == e.layer[1][0] {
+				coef = stump - pair
+			}
+			idx, val = append(idx, e.D[u]), append(val, coef)
+		}
+		m.AddRow("cut_pair", stump-slack, milp.Inf, idx, val)
+		return
+	}
+	for u := 1; u < e.nInt; u++ {
+		idx, val = append(idx, e.D[u]), append(val, stump-floor)
+	}
+	m.AddRow("cut_stump", stump-slack, milp.Inf, idx, val)
 }
 
 // CutoffBelow returns a cutoff for a solve that only needs to beat a
@@ -155,4 +173,90 @@ func (e *Encoding) CutoffBelow(obj float64) (cutoff float64, ok bool) {
 		return 0, false
 	}
 	return v + margin, true
+}
+
+// pairWork caps the work of pairFloor (root splits × columns × rows).
+const pairWork = 3e8
+
+// pairFloor returns a lower bound on the misclassification cost of any
+// diagram whose only active internal nodes are the root and one child:
+// a root split one side of which goes to a class (the cheapest) and the
+// other to a univariate stump (or a class). ok is false when the data is
+// too large for the O(columns² × rows²) scan.
+func (e *Encoding) pairFloor() (float64, bool) {
+	n, J, K := len(e.x), len(e.cols), e.nCls
+	if float64(J)*float64(J)*float64(n)*float64(n)*float64(K) > pairWork {
+		return 0, false
+	}
+	orders := make([][]int, J)
+	rank := make([][]int, J)
+	for j := range J {
+		o := make([]int, n)
+		for i := range o {
+			o[i] = i
+		}
+		slices.SortStableFunc(o, func(a, b int) int {
+			switch {
+			case e.x[a][j] < e.x[b][j]:
+				return -1
+			case e.x[a][j] > e.x[b][j]:
+				return 1
+			}
+			return 0
+		})
+		orders[j] = o
+		rank[j] = make([]int, n)
+		for r, i := range o {
+			rank[j][i] = r
+		}
+	}
+	total := make([]float64, K)
+	for i := range n {
+		total[e.data.Labels[i]] += e.cost(i)
+	}
+	best := leafCost(total)
+	side := make([][]float64, 2) // class weights of each side of the root
+	stump := make([]float64, 2)  // best stump cost within each side
+	low := [2][]float64{make([]float64, K), make([]float64, K)}
+	high := [2][]float64{make([]float64, K), make([]float64, K)}
+	last := [2]int{}
+	for j := range J {
+		o := orders[j]
+		side[0], side[1] = make([]float64, K), slices.Clone(total)
+		for k, i := range o[:n-1] {
+			c := e.data.Labels[i]
+			side[0][c] += e.cost(i)
+			side[1][c] -= e.cost(i)
+			if e.x[o[k+1]][j] <= e.x[i][j] {
+				continue
+			}
+			// Rows of rank ≤ k in column j are side 0. Best stump per side.
+			for s := range 2 {
+				stump[s] = leafCost(side[s])
+			}
+			for j2 := range J {
+				for s := range 2 {
+					clear(low[s])
+					copy(high[s], side[s])
+					last[s] = -1
+				}
+				for _, i2 := range orders[j2] {
+					s := 0
+					if rank[j][i2] > k {
+						s = 1
+					}
+					// A threshold between the previous row of this side and i2.
+					if p := last[s]; p >= 0 && e.x[i2][j2] > e.x[p][j2] {
+						stump[s] = min(stump[s], leafCost(low[s])+leafCost(high[s]))
+					}
+					c2 := e.data.Labels[i2]
+					low[s][c2] += e.cost(i2)
+					high[s][c2] -= e.cost(i2)
+					last[s] = i2
+				}
+			}
+			best = min(best, leafCost(side[0])+stump[1], stump[0]+leafCost(side[1]))
+		}
+	}
+	return best, true
 }

@@ -324,7 +324,7 @@ func TestCategoricalAndRawNumericDecoding(t *testing.T) {
 	}
 }
 
-// The strengthenings (error cuts, the layer-1 in-degree order) never cut
+// The strengthenings (error cuts, pair cut, the layer-1 in-degree order) never cut
 // off an optimal diagram: on small random problems the optimum is the
 // same with and without them, for diagrams, trees, weighted rows, several
 // classes, duplicated rows (a positive floor) and a node cost that makes
@@ -356,7 +356,7 @@ func TestStrengtheningsKeepTheOptimum(t *testing.T) {
 		var objs [2]float64
 		for s, on := range []bool{false, true} {
 			o := c.o
-			o.ErrorCuts, o.FirstLayerOrder = on, on
+			o.ErrorCuts, o.FirstLayerOrder, o.PairCut = on, on, on
 			e, err := Encode(d, o)
 			if err != nil {
 				t.Fatal(err)

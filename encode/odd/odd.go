@@ -78,6 +78,10 @@ type Options struct {
 	// univariate stump's cost while no internal node but the root is
 	// active (see addErrorCuts).
 	ErrorCuts bool
+	// PairCut, with ErrorCuts and FirstLayerOrder (or Tree), strengthens
+	// the stump cut with the best cost of a diagram of two internal nodes
+	// (see addErrorCuts; skipped on data too large for its scan).
+	PairCut bool
 }
 
 // column is one scaled feature column of the MILP.

@@ -185,8 +185,8 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02},
 			{Skeleton: []int{1, 2, 2}, MinFlow: 3, MaxActive: 4},
 			{Skeleton: []int{1, 2}, Fair: &Fairness{Column: 4, Positive: 1, Xi: 0.5}},
-			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true},
-			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true},
+			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true, PairCut: true},
+			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true, PairCut: true},
 		} {
 			e, err := Encode(d, o)
 			if err != nil {
@@ -210,9 +210,10 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 	}
 }
 
-// errorFloors against direct counts: the floor is the minority weight of
-// each group of identical rows, the stump bound the fewest errors of a
-// depth-1 tree (exhaustive search over the 0/1 features).
+// errorFloors and pairFloor against direct counts: the floor is the
+// minority weight of each group of identical rows, the stump bound the
+// fewest errors of a depth-1 tree, the pair bound those of a tree of two
+// internal nodes (exhaustive search over the 0/1 features).
 func TestErrorFloors(t *testing.T) {
 	for seed := range uint64(8) {
 		d := randomBinary(seed, 20+3*int(seed), 3+int(seed%3), 2+int(seed%2))
@@ -243,6 +244,24 @@ func TestErrorFloors(t *testing.T) {
 		}
 		if want := bestTreeErrors(d, allRows(d), 1); math.Abs(stump*n-float64(want)) > 1e-9 {
 			t.Fatalf("seed %d: stump bound %v rows, exhaustive depth-1 tree %d", seed, stump*n, want)
+		}
+		// Two internal nodes: a root split with a leaf on one side and a
+		// depth-1 tree on the other.
+		rows := allRows(d)
+		wantPair := bestTreeErrors(d, rows, 0)
+		for f := range d.Features {
+			var lo, hi []int
+			for _, r := range rows {
+				if d.Features[f].Values[r] > 0.5 {
+					hi = append(hi, r)
+				} else {
+					lo = append(lo, r)
+				}
+			}
+			wantPair = min(wantPair, bestTreeErrors(d, lo, 0)+bestTreeErrors(d, hi, 1), bestTreeErrors(d, lo, 1)+bestTreeErrors(d, hi, 0))
+		}
+		if pair, ok := e.pairFloor(); !ok || math.Abs(pair*n-float64(wantPair)) > 1e-9 {
+			t.Fatalf("seed %d: pair bound %v rows (%v), exhaustive search %d", seed, pair*n, ok, wantPair)
 		}
 	}
 }
