@@ -40,7 +40,7 @@ func milpParams() []backend.Param {
 		backend.IntParam("restarts", 1000, "restarts of the construction heuristic (within 10% of the time limit, at most 60s)").AtLeast(0),
 		backend.BoolParam("sym-layer1", true, "strengthening: the in-degree order of symmetry-breaking constraint 12 also on layer 1 (the paper starts at layer 2)"),
 		backend.BoolParam("error-cuts", true, "strengthening: valid lower bounds on the error (identical rows with different labels; the best univariate stump while only the root is active)"),
-		backend.BoolParam("pair-cut", false, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
+		backend.BoolParam("pair-cut", true, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
 		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
 		backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
 		backend.IntParam("max-active", 0, "parsimony: at most this many active internal nodes (0 = no cap)").AtLeast(0),
