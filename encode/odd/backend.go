@@ -240,7 +240,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			stats["heuristic_objective"] = bestObj
 			// The paper's cutoff, plus the model itself as a MIP start.
 			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
-			if c, ok := e.CutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
+			if c, ok := e.cutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
 				params.Cutoff = c
 				stats["cutoff"] = c
 			}

@@ -136,7 +136,7 @@ func (e *Encoding) addErrorCuts() {
 	m.AddRow("cut_stump", stump-slack, milp.Inf, idx, val)
 }
 
-// CutoffBelow returns a cutoff for a solve that only needs to beat a
+// cutoffBelow returns a cutoff for a solve that only needs to beat a
 // diagram of objective obj: when every row has the same cost w, every
 // objective is k·w + s·NodeCost (k errors, s active internal nodes but
 // the root), so nothing lies strictly between the largest such value v
@@ -145,7 +145,7 @@ func (e *Encoding) addErrorCuts() {
 // of objective v is pruned by noise). ok is false when rows have
 // different costs or v is not at least 2e-4 below obj (the gain would not
 // be worth the risk).
-func (e *Encoding) CutoffBelow(obj float64) (cutoff float64, ok bool) {
+func (e *Encoding) cutoffBelow(obj float64) (cutoff float64, ok bool) {
 	w := e.cost(0)
 	for i := range e.x {
 		if e.cost(i) != w {

@@ -14,7 +14,10 @@
 // derived from the variable bounds (features are min-max scaled to [0,1]
 // here; decoding maps the hyperplanes back to raw values). Options add
 // univariate splits (15–16), demographic parity (19), a parsimony cap,
-// stability (20), and the tree special case.
+// stability (20), and the tree special case; and strengthenings that
+// keep every optimal diagram: constraint 12 on layer 1 too, and valid
+// lower bounds on the error (identical rows, the best stump, the best
+// two-node diagram) linked to the active nodes (cuts.go).
 package odd
 
 import (

@@ -266,7 +266,7 @@ func TestErrorFloors(t *testing.T) {
 	}
 }
 
-// CutoffBelow against enumeration of every objective value k·w + s·c.
+// cutoffBelow against enumeration of every objective value k·w + s·c.
 func TestCutoffBelow(t *testing.T) {
 	d := randomBinary(3, 30, 4, 2)
 	for _, alpha := range []float64{0, 0.01, 0.3, 1} {
@@ -278,7 +278,7 @@ func TestCutoffBelow(t *testing.T) {
 		for k0 := range 10 {
 			for s0 := range e.InternalNodes() {
 				obj := float64(k0)/n + float64(s0)*c
-				cut, ok := e.CutoffBelow(obj)
+				cut, ok := e.cutoffBelow(obj)
 				below := math.Inf(-1) // the largest value below obj
 				for k := range d.Rows() + 1 {
 					for s := range e.InternalNodes() {
@@ -301,7 +301,7 @@ func TestCutoffBelow(t *testing.T) {
 	}
 	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, RowCost: make([]float64, d.Rows())})
 	e.Opts.RowCost[1] = 2
-	if _, ok := e.CutoffBelow(1); ok {
+	if _, ok := e.cutoffBelow(1); ok {
 		t.Fatal("a lattice cutoff with unequal row costs")
 	}
 }
