@@ -1,6 +1,7 @@
 package odd
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -45,22 +46,10 @@ func (e *Encoding) errorFloors() (floor, stump float64) {
 		total[e.data.Labels[i]] += e.cost(i)
 	}
 	stump = leafCost(total)
-	order := make([]int, n)
 	low := make([]float64, K)
 	high := make([]float64, K)
 	for j := range e.cols {
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			switch {
-			case e.x[a][j] < e.x[b][j]:
-				return -1
-			case e.x[a][j] > e.x[b][j]:
-				return 1
-			}
-			return 0
-		})
+		order := e.columnOrder(j)
 		clear(low)
 		copy(high, total)
 		for k, i := range order[:n-1] {
@@ -73,6 +62,17 @@ func (e *Encoding) errorFloors() (floor, stump float64) {
 		}
 	}
 	return floor, max(floor, stump)
+}
+
+// columnOrder lists the rows by increasing value of column j (ties in
+// row order).
+func (e *Encoding) columnOrder(j int) []int {
+	o := make([]int, len(e.x))
+	for i := range o {
+		o[i] = i
+	}
+	slices.SortStableFunc(o, func(a, b int) int { return cmp.Compare(e.x[a][j], e.x[b][j]) })
+	return o
 }
 
 // leafCost is the cost of a leaf predicting the class of largest weight.
@@ -191,19 +191,7 @@ func (e *Encoding) pairFloor() (float64, bool) {
 	orders := make([][]int, J)
 	rank := make([][]int, J)
 	for j := range J {
-		o := make([]int, n)
-		for i := range o {
-			o[i] = i
-		}
-		slices.SortStableFunc(o, func(a, b int) int {
-			switch {
-			case e.x[a][j] < e.x[b][j]:
-				return -1
-			case e.x[a][j] > e.x[b][j]:
-				return 1
-			}
-			return 0
-		})
+		o := e.columnOrder(j)
 		orders[j] = o
 		rank[j] = make([]int, n)
 		for r, i := range o {

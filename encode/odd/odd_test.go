@@ -250,14 +250,7 @@ func TestErrorFloors(t *testing.T) {
 		rows := allRows(d)
 		wantPair := bestTreeErrors(d, rows, 0)
 		for f := range d.Features {
-			var lo, hi []int
-			for _, r := range rows {
-				if d.Features[f].Values[r] > 0.5 {
-					hi = append(hi, r)
-				} else {
-					lo = append(lo, r)
-				}
-			}
+			lo, hi := splitRows(d, rows, f)
 			wantPair = min(wantPair, bestTreeErrors(d, lo, 0)+bestTreeErrors(d, hi, 1), bestTreeErrors(d, lo, 1)+bestTreeErrors(d, hi, 0))
 		}
 		if pair, ok := e.pairFloor(); !ok || math.Abs(pair*n-float64(wantPair)) > 1e-9 {
