@@ -38,7 +38,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 )
@@ -198,7 +200,7 @@ func highsOptions(h unsafe.Pointer, ctx context.Context, p Params) error {
 		cs := C.CString(name)
 		defer C.free(unsafe.Pointer(cs))
 		if f(cs) == C.kHighsStatusError {
-			return fmt.Errorf("milp: HiGHS refused option %s", name)
+			return fmt.Errorf("%w %s", ErrOption, name)
 		}
 		return nil
 	}
@@ -220,6 +222,15 @@ func highsOptions(h unsafe.Pointer, ctx context.Context, p Params) error {
 		// HiGHS fixes its thread pool at the first solve of the process:
 		// a different count later is only a warning.
 		steps = append(steps, set("threads", func(s *C.char) C.HighsInt { return C.Highs_setIntOptionValue(h, s, C.HighsInt(p.Threads)) }))
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Options)) {
+		cv := C.CString(p.Options[k])
+		err := set(k, func(s *C.char) C.HighsInt { return C.Highs_setOptionValue(h, s, cv) })
+		C.free(unsafe.Pointer(cv))
+		if err != nil {
+			err = fmt.Errorf("%w (value %q)", err, p.Options[k])
+		}
+		steps = append(steps, err)
 	}
 	if p.HasCutoff {
 		steps = append(steps, set("objective_bound", func(s *C.char) C.HighsInt { return C.Highs_setDoubleOptionValue(h, s, C.double(p.Cutoff)) }))

@@ -4,6 +4,7 @@ package milp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -260,5 +261,32 @@ func TestHiGHSRelativeGapIsNotAProof(t *testing.T) {
 	}
 	if !stoppedEarly {
 		t.Skip("HiGHS closed the gap every time; nothing stopped early")
+	}
+}
+
+// Params.Options reach HiGHS: a zero time limit set through them stops
+// the solve before it proves anything, a harmless option leaves the
+// optimum alone, and a refused name or value is ErrOption naming it.
+func TestHiGHSOptions(t *testing.T) {
+	m := knapsacks(30, 10)
+	exact, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1})
+	if err != nil || exact.Status != StatusOptimal {
+		t.Fatalf("exact solve: %v %v", exact, err)
+	}
+	off, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1, Options: map[string]string{"presolve": "off", "mip_detect_symmetry": "false"}})
+	if err != nil || off.Status != StatusOptimal || math.Abs(off.Objective-exact.Objective) > 1e-6 {
+		t.Fatalf("presolve off: %+v %v, want the optimum %v", off, err, exact.Objective)
+	}
+	stopped, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1, Options: map[string]string{"time_limit": "0"}})
+	if err != nil || stopped.Status == StatusOptimal || !stopped.TimeLimit {
+		t.Fatalf("time_limit 0 through Options: %+v %v, want a time-limit stop", stopped, err)
+	}
+	for _, bad := range []map[string]string{{"no_such_option": "1"}, {"presolve": "sideways"}, {"mip_rel_gap": "much"}} {
+		_, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1, Options: bad})
+		for k := range bad {
+			if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), k) {
+				t.Errorf("option %v: %v, want ErrOption naming %s", bad, err, k)
+			}
+		}
 	}
 }

@@ -43,6 +43,10 @@ type Params struct {
 	Seed int
 	// Verbose lets the solver print its log to standard output.
 	Verbose bool
+	// Options are further solver options by name, values as text (for
+	// HiGHS e.g. "presolve": "off", "mip_heuristic_effort": "0.3"); they
+	// are set after the ones above, in name order.
+	Options map[string]string
 }
 
 // Solution is the outcome of a solve.
@@ -73,6 +77,10 @@ type Solver interface {
 
 // ErrNotEnabled is returned by solvers that were not compiled in.
 var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: run scripts/setup.sh (it builds HiGHS), then build or test with `-tags highs`")
+
+// ErrOption is wrapped by the error about an option the solver refuses
+// (an unknown name or a value out of range).
+var ErrOption = errors.New("milp: the solver refused option")
 
 // deadline merges a time limit with the context's deadline.
 func deadline(ctx context.Context, limit time.Duration) (time.Duration, bool) {

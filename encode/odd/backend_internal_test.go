@@ -24,6 +24,7 @@ func TestMILPProven(t *testing.T) {
 		{"optimal, decoded to the same objective", opt, true, true, 0.25, true},
 		{"optimal, but the decoded diagram differs (misrouted row)", opt, true, false, 0.25, false},
 		{"optimal, best diagram worse than the optimum", opt, true, true, 0.3, false},
+		{"optimal, HiGHS's objective a rounding below the diagram's", &milp.Solution{Status: milp.StatusOptimal, Objective: 0.119999997}, true, true, 0.12, true},
 		{"time limit with a solution", &milp.Solution{Status: milp.StatusFeasible, Objective: 0.25, TimeLimit: true}, true, true, 0.25, false},
 		{"time limit, nothing beyond the cutoff yet", &milp.Solution{Status: milp.StatusNoSolution, TimeLimit: true}, true, false, 0.3, false},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,17 @@ func TestMILPBadRequests(t *testing.T) {
 		{"milp-odt", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 3}}, nil, "1-2-4"},
 		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"splits": "diagonal"}, "splits"},
 		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"fair-column": "nope"}, "fair-column"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"highs": "presolve"}, "highs"},
+		{"milp-odt", model.Problem{MaxDepth: 1}, map[string]string{"highs": "presolve=off,=1"}, "highs"},
+	}
+	if milp.HiGHSEnabled {
+		// Only HiGHS knows its option names and ranges.
+		cases = append(cases, struct {
+			backend string
+			p       model.Problem
+			opts    map[string]string
+			want    string
+		}{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"highs": "no_such_option=1"}, "no_such_option"})
 	}
 	for _, c := range cases {
 		_, err := odtkit.Solve(context.Background(), d, c.p, odtkit.Settings{Backend: c.backend, Options: c.opts})
@@ -271,5 +283,49 @@ func TestMILPTreeDepthZero(t *testing.T) {
 	}
 	if want := odd.BestTreeErrors(d, odd.AllRows(d), 0); !res.Optimal || res.Errors != want || res.Model.Size() != 1 {
 		t.Fatalf("depth 0: optimal %v, %d errors (want %d), %d nodes", res.Optimal, res.Errors, want, res.Model.Size())
+	}
+}
+
+// The backend's strengthening options leave the proven optimum alone:
+// each one, and all together, against the plain model on small random
+// problems (the lattice cutoff can only turn a proof of the heuristic's
+// diagram into an earlier one).
+func TestMILPStrengtheningOptionsKeepTheOptimum(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("needs -tags highs")
+	}
+	configs := []map[string]string{
+		{"error-cuts": "false", "sym-layer1": "false", "lattice-cutoff": "false"},
+		{"error-cuts": "true"},
+		{"sym-layer1": "true"},
+		{"lattice-cutoff": "true"},
+		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true"},
+		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true", "lattice-cutoff": "true", "highs": "mip_heuristic_effort=0.2"},
+	}
+	problems := []model.Problem{
+		{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.05},
+		{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.5},
+		{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
+	}
+	for seed := range uint64(2) {
+		d := milpRandomData(40+seed, 12, 3)
+		for _, p := range problems {
+			var want float64
+			for k, opts := range configs {
+				opts["restarts"] = "20"
+				res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-odd", Options: opts, Seed: int64(seed)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Optimal {
+					t.Fatalf("seed %d %v %v: not proven (%s)", seed, p.Skeleton, opts, res.Status)
+				}
+				if k == 0 {
+					want = res.Objective
+				} else if math.Abs(res.Objective-want) > 1e-9 {
+					t.Fatalf("seed %d skeleton %v alpha %v: %v proves %v, the plain model %v", seed, p.Skeleton, p.Alpha, opts, res.Objective, want)
+				}
+			}
+		}
 	}
 }

@@ -46,20 +46,25 @@ func bestTreeErrors(d *model.Dataset, rows []int, depth int) int {
 		return best
 	}
 	for f := range d.Features {
-		var lo, hi []int
-		for _, r := range rows {
-			if d.Features[f].Values[r] > 0.5 {
-				hi = append(hi, r)
-			} else {
-				lo = append(lo, r)
-			}
-		}
+		lo, hi := splitRows(d, rows, f)
 		if len(lo) == 0 || len(hi) == 0 {
 			continue
 		}
 		best = min(best, bestTreeErrors(d, lo, depth-1)+bestTreeErrors(d, hi, depth-1))
 	}
 	return best
+}
+
+// splitRows splits rows by the 0/1 feature f.
+func splitRows(d *model.Dataset, rows []int, f int) (lo, hi []int) {
+	for _, r := range rows {
+		if d.Features[f].Values[r] > 0.5 {
+			hi = append(hi, r)
+		} else {
+			lo = append(lo, r)
+		}
+	}
+	return lo, hi
 }
 
 func allRows(d *model.Dataset) []int {

@@ -414,7 +414,7 @@ func (e *Encoding) satisfies(g *model.Graph, layers [][]*hNode) bool {
 }
 
 // point writes the diagram of the layers as a MILP solution: nodes placed
-// by decreasing in-degree within layers 2.. (constraint 12; in the tree
+// by decreasing in-degree within layers 1.. (constraint 12; in the tree
 // case by their parent's slot), hyperplanes flipped where the negative
 // side would link to the higher index (constraint 11), and the flows of
 // every row along its path.
@@ -469,9 +469,9 @@ func (e *Encoding) point(layers [][]*hNode) []float64 {
 				for k := range order {
 					order[k] = k
 				}
-				if l+1 >= 2 {
-					sort.SliceStable(order, func(a, b int) bool { return indeg[order[a]] > indeg[order[b]] })
-				}
+				// Layer 1 too (Options.FirstLayerOrder): its nodes all
+				// have in-degree 1, so the sort keeps them in place.
+				sort.SliceStable(order, func(a, b int) bool { return indeg[order[a]] > indeg[order[b]] })
 				for pos, k := range order {
 					id[l+1][k] = e.layer[l+1][pos]
 				}

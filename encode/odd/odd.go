@@ -14,7 +14,10 @@
 // derived from the variable bounds (features are min-max scaled to [0,1]
 // here; decoding maps the hyperplanes back to raw values). Options add
 // univariate splits (15–16), demographic parity (19), a parsimony cap,
-// stability (20), and the tree special case.
+// stability (20), and the tree special case; and strengthenings that
+// keep every optimal diagram: constraint 12 on layer 1 too, and valid
+// lower bounds on the error (identical rows, the best stump, the best
+// two-node diagram) linked to the active nodes (cuts.go).
 package odd
 
 import (
@@ -70,6 +73,18 @@ type Options struct {
 	MaxNodes int
 	// NoSymmetryBreaking leaves out constraints 11–12 (for tests).
 	NoSymmetryBreaking bool
+	// FirstLayerOrder extends the in-degree order (12), which the paper
+	// states for layers 2..D−1, to layer 1 (tree: the root's children).
+	FirstLayerOrder bool
+	// ErrorCuts adds valid lower bounds on the misclassification cost:
+	// the cost of identical rows with different labels, and the best
+	// univariate stump's cost while no internal node but the root is
+	// active (see addErrorCuts).
+	ErrorCuts bool
+	// PairCut, with ErrorCuts and FirstLayerOrder (or Tree), strengthens
+	// the stump cut with the best cost of a diagram of two internal nodes
+	// (see addErrorCuts; skipped on data too large for its scan).
+	PairCut bool
 }
 
 // column is one scaled feature column of the MILP.
@@ -572,9 +587,14 @@ func (e *Encoding) constraints(ctx context.Context) error {
 		}
 		row(fmt.Sprintf("c7_%d", v), -inf, 0, ts...)
 	}
-	// (12) weak in-degree order within layers 2..D-1 (tree: siblings).
+	// (12) weak in-degree order within layers 2..D-1 (tree: siblings);
+	// from layer 1 with FirstLayerOrder.
 	if !o.NoSymmetryBreaking {
-		for l := 2; l < len(e.layer); l++ {
+		first := 2
+		if o.FirstLayerOrder {
+			first = 1
+		}
+		for l := first; l < len(e.layer); l++ {
 			ids := e.layer[l]
 			for a := range ids {
 				for b := a + 1; b < len(ids); b++ {
@@ -589,6 +609,9 @@ func (e *Encoding) constraints(ctx context.Context) error {
 				}
 			}
 		}
+	}
+	if o.ErrorCuts {
+		e.addErrorCuts()
 	}
 	if o.MaxActive > 0 {
 		ts := make([]term, V)

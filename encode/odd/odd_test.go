@@ -185,6 +185,8 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02},
 			{Skeleton: []int{1, 2, 2}, MinFlow: 3, MaxActive: 4},
 			{Skeleton: []int{1, 2}, Fair: &Fairness{Column: 4, Positive: 1, Xi: 0.5}},
+			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true, PairCut: true},
+			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true, PairCut: true},
 		} {
 			e, err := Encode(d, o)
 			if err != nil {
@@ -203,7 +205,96 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			checked++
 		}
 	}
-	if checked < 60 {
-		t.Fatalf("only %d of 72 heuristic diagrams met their side constraints", checked)
+	if checked < 80 {
+		t.Fatalf("only %d of 96 heuristic diagrams met their side constraints", checked)
+	}
+}
+
+// errorFloors and pairFloor against direct counts: the floor is the
+// minority weight of each group of identical rows, the stump bound the
+// fewest errors of a depth-1 tree, the pair bound those of a tree of two
+// internal nodes (exhaustive search over the 0/1 features).
+func TestErrorFloors(t *testing.T) {
+	for seed := range uint64(8) {
+		d := randomBinary(seed, 20+3*int(seed), 3+int(seed%3), 2+int(seed%2))
+		e, err := Encode(d, Options{Skeleton: []int{1, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor, stump := e.errorFloors()
+		groups := map[string][]int{}
+		for i := range d.Rows() {
+			k := fmt.Sprint(e.x[i])
+			if groups[k] == nil {
+				groups[k] = make([]int, d.NumClasses())
+			}
+			groups[k][d.Labels[i]]++
+		}
+		wantFloor := 0
+		for _, g := range groups {
+			sum, top := 0, 0
+			for _, c := range g {
+				sum, top = sum+c, max(top, c)
+			}
+			wantFloor += sum - top
+		}
+		n := float64(d.Rows())
+		if math.Abs(floor*n-float64(wantFloor)) > 1e-9 {
+			t.Fatalf("seed %d: floor %v rows, want %d", seed, floor*n, wantFloor)
+		}
+		if want := bestTreeErrors(d, allRows(d), 1); math.Abs(stump*n-float64(want)) > 1e-9 {
+			t.Fatalf("seed %d: stump bound %v rows, exhaustive depth-1 tree %d", seed, stump*n, want)
+		}
+		// Two internal nodes: a root split with a leaf on one side and a
+		// depth-1 tree on the other.
+		rows := allRows(d)
+		wantPair := bestTreeErrors(d, rows, 0)
+		for f := range d.Features {
+			lo, hi := splitRows(d, rows, f)
+			wantPair = min(wantPair, bestTreeErrors(d, lo, 0)+bestTreeErrors(d, hi, 1), bestTreeErrors(d, lo, 1)+bestTreeErrors(d, hi, 0))
+		}
+		if pair, ok := e.pairFloor(); !ok || math.Abs(pair*n-float64(wantPair)) > 1e-9 {
+			t.Fatalf("seed %d: pair bound %v rows (%v), exhaustive search %d", seed, pair*n, ok, wantPair)
+		}
+	}
+}
+
+// cutoffBelow against enumeration of every objective value k·w + s·c.
+func TestCutoffBelow(t *testing.T) {
+	d := randomBinary(3, 30, 4, 2)
+	for _, alpha := range []float64{0, 0.01, 0.3, 1} {
+		e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, c := float64(d.Rows()), e.NodeCost()
+		for k0 := range 10 {
+			for s0 := range e.InternalNodes() {
+				obj := float64(k0)/n + float64(s0)*c
+				cut, ok := e.cutoffBelow(obj)
+				below := math.Inf(-1) // the largest value below obj
+				for k := range d.Rows() + 1 {
+					for s := range e.InternalNodes() {
+						if v := float64(k)/n + float64(s)*c; v < obj-1e-9 {
+							below = max(below, v)
+						}
+					}
+				}
+				if !ok {
+					if !math.IsInf(below, -1) && obj-below >= 3e-4 {
+						t.Fatalf("alpha %v obj %v: no cutoff, the largest value below is %v", alpha, obj, below)
+					}
+					continue
+				}
+				if cut >= obj || cut < below+1e-5 || cut > below+2e-4 {
+					t.Fatalf("alpha %v obj %v (k %d, s %d): cutoff %v, the largest value below is %v", alpha, obj, k0, s0, cut, below)
+				}
+			}
+		}
+	}
+	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, RowCost: make([]float64, d.Rows())})
+	e.Opts.RowCost[1] = 2
+	if _, ok := e.cutoffBelow(1); ok {
+		t.Fatal("a lattice cutoff with unequal row costs")
 	}
 }
