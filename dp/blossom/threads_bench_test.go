@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 )
@@ -16,7 +15,7 @@ var threadsCells = []string{"vehicle", "pendigits", "ionosphere"}
 
 // BenchmarkThreads solves each cell of threadsCells at depth 4 with 1
 // and then 2 workers, checks both against the reference optimum, and
-// reports their wall and CPU seconds (the mean over b.N rounds), the
+// reports their wall and CPU seconds (the minimum over b.N rounds), the
 // wall-time speed-up and the CPU-time inflation (2-worker CPU / 1-worker
 // CPU):
 //
@@ -38,14 +37,15 @@ func BenchmarkThreads(b *testing.B) {
 	for _, name := range threadsCells {
 		b.Run(name+"-d4", func(b *testing.B) {
 			v := blossomLoad(b, shared, name)
-			var wall, cpu [2]float64
+			var tt dptest.Threads
 			var obj [2]float64
 			for range b.N {
 				for i, workers := range []int{1, 2} {
-					c0, t0 := dptest.CPUSeconds(), time.Now()
-					r, err := Solve(context.Background(), v, Config{MaxDepth: 4, Workers: workers}, nil)
-					wall[i] += time.Since(t0).Seconds()
-					cpu[i] += dptest.CPUSeconds() - c0
+					var r *Result
+					err := tt.Measure(i, func() (err error) {
+						r, err = Solve(context.Background(), v, Config{MaxDepth: 4, Workers: workers}, nil)
+						return err
+					})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -58,12 +58,11 @@ func BenchmarkThreads(b *testing.B) {
 			if obj[0] != obj[1] {
 				b.Fatalf("objective %v with 1 worker, %v with 2", obj[0], obj[1])
 			}
-			n := float64(b.N)
-			dptest.ReportThreads(b, wall, cpu)
+			tt.Report(b)
 			b.ReportMetric(obj[1], "objective")
 			b.ReportMetric(0, "ns/op")
 			fmt.Printf("%s depth 4: objective %v; 1 worker %.2f s wall %.2f s CPU; 2 workers %.2f s wall %.2f s CPU\n",
-				name, obj[1], wall[0]/n, cpu[0]/n, wall[1]/n, cpu[1]/n)
+				name, obj[1], tt.Wall(0), tt.CPU(0), tt.Wall(1), tt.CPU(1))
 		})
 	}
 }

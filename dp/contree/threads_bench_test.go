@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
@@ -33,14 +32,15 @@ func BenchmarkThreads(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var wall, cpu [2]float64
+			var tt dptest.Threads
 			errs := -1
 			for range b.N {
 				for i, w := range []int{1, 2} {
-					c0, t0 := dptest.CPUSeconds(), time.Now()
-					r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth, Workers: w}, nil)
-					wall[i] += time.Since(t0).Seconds()
-					cpu[i] += dptest.CPUSeconds() - c0
+					var r *Result
+					err := tt.Measure(i, func() (err error) {
+						r, err = Solve(context.Background(), d, Config{MaxDepth: ref.depth, Workers: w}, nil)
+						return err
+					})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -54,7 +54,7 @@ func BenchmarkThreads(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(errs), "errors")
-			dptest.ReportThreads(b, wall, cpu)
+			tt.Report(b)
 		})
 	}
 }

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
@@ -131,14 +129,14 @@ func BenchmarkThreads(b *testing.B) {
 		for _, name := range dl85ThreadCells {
 			b.Run(a.name+"/"+name+"/d4", func(b *testing.B) {
 				v := dl85Load(b, name)
-				var wall, cpu [2]float64
+				var tt dptest.Threads
 				for b.Loop() {
 					for k, w := range []int{1, 2} {
-						runtime.GC()
-						c0, t0 := dptest.CPUSeconds(), time.Now()
-						r, err := a.solve(v, Config{MaxDepth: 4, Workers: w})
-						wall[k] += time.Since(t0).Seconds()
-						cpu[k] += dptest.CPUSeconds() - c0
+						var r *Result
+						err := tt.Measure(k, func() (err error) {
+							r, err = a.solve(v, Config{MaxDepth: 4, Workers: w})
+							return err
+						})
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -147,7 +145,7 @@ func BenchmarkThreads(b *testing.B) {
 						}
 					}
 				}
-				dptest.ReportThreads(b, wall, cpu)
+				tt.Report(b)
 				b.ReportMetric(float64(opt[name]), "error")
 			})
 		}

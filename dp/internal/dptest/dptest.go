@@ -3,7 +3,9 @@
 package dptest
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/odtkit/odtkit/model"
 )
@@ -44,16 +46,47 @@ func Brute(v *model.BinaryView, rows []int, depth, minSup int) float64 {
 	return best
 }
 
-// ReportThreads reports a 1- against 2-worker benchmark: the wall and
-// CPU seconds of each count summed over b.N rounds (wall1-s, wall2-s,
-// cpu1-s, cpu2-s, per round), the wall-time speed-up (wall 1 / wall 2)
-// and the CPU inflation (CPU 2 / CPU 1: what the parallelism costs).
-func ReportThreads(b *testing.B, wall, cpu [2]float64) {
-	n := float64(b.N)
-	b.ReportMetric(wall[0]/n, "wall1-s")
-	b.ReportMetric(wall[1]/n, "wall2-s")
-	b.ReportMetric(cpu[0]/n, "cpu1-s")
-	b.ReportMetric(cpu[1]/n, "cpu2-s")
-	b.ReportMetric(wall[0]/wall[1], "speedup")
-	b.ReportMetric(cpu[1]/cpu[0], "cpu-inflation")
+// Threads records a 1- against 2-worker benchmark. Run each round at
+// both counts, alternately, through Measure; Report gives, per count, the
+// minimum wall and CPU seconds over the rounds (wall1-s, wall2-s, cpu1-s,
+// cpu2-s: the machine's noise only ever adds time, so the minimum of a
+// few rounds, as in the side-by-side peer measurements, is the steadiest
+// figure), the wall-time speed-up (wall 1 / wall 2) and the CPU inflation
+// (CPU 2 / CPU 1: what the parallelism costs).
+type Threads struct {
+	wall, cpu [2]float64
+	rounds    [2]int
+}
+
+// Measure runs one round at count index k (0: 1 worker, 1: 2 workers)
+// after a garbage collection, records its times and returns f's error.
+func (t *Threads) Measure(k int, f func() error) error {
+	runtime.GC()
+	c0, t0 := CPUSeconds(), time.Now()
+	err := f()
+	wall, cpu := time.Since(t0).Seconds(), CPUSeconds()-c0
+	if t.rounds[k] == 0 || wall < t.wall[k] {
+		t.wall[k] = wall
+	}
+	if t.rounds[k] == 0 || cpu < t.cpu[k] {
+		t.cpu[k] = cpu
+	}
+	t.rounds[k]++
+	return err
+}
+
+// Wall and CPU are count index k's minimum wall and CPU seconds so far.
+func (t *Threads) Wall(k int) float64 { return t.wall[k] }
+
+// CPU: see Wall.
+func (t *Threads) CPU(k int) float64 { return t.cpu[k] }
+
+// Report reports the recorded minima, the speed-up and the CPU inflation.
+func (t *Threads) Report(b *testing.B) {
+	b.ReportMetric(t.wall[0], "wall1-s")
+	b.ReportMetric(t.wall[1], "wall2-s")
+	b.ReportMetric(t.cpu[0], "cpu1-s")
+	b.ReportMetric(t.cpu[1], "cpu2-s")
+	b.ReportMetric(t.wall[0]/t.wall[1], "speedup")
+	b.ReportMetric(t.cpu[1]/t.cpu[0], "cpu-inflation")
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/internal/shared"
@@ -30,21 +29,20 @@ func BenchmarkWorkers(b *testing.B) {
 				b.Fatal(err)
 			}
 			v := model.Binarize(d)
-			var wall, cpu [2]float64
+			var tt dptest.Threads
 			var cost [2]float64
 			for b.Loop() {
 				for i, w := range []int{1, 2} {
-					t0, c0 := time.Now(), dptest.CPUSeconds()
-					r := Solve(context.Background(), v, Config{MaxDepth: c.depth, LeafCost: c.cost, Workers: w})
-					wall[i] += time.Since(t0).Seconds()
-					cpu[i] += dptest.CPUSeconds() - c0
-					cost[i] = r.Cost
+					_ = tt.Measure(i, func() error {
+						cost[i] = Solve(context.Background(), v, Config{MaxDepth: c.depth, LeafCost: c.cost, Workers: w}).Cost
+						return nil
+					})
 				}
 			}
 			if cost[0] != cost[1] {
 				b.Fatalf("cost %v at 1 worker, %v at 2", cost[0], cost[1])
 			}
-			dptest.ReportThreads(b, wall, cpu)
+			tt.Report(b)
 		})
 	}
 }
