@@ -42,27 +42,25 @@ func newMemo(locked bool) *memo {
 	return c
 }
 
-func (c *memo) shard(key string) *memoShard {
+// get looks key up without copying it (a look-up by a converted []byte
+// does not allocate, and a cache hit is the search's most frequent step).
+func (c *memo) get(key []byte) (entry, bool) {
 	if !c.locked {
-		return &c.shards[0]
-	}
-	return &c.shards[maphash.String(c.seed, key)%memoShards]
-}
-
-func (c *memo) get(key string) (entry, bool) {
-	sh := c.shard(key)
-	if !c.locked {
-		e, ok := sh.m[key]
+		e, ok := c.shards[0].m[string(key)]
 		return e, ok
 	}
+	sh := &c.shards[maphash.Bytes(c.seed, key)%memoShards]
 	sh.mu.Lock()
-	e, ok := sh.m[key]
+	e, ok := sh.m[string(key)]
 	sh.mu.Unlock()
 	return e, ok
 }
 
 func (c *memo) put(key string, e entry) {
-	sh := c.shard(key)
+	sh := &c.shards[0]
+	if c.locked { // maphash.String(s) = maphash.Bytes([]byte(s)): get's shard
+		sh = &c.shards[maphash.String(c.seed, key)%memoShards]
+	}
 	if !c.locked {
 		sh.m[key] = e
 		return
@@ -95,7 +93,7 @@ type rootItem struct{ test, left int }
 // candidate whose low child alone cannot beat the best, or tie it from a
 // lower position.
 func (s *solver) solveRoot(rows model.Bitset, depth, k int) entry {
-	key := s.memoKey(rows, depth, k)
+	key := string(s.memoKey(rows, depth, k))
 	class, cost := s.leaf(rows)
 	best, bestPos := entry{cost: cost, test: -1, class: class}, -1
 	if s.splittable(depth, k, cost) {

@@ -188,23 +188,26 @@ func (s *solver) leaf(rows model.Bitset) (int, float64) {
 	return c, e + s.leafW
 }
 
-func (s *solver) memoKey(rows model.Bitset, depth, k int) string {
+// memoKey is the cache key of a branch, in the worker's scratch (valid
+// until its next call).
+func (s *solver) memoKey(rows model.Bitset, depth, k int) []byte {
 	s.key = s.key[:0]
 	s.key = binary.AppendUvarint(s.key, uint64(depth))
 	s.key = binary.AppendUvarint(s.key, uint64(k))
 	for _, w := range rows {
 		s.key = binary.LittleEndian.AppendUint64(s.key, w)
 	}
-	return string(s.key)
+	return s.key
 }
 
 // solve returns the best tree on rows of depth at most depth with at most
 // k internal nodes (k ≤ full(depth)).
 func (s *solver) solve(rows model.Bitset, depth, k int) entry {
-	key := s.memoKey(rows, depth, k)
-	if e, ok := s.memo.get(key); ok {
+	kb := s.memoKey(rows, depth, k)
+	if e, ok := s.memo.get(kb); ok {
 		return e
 	}
+	key := string(kb) // a miss: copied before the children reuse the scratch
 	class, cost := s.leaf(rows)
 	best := entry{cost: cost, test: -1, class: class}
 	if s.splittable(depth, k, cost) && !s.stop() {
