@@ -2,6 +2,7 @@ package odd
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -92,7 +93,7 @@ func leafCost(w []float64) float64 {
 // cuts off a diagram (the second holds for univariate splits only: an
 // oblique split may beat every univariate stump); both lift the LP bound, which otherwise sends every
 // row's flow fractionally to its own class.
-func (e *Encoding) addErrorCuts() {
+func (e *Encoding) addErrorCuts(ctx context.Context) {
 	floor, stump := e.errorFloors()
 	var idx []int
 	var val []float64
@@ -118,7 +119,7 @@ func (e *Encoding) addErrorCuts() {
 	// constraint 11), so err ≥ stump − (stump − pair)·d_1 − (pair −
 	// floor)·Σ_{u ≥ 2} d_u, which dominates the cut below.
 	ordered := !e.Opts.NoSymmetryBreaking && (e.Opts.Tree || e.Opts.FirstLayerOrder)
-	if pair, ok := e.pairFloor(); ok && ordered && e.Opts.PairCut {
+	if pair, ok := e.pairFloor(ctx); ok && ordered && e.Opts.PairCut {
 		pair = min(stump, max(floor, pair))
 		for u := 1; u < e.nInt; u++ {
 			coef := pair - floor
@@ -182,8 +183,9 @@ const pairWork = 3e8
 // diagram whose only active internal nodes are the root and one child:
 // a root split one side of which goes to a class (the cheapest) and the
 // other to a univariate stump (or a class). ok is false when the data is
-// too large for the O(columns² × rows²) scan.
-func (e *Encoding) pairFloor() (float64, bool) {
+// too large for the O(columns² × rows²) scan, or when ctx ends during it
+// (it checks ctx at every root threshold).
+func (e *Encoding) pairFloor(ctx context.Context) (float64, bool) {
 	n, J, K := len(e.x), len(e.cols), e.nCls
 	if float64(J)*float64(J)*float64(n)*float64(n)*float64(K) > pairWork {
 		return 0, false
@@ -217,6 +219,9 @@ func (e *Encoding) pairFloor() (float64, bool) {
 			side[1][c] -= e.cost(i)
 			if e.x[o[k+1]][j] <= e.x[i][j] {
 				continue
+			}
+			if ctx.Err() != nil {
+				return 0, false
 			}
 			// Rows of rank ≤ k in column j are side 0. Best stump per side.
 			for s := range 2 {

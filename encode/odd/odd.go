@@ -611,7 +611,10 @@ func (e *Encoding) constraints(ctx context.Context) error {
 		}
 	}
 	if o.ErrorCuts {
-		e.addErrorCuts()
+		e.addErrorCuts(ctx)
+		if ctx.Err() != nil {
+			return fmt.Errorf("building the MILP: %w", context.Cause(ctx))
+		}
 	}
 	if o.MaxActive > 0 {
 		ts := make([]term, V)

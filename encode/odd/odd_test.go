@@ -253,8 +253,18 @@ func TestErrorFloors(t *testing.T) {
 			lo, hi := splitRows(d, rows, f)
 			wantPair = min(wantPair, bestTreeErrors(d, lo, 0)+bestTreeErrors(d, hi, 1), bestTreeErrors(d, lo, 1)+bestTreeErrors(d, hi, 0))
 		}
-		if pair, ok := e.pairFloor(); !ok || math.Abs(pair*n-float64(wantPair)) > 1e-9 {
+		if pair, ok := e.pairFloor(context.Background()); !ok || math.Abs(pair*n-float64(wantPair)) > 1e-9 {
 			t.Fatalf("seed %d: pair bound %v rows (%v), exhaustive search %d", seed, pair*n, ok, wantPair)
+		}
+		// An ended context stops the scan (it may take seconds at its cap)
+		// and the encoding with it.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, ok := e.pairFloor(ctx); ok {
+			t.Fatalf("seed %d: the pair scan ignored a cancelled context", seed)
+		}
+		if _, err := EncodeContext(ctx, d, Options{Skeleton: []int{1, 2}}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("seed %d: EncodeContext after cancel: %v", seed, err)
 		}
 	}
 }
