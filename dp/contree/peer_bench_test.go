@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/dp/internal/dptest"
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -104,16 +104,10 @@ var conTreeScore = regexp.MustCompile(`Misclassification score: (\d+)`)
 // runConTree runs the peer on one file and returns its CPU seconds
 // (user+sys of the child) and the misclassification score it prints.
 func runConTree(bin, data string, depth int, timeout time.Duration) (float64, int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout+time.Minute)
-	defer cancel()
 	secs := strconv.Itoa(max(1, int(timeout.Seconds())))
-	cmd := exec.CommandContext(ctx, bin, "-file", data, "-max-depth", strconv.Itoa(depth), "-time", secs)
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
-		return 0, 0, fmt.Errorf("ConTree on %s: killed after %v", data, timeout+time.Minute)
-	}
+	out, cpu, err := shared.RunPeer(timeout+time.Minute, "", bin, "-file", data, "-max-depth", strconv.Itoa(depth), "-time", secs)
 	if err != nil {
-		return 0, 0, fmt.Errorf("ConTree on %s: %w", data, err)
+		return 0, 0, err
 	}
 	m := conTreeScore.FindSubmatch(out)
 	if m == nil {
@@ -123,6 +117,5 @@ func runConTree(bin, data string, depth int, timeout time.Duration) (float64, in
 	if err != nil {
 		return 0, 0, fmt.Errorf("ConTree on %s: score %q: %w", data, m[1], err)
 	}
-	ps := cmd.ProcessState
-	return (ps.UserTime() + ps.SystemTime()).Seconds(), n, nil
+	return cpu, n, nil
 }

@@ -2,15 +2,14 @@ package avellaneda
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -118,23 +117,15 @@ var (
 // runInferDT runs the peer on one file and returns its CPU seconds and
 // the depth and number of nodes it prints.
 func runInferDT(bin, data string, depthOnly bool, timeout time.Duration) (float64, int, int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
 	args := []string{"-x", "-v", data, "infer"}
 	if depthOnly {
 		args = append([]string{"-d"}, args...)
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = os.TempDir() // InferDT may write files beside its working directory
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
-		return 0, 0, 0, fmt.Errorf("InferDT on %s: not finished within %v", data, timeout)
-	}
+	// In the temporary folder: InferDT may write files beside its working directory.
+	out, cpu, err := shared.RunPeer(timeout, os.TempDir(), bin, args...)
 	if err != nil {
-		return 0, 0, 0, fmt.Errorf("InferDT on %s: %w", data, err)
+		return 0, 0, 0, err
 	}
-	ps := cmd.ProcessState
-	s := (ps.UserTime() + ps.SystemTime()).Seconds()
 	num := func(re *regexp.Regexp) int {
 		m := re.FindSubmatch(out)
 		if m == nil {
@@ -143,5 +134,5 @@ func runInferDT(bin, data string, depthOnly bool, timeout time.Duration) (float6
 		n, _ := strconv.Atoi(string(m[1]))
 		return n
 	}
-	return s, num(inferDTDepth), num(inferDTNodes), nil
+	return cpu, num(inferDTDepth), num(inferDTNodes), nil
 }

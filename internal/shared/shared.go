@@ -8,12 +8,15 @@ package shared
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Dir returns the path of the shared folder, or skips tb when the folder
@@ -112,4 +115,25 @@ func readTable(path string) ([]Row, error) {
 		return nil, fmt.Errorf("%s: no rows", path)
 	}
 	return rows, nil
+}
+
+// RunPeer runs a reference solver's binary with args in dir (empty: the
+// working directory), kills it after timeout, and returns its standard
+// output and CPU seconds (the child's user + system time). Errors name
+// the peer and say whether it was killed.
+func RunPeer(timeout time.Duration, dir, bin string, args ...string) ([]byte, float64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	name := filepath.Base(bin)
+	if ctx.Err() != nil {
+		return nil, 0, fmt.Errorf("%s %s: killed, not finished within %v", name, strings.Join(args, " "), timeout)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	ps := cmd.ProcessState
+	return out, (ps.UserTime() + ps.SystemTime()).Seconds(), nil
 }
