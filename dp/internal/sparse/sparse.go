@@ -203,6 +203,10 @@ func (s *solver) memoKey(rows model.Bitset, depth, k int) []byte {
 // solve returns the best tree on rows of depth at most depth with at most
 // k internal nodes (k ≤ full(depth)).
 func (s *solver) solve(rows model.Bitset, depth, k int) entry {
+	if depth == 0 || k == 0 { // a leaf: counting is cheaper than the cache
+		class, cost := s.leaf(rows)
+		return entry{cost: cost, test: -1, class: class}
+	}
 	kb := s.memoKey(rows, depth, k)
 	if e, ok := s.memo.get(kb); ok {
 		return e
