@@ -115,6 +115,8 @@ type Config struct {
 	NoOrderRoot, NoOrderBelow bool
 	// NoProbe skips the probe of the root's first thresholds (see probe).
 	NoProbe bool
+	// NoTable keeps the depth-two splits on row scans (see d2table.go).
+	NoTable bool
 	// Budget, when set, accounts the engine's big structures (the sorted
 	// columns and the split buffers of each level, of every worker)
 	// against the solve's memory cap; when one does not fit the search
@@ -148,6 +150,8 @@ type Stats struct {
 	CacheHits   int64
 	CacheStored int64
 	SplitsTried int64 // thresholds evaluated in Branch
+	Tables      int64 // value tables built for depth-two splits (d2table.go)
+	D2ByTable   int64 // depth-two calls answered from them
 }
 
 // Result is the outcome of Solve.
@@ -225,6 +229,7 @@ type levelScratch struct {
 	ferr  []int
 	left  view
 	right view
+	tab   d2tab
 }
 
 type solver struct {
@@ -235,6 +240,8 @@ type solver struct {
 	vals    [][]float64
 	rowH1   []uint64
 	rowH2   []uint64
+	gdist   []int32 // distinct values of each feature at the root
+	lr      []int32 // row -> value index, scratch of buildTab
 	side    []uint8
 	levels  []*levelScratch
 	cache   map[cacheKey]*cacheVal
@@ -417,6 +424,7 @@ func (s *solver) rootView(in Input) *view {
 		return v
 	}
 	idx := make([]int32, s.n)
+	s.gdist = make([]int32, s.p)
 	for f := range s.p {
 		if s.ctx.Err() != nil {
 			s.stop = true
@@ -436,6 +444,7 @@ func (s *solver) rootView(in Input) *view {
 			es[i] = entry{rank: rank, rl: uint32(r)<<labelBits | uint32(in.Labels[r])}
 		}
 		v.cols[f] = es
+		s.gdist[f] = rank + 1
 	}
 	return v
 }
@@ -702,6 +711,7 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 		return
 	}
 	cum := ls.cum
+	ls.tab.reset(f)
 	ml, mr := int32(0), int32(m-1)
 	if tk != nil && tk.ivs != nil {
 		ls.stack = append(ls.stack[:0], tk.ivs...)
@@ -773,7 +783,11 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 			// prunes the whole interval around w (interval shrinking
 			// and sub-interval pruning), so the cap loses no pruning.
 			span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
-			lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1)
+			if s.tabDue(v, &ls.tab, f) {
+				lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1)
+			} else {
+				lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1)
+			}
 			if s.stop {
 				return
 			}

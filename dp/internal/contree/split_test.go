@@ -66,3 +66,63 @@ func TestD2SplitCapped(t *testing.T) {
 		}
 	}
 }
+
+// d2splitTab returns what d2split returns (bounds, trees to the
+// threshold, next hint) at every threshold of every first feature and
+// several caps, on random data with 2 to 5 classes and few values.
+func TestD2SplitTableMatchesRows(t *testing.T) {
+	for seed := range uint64(20) {
+		k := 2 + int(seed%4)
+		in := randomInput(60+int(seed)*9, 3, 2+int(seed%7), k, seed+100)
+		s, root := newSolver(in)
+		var tb d2tab
+		for f1 := range s.p {
+			cum, m := thresholds(root.cols[f1], nil)
+			if !s.buildTab(root, &tb, f1) {
+				t.Fatal("buildTab refused without a budget")
+			}
+			if tb.r1 != m+1 {
+				t.Fatalf("seed %d f1 %d: %d values in the table, %d thresholds", seed, f1, tb.r1, m)
+			}
+			for w := range m {
+				for _, limit := range []int{0, 1, 3, root.n + 1} {
+					hint := [2]int{int(seed) % 3, -1}
+					s.d2hint = hint
+					lbL, lbR, solL, solR := s.d2split(root, f1, int(cum[w]), limit)
+					rowHint := s.d2hint
+					s.d2hint = hint
+					tlL, tlR, tsL, tsR := s.d2splitTab(root, &tb, w, limit)
+					if lbL != tlL || lbR != tlR || s.d2hint != rowHint {
+						t.Fatalf("seed %d f1 %d w %d limit %d: rows %d/%d hint %v, table %d/%d hint %v", seed, f1, w, limit, lbL, lbR, rowHint, tlL, tlR, s.d2hint)
+					}
+					for sd, p := range [][2]*Node{{solL, tsL}, {solR, tsR}} {
+						if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
+							t.Fatalf("seed %d f1 %d w %d limit %d side %d: rows %v, table %v", seed, f1, w, limit, sd, p[0], p[1])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// On data with few values against its rows the search goes by value
+// tables and returns the tree of the row scans.
+func TestSolveByTable(t *testing.T) {
+	for seed := range uint64(4) {
+		in := randomInput(3000, 3, 6, 2+int(seed%2), seed+200)
+		for _, d := range []int{2, 3} {
+			cfg := productionConfig(d, 1)
+			byTab := Solve(context.Background(), in, cfg, nil)
+			cfg.NoTable = true
+			byRows := Solve(context.Background(), in, cfg, nil)
+			checkResult(t, in, byTab)
+			if byTab.Stats.D2ByTable == 0 || byRows.Stats.D2ByTable != 0 {
+				t.Fatalf("seed %d depth %d: %d calls by table, %d with NoTable", seed, d, byTab.Stats.D2ByTable, byRows.Stats.D2ByTable)
+			}
+			if treeString(byTab.Tree) != treeString(byRows.Tree) || byTab.Errors != byRows.Errors || !byTab.Optimal {
+				t.Fatalf("seed %d depth %d: by table %s (%d), by rows %s (%d)", seed, d, treeString(byTab.Tree), byTab.Errors, treeString(byRows.Tree), byRows.Errors)
+			}
+		}
+	}
+}
