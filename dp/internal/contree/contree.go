@@ -117,6 +117,9 @@ type Config struct {
 	NoProbe bool
 	// NoTable keeps the depth-two splits on row scans (see d2table.go).
 	NoTable bool
+	// NoBits keeps the two-class depth-two splits on row scans (see
+	// d2bits.go).
+	NoBits bool
 	// Budget, when set, accounts the engine's big structures (the sorted
 	// columns and the split buffers of each level, of every worker)
 	// against the solve's memory cap; when one does not fit the search
@@ -152,6 +155,7 @@ type Stats struct {
 	SplitsTried int64 // thresholds evaluated in Branch
 	Tables      int64 // value tables built for depth-two splits (d2table.go)
 	D2ByTable   int64 // depth-two calls answered from them
+	D2ByBits    int64 // depth-two calls by bit sets (d2bits.go)
 }
 
 // Result is the outcome of Solve.
@@ -230,6 +234,7 @@ type levelScratch struct {
 	left  view
 	right view
 	tab   d2tab
+	bits  d2bits
 }
 
 type solver struct {
@@ -712,6 +717,7 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 	}
 	cum := ls.cum
 	ls.tab.reset(f)
+	ls.bits.reset()
 	ml, mr := int32(0), int32(m-1)
 	if tk != nil && tk.ivs != nil {
 		ls.stack = append(ls.stack[:0], tk.ivs...)
@@ -785,6 +791,8 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 			span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
 			if s.tabDue(v, &ls.tab, f) {
 				lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1)
+			} else if s.bitsDue(v, &ls.bits, f) {
+				lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), bound+span+1)
 			} else {
 				lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1)
 			}

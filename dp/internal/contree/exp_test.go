@@ -60,6 +60,8 @@ func TestExperiment(t *testing.T) {
 					cfg.NoProbe = true
 				case "nofirst":
 					cfg.NoFirstCut = true
+				case "nobits":
+					cfg.NoBits = true
 				case "notable":
 					cfg.NoTable = true
 				case "larger":

@@ -126,3 +126,62 @@ func TestSolveByTable(t *testing.T) {
 		}
 	}
 }
+
+// d2splitBits returns what d2split returns at the thresholds of every
+// first feature visited out of order (the left marks move both ways),
+// with several caps, on random two-class data of 1 to 300 rows (one and
+// several 64-row words).
+func TestD2SplitBitsMatchesRows(t *testing.T) {
+	for seed := range uint64(24) {
+		rows := 1 + int(seed*seed)%300
+		in := randomInput(rows, 3, 2+int(seed%9)*5, 2, seed+300)
+		s, root := newSolver(in)
+		var bt d2bits
+		for f1 := range s.p {
+			cum, m := thresholds(root.cols[f1], nil)
+			if !s.buildBits(root, &bt, f1) {
+				t.Fatal("buildBits refused without a budget")
+			}
+			for j := range 2 * m {
+				w := (j * 7919) % max(m, 1)
+				for _, limit := range []int{0, 2, root.n + 1} {
+					hint := [2]int{-1, int(seed) % 3}
+					s.d2hint = hint
+					lbL, lbR, solL, solR := s.d2split(root, f1, int(cum[w]), limit)
+					rowHint := s.d2hint
+					s.d2hint = hint
+					bL, bR, bsL, bsR := s.d2splitBits(root, &bt, f1, int(cum[w]), limit)
+					if lbL != bL || lbR != bR || s.d2hint != rowHint {
+						t.Fatalf("seed %d f1 %d w %d limit %d: rows %d/%d hint %v, bits %d/%d hint %v", seed, f1, w, limit, lbL, lbR, rowHint, bL, bR, s.d2hint)
+					}
+					for sd, p := range [][2]*Node{{solL, bsL}, {solR, bsR}} {
+						if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
+							t.Fatalf("seed %d f1 %d w %d limit %d side %d: rows %v, bits %v", seed, f1, w, limit, sd, p[0], p[1])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Two-class data with many values goes by bit sets and returns the tree
+// of the row scans.
+func TestSolveByBits(t *testing.T) {
+	for seed := range uint64(4) {
+		in := randomInput(700, 4, 200, 2, seed+400)
+		for _, d := range []int{2, 3} {
+			cfg := productionConfig(d, 1)
+			byBits := Solve(context.Background(), in, cfg, nil)
+			cfg.NoBits = true
+			byRows := Solve(context.Background(), in, cfg, nil)
+			checkResult(t, in, byBits)
+			if byBits.Stats.D2ByBits == 0 || byRows.Stats.D2ByBits != 0 {
+				t.Fatalf("seed %d depth %d: %d calls by bits, %d with NoBits", seed, d, byBits.Stats.D2ByBits, byRows.Stats.D2ByBits)
+			}
+			if treeString(byBits.Tree) != treeString(byRows.Tree) || byBits.Errors != byRows.Errors || !byBits.Optimal {
+				t.Fatalf("seed %d depth %d: by bits %s (%d), by rows %s (%d)", seed, d, treeString(byBits.Tree), byBits.Errors, treeString(byRows.Tree), byRows.Errors)
+			}
+		}
+	}
+}
