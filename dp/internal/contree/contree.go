@@ -17,6 +17,13 @@
 // bound would prune nothing more), and a side is evaluated only at the
 // boundaries where its error can have dropped below its best (each row
 // changes it by at most one), so most rows cost one count increment.
+// Two kinds of depth-two call skip the row scan and return exactly its
+// result: when the features have few values against the rows, tables of
+// class counts by (first feature's value, second feature's value) are
+// read one row per second feature (d2table.go; skin d3: 3.1x faster);
+// with two classes, bit sets over each second feature's order count 64
+// rows per popcount (d2bits.go; rice d3: 1.5x). Both are built for a
+// (subproblem, first feature) only after its first depth-two calls.
 // At depth 3 the root search starts from a probe: every feature's best
 // depth-one threshold with optimal subtrees, so that every feature is
 // searched with a good incumbent (fault: a third of the depth-two calls).

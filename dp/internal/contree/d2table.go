@@ -263,16 +263,7 @@ func (sc *tabScan) scan(cnt []int, t2 []int32, r1, r2, t, f2 int) {
 // eval evaluates side sd's split between f2's value indices a and b
 // (consecutive among the side's values) with low class counts c.
 func (sc *tabScan) eval(sd int, c []int, f2, a, b int) {
-	f := sc.fq[sd]
-	lo, lc, hi, hc := 0, -1, 0, -1
-	for y, x := range c {
-		if x > lc {
-			lo, lc = y, x
-		}
-		if r := f[y] - x; r > hc {
-			hi, hc = y, r
-		}
-	}
+	lo, lc, hi, hc := lowHigh(c, sc.fq[sd])
 	bb := sc.b[sd]
 	if err := sc.n[sd] - lc - hc; err < bb.err {
 		*bb = best1{err: err, feature: f2, idx: a, idx2: b, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}

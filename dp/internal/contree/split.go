@@ -274,16 +274,7 @@ type d2scan struct {
 // its size when it never can).
 func (sc *d2scan) eval(sd, tot, idx int) int {
 	k := sc.k
-	cs, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
-	lo, lc, hi, hc := 0, -1, 0, -1
-	for y, c := range cs {
-		if c > lc {
-			lo, lc = y, c
-		}
-		if r := f[y] - c; r > hc {
-			hi, hc = y, r
-		}
-	}
+	lo, lc, hi, hc := lowHigh(sc.cnt[sd*k:sd*k+k], sc.fq[sd])
 	n := sc.n[sd]
 	err := n - lc - hc
 	bb := sc.b[sd]
@@ -296,6 +287,22 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 		return n + 1
 	}
 	return tot + err - bb.err + 1
+}
+
+// lowHigh returns the largest class (first of the ties) and its count
+// among the low rows' class counts c and among the high rows' (f - c),
+// f being the class counts of all rows.
+func lowHigh(c, f []int) (lo, lc, hi, hc int) {
+	lc, hc = -1, -1
+	for y, x := range c {
+		if x > lc {
+			lo, lc = y, x
+		}
+		if r := f[y] - x; r > hc {
+			hi, hc = y, r
+		}
+	}
+	return lo, lc, hi, hc
 }
 
 // d2scan2 is the two-class version of one feature's scan in d2split:

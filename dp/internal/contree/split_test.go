@@ -2,6 +2,7 @@ package contree
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -67,9 +68,29 @@ func TestD2SplitCapped(t *testing.T) {
 	}
 }
 
-// d2splitTab returns what d2split returns (bounds, trees to the
-// threshold, next hint) at every threshold of every first feature and
-// several caps, on random data with 2 to 5 classes and few values.
+// sameAsRows fails unless alt, a depth-two call at f1's cut with the
+// given cap, returns what d2split returns there: bounds, trees to the
+// threshold, and the next call's hint (both start from hint).
+func sameAsRows(t *testing.T, name string, s *solver, root *view, f1, cut, limit int, hint [2]int, alt func() (int, int, *Node, *Node)) {
+	t.Helper()
+	s.d2hint = hint
+	lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit)
+	rowHint := s.d2hint
+	s.d2hint = hint
+	aL, aR, asL, asR := alt()
+	if lbL != aL || lbR != aR || s.d2hint != rowHint {
+		t.Fatalf("%s f1 %d cut %d limit %d: rows %d/%d hint %v, other %d/%d hint %v", name, f1, cut, limit, lbL, lbR, rowHint, aL, aR, s.d2hint)
+	}
+	for sd, p := range [][2]*Node{{solL, asL}, {solR, asR}} {
+		if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
+			t.Fatalf("%s f1 %d cut %d limit %d side %d: rows %v, other %v", name, f1, cut, limit, sd, p[0], p[1])
+		}
+	}
+}
+
+// d2splitTab returns what d2split returns at every threshold of every
+// first feature and several caps, on random data with 2 to 5 classes and
+// few values.
 func TestD2SplitTableMatchesRows(t *testing.T) {
 	for seed := range uint64(20) {
 		k := 2 + int(seed%4)
@@ -86,42 +107,10 @@ func TestD2SplitTableMatchesRows(t *testing.T) {
 			}
 			for w := range m {
 				for _, limit := range []int{0, 1, 3, root.n + 1} {
-					hint := [2]int{int(seed) % 3, -1}
-					s.d2hint = hint
-					lbL, lbR, solL, solR := s.d2split(root, f1, int(cum[w]), limit)
-					rowHint := s.d2hint
-					s.d2hint = hint
-					tlL, tlR, tsL, tsR := s.d2splitTab(root, &tb, w, limit)
-					if lbL != tlL || lbR != tlR || s.d2hint != rowHint {
-						t.Fatalf("seed %d f1 %d w %d limit %d: rows %d/%d hint %v, table %d/%d hint %v", seed, f1, w, limit, lbL, lbR, rowHint, tlL, tlR, s.d2hint)
-					}
-					for sd, p := range [][2]*Node{{solL, tsL}, {solR, tsR}} {
-						if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
-							t.Fatalf("seed %d f1 %d w %d limit %d side %d: rows %v, table %v", seed, f1, w, limit, sd, p[0], p[1])
-						}
-					}
+					sameAsRows(t, fmt.Sprintf("table seed %d", seed), s, root, f1, int(cum[w]), limit, [2]int{int(seed) % 3, -1}, func() (int, int, *Node, *Node) {
+						return s.d2splitTab(root, &tb, w, limit)
+					})
 				}
-			}
-		}
-	}
-}
-
-// On data with few values against its rows the search goes by value
-// tables and returns the tree of the row scans.
-func TestSolveByTable(t *testing.T) {
-	for seed := range uint64(4) {
-		in := randomInput(3000, 3, 6, 2+int(seed%2), seed+200)
-		for _, d := range []int{2, 3} {
-			cfg := productionConfig(d, 1)
-			byTab := Solve(context.Background(), in, cfg, nil)
-			cfg.NoTable = true
-			byRows := Solve(context.Background(), in, cfg, nil)
-			checkResult(t, in, byTab)
-			if byTab.Stats.D2ByTable == 0 || byRows.Stats.D2ByTable != 0 {
-				t.Fatalf("seed %d depth %d: %d calls by table, %d with NoTable", seed, d, byTab.Stats.D2ByTable, byRows.Stats.D2ByTable)
-			}
-			if treeString(byTab.Tree) != treeString(byRows.Tree) || byTab.Errors != byRows.Errors || !byTab.Optimal {
-				t.Fatalf("seed %d depth %d: by table %s (%d), by rows %s (%d)", seed, d, treeString(byTab.Tree), byTab.Errors, treeString(byRows.Tree), byRows.Errors)
 			}
 		}
 	}
@@ -143,45 +132,44 @@ func TestD2SplitBitsMatchesRows(t *testing.T) {
 				t.Fatal("buildBits refused without a budget")
 			}
 			for j := range 2 * m {
-				w := (j * 7919) % max(m, 1)
+				cut := int(cum[(j*7919)%m])
 				for _, limit := range []int{0, 2, root.n + 1} {
-					hint := [2]int{-1, int(seed) % 3}
-					s.d2hint = hint
-					lbL, lbR, solL, solR := s.d2split(root, f1, int(cum[w]), limit)
-					rowHint := s.d2hint
-					s.d2hint = hint
-					bL, bR, bsL, bsR := s.d2splitBits(root, &bt, f1, int(cum[w]), limit)
-					if lbL != bL || lbR != bR || s.d2hint != rowHint {
-						t.Fatalf("seed %d f1 %d w %d limit %d: rows %d/%d hint %v, bits %d/%d hint %v", seed, f1, w, limit, lbL, lbR, rowHint, bL, bR, s.d2hint)
-					}
-					for sd, p := range [][2]*Node{{solL, bsL}, {solR, bsR}} {
-						if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
-							t.Fatalf("seed %d f1 %d w %d limit %d side %d: rows %v, bits %v", seed, f1, w, limit, sd, p[0], p[1])
-						}
-					}
+					sameAsRows(t, fmt.Sprintf("bits seed %d", seed), s, root, f1, cut, limit, [2]int{-1, int(seed) % 3}, func() (int, int, *Node, *Node) {
+						return s.d2splitBits(root, &bt, f1, cut, limit)
+					})
 				}
 			}
 		}
 	}
 }
 
-// Two-class data with many values goes by bit sets and returns the tree
-// of the row scans.
-func TestSolveByBits(t *testing.T) {
-	for seed := range uint64(4) {
-		in := randomInput(700, 4, 200, 2, seed+400)
-		for _, d := range []int{2, 3} {
-			cfg := productionConfig(d, 1)
-			byBits := Solve(context.Background(), in, cfg, nil)
-			cfg.NoBits = true
-			byRows := Solve(context.Background(), in, cfg, nil)
-			checkResult(t, in, byBits)
-			if byBits.Stats.D2ByBits == 0 || byRows.Stats.D2ByBits != 0 {
-				t.Fatalf("seed %d depth %d: %d calls by bits, %d with NoBits", seed, d, byBits.Stats.D2ByBits, byRows.Stats.D2ByBits)
-			}
-			if treeString(byBits.Tree) != treeString(byRows.Tree) || byBits.Errors != byRows.Errors || !byBits.Optimal {
-				t.Fatalf("seed %d depth %d: by bits %s (%d), by rows %s (%d)", seed, d, treeString(byBits.Tree), byBits.Errors, treeString(byRows.Tree), byRows.Errors)
-			}
+// The search with a depth-two shortcut (used: its calls) returns the tree
+// of the row scans (off switches it off) on in, at depths 2 and 3, and
+// does use it.
+func sameSolve(t *testing.T, name string, in Input, off func(*Config), used func(Stats) int64) {
+	t.Helper()
+	for _, d := range []int{2, 3} {
+		cfg := productionConfig(d, 1)
+		with := Solve(context.Background(), in, cfg, nil)
+		off(&cfg)
+		rows := Solve(context.Background(), in, cfg, nil)
+		checkResult(t, in, with)
+		if used(with.Stats) == 0 || used(rows.Stats) != 0 {
+			t.Fatalf("%s depth %d: %d calls by the shortcut, %d with it off", name, d, used(with.Stats), used(rows.Stats))
 		}
+		if treeString(with.Tree) != treeString(rows.Tree) || with.Errors != rows.Errors || !with.Optimal {
+			t.Fatalf("%s depth %d: with the shortcut %s (%d), by rows %s (%d)", name, d, treeString(with.Tree), with.Errors, treeString(rows.Tree), rows.Errors)
+		}
+	}
+}
+
+// On data with few values against its rows the search goes by value
+// tables; on two-class data with many values, by bit sets.
+func TestSolveShortcuts(t *testing.T) {
+	for seed := range uint64(4) {
+		sameSolve(t, fmt.Sprintf("tables seed %d", seed), randomInput(3000, 3, 6, 2+int(seed%2), seed+200),
+			func(c *Config) { c.NoTable = true }, func(s Stats) int64 { return s.D2ByTable })
+		sameSolve(t, fmt.Sprintf("bits seed %d", seed), randomInput(500, 4, 150, 2, seed+400),
+			func(c *Config) { c.NoBits = true }, func(s Stats) int64 { return s.D2ByBits })
 	}
 }
