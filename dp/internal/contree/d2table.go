@@ -10,10 +10,8 @@ package contree
 // threshold then reads row t of each table: its two depth-one searches
 // cost the number of f2's values instead of the number of rows. The
 // tables of a (subproblem, f1) are built only after the row scans of its
-// first depth-two calls have cost about as much as the build (so a pair
-// with few calls pays at most twice its row scans; half the build cost
-// room d3 0.1 s more than rows for 2 table calls per table, and saved
-// skin 0.3 s), only when a call by table costs
+// first depth-two calls have cost about half the build (so a pair with
+// few calls pays at most that much more), only when a call by table costs
 // at most a quarter of one by rows, and only within tabMaxCells and the
 // Budget (a refusal just keeps the row scans).
 //
@@ -76,7 +74,7 @@ func (s *solver) tabDue(v *view, tb *d2tab, f1 int) bool {
 		return false
 	}
 	tb.calls++
-	if int64(tb.calls-1)*byRows < build {
+	if 2*int64(tb.calls-1)*byRows < build {
 		return false
 	}
 	if !s.buildTab(v, tb, f1) {
