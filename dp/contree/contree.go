@@ -168,6 +168,8 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 		Stats: map[string]any{
 			"subproblems":  r.Stats.Nodes,
 			"d2_calls":     r.Stats.D2Calls,
+			"d2_by_table":  r.Stats.D2ByTable,
+			"d2_by_bits":   r.Stats.D2ByBits,
 			"splits_tried": r.Stats.SplitsTried,
 			"cache_hits":   r.Stats.CacheHits,
 			"cache_stored": r.Stats.CacheStored,

@@ -60,6 +60,10 @@ func TestExperiment(t *testing.T) {
 					cfg.NoProbe = true
 				case "nofirst":
 					cfg.NoFirstCut = true
+				case "nobits":
+					cfg.NoBits = true
+				case "notable":
+					cfg.NoTable = true
 				case "larger":
 					cfg.LargerFirst = true
 				}

@@ -153,7 +153,7 @@ func (p *shared) halt(cause error) {
 // worker returns a solver for one worker of a parallel search: s's
 // read-only data, its own scratch and cache.
 func (s *solver) worker(p *shared) *solver {
-	w := &solver{ctx: s.ctx, cfg: s.cfg, p: s.p, k: s.k, n: s.n, vals: s.vals, rowH1: s.rowH1, rowH2: s.rowH2, par: p}
+	w := &solver{ctx: s.ctx, cfg: s.cfg, p: s.p, k: s.k, n: s.n, vals: s.vals, rowH1: s.rowH1, rowH2: s.rowH2, gdist: s.gdist, par: p}
 	w.side = make([]uint8, s.n)
 	if !s.cfg.NoCache {
 		w.cache = map[cacheKey]*cacheVal{}

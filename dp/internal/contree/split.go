@@ -81,6 +81,7 @@ type best1 struct {
 	lowCl, highCl int
 	split         bool
 	leafCl        int
+	idx2          int // by table: the value index above the threshold (idx: below)
 }
 
 // node builds the depth-one tree; the side marks of the split must still
@@ -104,7 +105,12 @@ func (b *best1) node(s *solver, v *view, sd uint8) *Node {
 		}
 	}
 	vals := s.vals[b.feature]
-	return &Node{Feature: b.feature, Threshold: midpoint(vals[lo], vals[hi]), Errors: b.err,
+	return depthOneNode(b, midpoint(vals[lo], vals[hi]))
+}
+
+// depthOneNode is the split of b at threshold thr.
+func depthOneNode(b *best1, thr float64) *Node {
+	return &Node{Feature: b.feature, Threshold: thr, Errors: b.err,
 		Low:  &Node{Leaf: true, Class: b.lowCl, Feature: -1},
 		High: &Node{Leaf: true, Class: b.highCl, Feature: -1}}
 }
@@ -143,20 +149,46 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 		fqr[y] = v.counts[y] - fql[y]
 	}
 	nL, nR := cut, v.n-cut
-	var bl, br best1
 	if len(s.cnt) != 2*k {
 		s.cnt = make([]int, 2*k)
 	}
-	bl.leafCl, bl.err = argmax(fql)
-	bl.err = nL - bl.err
-	br.leafCl, br.err = argmax(fqr)
-	br.err = nR - br.err
-	// A side whose leaf is not below the cap starts at the cap: only a
-	// split below it is recorded (leafCl is then not a solution).
-	bl.err, br.err = min(bl.err, limit), min(br.err, limit)
-	// The second features that made the previous call's best trees are
-	// scanned first: neighbouring thresholds often share them, and a
-	// tight best early lets the other scans skip more.
+	bl, br := s.d2start(nL, nR, limit)
+	s.d2features(v, &bl, &br, func(f2 int) {
+		if k == 2 {
+			s.d2scan2(v.cols[f2], f2, nL, nR, &bl, &br)
+		} else {
+			s.d2scanK(v.cols[f2], f2, nL, nR, &bl, &br)
+		}
+	})
+	lbL, lbR = bl.err, br.err
+	if bl.err < limit {
+		solL = bl.node(s, v, 1)
+	}
+	if br.err < limit {
+		solR = br.node(s, v, 0)
+	}
+	return lbL, lbR, solL, solR
+}
+
+// d2start returns the starting bests of a depth-two split's sides of nL
+// and nR rows (class counts in s.fql and s.fqr): their leaves, capped at
+// limit. A side whose leaf is not below the cap starts at the cap: only
+// a split below it is recorded (leafCl is then not a solution).
+func (s *solver) d2start(nL, nR, limit int) (bl, br best1) {
+	bl.leafCl, bl.err = argmax(s.fql)
+	bl.err = min(nL-bl.err, limit)
+	br.leafCl, br.err = argmax(s.fqr)
+	br.err = min(nR-br.err, limit)
+	return bl, br
+}
+
+// d2features calls scan for each second feature of a depth-two split of
+// v that has two values or more, until both sides are perfect: first
+// the features of the previous call's best trees (neighbouring
+// thresholds often share them, and a tight best early lets the other
+// scans skip more), then the others in order; it records the new bests'
+// features as the next call's hint.
+func (s *solver) d2features(v *view, bl, br *best1, scan func(f2 int)) {
 	hint := s.d2hint
 	for q := -2; q < s.p; q++ {
 		if bl.err+br.err == 0 {
@@ -178,11 +210,7 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 		if len(col) < 2 || col[0].rank == col[len(col)-1].rank {
 			continue
 		}
-		if k == 2 {
-			s.d2scan2(col, f2, nL, nR, &bl, &br)
-			continue
-		}
-		s.d2scanK(col, f2, nL, nR, &bl, &br)
+		scan(f2)
 	}
 	if bl.split {
 		s.d2hint[0] = bl.feature
@@ -190,14 +218,6 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 	if br.split {
 		s.d2hint[1] = br.feature
 	}
-	lbL, lbR = bl.err, br.err
-	if bl.err < limit {
-		solL = bl.node(s, v, 1)
-	}
-	if br.err < limit {
-		solR = br.node(s, v, 0)
-	}
-	return lbL, lbR, solL, solR
 }
 
 // d2scanK is one feature's scan in d2split for any number of classes.
@@ -254,16 +274,7 @@ type d2scan struct {
 // its size when it never can).
 func (sc *d2scan) eval(sd, tot, idx int) int {
 	k := sc.k
-	cs, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
-	lo, lc, hi, hc := 0, -1, 0, -1
-	for y, c := range cs {
-		if c > lc {
-			lo, lc = y, c
-		}
-		if r := f[y] - c; r > hc {
-			hi, hc = y, r
-		}
-	}
+	lo, lc, hi, hc := lowHigh(sc.cnt[sd*k:sd*k+k], sc.fq[sd])
 	n := sc.n[sd]
 	err := n - lc - hc
 	bb := sc.b[sd]
@@ -276,6 +287,22 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 		return n + 1
 	}
 	return tot + err - bb.err + 1
+}
+
+// lowHigh returns the largest class (first of the ties) and its count
+// among the low rows' class counts c and among the high rows' (f - c),
+// f being the class counts of all rows.
+func lowHigh(c, f []int) (lo, lc, hi, hc int) {
+	lc, hc = -1, -1
+	for y, x := range c {
+		if x > lc {
+			lo, lc = y, x
+		}
+		if r := f[y] - x; r > hc {
+			hi, hc = y, r
+		}
+	}
+	return lo, lc, hi, hc
 }
 
 // d2scan2 is the two-class version of one feature's scan in d2split:

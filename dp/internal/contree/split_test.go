@@ -2,6 +2,7 @@ package contree
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -64,5 +65,111 @@ func TestD2SplitCapped(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// sameAsRows fails unless alt, a depth-two call at f1's cut with the
+// given cap, returns what d2split returns there: bounds, trees to the
+// threshold, and the next call's hint (both start from hint).
+func sameAsRows(t *testing.T, name string, s *solver, root *view, f1, cut, limit int, hint [2]int, alt func() (int, int, *Node, *Node)) {
+	t.Helper()
+	s.d2hint = hint
+	lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit)
+	rowHint := s.d2hint
+	s.d2hint = hint
+	aL, aR, asL, asR := alt()
+	if lbL != aL || lbR != aR || s.d2hint != rowHint {
+		t.Fatalf("%s f1 %d cut %d limit %d: rows %d/%d hint %v, other %d/%d hint %v", name, f1, cut, limit, lbL, lbR, rowHint, aL, aR, s.d2hint)
+	}
+	for sd, p := range [][2]*Node{{solL, asL}, {solR, asR}} {
+		if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
+			t.Fatalf("%s f1 %d cut %d limit %d side %d: rows %v, other %v", name, f1, cut, limit, sd, p[0], p[1])
+		}
+	}
+}
+
+// d2splitTab returns what d2split returns at every threshold of every
+// first feature and several caps, on random data with 2 to 5 classes and
+// few values.
+func TestD2SplitTableMatchesRows(t *testing.T) {
+	for seed := range uint64(20) {
+		k := 2 + int(seed%4)
+		in := randomInput(60+int(seed)*9, 3, 2+int(seed%7), k, seed+100)
+		s, root := newSolver(in)
+		var tb d2tab
+		for f1 := range s.p {
+			cum, m := thresholds(root.cols[f1], nil)
+			if !s.buildTab(root, &tb, f1) {
+				t.Fatal("buildTab refused without a budget")
+			}
+			if tb.r1 != m+1 {
+				t.Fatalf("seed %d f1 %d: %d values in the table, %d thresholds", seed, f1, tb.r1, m)
+			}
+			for w := range m {
+				for _, limit := range []int{0, 1, 3, root.n + 1} {
+					sameAsRows(t, fmt.Sprintf("table seed %d", seed), s, root, f1, int(cum[w]), limit, [2]int{int(seed) % 3, -1}, func() (int, int, *Node, *Node) {
+						return s.d2splitTab(root, &tb, w, limit)
+					})
+				}
+			}
+		}
+	}
+}
+
+// d2splitBits returns what d2split returns at the thresholds of every
+// first feature visited out of order (the left marks move both ways),
+// with several caps, on random two-class data of 1 to 300 rows (one and
+// several 64-row words).
+func TestD2SplitBitsMatchesRows(t *testing.T) {
+	for seed := range uint64(24) {
+		rows := 1 + int(seed*seed)%300
+		in := randomInput(rows, 3, 2+int(seed%9)*5, 2, seed+300)
+		s, root := newSolver(in)
+		var bt d2bits
+		for f1 := range s.p {
+			cum, m := thresholds(root.cols[f1], nil)
+			if !s.buildBits(root, &bt, f1) {
+				t.Fatal("buildBits refused without a budget")
+			}
+			for j := range 2 * m {
+				cut := int(cum[(j*7919)%m])
+				for _, limit := range []int{0, 2, root.n + 1} {
+					sameAsRows(t, fmt.Sprintf("bits seed %d", seed), s, root, f1, cut, limit, [2]int{-1, int(seed) % 3}, func() (int, int, *Node, *Node) {
+						return s.d2splitBits(root, &bt, f1, cut, limit)
+					})
+				}
+			}
+		}
+	}
+}
+
+// The search with a depth-two shortcut (used: its calls) returns the tree
+// of the row scans (off switches it off) on in, at depths 2 and 3, and
+// does use it.
+func sameSolve(t *testing.T, name string, in Input, off func(*Config), used func(Stats) int64) {
+	t.Helper()
+	for _, d := range []int{2, 3} {
+		cfg := productionConfig(d, 1)
+		with := Solve(context.Background(), in, cfg, nil)
+		off(&cfg)
+		rows := Solve(context.Background(), in, cfg, nil)
+		checkResult(t, in, with)
+		if used(with.Stats) == 0 || used(rows.Stats) != 0 {
+			t.Fatalf("%s depth %d: %d calls by the shortcut, %d with it off", name, d, used(with.Stats), used(rows.Stats))
+		}
+		if treeString(with.Tree) != treeString(rows.Tree) || with.Errors != rows.Errors || !with.Optimal {
+			t.Fatalf("%s depth %d: with the shortcut %s (%d), by rows %s (%d)", name, d, treeString(with.Tree), with.Errors, treeString(rows.Tree), rows.Errors)
+		}
+	}
+}
+
+// On data with few values against its rows the search goes by value
+// tables; on two-class data with many values, by bit sets.
+func TestSolveShortcuts(t *testing.T) {
+	for seed := range uint64(4) {
+		sameSolve(t, fmt.Sprintf("tables seed %d", seed), randomInput(3000, 3, 6, 2+int(seed%2), seed+200),
+			func(c *Config) { c.NoTable = true }, func(s Stats) int64 { return s.D2ByTable })
+		sameSolve(t, fmt.Sprintf("bits seed %d", seed), randomInput(500, 4, 150, 2, seed+400),
+			func(c *Config) { c.NoBits = true }, func(s Stats) int64 { return s.D2ByBits })
 	}
 }

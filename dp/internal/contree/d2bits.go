@@ -1,0 +1,274 @@
+package contree
+
+import "math/bits"
+
+// Two-class depth-two splits by bit sets.
+//
+// A row scan of d2scan2 costs a load of the row's side mark per row, and
+// most rows only add to the counts. For a depth-two subproblem v and
+// first feature f1, every second feature's order gets three bit sets, one
+// bit per position: the row is of class 1 (fixed), a value boundary
+// follows it (fixed), and the row is left of f1's current threshold
+// (moved from one threshold to the next by flipping the rows between
+// them). A scan then counts 64 rows at a time with popcounts and looks at
+// single boundaries only in the words where a side is due (see d2scan2).
+//
+// The result is d2scan2's exactly: the same boundaries are evaluated in
+// the same order with the same counts, so the same best positions, trees
+// and hints.
+
+// bitsMinCalls is the depth-two calls of a (v, f1) by rows before its
+// bit sets are built (the build costs about two calls).
+const bitsMinCalls = 2
+
+// d2bits is the bit-set state of one level's depth-two search.
+type d2bits struct {
+	calls int
+	ready bool
+	off   bool
+	n, nw int
+	cur   int // f1 positions [0, cur) are marked left
+	cl    [2]int
+	posIn []int32  // posIn[f2*n+i]: position in f2's order of f1's i-th row
+	sb    []uint64 // left marks, nw words per feature
+	yb    []uint64 // class-1 rows
+	bb    []uint64 // a boundary after the position
+}
+
+func (bt *d2bits) reset() { bt.calls, bt.ready, bt.off = 0, false, false }
+
+// bitsDue tells whether the next two-class depth-two call of (v, f1)
+// goes by bit sets, building them on the bitsMinCalls-th call.
+func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
+	if bt.ready {
+		return true
+	}
+	if bt.off || s.k != 2 || s.cfg.NoBits {
+		return false
+	}
+	bt.calls++
+	if bt.calls <= bitsMinCalls {
+		return false
+	}
+	if !s.buildBits(v, bt, f1) {
+		bt.off = true
+		return false
+	}
+	bt.ready = true
+	return true
+}
+
+// buildBits builds the bit sets of (v, f1) with no row marked left;
+// false when the Budget refuses their memory.
+func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
+	n := v.n
+	nw := (n + 63) / 64
+	need := int64(s.p) * (int64(n)*4 + int64(nw)*8*3)
+	have := int64(cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8
+	if need > have {
+		if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
+			return false
+		}
+		s.held += need - have
+		bt.posIn = make([]int32, s.p*n)
+		bt.sb = make([]uint64, s.p*nw)
+		bt.yb = make([]uint64, s.p*nw)
+		bt.bb = make([]uint64, s.p*nw)
+	}
+	if len(s.lr) < s.n {
+		if err := s.cfg.Budget.Reserve(4*int64(s.n), "contree depth-two bit sets"); err != nil {
+			return false
+		}
+		s.held += 4 * int64(s.n)
+		s.lr = make([]int32, s.n)
+	}
+	s.work += 2 * s.p * n
+	bt.n, bt.nw, bt.cur, bt.cl = n, nw, 0, [2]int{}
+	pos := s.lr
+	col1 := v.cols[f1]
+	for f := range s.p {
+		col := v.cols[f]
+		yb := bt.yb[f*nw : f*nw+nw]
+		bb := bt.bb[f*nw : f*nw+nw]
+		clear(bt.sb[f*nw : f*nw+nw])
+		clear(yb)
+		clear(bb)
+		for i, e := range col {
+			pos[e.row()] = int32(i)
+			yb[i>>6] |= uint64(e.label()) << (i & 63)
+			if i+1 < n && col[i+1].rank != e.rank {
+				bb[i>>6] |= 1 << (i & 63)
+			}
+		}
+		pi := bt.posIn[f*n : f*n+n]
+		for i, e := range col1 {
+			pi[i] = pos[e.row()]
+		}
+	}
+	return true
+}
+
+// moveTo marks f1's first cut rows left in every feature's bit set.
+func (s *solver) moveTo(v *view, bt *d2bits, f1, cut int) {
+	lo, hi := bt.cur, cut
+	if cut < bt.cur {
+		lo, hi = cut, bt.cur
+	}
+	s.work += s.p * (hi - lo)
+	n, nw := bt.n, bt.nw
+	for f := range s.p {
+		sb := bt.sb[f*nw : f*nw+nw]
+		for _, q := range bt.posIn[f*n+lo : f*n+hi] {
+			sb[q>>6] ^= 1 << (q & 63)
+		}
+	}
+	d := 1
+	if cut < bt.cur {
+		d = -1
+	}
+	for _, e := range v.cols[f1][lo:hi] {
+		bt.cl[e.label()] += d
+	}
+	bt.cur = cut
+}
+
+// d2splitBits is d2split by the bit sets of (v, f1).
+func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit int) (lbL, lbR int, solL, solR *Node) {
+	s.stats.D2Calls++
+	s.stats.D2ByBits++
+	s.work += s.p * bt.nw * 4
+	if s.check() {
+		return 0, 0, nil, nil
+	}
+	s.moveTo(v, bt, f1, cut)
+	fql, fqr := s.fql, s.fqr
+	for y := range 2 {
+		fql[y] = bt.cl[y]
+		fqr[y] = v.counts[y] - fql[y]
+	}
+	nL, nR := cut, v.n-cut
+	bl, br := s.d2start(nL, nR, limit)
+	s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, nL, nR, fql, fqr, &bl, &br) })
+	lbL, lbR = bl.err, br.err
+	if bl.err < limit {
+		solL = bt.node(s, v, &bl, 1)
+	}
+	if br.err < limit {
+		solR = bt.node(s, v, &br, 0)
+	}
+	return lbL, lbR, solL, solR
+}
+
+// scan is d2scan2 on feature f2's bit sets.
+func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
+	nw := bt.nw
+	sb := bt.sb[f2*nw : f2*nw+nw]
+	yb := bt.yb[f2*nw : f2*nw+nw]
+	bb := bt.bb[f2*nw : f2*nw+nw]
+	fl0, fl1, fr0, fr1 := fql[0], fql[1], fqr[0], fqr[1]
+	bestL, bestR := bl.err, br.err
+	idxL, idxR := -1, -1
+	totL, totR, l1, r1 := 0, 0, 0, 0
+	atL, atR := 1, 1
+	for w := range nw {
+		sw, yw, bw := sb[w], yb[w], bb[w]
+		inL := bits.OnesCount64(sw)
+		inW := min(64, bt.n-w*64)
+		if bw != 0 && (totL+inL >= atL || totR+inW-inL >= atR) {
+			base := w * 64
+			for m := bw; m != 0; m &= m - 1 {
+				b := bits.TrailingZeros64(m)
+				mask := uint64(2)<<b - 1
+				cL := bits.OnesCount64(sw & mask)
+				tL, tR := totL+cL, totR+b+1-cL
+				if tL < atL && tR < atR {
+					continue
+				}
+				if tL >= atL {
+					atL = due2(tL, l1+bits.OnesCount64(sw&yw&mask), fl0, fl1, nL, base+b, &bestL, &idxL)
+				}
+				if tR >= atR {
+					atR = due2(tR, r1+bits.OnesCount64(^sw&yw&mask), fr0, fr1, nR, base+b, &bestR, &idxR)
+				}
+				if atL > nL && atR > nR {
+					break
+				}
+			}
+			if atL > nL && atR > nR {
+				break
+			}
+		}
+		totL += inL
+		totR += inW - inL
+		l1 += bits.OnesCount64(sw & yw)
+		r1 += bits.OnesCount64(^sw & yw)
+	}
+	if idxL >= 0 {
+		l0, l1 := bt.prefix(sb, yb, idxL, 1)
+		*bl = best1{err: bestL, feature: f2, idx: idxL, lowCl: cls2(l0, l1), highCl: cls2(fl0-l0, fl1-l1), split: true, leafCl: bl.leafCl}
+	}
+	if idxR >= 0 {
+		r0, r1 := bt.prefix(sb, yb, idxR, 0)
+		*br = best1{err: bestR, feature: f2, idx: idxR, lowCl: cls2(r0, r1), highCl: cls2(fr0-r0, fr1-r1), split: true, leafCl: br.leafCl}
+	}
+}
+
+// side is the word of side sd's marks (1 left, 0 right) of word w.
+func (bt *d2bits) side(sb []uint64, w int, sd uint8) uint64 {
+	if sd == 1 {
+		return sb[w]
+	}
+	x := ^sb[w]
+	if r := bt.n - w*64; r < 64 {
+		x &= 1<<r - 1
+	}
+	return x
+}
+
+// prefix is side sd's class-0 and class-1 rows at positions 0..idx.
+func (bt *d2bits) prefix(sb, yb []uint64, idx int, sd uint8) (int, int) {
+	c0, c1 := 0, 0
+	for w := 0; w <= idx>>6; w++ {
+		x := bt.side(sb, w, sd)
+		if w == idx>>6 {
+			x &= uint64(2)<<(idx&63) - 1
+		}
+		y := bits.OnesCount64(x & yb[w])
+		c1 += y
+		c0 += bits.OnesCount64(x) - y
+	}
+	return c0, c1
+}
+
+// node builds the depth-one tree of side sd's best b: the threshold lies
+// between the side's last row at or before position b.idx of its
+// feature's order and its first row after it.
+func (bt *d2bits) node(s *solver, v *view, b *best1, sd uint8) *Node {
+	if !b.split {
+		return &Node{Leaf: true, Class: b.leafCl, Feature: -1, Errors: b.err}
+	}
+	nw := bt.nw
+	sb := bt.sb[b.feature*nw : b.feature*nw+nw]
+	lo, hi := -1, -1
+	for w := b.idx >> 6; w >= 0 && lo < 0; w-- {
+		x := bt.side(sb, w, sd)
+		if w == b.idx>>6 {
+			x &= uint64(2)<<(b.idx&63) - 1
+		}
+		if x != 0 {
+			lo = w*64 + 63 - bits.LeadingZeros64(x)
+		}
+	}
+	for w := (b.idx + 1) >> 6; w < nw && hi < 0; w++ {
+		x := bt.side(sb, w, sd)
+		if w == (b.idx+1)>>6 {
+			x &^= uint64(1)<<((b.idx+1)&63) - 1
+		}
+		if x != 0 {
+			hi = w*64 + bits.TrailingZeros64(x)
+		}
+	}
+	col := v.cols[b.feature]
+	vals := s.vals[b.feature]
+	return depthOneNode(b, midpoint(vals[col[lo].row()], vals[col[hi].row()]))
+}
