@@ -73,7 +73,16 @@ const (
 // tag `highs`).
 const HiGHSEnabled = true
 
-type highsSolver struct{}
+type highsSolver struct {
+	// beforeRun, when set (tests), runs on HiGHS's goroutine just before
+	// Highs_run: it stands in for a phase of HiGHS that checks neither its
+	// time limit nor the interrupt callback.
+	beforeRun func()
+}
+
+// abandonGrace is how long Solve waits, once ctx has ended, for HiGHS to
+// act on the interrupt before it returns without it.
+const abandonGrace = time.Second
 
 // HiGHS returns the adapter to the HiGHS solver, bound through its C API
 // (interfaces/highs_c_api.h of the installed library).
@@ -81,12 +90,18 @@ func HiGHS() Solver { return highsSolver{} }
 
 func (highsSolver) Name() string { return "highs" }
 
-// Solve builds the model in a fresh HiGHS instance and runs it in the
-// calling goroutine. When ctx ends, a context.AfterFunc raises the flag
-// that the interrupt callback (polled by HiGHS's simplex, IPM and MIP
-// loops) turns into a user interrupt; the incumbent and bound are then
-// read as after a time limit. Nothing of the solve outlives the call.
-func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, error) {
+// Solve builds the model in a fresh HiGHS instance and runs it on a
+// goroutine of its own. When ctx ends, a context.AfterFunc raises the
+// flag that the interrupt callback (polled by HiGHS's simplex, IPM and
+// MIP loops) turns into a user interrupt; the incumbent and bound are
+// then read as after a time limit. Some phases of HiGHS poll neither the
+// callback nor the time limit (upstream ERGO-Code/HiGHS issues 885, 1501,
+// 2226: seen here on a 484-column diagram model still running 40 s after
+// its limit): if HiGHS has not returned abandonGrace after ctx ended,
+// Solve returns a solution without values (StatusNoSolution, no bound,
+// SolverStatus "abandoned ...") and the instance is destroyed by its
+// goroutine when HiGHS returns. Otherwise nothing outlives the call.
+func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -145,7 +160,12 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	if h == nil {
 		return nil, errors.New("milp: HiGHS: cannot create an instance")
 	}
-	defer C.Highs_destroy(h)
+	owned := true // false once an abandoned run's goroutine owns h and flag
+	defer func() {
+		if owned {
+			C.Highs_destroy(h)
+		}
+	}()
 	if err := highsOptions(h, ctx, p); err != nil {
 		return nil, err
 	}
@@ -166,7 +186,11 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	if flag == nil {
 		return nil, errors.New("milp: out of memory")
 	}
-	defer C.free(unsafe.Pointer(flag))
+	defer func() {
+		if owned {
+			C.free(unsafe.Pointer(flag))
+		}
+	}()
 	if C.odtkitWatch(h, flag) < 0 {
 		return nil, errors.New("milp: HiGHS refused the interrupt callback")
 	}
@@ -175,7 +199,31 @@ func (highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		C.odtkitStop(flag)
 		close(raised)
 	})
-	runStatus := C.Highs_run(h)
+	ran := make(chan C.HighsInt, 1)
+	go func() {
+		if h0.beforeRun != nil {
+			h0.beforeRun()
+		}
+		ran <- C.Highs_run(h)
+	}()
+	var runStatus C.HighsInt
+	select {
+	case runStatus = <-ran:
+	case <-raised:
+		select {
+		case runStatus = <-ran:
+		case <-time.After(abandonGrace):
+			owned = false
+			go func() {
+				<-ran
+				C.Highs_destroy(h)
+				C.free(unsafe.Pointer(flag))
+			}()
+			return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), Seconds: time.Since(start).Seconds(),
+				TimeLimit:    errors.Is(ctx.Err(), context.DeadlineExceeded),
+				SolverStatus: fmt.Sprintf("abandoned: HiGHS did not stop within %v of the context's end (%v)", abandonGrace, ctx.Err())}, nil
+		}
+	}
 	if !stop() {
 		<-raised // the flag was raised: wait for that call to end
 	}

@@ -290,3 +290,39 @@ func TestHiGHSOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestHiGHSAbandonsAStuckRun: when HiGHS acts on neither the interrupt
+// nor its time limit (here a pause before Highs_run stands in for such a
+// phase), Solve returns abandonGrace after the context's end without
+// values, says so, and the run's goroutine frees HiGHS when it returns.
+func TestHiGHSAbandonsAStuckRun(t *testing.T) {
+	release := make(chan struct{})
+	resumed := make(chan struct{})
+	s := highsSolver{beforeRun: func() { <-release; close(resumed) }}
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	sol, err := s.Solve(ctx, knapsacks(10, 2), Params{Threads: 1})
+	took := time.Since(begin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took < abandonGrace || took > abandonGrace+3*time.Second {
+		t.Errorf("Solve returned after %v; want the grace %v after the 100 ms deadline", took, abandonGrace)
+	}
+	if sol.Status != StatusNoSolution || sol.X != nil || !sol.TimeLimit || !strings.Contains(sol.SolverStatus, "abandoned") {
+		t.Fatalf("abandoned run: %+v", sol)
+	}
+	if runtime.NumGoroutine() <= before {
+		t.Fatal("no goroutine left to finish the abandoned run")
+	}
+	close(release) // HiGHS now runs, sees the raised flag and returns
+	<-resumed
+	for i := 0; runtime.NumGoroutine() > before && i < 500; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after the abandoned run ended, %d before", n, before)
+	}
+}
