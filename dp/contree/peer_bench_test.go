@@ -36,14 +36,7 @@ func BenchmarkConTreePeer(b *testing.B) {
 	if _, err := os.Stat(peer); err != nil {
 		b.Skipf("%s not present: nothing to compare with", peer)
 	}
-	timeout := 10 * time.Minute
-	if s := os.Getenv("ODTKIT_PEER_TIMEOUT"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			b.Fatalf("ODTKIT_PEER_TIMEOUT=%q: %v", s, err)
-		}
-		timeout = d
-	}
+	timeout := shared.PeerTimeout(b, 10*time.Minute)
 	rounds := 2
 	if s := os.Getenv("ODTKIT_PEER_ROUNDS"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -35,14 +35,7 @@ func BenchmarkInferDTSideBySide(b *testing.B) {
 		b.Logf("%s not present: odtkit is measured alone", peer)
 		peer = ""
 	}
-	timeout := 5 * time.Minute
-	if s := os.Getenv("ODTKIT_PEER_TIMEOUT"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			b.Fatalf("ODTKIT_PEER_TIMEOUT=%q: %v", s, err)
-		}
-		timeout = d
-	}
+	timeout := shared.PeerTimeout(b, 5*time.Minute)
 	for _, phase := range []string{"depth", "size"} {
 		for _, name := range sideBySideFiles {
 			b.Run(phase+"/"+name, func(b *testing.B) {

@@ -137,3 +137,18 @@ func RunPeer(timeout time.Duration, dir, bin string, args ...string) ([]byte, fl
 	ps := cmd.ProcessState
 	return out, (ps.UserTime() + ps.SystemTime()).Seconds(), nil
 }
+
+// PeerTimeout is the limit for one run of a reference solver: the Go
+// duration in ODTKIT_PEER_TIMEOUT, or def; a malformed value fails tb.
+func PeerTimeout(tb testing.TB, def time.Duration) time.Duration {
+	tb.Helper()
+	s := os.Getenv("ODTKIT_PEER_TIMEOUT")
+	if s == "" {
+		return def
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		tb.Fatalf("ODTKIT_PEER_TIMEOUT=%q: %v", s, err)
+	}
+	return d
+}
