@@ -157,9 +157,10 @@ func TestSatTimeLimit(t *testing.T) {
 		if res.Optimal {
 			continue // depth 6 proven within 1 ms: nothing to check
 		}
-		if res.Status == model.StatusTimeLimit && res.Model == nil && c.backend == "sat-size" {
-			// Under load DT_depth may not reach the minimum depth in time;
-			// sat-size has no tree before it (a greedy tree may be deeper).
+		if res.Status == model.StatusTimeLimit && res.Model == nil {
+			// Under load DT_depth may not reach the minimum depth in time
+			// (sat-depth within 1 ms: no consistent tree yet); sat-size has
+			// no tree before it (a greedy tree may be deeper).
 			if res.LowerBound > c.optimum {
 				t.Fatalf("%s %v: no model, lower bound %v above the optimum %v", c.backend, c.limit, res.LowerBound, c.optimum)
 			}
