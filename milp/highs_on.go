@@ -160,12 +160,21 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	if h == nil {
 		return nil, errors.New("milp: HiGHS: cannot create an instance")
 	}
-	owned := true // false once an abandoned run's goroutine owns h and flag
+	// The interrupt flag lives in C memory: HiGHS keeps its address.
+	flag := (*C.int32_t)(C.calloc(1, 4))
+	release := func() {
+		C.free(unsafe.Pointer(flag))
+		C.Highs_destroy(h)
+	}
+	owned := true // false once an abandoned run's goroutine releases them
 	defer func() {
 		if owned {
-			C.Highs_destroy(h)
+			release()
 		}
 	}()
+	if flag == nil {
+		return nil, errors.New("milp: out of memory")
+	}
 	if err := highsOptions(h, ctx, p); err != nil {
 		return nil, err
 	}
@@ -181,16 +190,6 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		// A start HiGHS rejects (infeasible) is only a warning.
 		C.Highs_setSolution(h, &x[0], nil, nil, nil)
 	}
-	// The flag lives in C memory: HiGHS keeps its address.
-	flag := (*C.int32_t)(C.calloc(1, 4))
-	if flag == nil {
-		return nil, errors.New("milp: out of memory")
-	}
-	defer func() {
-		if owned {
-			C.free(unsafe.Pointer(flag))
-		}
-	}()
 	if C.odtkitWatch(h, flag) < 0 {
 		return nil, errors.New("milp: HiGHS refused the interrupt callback")
 	}
@@ -216,8 +215,7 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 			owned = false
 			go func() {
 				<-ran
-				C.Highs_destroy(h)
-				C.free(unsafe.Pointer(flag))
+				release()
 			}()
 			return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), Seconds: time.Since(start).Seconds(),
 				TimeLimit:    errors.Is(ctx.Err(), context.DeadlineExceeded),

@@ -99,9 +99,9 @@ func (s *solver) solveRoot(rows model.Bitset, depth, k int) entry {
 	if s.splittable(depth, k, cost) {
 		var items []rootItem
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
-		sub := full(depth - 1)
+		sub, n := full(depth-1), rows.Count()
 		for t := range s.v.Tests {
-			if s.children(rows, t, lo, hi) {
+			if s.children(rows, n, t, lo, hi) {
 				for kl := max(0, k-1-sub); kl <= min(k-1, sub); kl++ {
 					items = append(items, rootItem{t, kl})
 				}
@@ -128,7 +128,7 @@ func (s *solver) solveRoot(rows model.Bitset, depth, k int) entry {
 					return
 				}
 				it := items[pos]
-				w.children(rows, it.test, lo, hi)
+				w.children(rows, n, it.test, lo, hi)
 				l := w.solve(lo, depth-1, it.left)
 				if math.IsInf(l.cost, 1) || !beats(l.cost+w.leafW, pos) {
 					continue

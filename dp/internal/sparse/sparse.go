@@ -217,8 +217,9 @@ func (s *solver) solve(rows model.Bitset, depth, k int) entry {
 	if s.splittable(depth, k, cost) && !s.stop() {
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
 		sub := full(depth - 1)
+		n := rows.Count()
 		for t := range s.v.Tests {
-			if !s.children(rows, t, lo, hi) {
+			if !s.children(rows, n, t, lo, hi) {
 				continue
 			}
 			for kl := max(0, k-1-sub); kl <= min(k-1, sub); kl++ {
@@ -250,12 +251,13 @@ func (s *solver) splittable(depth, k int, cost float64) bool {
 	return depth > 0 && k > 0 && !math.IsInf(cost, 1) && cost-s.leafW > 0 && cost > 2*s.leafW
 }
 
-// children sets lo and hi to the rows of rows failing and passing test t
-// and reports whether both hold at least the minimum support.
-func (s *solver) children(rows model.Bitset, t int, lo, hi model.Bitset) bool {
+// children sets lo and hi to the rows of rows (n of them) failing and
+// passing test t and reports whether both hold at least the minimum
+// support.
+func (s *solver) children(rows model.Bitset, n, t int, lo, hi model.Bitset) bool {
 	hi.And(rows, s.v.True[t])
 	lo.AndNot(rows, s.v.True[t])
-	nh, n := hi.Count(), rows.Count()
+	nh := hi.Count()
 	return nh != 0 && nh != n && nh >= s.cfg.MinSupport && n-nh >= s.cfg.MinSupport
 }
 
