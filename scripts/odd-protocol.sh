@@ -7,11 +7,14 @@
 # improved on the construction heuristic (the first incumbent) and the mean
 # final gap (objective - bound) / objective.
 #
-#   scripts/odd-protocol.sh [-n N] [-t 60s] [-j J] [-o DIR] [-c 'NAME KEY=VALUE ...']... [DATA_DIR]
+#   scripts/odd-protocol.sh [-n N] [-t 60s] [-j J] [-T THREADS] [-o DIR] [-c 'NAME KEY=VALUE ...']... [DATA_DIR]
 #
 # -j J runs each bench as J shards side by side (odt bench --shard I/J, then
 # odt bench merge): J runs at a time, each one HiGHS thread; J = cores halves
 # the wall time of the 80-run default protocol (about 80 min at 60 s).
+#
+# -T THREADS gives each run's solve --threads THREADS (HiGHS threads); without
+# it the solver's default (the cores the process may use) applies.
 #
 # -c names a configuration of milp-odd options (passed as --opt KEY=VALUE);
 # with several -c the configurations run alternately, one bench each per
@@ -20,10 +23,10 @@
 # Without -c one configuration, "default", runs with the backend's defaults.
 # Needs an odt built with -tags highs on PATH (or ODT=path).
 set -euo pipefail
-n=20 limit=60s jobs=1 out=odd-protocol configs=()
-while getopts n:t:j:o:c: f; do
+n=20 limit=60s jobs=1 out=odd-protocol configs=() threads=()
+while getopts n:t:j:T:o:c: f; do
   case $f in
-    n) n=$OPTARG ;; t) limit=$OPTARG ;; j) jobs=$OPTARG ;; o) out=$OPTARG ;; c) configs+=("$OPTARG") ;;
+    n) n=$OPTARG ;; t) limit=$OPTARG ;; j) jobs=$OPTARG ;; o) out=$OPTARG ;; c) configs+=("$OPTARG") ;; T) threads=(--threads "$OPTARG") ;;
     *) exit 2 ;;
   esac
 done
@@ -42,7 +45,7 @@ for sk in 1,2,4,8 1,2,2,2,2,2,2,2; do
       for kv in "${words[@]:1}"; do opts+=(--opt "$kv"); done
       cell=$out/$name/sk${sk//,/}-a$a
       args=(bench -q --backends milp-odd --split 50/50 --seeds 1 --skeleton "$sk" --alpha "$a"
-        --time-limit "$limit" "${opts[@]}")
+        --time-limit "$limit" "${threads[@]}" "${opts[@]}")
       if [ "$jobs" -le 1 ]; then
         "$odt" "${args[@]}" -o "$cell" "${files[@]}" >/dev/null
         continue
