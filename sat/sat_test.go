@@ -182,11 +182,21 @@ func checkSolver(t *testing.T, s Solver, c *CNF, want bool, assumptions ...Lit) 
 }
 
 func TestGiniAgainstBruteForce(t *testing.T) {
+	againstBruteForce(t, func() Solver { return NewGini() })
+}
+
+func TestCDCLAgainstBruteForce(t *testing.T) {
+	againstBruteForce(t, func() Solver { return NewCDCL() })
+}
+
+// againstBruteForce checks a solver on random small formulas: alone,
+// under an assumption, then with more clauses added (incremental).
+func againstBruteForce(t *testing.T, newSolver func() Solver) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	for range 100 {
+	for range 300 {
 		nv := 7 + rng.IntN(6)
 		c := randomCNF(rng, nv, 20+rng.IntN(40))
-		s := NewGini()
+		s := newSolver()
 		AddCNF(s, c, 0)
 		checkSolver(t, s, c, bruteSat(c))
 		// Incremental: assumptions, then more clauses.
@@ -228,8 +238,13 @@ func hardCNF(n int) *CNF {
 	return c
 }
 
-func TestGiniTimeLimit(t *testing.T) {
-	s := NewGini()
+func TestGiniTimeLimit(t *testing.T) { timeLimit(t, NewGini()) }
+
+func TestCDCLTimeLimit(t *testing.T) { timeLimit(t, NewCDCL()) }
+
+// timeLimit checks that a solver stops on a deadline and on
+// cancellation (generous bounds: the machine may be loaded).
+func timeLimit(t *testing.T, s Solver) {
 	AddCNF(s, hardCNF(12), 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()

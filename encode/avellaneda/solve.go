@@ -13,10 +13,11 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// Settings control DT_depth and DT_size. The zero value uses gini, no
+// Settings control DT_depth and DT_size. The zero value uses sat.CDCL, no
 // at-most-one clauses, and fails on conflicting rows.
 type Settings struct {
-	// NewSolver returns a fresh solver (one per depth tried); nil = gini.
+	// NewSolver returns a fresh solver (one per depth tried); nil =
+	// sat.NewCDCL.
 	NewSolver func() (sat.Solver, error)
 	// AMO is the at-most-one encoding, Counter that of the node limit.
 	AMO     AMO
@@ -210,7 +211,7 @@ func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int) (*run, erro
 			return nil, err
 		}
 	} else {
-		solver = sat.NewGini()
+		solver = sat.NewCDCL()
 	}
 	for _, i := range seed {
 		enc.AddExample(i)
@@ -417,7 +418,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			hi = g.Leaves()
 			out.Tree, out.Leaves = g, hi
 			// No later call looks above hi: fix the bound for good, so
-			// that gini propagates it at level 0.
+			// that the solver propagates it at level 0.
 			if fixed, err := r.enc.LeafBound(hi); err == nil {
 				r.enc.CNF.Add(fixed)
 			}
