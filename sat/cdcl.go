@@ -2,6 +2,7 @@ package sat
 
 import (
 	"context"
+	"math"
 	"slices"
 )
 
@@ -17,13 +18,15 @@ import (
 // On the Avellaneda formulas it refutes node limits several times faster
 // than gini (see encode/avellaneda).
 type CDCL struct {
-	clauses  []*clause
-	learnts  []*clause
+	arena    []int32 // clauses: header (see hdr*), activity bits, literals
+	wasted   int     // arena words held by removed clauses
+	clauses  []int32 // problem clauses (arena references)
+	learnts  []int32
 	watches  [][]watcher // by internal literal: clauses watching it
 	assigns  []int8      // by variable: 0 unassigned, 1 true, -1 false
 	level    []int32
-	reason   []*clause
-	phase    []bool // saved phase: the value last assigned
+	reason   []int32 // clause that implied the variable, noReason if none
+	phase    []bool  // saved phase: the value last assigned
 	activity []float64
 	order    varHeap
 	seen     []bool
@@ -41,20 +44,45 @@ type CDCL struct {
 	stack, toClear, buf []int32
 
 	conflicts, decisions, propagations int64
+	reductions, compactions            int
 }
 
-// clause is a clause over internal literals (2v true, 2v+1 false for
-// variable v counted from 0). For a clause that is the reason of an
-// assignment, lits[0] is the assigned literal.
-type clause struct {
-	lits   []int32
-	act    float64
-	learnt bool
-	gone   bool
+// Clauses live in one arena of int32: at reference c, the header
+// (number of literals and flags), the activity (float32 bits, learnt
+// clauses), then the literals over internal numbering (2v true, 2v+1
+// false for variable v counted from 0). For a clause that is the reason
+// of an assignment, its first literal is the assigned one.
+const (
+	hdrLearnt = 1 << 30
+	hdrGone   = 1 << 29
+	hdrSize   = hdrGone - 1
+	noReason  = -1
+)
+
+func (s *CDCL) lits(c int32) []int32 {
+	n := s.arena[c] & hdrSize
+	return s.arena[c+2 : c+2+n : c+2+n]
+}
+
+func (s *CDCL) learnt(c int32) bool { return s.arena[c]&hdrLearnt != 0 }
+
+func (s *CDCL) act(c int32) float32 { return math.Float32frombits(uint32(s.arena[c+1])) }
+
+func (s *CDCL) setAct(c int32, a float32) { s.arena[c+1] = int32(math.Float32bits(a)) }
+
+func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
+	c := int32(len(s.arena))
+	h := int32(len(ls))
+	if learnt {
+		h |= hdrLearnt
+	}
+	s.arena = append(s.arena, h, 0)
+	s.arena = append(s.arena, ls...)
+	return c
 }
 
 type watcher struct {
-	c       *clause
+	c       int32 // clause reference
 	blocker int32 // some other literal of c: when true, c is satisfied
 }
 
@@ -86,7 +114,7 @@ func (s *CDCL) grow(n int) {
 		s.watches = append(s.watches, nil, nil)
 		s.assigns = append(s.assigns, 0)
 		s.level = append(s.level, 0)
-		s.reason = append(s.reason, nil)
+		s.reason = append(s.reason, noReason)
 		s.phase = append(s.phase, false)
 		s.activity = append(s.activity, 0)
 		s.seen = append(s.seen, false)
@@ -104,7 +132,7 @@ func (s *CDCL) value(l int32) int8 {
 
 func (s *CDCL) decisionLevel() int { return len(s.trailLim) }
 
-func (s *CDCL) enqueue(l int32, from *clause) {
+func (s *CDCL) enqueue(l int32, from int32) {
 	v := l >> 1
 	if l&1 == 1 {
 		s.assigns[v] = -1
@@ -116,9 +144,10 @@ func (s *CDCL) enqueue(l int32, from *clause) {
 	s.trail = append(s.trail, l)
 }
 
-func (s *CDCL) attach(c *clause) {
-	s.watches[c.lits[0]] = append(s.watches[c.lits[0]], watcher{c, c.lits[1]})
-	s.watches[c.lits[1]] = append(s.watches[c.lits[1]], watcher{c, c.lits[0]})
+func (s *CDCL) attach(c int32) {
+	ls := s.lits(c)
+	s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, ls[1]})
+	s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
 }
 
 // AddClause adds a clause (DIMACS literals).
@@ -157,21 +186,21 @@ func (s *CDCL) AddClause(lits ...Lit) {
 	case 0:
 		s.ok = false
 	case 1:
-		s.enqueue(ls[0], nil)
-		if s.propagate() != nil {
+		s.enqueue(ls[0], noReason)
+		if s.propagate() != noReason {
 			s.ok = false
 		}
 	default:
-		c := &clause{lits: ls}
+		c := s.newClause(ls, false)
 		s.clauses = append(s.clauses, c)
 		s.attach(c)
 	}
 }
 
 // propagate assigns the unit consequences of the trail and returns a
-// falsified clause, or nil.
-func (s *CDCL) propagate() *clause {
-	var confl *clause
+// falsified clause, or noReason.
+func (s *CDCL) propagate() int32 {
+	confl := int32(noReason)
 	for s.qhead < len(s.trail) {
 		p := s.trail[s.qhead]
 		s.qhead++
@@ -188,7 +217,8 @@ func (s *CDCL) propagate() *clause {
 				continue
 			}
 			c := w.c
-			ls := c.lits
+			n := s.arena[c] & hdrSize
+			ls := s.arena[c+2 : c+2+n : c+2+n]
 			if ls[0] == f {
 				ls[0], ls[1] = ls[1], f
 			}
@@ -223,7 +253,7 @@ func (s *CDCL) propagate() *clause {
 			s.enqueue(first, c)
 		}
 		s.watches[f] = ws[:j]
-		if confl != nil {
+		if confl != noReason {
 			break
 		}
 	}
@@ -238,7 +268,7 @@ func (s *CDCL) cancelUntil(lvl int) {
 		l := s.trail[i]
 		v := l >> 1
 		s.assigns[v] = 0
-		s.reason[v] = nil
+		s.reason[v] = noReason
 		s.phase[v] = l&1 == 0
 		s.order.insert(v)
 	}
@@ -258,11 +288,12 @@ func (s *CDCL) bumpVar(v int32) {
 	s.order.update(v)
 }
 
-func (s *CDCL) bumpClause(c *clause) {
-	c.act += s.claInc
-	if c.act > 1e20 {
+func (s *CDCL) bumpClause(c int32) {
+	a := s.act(c) + float32(s.claInc)
+	s.setAct(c, a)
+	if a > 1e20 {
 		for _, d := range s.learnts {
-			d.act *= 1e-20
+			s.setAct(d, s.act(d)*1e-20)
 		}
 		s.claInc *= 1e-20
 	}
@@ -270,7 +301,7 @@ func (s *CDCL) bumpClause(c *clause) {
 
 // analyze derives the first-UIP clause of a conflict (asserting literal
 // first, a literal of the backjump level second) and the backjump level.
-func (s *CDCL) analyze(confl *clause) ([]int32, int) {
+func (s *CDCL) analyze(confl int32) ([]int32, int) {
 	out := append(s.buf[:0], -1)
 	pathC := 0
 	p := int32(-1)
@@ -278,14 +309,14 @@ func (s *CDCL) analyze(confl *clause) ([]int32, int) {
 	c := confl
 	dl := int32(s.decisionLevel())
 	for {
-		if c.learnt {
+		if s.learnt(c) {
 			s.bumpClause(c)
 		}
 		start := 0
 		if p != -1 {
 			start = 1
 		}
-		for _, q := range c.lits[start:] {
+		for _, q := range s.lits(c)[start:] {
 			v := q >> 1
 			if !s.seen[v] && s.level[v] > 0 {
 				s.bumpVar(v)
@@ -318,7 +349,7 @@ func (s *CDCL) analyze(confl *clause) ([]int32, int) {
 	s.toClear = append(s.toClear[:0], out...)
 	j := 1
 	for _, q := range out[1:] {
-		if s.reason[q>>1] == nil || !s.redundant(q, abstract) {
+		if s.reason[q>>1] == noReason || !s.redundant(q, abstract) {
 			out[j] = q
 			j++
 		}
@@ -339,7 +370,7 @@ func (s *CDCL) analyze(confl *clause) ([]int32, int) {
 		out[1], out[m] = out[m], out[1]
 		bt = int(s.level[out[1]>>1])
 	}
-	return slices.Clone(out), bt
+	return out, bt
 }
 
 // redundant reports whether literal p of a learnt clause follows from
@@ -350,12 +381,12 @@ func (s *CDCL) redundant(p int32, abstract uint32) bool {
 	for len(s.stack) > 0 {
 		q := s.stack[len(s.stack)-1]
 		s.stack = s.stack[:len(s.stack)-1]
-		for _, l := range s.reason[q>>1].lits[1:] {
+		for _, l := range s.lits(s.reason[q>>1])[1:] {
 			v := l >> 1
 			if s.seen[v] || s.level[v] == 0 {
 				continue
 			}
-			if s.reason[v] != nil && abstract&(1<<(s.level[v]&31)) != 0 {
+			if s.reason[v] != noReason && abstract&(1<<(s.level[v]&31)) != 0 {
 				s.seen[v] = true
 				s.stack = append(s.stack, l)
 				s.toClear = append(s.toClear, l)
@@ -371,24 +402,27 @@ func (s *CDCL) redundant(p int32, abstract uint32) bool {
 	return true
 }
 
-func (s *CDCL) locked(c *clause) bool {
-	return s.reason[c.lits[0]>>1] == c && s.value(c.lits[0]) == 1
+func (s *CDCL) locked(c int32) bool {
+	l := s.arena[c+2]
+	return s.reason[l>>1] == c && s.value(l) == 1
 }
 
 // reduceDB removes about half of the learnt clauses, the least active
 // first, keeping binary clauses and the reasons of current assignments.
 func (s *CDCL) reduceDB() {
+	s.reductions++
 	limit := s.claInc / float64(len(s.learnts))
-	slices.SortStableFunc(s.learnts, func(a, b *clause) int {
-		ab, bb := len(a.lits) == 2, len(b.lits) == 2
+	size := func(c int32) int32 { return s.arena[c] & hdrSize }
+	slices.SortStableFunc(s.learnts, func(a, b int32) int {
+		ab, bb := size(a) == 2, size(b) == 2
 		switch {
 		case ab && !bb:
 			return 1
 		case bb && !ab:
 			return -1
-		case a.act < b.act:
+		case s.act(a) < s.act(b):
 			return -1
-		case a.act > b.act:
+		case s.act(a) > s.act(b):
 			return 1
 		}
 		return 0
@@ -396,25 +430,57 @@ func (s *CDCL) reduceDB() {
 	kept := s.learnts[:0]
 	half := len(s.learnts) / 2
 	for i, c := range s.learnts {
-		if len(c.lits) > 2 && !s.locked(c) && (i < half || c.act < limit) {
-			c.gone = true
+		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
+			s.arena[c] |= hdrGone
+			s.wasted += 2 + int(size(c))
 			continue
 		}
 		kept = append(kept, c)
 	}
-	clear(s.learnts[len(kept):])
 	s.learnts = kept
 	for l, ws := range s.watches {
 		j := 0
 		for _, w := range ws {
-			if !w.c.gone {
+			if s.arena[w.c]&hdrGone == 0 {
 				ws[j] = w
 				j++
 			}
 		}
-		clear(ws[j:])
 		s.watches[l] = ws[:j]
 	}
+	if s.wasted > len(s.arena)/2 {
+		s.compact()
+	}
+}
+
+// compact copies the live clauses to a new arena and renumbers every
+// reference (the old header of a moved clause holds its new place).
+func (s *CDCL) compact() {
+	s.compactions++
+	arena := make([]int32, 0, len(s.arena)-s.wasted)
+	move := func(cs []int32) {
+		for i, c := range cs {
+			n := s.arena[c] & hdrSize
+			nc := int32(len(arena))
+			arena = append(arena, s.arena[c:c+2+n]...)
+			s.arena[c+1] = nc // forwarding address
+			cs[i] = nc
+		}
+	}
+	move(s.clauses)
+	move(s.learnts)
+	for _, ws := range s.watches {
+		for i := range ws {
+			ws[i].c = s.arena[ws[i].c+1]
+		}
+	}
+	for _, l := range s.trail {
+		if r := s.reason[l>>1]; r != noReason {
+			s.reason[l>>1] = s.arena[r+1]
+		}
+	}
+	s.arena = arena
+	s.wasted = 0
 }
 
 // luby is the x-th element (from 0) of the Luby sequence 1 1 2 1 1 2 4 ...
@@ -449,7 +515,7 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 		as[i] = internal(a)
 	}
 	s.cancelUntil(0)
-	if s.propagate() != nil {
+	if s.propagate() != noReason {
 		s.ok = false
 		return Unsatisfiable, nil
 	}
@@ -473,7 +539,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 	done := ctx.Done()
 	conflicts := 0
 	for {
-		if confl := s.propagate(); confl != nil {
+		if confl := s.propagate(); confl != noReason {
 			conflicts++
 			s.conflicts++
 			if s.decisionLevel() == 0 {
@@ -483,9 +549,9 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 			learnt, bt := s.analyze(confl)
 			s.cancelUntil(bt)
 			if len(learnt) == 1 {
-				s.enqueue(learnt[0], nil)
+				s.enqueue(learnt[0], noReason)
 			} else {
-				c := &clause{lits: learnt, learnt: true}
+				c := s.newClause(learnt, true)
 				s.learnts = append(s.learnts, c)
 				s.attach(c)
 				s.bumpClause(c)
@@ -547,7 +613,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 		}
 		s.decisions++
 		s.trailLim = append(s.trailLim, len(s.trail))
-		s.enqueue(next, nil)
+		s.enqueue(next, noReason)
 	}
 }
 

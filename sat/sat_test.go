@@ -408,3 +408,57 @@ func FuzzParseOutput(f *testing.F) {
 		}
 	})
 }
+
+// TestCDCLAgainstGini compares CDCL with gini on random 3-SAT formulas
+// near the threshold, large enough for thousands of conflicts (learnt
+// clause deletion and arena compaction run), alone and under assumptions
+// with clauses added in between.
+func TestCDCLAgainstGini(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	deleted, compacted := 0, 0
+	for range 12 {
+		nv := 120 + rng.IntN(60)
+		c := &CNF{}
+		c.NewGroup("V", "variables", nv)
+		for range int(4.26 * float64(nv)) {
+			var cl []Lit
+			for len(cl) < 3 {
+				l := Lit(1 + rng.IntN(nv))
+				if slices.Contains(cl, l) || slices.Contains(cl, -l) {
+					continue
+				}
+				if rng.IntN(2) == 0 {
+					l = -l
+				}
+				cl = append(cl, l)
+			}
+			c.Add(cl...)
+		}
+		s, g := NewCDCL(), NewGini()
+		from := 0
+		for step := range 3 {
+			AddCNF(s, c, from)
+			from = AddCNF(g, c, from)
+			var as []Lit
+			if step > 0 {
+				as = []Lit{Lit(1 + rng.IntN(nv)), -Lit(1 + rng.IntN(nv))}
+			}
+			want, err := g.Solve(context.Background(), as...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withA := &CNF{NumVars: c.NumVars}
+			AddCNF(withA, c, 0)
+			for _, a := range as {
+				withA.Add(a)
+			}
+			checkSolver(t, s, withA, want == Satisfiable, as...)
+			c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)))
+		}
+		deleted += s.reductions
+		compacted += s.compactions
+	}
+	if deleted == 0 || compacted == 0 {
+		t.Fatalf("CDCL deleted learnt clauses %d times and compacted %d times: make the formulas harder", deleted, compacted)
+	}
+}
