@@ -23,7 +23,7 @@ type CDCL struct {
 	clauses  []int32 // problem clauses (arena references)
 	learnts  []int32
 	watches  [][]watcher // by internal literal: clauses watching it
-	assigns  []int8      // by variable: 0 unassigned, 1 true, -1 false
+	vals     []int8      // by internal literal: 0 unassigned, 1 true, -1 false
 	level    []int32
 	reason   []int32 // clause that implied the variable, noReason if none
 	phase    []bool  // saved phase: the value last assigned
@@ -49,7 +49,8 @@ type CDCL struct {
 
 // Clauses live in one arena of int32: at reference c, the header
 // (number of literals and flags), the activity (float32 bits, learnt
-// clauses), then the literals over internal numbering (2v true, 2v+1
+// clauses), where the last search for a new watch stopped (so that
+// long clauses are not rescanned from their start), then the literals over internal numbering (2v true, 2v+1
 // false for variable v counted from 0). For a clause that is the reason
 // of an assignment, its first literal is the assigned one.
 const (
@@ -57,11 +58,12 @@ const (
 	hdrGone   = 1 << 29
 	hdrSize   = hdrGone - 1
 	noReason  = -1
+	hdrWords  = 3
 )
 
 func (s *CDCL) lits(c int32) []int32 {
 	n := s.arena[c] & hdrSize
-	return s.arena[c+2 : c+2+n : c+2+n]
+	return s.arena[c+hdrWords : c+hdrWords+n : c+hdrWords+n]
 }
 
 func (s *CDCL) learnt(c int32) bool { return s.arena[c]&hdrLearnt != 0 }
@@ -76,7 +78,7 @@ func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 	if learnt {
 		h |= hdrLearnt
 	}
-	s.arena = append(s.arena, h, 0)
+	s.arena = append(s.arena, h, 0, 2)
 	s.arena = append(s.arena, ls...)
 	return c
 }
@@ -98,6 +100,7 @@ const (
 	claDecay       = 0.999
 	restartUnit    = 100 // conflicts per unit of the Luby sequence
 	ctxCheckPeriod = 256 // conflicts between two looks at the context
+
 )
 
 func internal(l Lit) int32 {
@@ -107,12 +110,12 @@ func internal(l Lit) int32 {
 	return int32(2*(-l-1) + 1)
 }
 
-func (s *CDCL) numVars() int { return len(s.assigns) }
+func (s *CDCL) numVars() int { return len(s.level) }
 
 func (s *CDCL) grow(n int) {
 	for v := s.numVars(); v < n; v++ {
 		s.watches = append(s.watches, nil, nil)
-		s.assigns = append(s.assigns, 0)
+		s.vals = append(s.vals, 0, 0)
 		s.level = append(s.level, 0)
 		s.reason = append(s.reason, noReason)
 		s.phase = append(s.phase, false)
@@ -122,23 +125,13 @@ func (s *CDCL) grow(n int) {
 	}
 }
 
-func (s *CDCL) value(l int32) int8 {
-	a := s.assigns[l>>1]
-	if l&1 == 1 {
-		return -a
-	}
-	return a
-}
+func (s *CDCL) value(l int32) int8 { return s.vals[l] }
 
 func (s *CDCL) decisionLevel() int { return len(s.trailLim) }
 
 func (s *CDCL) enqueue(l int32, from int32) {
 	v := l >> 1
-	if l&1 == 1 {
-		s.assigns[v] = -1
-	} else {
-		s.assigns[v] = 1
-	}
+	s.vals[l], s.vals[l^1] = 1, -1
 	s.level[v] = int32(s.decisionLevel())
 	s.reason[v] = from
 	s.trail = append(s.trail, l)
@@ -201,6 +194,7 @@ func (s *CDCL) AddClause(lits ...Lit) {
 // falsified clause, or noReason.
 func (s *CDCL) propagate() int32 {
 	confl := int32(noReason)
+	arena, vals := s.arena, s.vals
 	for s.qhead < len(s.trail) {
 		p := s.trail[s.qhead]
 		s.qhead++
@@ -211,32 +205,39 @@ func (s *CDCL) propagate() int32 {
 		for i < len(ws) {
 			w := ws[i]
 			i++
-			if s.value(w.blocker) == 1 {
+			if vals[w.blocker] == 1 {
 				ws[j] = w
 				j++
 				continue
 			}
 			c := w.c
-			n := s.arena[c] & hdrSize
-			ls := s.arena[c+2 : c+2+n : c+2+n]
+			n := arena[c] & hdrSize
+			ls := arena[c+hdrWords : c+hdrWords+n : c+hdrWords+n]
 			if ls[0] == f {
 				ls[0], ls[1] = ls[1], f
 			}
 			first := ls[0]
 			old := w.blocker
 			w = watcher{c, first}
-			if first != old && s.value(first) == 1 {
+			if first != old && vals[first] == 1 {
 				ws[j] = w
 				j++
 				continue
 			}
 			moved := false
-			for k := 2; k < len(ls); k++ {
-				if s.value(ls[k]) != -1 {
+			pos := arena[c+2]
+			for k := pos; k < n && !moved; k++ {
+				if vals[ls[k]] != -1 {
 					ls[1], ls[k] = ls[k], f
 					s.watches[ls[1]] = append(s.watches[ls[1]], w)
-					moved = true
-					break
+					arena[c+2], moved = k, true
+				}
+			}
+			for k := int32(2); k < pos && !moved; k++ {
+				if vals[ls[k]] != -1 {
+					ls[1], ls[k] = ls[k], f
+					s.watches[ls[1]] = append(s.watches[ls[1]], w)
+					arena[c+2], moved = k, true
 				}
 			}
 			if moved {
@@ -244,7 +245,7 @@ func (s *CDCL) propagate() int32 {
 			}
 			ws[j] = w
 			j++
-			if s.value(first) == -1 {
+			if vals[first] == -1 {
 				confl = c
 				s.qhead = len(s.trail)
 				j += copy(ws[j:], ws[i:])
@@ -267,7 +268,7 @@ func (s *CDCL) cancelUntil(lvl int) {
 	for i := len(s.trail) - 1; i >= s.trailLim[lvl]; i-- {
 		l := s.trail[i]
 		v := l >> 1
-		s.assigns[v] = 0
+		s.vals[l], s.vals[l^1] = 0, 0
 		s.reason[v] = noReason
 		s.phase[v] = l&1 == 0
 		s.order.insert(v)
@@ -403,7 +404,7 @@ func (s *CDCL) redundant(p int32, abstract uint32) bool {
 }
 
 func (s *CDCL) locked(c int32) bool {
-	l := s.arena[c+2]
+	l := s.arena[c+hdrWords]
 	return s.reason[l>>1] == c && s.value(l) == 1
 }
 
@@ -432,7 +433,7 @@ func (s *CDCL) reduceDB() {
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
 			s.arena[c] |= hdrGone
-			s.wasted += 2 + int(size(c))
+			s.wasted += hdrWords + int(size(c))
 			continue
 		}
 		kept = append(kept, c)
@@ -462,7 +463,7 @@ func (s *CDCL) compact() {
 		for i, c := range cs {
 			n := s.arena[c] & hdrSize
 			nc := int32(len(arena))
-			arena = append(arena, s.arena[c:c+2+n]...)
+			arena = append(arena, s.arena[c:c+hdrWords+n]...)
 			s.arena[c+1] = nc // forwarding address
 			cs[i] = nc
 		}
@@ -595,7 +596,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 		if next == -1 {
 			for !s.order.empty() {
 				v := s.order.pop()
-				if s.assigns[v] == 0 {
+				if s.vals[2*v] == 0 {
 					next = 2 * v
 					if !s.phase[v] {
 						next++
@@ -605,8 +606,8 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 			}
 			if next == -1 {
 				s.model = s.model[:0]
-				for _, a := range s.assigns {
-					s.model = append(s.model, a == 1)
+				for v := range s.numVars() {
+					s.model = append(s.model, s.vals[2*v] == 1)
 				}
 				return Satisfiable, false
 			}

@@ -267,6 +267,15 @@ func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *m
 	}
 }
 
+// conflicts describes the solver's conflicts so far ("" when the solver
+// does not count them), for the progress log.
+func (r *run) conflicts() string {
+	if c, ok := r.solver.(interface{ Conflicts() int64 }); ok {
+		return fmt.Sprintf("%d conflicts in all, ", c.Conflicts())
+	}
+	return ""
+}
+
 func (r *run) addedSlots() []int {
 	var out []int
 	for i := range r.enc.NumExamples() {
@@ -342,7 +351,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		if err != nil {
 			return nil, nil, err
 		}
-		s.logf("depth %d: %s with %d examples, %d clauses, %.3fs", k, st, r.enc.Added(), r.enc.CNF.NumClauses(), time.Since(start).Seconds())
+		s.logf("depth %d: %s with %d examples, %d variables, %d clauses, %s%.3fs", k, st, r.enc.Added(), r.enc.CNF.NumVars, r.enc.CNF.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
 			out.TimedOut = true
@@ -405,7 +414,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.logf("depth %d, at most %d leaves: %s with %d examples, %.3fs", k, mid, st, r.enc.Added(), time.Since(start).Seconds())
+		s.logf("depth %d, at most %d leaves: %s with %d examples, %d clauses, %s%.3fs", k, mid, st, r.enc.Added(), r.enc.CNF.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
 			out.TimedOut = true
