@@ -118,7 +118,7 @@ func (s *CDCL) grow(n int) {
 		s.vals = append(s.vals, 0, 0)
 		s.level = append(s.level, 0)
 		s.reason = append(s.reason, noReason)
-		s.phase = append(s.phase, false)
+		s.phase = append(s.phase, true)
 		s.activity = append(s.activity, 0)
 		s.seen = append(s.seen, false)
 		s.order.insert(int32(v))
