@@ -46,6 +46,12 @@ type Settings struct {
 	// 35.0 = 64.8 s descending. Bisection raises the lower bound during
 	// the search, descending only at its end (time-limited runs).
 	Bisect bool
+	// SizeNoDirect keeps DT_size's size phase on the order variables
+	// alone; by default it adds the per-threshold clauses of the
+	// numeric columns (Encoding.AddDirectClauses) once the depth is
+	// known: measured on wine (1263 tests, depth 3, CPU s of the whole
+	// DT_size) 42.8 without, 21.3 with.
+	SizeNoDirect bool
 	// MaxDepth, when positive, is the largest depth tried: when no
 	// consistent tree of at most that depth exists the outcome is
 	// Infeasible.
@@ -397,6 +403,10 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	if out.Optimal {
 		out.LeavesLB = hi
 		return out, nil
+	}
+	if !s.SizeNoDirect {
+		// Refutations are several times faster on wine with them.
+		r.enc.AddDirectClauses()
 	}
 	r.enc.LimitLeaves(hi)
 	for lo < hi {
