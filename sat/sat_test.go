@@ -20,20 +20,26 @@ func randomCNF(rng *rand.Rand, nv, nc int) *CNF {
 	c.NewGroup("A", "A[i][j]: a matrix", 2, 3)
 	c.NewGroup("B", "flat", nv-6)
 	for range nc {
-		var cl []Lit
-		for len(cl) < 3 {
-			l := Lit(1 + rng.IntN(nv))
-			if slices.Contains(cl, l) || slices.Contains(cl, -l) {
-				continue
-			}
-			if rng.IntN(2) == 0 {
-				l = -l
-			}
-			cl = append(cl, l)
-		}
-		c.Add(cl...)
+		c.Add(random3Clause(rng, nv)...)
 	}
 	return c
+}
+
+// random3Clause is a clause of three distinct variables of 1..nv, each
+// negated with probability 1/2.
+func random3Clause(rng *rand.Rand, nv int) []Lit {
+	var cl []Lit
+	for len(cl) < 3 {
+		l := Lit(1 + rng.IntN(nv))
+		if slices.Contains(cl, l) || slices.Contains(cl, -l) {
+			continue
+		}
+		if rng.IntN(2) == 0 {
+			l = -l
+		}
+		cl = append(cl, l)
+	}
+	return cl
 }
 
 func sameCNF(t *testing.T, a, b *CNF) {
@@ -421,18 +427,7 @@ func TestCDCLAgainstGini(t *testing.T) {
 		c := &CNF{}
 		c.NewGroup("V", "variables", nv)
 		for range int(4.26 * float64(nv)) {
-			var cl []Lit
-			for len(cl) < 3 {
-				l := Lit(1 + rng.IntN(nv))
-				if slices.Contains(cl, l) || slices.Contains(cl, -l) {
-					continue
-				}
-				if rng.IntN(2) == 0 {
-					l = -l
-				}
-				cl = append(cl, l)
-			}
-			c.Add(cl...)
+			c.Add(random3Clause(rng, nv)...)
 		}
 		s, g := NewCDCL(), NewGini()
 		from := 0
