@@ -1,7 +1,7 @@
 // Package sat holds propositional formulas in conjunctive normal form,
-// their DIMACS text form, and adapters to SAT solvers behind one small
-// interface: gini in process (incremental, with assumptions and
-// cancellation) and any external DIMACS solver binary.
+// their DIMACS text form, and SAT solvers behind one small interface:
+// odtkit's own CDCL solver and gini in process (incremental, with
+// assumptions and cancellation), and any external DIMACS solver binary.
 //
 // Variables are numbered from 1 and literals use the DIMACS convention:
 // the literal v is variable v, -v its negation.

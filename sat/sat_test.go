@@ -20,20 +20,26 @@ func randomCNF(rng *rand.Rand, nv, nc int) *CNF {
 	c.NewGroup("A", "A[i][j]: a matrix", 2, 3)
 	c.NewGroup("B", "flat", nv-6)
 	for range nc {
-		var cl []Lit
-		for len(cl) < 3 {
-			l := Lit(1 + rng.IntN(nv))
-			if slices.Contains(cl, l) || slices.Contains(cl, -l) {
-				continue
-			}
-			if rng.IntN(2) == 0 {
-				l = -l
-			}
-			cl = append(cl, l)
-		}
-		c.Add(cl...)
+		c.Add(random3Clause(rng, nv)...)
 	}
 	return c
+}
+
+// random3Clause is a clause of three distinct variables of 1..nv, each
+// negated with probability 1/2.
+func random3Clause(rng *rand.Rand, nv int) []Lit {
+	var cl []Lit
+	for len(cl) < 3 {
+		l := Lit(1 + rng.IntN(nv))
+		if slices.Contains(cl, l) || slices.Contains(cl, -l) {
+			continue
+		}
+		if rng.IntN(2) == 0 {
+			l = -l
+		}
+		cl = append(cl, l)
+	}
+	return cl
 }
 
 func sameCNF(t *testing.T, a, b *CNF) {
@@ -182,11 +188,21 @@ func checkSolver(t *testing.T, s Solver, c *CNF, want bool, assumptions ...Lit) 
 }
 
 func TestGiniAgainstBruteForce(t *testing.T) {
+	againstBruteForce(t, func() Solver { return NewGini() })
+}
+
+func TestCDCLAgainstBruteForce(t *testing.T) {
+	againstBruteForce(t, func() Solver { return NewCDCL() })
+}
+
+// againstBruteForce checks a solver on random small formulas: alone,
+// under an assumption, then with more clauses added (incremental).
+func againstBruteForce(t *testing.T, newSolver func() Solver) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	for range 100 {
+	for range 300 {
 		nv := 7 + rng.IntN(6)
 		c := randomCNF(rng, nv, 20+rng.IntN(40))
-		s := NewGini()
+		s := newSolver()
 		AddCNF(s, c, 0)
 		checkSolver(t, s, c, bruteSat(c))
 		// Incremental: assumptions, then more clauses.
@@ -228,8 +244,13 @@ func hardCNF(n int) *CNF {
 	return c
 }
 
-func TestGiniTimeLimit(t *testing.T) {
-	s := NewGini()
+func TestGiniTimeLimit(t *testing.T) { timeLimit(t, NewGini()) }
+
+func TestCDCLTimeLimit(t *testing.T) { timeLimit(t, NewCDCL()) }
+
+// timeLimit checks that a solver stops on a deadline and on
+// cancellation (generous bounds: the machine may be loaded).
+func timeLimit(t *testing.T, s Solver) {
 	AddCNF(s, hardCNF(12), 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -392,4 +413,47 @@ func FuzzParseOutput(f *testing.F) {
 			t.Fatalf("status %s, model %v", st, m != nil)
 		}
 	})
+}
+
+// TestCDCLAgainstGini compares CDCL with gini on random 3-SAT formulas
+// near the threshold, large enough for thousands of conflicts (learnt
+// clause deletion and arena compaction run), alone and under assumptions
+// with clauses added in between.
+func TestCDCLAgainstGini(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	deleted, compacted := 0, 0
+	for range 12 {
+		nv := 120 + rng.IntN(60)
+		c := &CNF{}
+		c.NewGroup("V", "variables", nv)
+		for range int(4.26 * float64(nv)) {
+			c.Add(random3Clause(rng, nv)...)
+		}
+		s, g := NewCDCL(), NewGini()
+		from := 0
+		for step := range 3 {
+			AddCNF(s, c, from)
+			from = AddCNF(g, c, from)
+			var as []Lit
+			if step > 0 {
+				as = []Lit{Lit(1 + rng.IntN(nv)), -Lit(1 + rng.IntN(nv))}
+			}
+			want, err := g.Solve(context.Background(), as...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withA := &CNF{NumVars: c.NumVars}
+			AddCNF(withA, c, 0)
+			for _, a := range as {
+				withA.Add(a)
+			}
+			checkSolver(t, s, withA, want == Satisfiable, as...)
+			c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)))
+		}
+		deleted += s.reductions
+		compacted += s.compactions
+	}
+	if deleted == 0 || compacted == 0 {
+		t.Fatalf("CDCL deleted learnt clauses %d times and compacted %d times: make the formulas harder", deleted, compacted)
+	}
 }

@@ -58,18 +58,21 @@ func AddCNF(s ClauseAdder, c *CNF, from int) int {
 	return c.NumClauses()
 }
 
-// NewSolver returns a solver from a specification: "gini" (or "") for
-// the in-process gini solver, "external:CMD ARGS" for an external DIMACS
+// NewSolver returns a solver from a specification: "cdcl" (or "") for
+// the in-process CDCL solver, "gini" for the in-process gini solver,
+// "external:CMD ARGS" for an external DIMACS
 // solver binary (see External).
 func NewSolver(spec string) (Solver, error) {
 	spec = strings.TrimSpace(spec)
 	switch {
-	case spec == "" || spec == "gini":
+	case spec == "" || spec == "cdcl":
+		return NewCDCL(), nil
+	case spec == "gini":
 		return NewGini(), nil
 	case strings.HasPrefix(spec, "external:"):
 		return NewExternal(strings.TrimPrefix(spec, "external:"))
 	}
-	return nil, fmt.Errorf("unknown SAT solver %q (use gini or external:\"CMD ARGS\")", spec)
+	return nil, fmt.Errorf("unknown SAT solver %q (use cdcl, gini or external:\"CMD ARGS\")", spec)
 }
 
 // CheckSpec validates a solver specification without starting anything.

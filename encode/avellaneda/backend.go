@@ -36,7 +36,7 @@ func encodingParams() []backend.Param {
 
 func params(size bool) []backend.Param {
 	ps := []backend.Param{
-		backend.StringParam("sat-solver", "gini", `SAT solver: gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
+		backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 		backend.IntParam("batch", 1, "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
 	}
 	if size {

@@ -133,7 +133,7 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2}
+			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)

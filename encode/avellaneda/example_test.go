@@ -67,3 +67,25 @@ func ExampleWriteDIMACS() {
 	// 9 4 0
 	// 9 -3 0
 }
+
+// The per-threshold clauses of a numeric column with three thresholds,
+// added on top of its order variables, for the example already in the
+// formula.
+func ExampleEncoding_AddDirectClauses() {
+	d := &model.Dataset{Name: "ramp", Classes: []string{"no", "yes"},
+		Features: []model.Feature{{Name: "x", Values: []float64{1, 2, 3, 4}}},
+		Labels:   []int{0, 0, 1, 1}}
+	p, err := avellaneda.Prepare(d, false)
+	if err != nil {
+		panic(err)
+	}
+	e, err := avellaneda.New(p.View, p.Tests, p.Reps, 1, avellaneda.Options{})
+	if err != nil {
+		panic(err)
+	}
+	e.AddExample(0)
+	before := e.CNF.NumClauses()
+	e.AddDirectClauses()
+	fmt.Println(len(p.Tests), e.CNF.NumClauses()-before)
+	// Output: 3 3
+}

@@ -13,10 +13,11 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// Settings control DT_depth and DT_size. The zero value uses gini, no
+// Settings control DT_depth and DT_size. The zero value uses sat.CDCL, no
 // at-most-one clauses, and fails on conflicting rows.
 type Settings struct {
-	// NewSolver returns a fresh solver (one per depth tried); nil = gini.
+	// NewSolver returns a fresh solver (one per depth tried); nil =
+	// sat.NewCDCL.
 	NewSolver func() (sat.Solver, error)
 	// AMO is the at-most-one encoding, Counter that of the node limit.
 	AMO     AMO
@@ -45,6 +46,12 @@ type Settings struct {
 	// 35.0 = 64.8 s descending. Bisection raises the lower bound during
 	// the search, descending only at its end (time-limited runs).
 	Bisect bool
+	// SizeNoDirect keeps DT_size's size phase on the order variables
+	// alone; by default it adds the per-threshold clauses of the
+	// numeric columns (Encoding.AddDirectClauses) once the depth is
+	// known: measured on wine (1263 tests, depth 3, CPU s of the whole
+	// DT_size) 42.8 without, 21.3 with.
+	SizeNoDirect bool
 	// MaxDepth, when positive, is the largest depth tried: when no
 	// consistent tree of at most that depth exists the outcome is
 	// Infeasible.
@@ -210,7 +217,7 @@ func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int) (*run, erro
 			return nil, err
 		}
 	} else {
-		solver = sat.NewGini()
+		solver = sat.NewCDCL()
 	}
 	for _, i := range seed {
 		enc.AddExample(i)
@@ -264,6 +271,15 @@ func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *m
 			r.enc.AddExample(i)
 		}
 	}
+}
+
+// conflicts describes the solver's conflicts so far ("" when the solver
+// does not count them), for the progress log.
+func (r *run) conflicts() string {
+	if c, ok := r.solver.(interface{ Conflicts() int64 }); ok {
+		return fmt.Sprintf("%d conflicts in all, ", c.Conflicts())
+	}
+	return ""
 }
 
 func (r *run) addedSlots() []int {
@@ -341,7 +357,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		if err != nil {
 			return nil, nil, err
 		}
-		s.logf("depth %d: %s with %d examples, %d clauses, %.3fs", k, st, r.enc.Added(), r.enc.CNF.NumClauses(), time.Since(start).Seconds())
+		s.logf("depth %d: %s with %d examples, %d variables, %d clauses, %s%.3fs", k, st, r.enc.Added(), r.enc.CNF.NumVars, r.enc.CNF.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
 			out.TimedOut = true
@@ -388,6 +404,10 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		out.LeavesLB = hi
 		return out, nil
 	}
+	if !s.SizeNoDirect {
+		// Refutations are several times faster on wine with them.
+		r.enc.AddDirectClauses()
+	}
 	r.enc.LimitLeaves(hi)
 	for lo < hi {
 		mid := hi - 1
@@ -404,7 +424,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.logf("depth %d, at most %d leaves: %s with %d examples, %.3fs", k, mid, st, r.enc.Added(), time.Since(start).Seconds())
+		s.logf("depth %d, at most %d leaves: %s with %d examples, %d clauses, %s%.3fs", k, mid, st, r.enc.Added(), r.enc.CNF.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
 			out.TimedOut = true
@@ -417,7 +437,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			hi = g.Leaves()
 			out.Tree, out.Leaves = g, hi
 			// No later call looks above hi: fix the bound for good, so
-			// that gini propagates it at level 0.
+			// that the solver propagates it at level 0.
 			if fixed, err := r.enc.LeafBound(hi); err == nil {
 				r.enc.CNF.Add(fixed)
 			}

@@ -1,0 +1,711 @@
+package sat
+
+import (
+	"context"
+	"math"
+	"slices"
+)
+
+// CDCL is odtkit's own in-process conflict-driven clause-learning
+// solver: two watched literals with blocking literals, VSIDS branching
+// with phase saving, first-UIP learning with recursive minimisation,
+// Luby restarts and activity-based deletion of learnt clauses. It is
+// incremental (clauses may be added between solves; learnt clauses and
+// activities are kept) and solves under assumptions. The search is
+// deterministic: the same clauses and calls give the same answers and
+// models. A cancelled context stops it within a few hundred conflicts.
+//
+// On the Avellaneda formulas it refutes node limits several times faster
+// than gini (see encode/avellaneda).
+type CDCL struct {
+	arena    []int32 // clauses: header (see hdr*), activity bits, literals
+	wasted   int     // arena words held by removed clauses
+	clauses  []int32 // problem clauses (arena references)
+	learnts  []int32
+	watches  [][]watcher // by internal literal: clauses watching it
+	vals     []int8      // by internal literal: 0 unassigned, 1 true, -1 false
+	level    []int32
+	reason   []int32 // clause that implied the variable, noReason if none
+	phase    []bool  // saved phase: the value last assigned
+	activity []float64
+	order    varHeap
+	seen     []bool
+	trail    []int32 // assigned internal literals in order
+	trailLim []int   // trail length at the start of each decision level
+	qhead    int
+
+	varInc, claInc float64
+	maxLearnts     float64
+	adjustConfl    float64
+	adjustLeft     int
+	ok             bool // false once the clauses alone are refuted
+	model          []bool
+
+	stack, toClear, buf []int32
+
+	conflicts, decisions, propagations int64
+	reductions, compactions            int
+}
+
+// Clauses live in one arena of int32: at reference c, the header
+// (number of literals and flags), the activity (float32 bits, learnt
+// clauses), where the last search for a new watch stopped (so that
+// long clauses are not rescanned from their start), then the literals over internal numbering (2v true, 2v+1
+// false for variable v counted from 0). For a clause that is the reason
+// of an assignment, its first literal is the assigned one.
+const (
+	hdrLearnt = 1 << 30
+	hdrGone   = 1 << 29
+	hdrSize   = hdrGone - 1
+	noReason  = -1
+	hdrWords  = 3
+)
+
+func (s *CDCL) lits(c int32) []int32 {
+	n := s.arena[c] & hdrSize
+	return s.arena[c+hdrWords : c+hdrWords+n : c+hdrWords+n]
+}
+
+func (s *CDCL) learnt(c int32) bool { return s.arena[c]&hdrLearnt != 0 }
+
+func (s *CDCL) act(c int32) float32 { return math.Float32frombits(uint32(s.arena[c+1])) }
+
+func (s *CDCL) setAct(c int32, a float32) { s.arena[c+1] = int32(math.Float32bits(a)) }
+
+func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
+	c := int32(len(s.arena))
+	h := int32(len(ls))
+	if learnt {
+		h |= hdrLearnt
+	}
+	s.arena = append(s.arena, h, 0, 2)
+	s.arena = append(s.arena, ls...)
+	return c
+}
+
+type watcher struct {
+	c       int32 // clause reference
+	blocker int32 // some other literal of c: when true, c is satisfied
+}
+
+// NewCDCL returns an empty CDCL solver.
+func NewCDCL() *CDCL {
+	s := &CDCL{varInc: 1, claInc: 1, ok: true}
+	s.order.act = &s.activity
+	return s
+}
+
+const (
+	varDecay       = 0.95
+	claDecay       = 0.999
+	restartUnit    = 100 // conflicts per unit of the Luby sequence
+	ctxCheckPeriod = 256 // conflicts between two looks at the context
+
+)
+
+func internal(l Lit) int32 {
+	if l > 0 {
+		return int32(2 * (l - 1))
+	}
+	return int32(2*(-l-1) + 1)
+}
+
+func (s *CDCL) numVars() int { return len(s.level) }
+
+func (s *CDCL) grow(n int) {
+	for v := s.numVars(); v < n; v++ {
+		s.watches = append(s.watches, nil, nil)
+		s.vals = append(s.vals, 0, 0)
+		s.level = append(s.level, 0)
+		s.reason = append(s.reason, noReason)
+		s.phase = append(s.phase, true)
+		s.activity = append(s.activity, 0)
+		s.seen = append(s.seen, false)
+		s.order.insert(int32(v))
+	}
+}
+
+func (s *CDCL) value(l int32) int8 { return s.vals[l] }
+
+func (s *CDCL) decisionLevel() int { return len(s.trailLim) }
+
+func (s *CDCL) enqueue(l int32, from int32) {
+	v := l >> 1
+	s.vals[l], s.vals[l^1] = 1, -1
+	s.level[v] = int32(s.decisionLevel())
+	s.reason[v] = from
+	s.trail = append(s.trail, l)
+}
+
+func (s *CDCL) attach(c int32) {
+	ls := s.lits(c)
+	s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, ls[1]})
+	s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
+}
+
+// AddClause adds a clause (DIMACS literals).
+func (s *CDCL) AddClause(lits ...Lit) {
+	if !s.ok {
+		return
+	}
+	s.cancelUntil(0)
+	ls := make([]int32, 0, len(lits))
+	for _, l := range lits {
+		if l == 0 {
+			continue
+		}
+		if l.Var() > s.numVars() {
+			s.grow(l.Var())
+		}
+		ls = append(ls, internal(l))
+	}
+	slices.Sort(ls)
+	ls = slices.Compact(ls)
+	j := 0
+	for i, l := range ls {
+		if i+1 < len(ls) && ls[i+1] == l^1 {
+			return // tautology (l and ¬l are adjacent once sorted)
+		}
+		switch s.value(l) {
+		case 1:
+			return // satisfied at level 0
+		case 0:
+			ls[j] = l
+			j++
+		}
+	}
+	ls = ls[:j]
+	switch len(ls) {
+	case 0:
+		s.ok = false
+	case 1:
+		s.enqueue(ls[0], noReason)
+		if s.propagate() != noReason {
+			s.ok = false
+		}
+	default:
+		c := s.newClause(ls, false)
+		s.clauses = append(s.clauses, c)
+		s.attach(c)
+	}
+}
+
+// propagate assigns the unit consequences of the trail and returns a
+// falsified clause, or noReason.
+func (s *CDCL) propagate() int32 {
+	confl := int32(noReason)
+	arena, vals := s.arena, s.vals
+	for s.qhead < len(s.trail) {
+		p := s.trail[s.qhead]
+		s.qhead++
+		f := p ^ 1 // the literal that became false
+		ws := s.watches[f]
+		i, j := 0, 0
+		s.propagations++
+		for i < len(ws) {
+			w := ws[i]
+			i++
+			if vals[w.blocker] == 1 {
+				ws[j] = w
+				j++
+				continue
+			}
+			c := w.c
+			n := arena[c] & hdrSize
+			ls := arena[c+hdrWords : c+hdrWords+n : c+hdrWords+n]
+			if ls[0] == f {
+				ls[0], ls[1] = ls[1], f
+			}
+			first := ls[0]
+			old := w.blocker
+			w = watcher{c, first}
+			if first != old && vals[first] == 1 {
+				ws[j] = w
+				j++
+				continue
+			}
+			moved := false
+			pos := arena[c+2]
+			for k := pos; k < n && !moved; k++ {
+				if vals[ls[k]] != -1 {
+					ls[1], ls[k] = ls[k], f
+					s.watches[ls[1]] = append(s.watches[ls[1]], w)
+					arena[c+2], moved = k, true
+				}
+			}
+			for k := int32(2); k < pos && !moved; k++ {
+				if vals[ls[k]] != -1 {
+					ls[1], ls[k] = ls[k], f
+					s.watches[ls[1]] = append(s.watches[ls[1]], w)
+					arena[c+2], moved = k, true
+				}
+			}
+			if moved {
+				continue
+			}
+			ws[j] = w
+			j++
+			if vals[first] == -1 {
+				confl = c
+				s.qhead = len(s.trail)
+				j += copy(ws[j:], ws[i:])
+				break
+			}
+			s.enqueue(first, c)
+		}
+		s.watches[f] = ws[:j]
+		if confl != noReason {
+			break
+		}
+	}
+	return confl
+}
+
+func (s *CDCL) cancelUntil(lvl int) {
+	if s.decisionLevel() <= lvl {
+		return
+	}
+	for i := len(s.trail) - 1; i >= s.trailLim[lvl]; i-- {
+		l := s.trail[i]
+		v := l >> 1
+		s.vals[l], s.vals[l^1] = 0, 0
+		s.reason[v] = noReason
+		s.phase[v] = l&1 == 0
+		s.order.insert(v)
+	}
+	s.trail = s.trail[:s.trailLim[lvl]]
+	s.qhead = len(s.trail)
+	s.trailLim = s.trailLim[:lvl]
+}
+
+func (s *CDCL) bumpVar(v int32) {
+	s.activity[v] += s.varInc
+	if s.activity[v] > 1e100 {
+		for i := range s.activity {
+			s.activity[i] *= 1e-100
+		}
+		s.varInc *= 1e-100
+	}
+	s.order.update(v)
+}
+
+func (s *CDCL) bumpClause(c int32) {
+	a := s.act(c) + float32(s.claInc)
+	s.setAct(c, a)
+	if a > 1e20 {
+		for _, d := range s.learnts {
+			s.setAct(d, s.act(d)*1e-20)
+		}
+		s.claInc *= 1e-20
+	}
+}
+
+// analyze derives the first-UIP clause of a conflict (asserting literal
+// first, a literal of the backjump level second) and the backjump level.
+func (s *CDCL) analyze(confl int32) ([]int32, int) {
+	out := append(s.buf[:0], -1)
+	pathC := 0
+	p := int32(-1)
+	idx := len(s.trail) - 1
+	c := confl
+	dl := int32(s.decisionLevel())
+	for {
+		if s.learnt(c) {
+			s.bumpClause(c)
+		}
+		start := 0
+		if p != -1 {
+			start = 1
+		}
+		for _, q := range s.lits(c)[start:] {
+			v := q >> 1
+			if !s.seen[v] && s.level[v] > 0 {
+				s.bumpVar(v)
+				s.seen[v] = true
+				if s.level[v] >= dl {
+					pathC++
+				} else {
+					out = append(out, q)
+				}
+			}
+		}
+		for !s.seen[s.trail[idx]>>1] {
+			idx--
+		}
+		p = s.trail[idx]
+		idx--
+		c = s.reason[p>>1]
+		s.seen[p>>1] = false
+		pathC--
+		if pathC == 0 {
+			break
+		}
+	}
+	out[0] = p ^ 1
+	// Drop the literals implied by the others (recursive minimisation).
+	var abstract uint32
+	for _, q := range out[1:] {
+		abstract |= 1 << (s.level[q>>1] & 31)
+	}
+	s.toClear = append(s.toClear[:0], out...)
+	j := 1
+	for _, q := range out[1:] {
+		if s.reason[q>>1] == noReason || !s.redundant(q, abstract) {
+			out[j] = q
+			j++
+		}
+	}
+	out = out[:j]
+	for _, q := range s.toClear {
+		s.seen[q>>1] = false
+	}
+	s.buf = out
+	bt := 0
+	if len(out) > 1 {
+		m := 1
+		for i := 2; i < len(out); i++ {
+			if s.level[out[i]>>1] > s.level[out[m]>>1] {
+				m = i
+			}
+		}
+		out[1], out[m] = out[m], out[1]
+		bt = int(s.level[out[1]>>1])
+	}
+	return out, bt
+}
+
+// redundant reports whether literal p of a learnt clause follows from
+// the clause's other literals through reasons.
+func (s *CDCL) redundant(p int32, abstract uint32) bool {
+	s.stack = append(s.stack[:0], p)
+	top := len(s.toClear)
+	for len(s.stack) > 0 {
+		q := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		for _, l := range s.lits(s.reason[q>>1])[1:] {
+			v := l >> 1
+			if s.seen[v] || s.level[v] == 0 {
+				continue
+			}
+			if s.reason[v] != noReason && abstract&(1<<(s.level[v]&31)) != 0 {
+				s.seen[v] = true
+				s.stack = append(s.stack, l)
+				s.toClear = append(s.toClear, l)
+				continue
+			}
+			for _, x := range s.toClear[top:] {
+				s.seen[x>>1] = false
+			}
+			s.toClear = s.toClear[:top]
+			return false
+		}
+	}
+	return true
+}
+
+func (s *CDCL) locked(c int32) bool {
+	l := s.arena[c+hdrWords]
+	return s.reason[l>>1] == c && s.value(l) == 1
+}
+
+// reduceDB removes about half of the learnt clauses, the least active
+// first, keeping binary clauses and the reasons of current assignments.
+func (s *CDCL) reduceDB() {
+	s.reductions++
+	limit := s.claInc / float64(len(s.learnts))
+	size := func(c int32) int32 { return s.arena[c] & hdrSize }
+	slices.SortStableFunc(s.learnts, func(a, b int32) int {
+		ab, bb := size(a) == 2, size(b) == 2
+		switch {
+		case ab && !bb:
+			return 1
+		case bb && !ab:
+			return -1
+		case s.act(a) < s.act(b):
+			return -1
+		case s.act(a) > s.act(b):
+			return 1
+		}
+		return 0
+	})
+	kept := s.learnts[:0]
+	half := len(s.learnts) / 2
+	for i, c := range s.learnts {
+		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
+			s.arena[c] |= hdrGone
+			s.wasted += hdrWords + int(size(c))
+			continue
+		}
+		kept = append(kept, c)
+	}
+	s.learnts = kept
+	for l, ws := range s.watches {
+		j := 0
+		for _, w := range ws {
+			if s.arena[w.c]&hdrGone == 0 {
+				ws[j] = w
+				j++
+			}
+		}
+		s.watches[l] = ws[:j]
+	}
+	if s.wasted > len(s.arena)/2 {
+		s.compact()
+	}
+}
+
+// compact copies the live clauses to a new arena and renumbers every
+// reference (the old header of a moved clause holds its new place).
+func (s *CDCL) compact() {
+	s.compactions++
+	arena := make([]int32, 0, len(s.arena)-s.wasted)
+	move := func(cs []int32) {
+		for i, c := range cs {
+			n := s.arena[c] & hdrSize
+			nc := int32(len(arena))
+			arena = append(arena, s.arena[c:c+hdrWords+n]...)
+			s.arena[c+1] = nc // forwarding address
+			cs[i] = nc
+		}
+	}
+	move(s.clauses)
+	move(s.learnts)
+	for _, ws := range s.watches {
+		for i := range ws {
+			ws[i].c = s.arena[ws[i].c+1]
+		}
+	}
+	for _, l := range s.trail {
+		if r := s.reason[l>>1]; r != noReason {
+			s.reason[l>>1] = s.arena[r+1]
+		}
+	}
+	s.arena = arena
+	s.wasted = 0
+}
+
+// luby is the x-th element (from 0) of the Luby sequence 1 1 2 1 1 2 4 ...
+func luby(x int) float64 {
+	size, seq := 1, 0
+	for size < x+1 {
+		seq++
+		size = 2*size + 1
+	}
+	for size-1 != x {
+		size = (size - 1) >> 1
+		seq--
+		x %= size
+	}
+	return float64(int(1) << seq)
+}
+
+// Solve decides the clauses under the assumptions.
+func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
+	s.model = s.model[:0]
+	if !s.ok {
+		return Unsatisfiable, nil
+	}
+	if ctx.Err() != nil {
+		return Unknown, nil
+	}
+	as := make([]int32, len(assumptions))
+	for i, a := range assumptions {
+		if a.Var() > s.numVars() {
+			s.grow(a.Var())
+		}
+		as[i] = internal(a)
+	}
+	s.cancelUntil(0)
+	if s.propagate() != noReason {
+		s.ok = false
+		return Unsatisfiable, nil
+	}
+	s.maxLearnts = max(float64(len(s.clauses))/3, 1000)
+	s.adjustConfl, s.adjustLeft = 100, 100
+	st := Unknown
+	for r := 0; st == Unknown; r++ {
+		var stop bool
+		st, stop = s.search(ctx, int(luby(r)*restartUnit), as)
+		if stop {
+			break
+		}
+	}
+	s.cancelUntil(0)
+	return st, nil
+}
+
+// search runs until a model, a refutation, budget conflicts (Unknown,
+// false: restart) or the end of ctx (Unknown, true).
+func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool) {
+	done := ctx.Done()
+	conflicts := 0
+	for {
+		if confl := s.propagate(); confl != noReason {
+			conflicts++
+			s.conflicts++
+			if s.decisionLevel() == 0 {
+				s.ok = false
+				return Unsatisfiable, false
+			}
+			learnt, bt := s.analyze(confl)
+			s.cancelUntil(bt)
+			if len(learnt) == 1 {
+				s.enqueue(learnt[0], noReason)
+			} else {
+				c := s.newClause(learnt, true)
+				s.learnts = append(s.learnts, c)
+				s.attach(c)
+				s.bumpClause(c)
+				s.enqueue(learnt[0], c)
+			}
+			s.varInc /= varDecay
+			s.claInc /= claDecay
+			if s.adjustLeft--; s.adjustLeft == 0 {
+				s.adjustConfl *= 1.5
+				s.adjustLeft = int(s.adjustConfl)
+				s.maxLearnts *= 1.1
+			}
+			if done != nil && conflicts%ctxCheckPeriod == 0 {
+				select {
+				case <-done:
+					return Unknown, true
+				default:
+				}
+			}
+			continue
+		}
+		if conflicts >= budget {
+			s.cancelUntil(0)
+			return Unknown, false
+		}
+		if float64(len(s.learnts)-len(s.trail)) >= s.maxLearnts {
+			s.reduceDB()
+		}
+		next := int32(-1)
+		for s.decisionLevel() < len(as) {
+			p := as[s.decisionLevel()]
+			if v := s.value(p); v == 1 {
+				s.trailLim = append(s.trailLim, len(s.trail)) // satisfied already
+				continue
+			} else if v == -1 {
+				return Unsatisfiable, false // refuted under the assumptions
+			}
+			next = p
+			break
+		}
+		if next == -1 {
+			for !s.order.empty() {
+				v := s.order.pop()
+				if s.vals[2*v] == 0 {
+					next = 2 * v
+					if !s.phase[v] {
+						next++
+					}
+					break
+				}
+			}
+			if next == -1 {
+				s.model = s.model[:0]
+				for v := range s.numVars() {
+					s.model = append(s.model, s.vals[2*v] == 1)
+				}
+				return Satisfiable, false
+			}
+		}
+		s.decisions++
+		s.trailLim = append(s.trailLim, len(s.trail))
+		s.enqueue(next, noReason)
+	}
+}
+
+// Conflicts is the number of conflicts met so far, over all solves.
+func (s *CDCL) Conflicts() int64 { return s.conflicts }
+
+// Value is the value of l in the last model (false for a variable the
+// solver never saw).
+func (s *CDCL) Value(l Lit) bool {
+	v := l.Var() - 1
+	if v < 0 || v >= len(s.model) {
+		return false
+	}
+	return s.model[v] == (l > 0)
+}
+
+// varHeap is a binary max-heap of variables by activity.
+type varHeap struct {
+	act  *[]float64
+	heap []int32
+	pos  []int32 // index in heap, -1 when absent
+}
+
+func (h *varHeap) less(a, b int32) bool { return (*h.act)[a] > (*h.act)[b] }
+
+func (h *varHeap) empty() bool { return len(h.heap) == 0 }
+
+func (h *varHeap) insert(v int32) {
+	for int(v) >= len(h.pos) {
+		h.pos = append(h.pos, -1)
+	}
+	if h.pos[v] >= 0 {
+		return
+	}
+	h.pos[v] = int32(len(h.heap))
+	h.heap = append(h.heap, v)
+	h.up(int(h.pos[v]))
+}
+
+func (h *varHeap) update(v int32) {
+	if int(v) < len(h.pos) && h.pos[v] >= 0 {
+		h.up(int(h.pos[v]))
+	}
+}
+
+func (h *varHeap) pop() int32 {
+	v := h.heap[0]
+	last := h.heap[len(h.heap)-1]
+	h.heap = h.heap[:len(h.heap)-1]
+	h.pos[v] = -1
+	if len(h.heap) > 0 {
+		h.heap[0] = last
+		h.pos[last] = 0
+		h.down(0)
+	}
+	return v
+}
+
+func (h *varHeap) up(i int) {
+	v := h.heap[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(v, h.heap[p]) {
+			break
+		}
+		h.heap[i] = h.heap[p]
+		h.pos[h.heap[i]] = int32(i)
+		i = p
+	}
+	h.heap[i] = v
+	h.pos[v] = int32(i)
+}
+
+func (h *varHeap) down(i int) {
+	v := h.heap[i]
+	n := len(h.heap)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h.less(h.heap[c+1], h.heap[c]) {
+			c++
+		}
+		if !h.less(h.heap[c], v) {
+			break
+		}
+		h.heap[i] = h.heap[c]
+		h.pos[h.heap[i]] = int32(i)
+		i = c
+	}
+	h.heap[i] = v
+	h.pos[v] = int32(i)
+}
