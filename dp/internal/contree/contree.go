@@ -256,7 +256,8 @@ type solver struct {
 	lr      []int32 // row -> value index, scratch of buildTab
 	side    []uint8
 	levels  []*levelScratch
-	cache   map[cacheKey]*cacheVal
+	cache   map[cacheKey]*cacheVal // the sequential search's cache
+	shc     *sharedCache           // or a parallel search's, shared by its workers
 	stop    bool
 	tick    int
 	work    int // entries scanned since the context was last looked at
@@ -558,9 +559,10 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 	s.stats.Nodes++
 	var key cacheKey
 	var ce *cacheVal
-	if s.cache != nil && !isRoot {
+	caching := s.cacheOn() && !isRoot
+	if caching {
 		key = cacheKey{h1: v.h1, h2: v.h2, n: int32(v.n), depth: int32(d)}
-		if e, ok := s.cache[key]; ok {
+		if e := s.cacheGet(key); e != nil {
 			if e.good || e.lb >= ub {
 				s.stats.CacheHits++
 				return e.lb, e.sol
@@ -575,17 +577,13 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 	if ce != nil {
 		lb = max(lb, ce.lb)
 	}
-	if s.cache != nil && !isRoot {
+	if caching {
 		good := sol != nil && sol.Errors < ub
-		if ce == nil {
-			ce = &cacheVal{}
-			s.cache[key] = ce
-			s.stats.CacheStored++
-		}
-		ce.lb, ce.good = lb, good
+		e := &cacheVal{lb: lb, good: good}
 		if good {
-			ce.sol = sol
+			e.sol = sol
 		}
+		s.cachePut(key, e)
 	}
 	return lb, sol
 }

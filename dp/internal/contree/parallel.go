@@ -27,7 +27,8 @@ type shared struct {
 	hungry atomic.Bool
 	mu     sync.Mutex // serialises offer and the report of improvements
 	onImpr func(*Node)
-	cause  error // guarded by mu: the first budget refusal
+	cause  error        // guarded by mu: the first budget refusal
+	cache  *sharedCache // nil with Config.NoCache
 
 	qmu     sync.Mutex // guards the fields below
 	wake    *sync.Cond // on qmu: work queued, or the search is over
@@ -151,13 +152,11 @@ func (p *shared) halt(cause error) {
 }
 
 // worker returns a solver for one worker of a parallel search: s's
-// read-only data, its own scratch and cache.
+// read-only data, its own scratch, the shared cache.
 func (s *solver) worker(p *shared) *solver {
 	w := &solver{ctx: s.ctx, cfg: s.cfg, p: s.p, k: s.k, n: s.n, vals: s.vals, rowH1: s.rowH1, rowH2: s.rowH2, gdist: s.gdist, par: p}
 	w.side = make([]uint8, s.n)
-	if !s.cfg.NoCache {
-		w.cache = map[cacheKey]*cacheVal{}
-	}
+	w.shc = p.cache
 	w.cl = make([]int, s.k)
 	w.cr = make([]int, s.k)
 	w.fql = make([]int, s.k)
@@ -183,6 +182,9 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 	workers := s.cfg.Workers
 	d := s.cfg.MaxDepth
 	p := &shared{onImpr: s.onImpr, queue: s.rootTasks(root), workers: workers}
+	if s.cache != nil {
+		p.cache = newSharedCache(s.cache)
+	}
 	p.wake = sync.NewCond(&p.qmu)
 	start := s.best // the leaf or the starting tree (greedy or probe)
 	p.inc.Store(&incumbent{errors: start.Errors, key: 0, tree: start})
@@ -251,8 +253,8 @@ func (s *solver) canonical(root *view, d int, t *Node) *Node {
 		return t
 	}
 	sub := func(v *view, want *Node) *Node {
-		if s.cache != nil {
-			s.cache = map[cacheKey]*cacheVal{}
+		if s.cacheOn() {
+			s.shc, s.cache = nil, map[cacheKey]*cacheVal{}
 		}
 		_, c := s.solve(v, d-1, want.Errors+1, 0, 1, false)
 		if s.stop || c == nil || c.Errors != want.Errors {
