@@ -322,7 +322,8 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 			}
 		}
 	}
-	if cfg.MaxDepth == probeDepth && cfg.MaxGap == 0 && leaf.Errors > 0 && !s.stop && !cfg.NoProbe {
+	parallel := cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2
+	if s.probing() && !parallel && leaf.Errors > 0 && !s.stop {
 		if t := s.probe(root, cfg.MaxDepth); t != nil && t.Errors < s.best.Errors {
 			s.seed, s.best = t, t
 			if onImprove != nil {
@@ -330,7 +331,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 			}
 		}
 	}
-	if cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2 && leaf.Errors > 0 && !s.stop {
+	if parallel && leaf.Errors > 0 && !s.stop {
 		return s.parallel(in, root, leaf)
 	}
 	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
@@ -609,7 +610,7 @@ type branchState struct {
 // on (see shared.bound).
 func (b *branchState) bound(i int32) int {
 	if b.par != nil {
-		return b.par.bound(b.q, i)
+		return b.par.bound(key(b.q, i))
 	}
 	return min(b.ub, b.best.Errors)
 }
@@ -910,6 +911,12 @@ func midpoint(a, b float64) float64 { return model.Midpoint(a, b) }
 // probeDepth is the depth at which Solve probes the root (see probe).
 const probeDepth = 3
 
+// probing tells whether the root search starts with a probe (a parallel
+// one probes each feature in a task of its own).
+func (s *solver) probing() bool {
+	return s.cfg.MaxDepth == probeDepth && s.cfg.MaxGap == 0 && !s.cfg.NoProbe
+}
+
 // probe returns the best tree among the splits of v at each feature's
 // best depth-one threshold, with optimal subtrees of depth d-1, or nil
 // (none better than a leaf, or stopped). The root search starts from it:
@@ -933,35 +940,42 @@ func (s *solver) probe(v *view, d int) *Node {
 		if best != nil {
 			ub = best.Errors
 		}
-		left, right := s.splitView(v, f, cut, 0)
-		if left == nil || s.stop {
-			return nil
-		}
-		first, second := left, right
-		if right.n > left.n {
-			first, second = right, left
-		}
-		_, sol1 := s.solve(first, d-1, ub, 0, 1, false)
+		lo, hi := s.probeCut(v, d, f, cut, ub)
 		if s.stop {
 			return nil
 		}
-		if sol1 == nil || sol1.Errors >= ub {
-			continue
+		if lo != nil {
+			best = s.splitNode(v.cols[f], f, cut, lo, hi)
 		}
-		_, sol2 := s.solve(second, d-1, ub-sol1.Errors, 0, 1, false)
-		if s.stop {
-			return nil
-		}
-		if sol2 == nil || sol1.Errors+sol2.Errors >= ub {
-			continue
-		}
-		lo, hi := sol1, sol2
-		if first != left {
-			lo, hi = sol2, sol1
-		}
-		best = s.splitNode(v.cols[f], f, cut, lo, hi)
 	}
 	return best
+}
+
+// probeCut solves the two subtrees of depth d-1 of the split of v into
+// the first cut rows of feature f and the rest, the larger side first;
+// it returns them when their errors sum below ub, nil otherwise (or
+// when stopped).
+func (s *solver) probeCut(v *view, d, f, cut, ub int) (lo, hi *Node) {
+	left, right := s.splitView(v, f, cut, 0)
+	if left == nil || s.stop {
+		return nil, nil
+	}
+	first, second := left, right
+	if right.n > left.n {
+		first, second = right, left
+	}
+	_, sol1 := s.solve(first, d-1, ub, 0, 1, false)
+	if s.stop || sol1 == nil || sol1.Errors >= ub {
+		return nil, nil
+	}
+	_, sol2 := s.solve(second, d-1, ub-sol1.Errors, 0, 1, false)
+	if s.stop || sol2 == nil || sol1.Errors+sol2.Errors >= ub {
+		return nil, nil
+	}
+	if first != left {
+		return sol2, sol1
+	}
+	return sol1, sol2
 }
 
 // greedyDepth is the least depth for which Solve builds a greedy first

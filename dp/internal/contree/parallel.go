@@ -14,9 +14,16 @@ type incumbent struct {
 	tree   *Node
 }
 
-// key orders the root candidates: feature position q in the search
-// order, then threshold index w. Key 0 is the leaf or seed tree.
-func key(q int, w int32) uint64 { return uint64(q+1)<<32 | uint64(uint32(w)) }
+// key orders the root candidates of the search proper: feature position
+// q in the search order, then threshold index w. Key 0 is the leaf or
+// seed tree; the probe's candidates (probeKey) come between.
+func key(q int, w int32) uint64 { return 1<<63 | probeKey(q, w) }
+
+// probeKey is the key of a probe candidate: below every candidate of
+// the search proper, so that, as in the sequential search, the probe's
+// best tree is kept against later ties and bounds every feature's
+// search without the tie-break's one extra error.
+func probeKey(q int, w int32) uint64 { return uint64(q+1)<<32 | uint64(uint32(w)) }
 
 // shared is the state the workers of a parallel root search share.
 type shared struct {
@@ -49,6 +56,7 @@ type task struct {
 	ivs   []interval
 	comp  []computed
 	mr    int32
+	probe bool // only the probe of the feature's first cut (see probeTask)
 }
 
 // take returns the next task, waiting for one while other workers are
@@ -106,12 +114,12 @@ func (p *shared) donate(q, f int, ls *levelScratch, qh int, mr int32) {
 	p.qmu.Unlock()
 }
 
-// bound is the exclusive bound for the thresholds of feature position q
-// from index i on: a candidate must have fewer errors than the
-// incumbent, or as many when its key is below the incumbent's.
-func (p *shared) bound(q int, i int32) int {
+// bound is the exclusive bound for candidates of key k or larger: a
+// candidate must have fewer errors than the incumbent, or as many when
+// its key is below the incumbent's.
+func (p *shared) bound(k uint64) int {
 	inc := p.inc.Load()
-	if key(q, i) < inc.key {
+	if k < inc.key {
 		return inc.errors + 1
 	}
 	return inc.errors
@@ -169,11 +177,32 @@ func (s *solver) worker(p *shared) *solver {
 func (s *solver) rootTasks(root *view) []task {
 	ls := s.level(0)
 	s.featureOrder(root, ls, s.natural(true))
-	tasks := make([]task, len(ls.order))
+	var tasks []task
+	if s.probing() {
+		for q, f := range ls.order {
+			if ls.first[f] > 0 {
+				tasks = append(tasks, task{q: q, f: f, first: ls.first[f], probe: true})
+			}
+		}
+	}
 	for q, f := range ls.order {
-		tasks[q] = task{q: q, f: f, first: ls.first[f]}
+		tasks = append(tasks, task{q: q, f: f, first: ls.first[f]})
 	}
 	return tasks
+}
+
+// probeTask offers the root split of tk's feature at its best depth-one
+// cut with optimal subtrees: the sequential search's probe (see probe),
+// one feature per task, each candidate with its own key.
+func (s *solver) probeTask(root *view, d int, tk task) {
+	w := root.cols[tk.f][tk.first-1].rank // the cut's threshold index (root ranks are dense)
+	k := probeKey(tk.q, w)
+	lo, hi := s.probeCut(root, d, tk.f, tk.first, s.par.bound(k))
+	if lo != nil {
+		s.par.offer(lo.Errors+hi.Errors, k, func() *Node {
+			return s.splitNode(root.cols[tk.f], tk.f, tk.first, lo, hi)
+		})
+	}
 }
 
 // parallel runs the root search with cfg.Workers workers (see the
@@ -186,7 +215,7 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 		p.cache = newSharedCache(s.cache)
 	}
 	p.wake = sync.NewCond(&p.qmu)
-	start := s.best // the leaf or the starting tree (greedy or probe)
+	start := s.best // the leaf or the starting tree (greedy)
 	p.inc.Store(&incumbent{errors: start.Errors, key: 0, tree: start})
 	ws := make([]*solver, workers)
 	var wg sync.WaitGroup
@@ -201,6 +230,10 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 				tk, ok := p.take()
 				if !ok {
 					break
+				}
+				if tk.probe {
+					w.probeTask(root, d, tk)
+					continue
 				}
 				st := &branchState{ub: leaf.Errors + 1, best: leaf, par: p, q: tk.q, isRoot: true} // MaxGap is 0
 				w.branch(root, d, tk.f, tk.first, st, &tk)
