@@ -35,48 +35,60 @@
 // worker runs the sequential search above. Workers 1 is exactly the
 // sequential search.
 //
-// Work split: one task per root feature, in the sequential order (by
-// depth-one error), handed out from a shared queue; a worker searches
-// its feature's thresholds with the interval search, starting at the
-// feature's best depth-one threshold. When a worker waits and the queue
-// is empty, every busy worker gives away the newer half of its pending
-// intervals, each with the computed neighbour thresholds (and their
-// lower bounds) it refers to, so a given-away interval is pruned as it
-// would have been at home. (Cutting the thresholds into fixed chunks
-// instead loses that pruning at every chunk's ends: twice the root
-// subproblems on raisin at depth 3.) The search ends when every worker
-// waits.
+// Work split: at depth 3 the first tasks are the probe's (see probe),
+// one per feature: its split at the best depth-one threshold with
+// optimal subtrees. (Run before the workers start, the probe was a
+// serial ninth of fault's work.) Then one task per root feature, in the
+// sequential order (by depth-one error), handed out from a shared queue;
+// a worker searches its feature's thresholds with the interval search,
+// starting at the feature's best depth-one threshold (a cache hit after
+// the probe). When a worker waits and the queue is empty, every busy
+// worker gives away the newer half of its pending intervals, each with
+// the computed neighbour thresholds (and their lower bounds) it refers
+// to, so a given-away interval is pruned as it would have been at home.
+// (Cutting the thresholds into fixed chunks instead loses that pruning
+// at every chunk's ends: twice the root subproblems on raisin at depth
+// 3.) The search ends when every worker waits.
 //
-// Shared: the sorted root columns (read only), the work queue, and the
+// Shared: the sorted root columns (read only), the work queue, the
 // incumbent (its errors, the key of its root split and its tree),
 // published through an atomic pointer and replaced under a mutex, which
 // also serialises the reports of improving trees (strictly fewer errors
-// only). Each worker has its own scratch (level buffers, split views,
-// side marks) and its own subproblem cache (at depth 3 the sequential
-// search has no cache hit at all on raisin, bank or wilt: sharing it
-// would buy little there).
+// only), and the subproblem cache (cache.go: sharded maps under
+// mutexes; a stored value is replaced, never changed, and a store keeps
+// a solution already there or else the larger lower bound). With a
+// cache per worker, fault at depth 3 made 12 % more depth-two calls at
+// 2 workers than at 1: a subproblem solved by one worker was solved
+// again by the other (8 cache hits against 74), the probe's too. Each
+// worker has its own scratch (level buffers, split views, side marks).
 //
 // Determinism: the key of a root split is (the feature's position in
-// the order, the threshold's index); the leaf or the starting tree (the
-// greedy seed, or at depth 3 the probe's tree, both computed before the
-// workers start) has key 0. A candidate replaces the incumbent when it has fewer errors, or as
-// many and a smaller key. An interval is searched with the bound "the
-// incumbent's errors" when the incumbent's key is below the interval's
-// smallest, and one more otherwise, so a candidate is never pruned by, or
-// rejected for, an incumbent it would win the tie against. A bound
-// tightened by another worker therefore prunes only candidates that lose
-// to the final incumbent, and the returned root split is the one of
-// smallest key among the optimal ones, whatever the timing and the
-// number of workers. (The zero-error-extremes rule can prune an equally
-// good threshold below a computed one; a parallel search applies it
-// only above.) The subtrees a worker built depend on the bounds and
-// cache it had; once the search is done the winning split's two subtrees
-// are solved again by one worker with an empty cache and the bound one
-// above their errors, a function of their row sets alone. So: the same
-// optimal objective for every worker count, and the same tree for every
-// count above one; the sequential search (1 worker) returns the first
-// optimal tree in its own order, which can be a different, equally good
-// tree. With MaxGap > 0 the search is sequential at any count.
+// the order, the threshold's index), above every key of a probe
+// candidate, (1, position, index); the leaf or the greedy seed (depth 4
+// and more, computed before the workers start) has key 0. The probe's
+// keys being the lowest, its best tree bounds every feature's search
+// with the incumbent's errors, not one more, as the sequential search's
+// starting tree does. A candidate replaces the incumbent when it has
+// fewer errors, or as many and a smaller key. An interval (or a probe)
+// is searched with the bound "the incumbent's errors" when the
+// incumbent's key is below the interval's smallest, and one more
+// otherwise, so a candidate is never pruned by, or rejected for, an
+// incumbent it would win the tie against. A bound tightened by another
+// worker therefore prunes only candidates that lose to the final
+// incumbent, and the returned root split is the one of smallest key
+// among the optimal ones, whatever the timing, the cache's contents and
+// the number of workers. (The zero-error-extremes rule can prune an
+// equally good threshold below a computed one; a parallel search
+// applies it only above.) The subtrees a worker built depend on the
+// bounds and cache it had; once the search is done the winning split's
+// two subtrees are solved again by one worker with an empty cache of
+// its own and the bound one above their errors, a function of their row
+// sets alone. So: the same optimal objective for every worker count,
+// and the same tree for every count above one; the sequential search (1
+// worker) returns the first optimal tree in its own order, which can be
+// a different, equally good tree (with the same root split when the
+// probe finds the optimum). With MaxGap > 0 the search is sequential at
+// any count.
 //
 // Memory: every worker reserves its split buffers in the shared Budget;
 // a refusal stops every worker and the search returns its incumbent

@@ -309,4 +309,7 @@ func (a *Stats) add(b Stats) {
 	a.CacheHits += b.CacheHits
 	a.CacheStored += b.CacheStored
 	a.SplitsTried += b.SplitsTried
+	a.Tables += b.Tables
+	a.D2ByTable += b.D2ByTable
+	a.D2ByBits += b.D2ByBits
 }
