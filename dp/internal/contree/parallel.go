@@ -260,9 +260,11 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 	}
 	t := inc.tree
 	if inc.key != 0 {
-		t = ws[0].canonical(root, d, t)
-		s.cfg.Budget.Release(ws[0].held)
-		res.Stats.add(ws[0].stats) // the canonical re-solves
+		t = canonical(ws, root, d, t)
+		for _, w := range ws[:2] {
+			s.cfg.Budget.Release(w.held)
+			res.Stats.add(w.stats) // the canonical re-solves
+		}
 	}
 	res.Tree, res.Errors = t, t.Errors
 	res.LowerBound, res.Optimal = t.Errors, true
@@ -270,37 +272,53 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 }
 
 // canonical solves the two subtrees of t, a root split of the optimal
-// tree, again with a fresh cache and the bound one above their errors,
-// so that they depend on their row sets only; it returns t when stopped.
-func (s *solver) canonical(root *view, d int, t *Node) *Node {
-	s.stats = Stats{}
+// tree, again, each with a fresh cache and the bound one above its
+// errors, so that they depend on their row sets only: the low side by
+// ws[0], the high side by ws[1] at the same time. It returns t when
+// stopped.
+func canonical(ws []*solver, root *view, d int, t *Node) *Node {
+	a, b := ws[0], ws[1]
+	a.stats, b.stats = Stats{}, Stats{}
 	cut := 0
-	vals := s.vals[t.Feature]
+	vals := a.vals[t.Feature]
 	for _, e := range root.cols[t.Feature] {
 		if vals[e.row()] <= t.Threshold {
 			cut++
 		}
 	}
-	left, right := s.splitView(root, t.Feature, cut, 0)
+	// The views live in a's root-level scratch, which the solves below
+	// (from level 1 on) do not touch: b only reads its side.
+	left, right := a.splitView(root, t.Feature, cut, 0)
 	if left == nil {
 		return t
 	}
-	sub := func(v *view, want *Node) *Node {
-		if s.cacheOn() {
-			s.shc, s.cache = nil, map[cacheKey]*cacheVal{}
-		}
-		_, c := s.solve(v, d-1, want.Errors+1, 0, 1, false)
-		if s.stop || c == nil || c.Errors != want.Errors {
-			return nil
-		}
-		return c
-	}
-	lo := sub(left, t.Low)
-	hi := sub(right, t.High)
+	var hi *Node
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		hi = b.resolve(right, d-1, t.High)
+	}()
+	lo := a.resolve(left, d-1, t.Low)
+	wg.Wait()
 	if lo == nil || hi == nil {
 		return t
 	}
 	return &Node{Feature: t.Feature, Threshold: t.Threshold, Low: lo, High: hi, Errors: lo.Errors + hi.Errors}
+}
+
+// resolve solves v at depth d with a fresh cache of s's own and the
+// bound one above want's errors; nil when stopped or when the tree found
+// does not have want's errors.
+func (s *solver) resolve(v *view, d int, want *Node) *Node {
+	if s.cacheOn() {
+		s.shc, s.cache = nil, map[cacheKey]*cacheVal{}
+	}
+	_, c := s.solve(v, d, want.Errors+1, 0, 1, false)
+	if s.stop || c == nil || c.Errors != want.Errors {
+		return nil
+	}
+	return c
 }
 
 func (a *Stats) add(b Stats) {
