@@ -81,9 +81,9 @@
 // equally good threshold below a computed one; a parallel search
 // applies it only above.) The subtrees a worker built depend on the
 // bounds and cache it had; once the search is done the winning split's
-// two subtrees are solved again by one worker with an empty cache of
-// its own and the bound one above their errors, a function of their row
-// sets alone. So: the same optimal objective for every worker count,
+// two subtrees are solved again, each by a worker of its own (both at
+// once) with an empty cache of its own and the bound one above its
+// errors, a function of its row set alone. So: the same optimal objective for every worker count,
 // and the same tree for every count above one; the sequential search (1
 // worker) returns the first optimal tree in its own order, which can be
 // a different, equally good tree (with the same root split when the
