@@ -35,48 +35,60 @@
 // worker runs the sequential search above. Workers 1 is exactly the
 // sequential search.
 //
-// Work split: one task per root feature, in the sequential order (by
-// depth-one error), handed out from a shared queue; a worker searches
-// its feature's thresholds with the interval search, starting at the
-// feature's best depth-one threshold. When a worker waits and the queue
-// is empty, every busy worker gives away the newer half of its pending
-// intervals, each with the computed neighbour thresholds (and their
-// lower bounds) it refers to, so a given-away interval is pruned as it
-// would have been at home. (Cutting the thresholds into fixed chunks
-// instead loses that pruning at every chunk's ends: twice the root
-// subproblems on raisin at depth 3.) The search ends when every worker
-// waits.
+// Work split: at depth 3 the first tasks are the probe's (see probe),
+// one per feature: its split at the best depth-one threshold with
+// optimal subtrees. (Run before the workers start, the probe was a
+// serial ninth of fault's work.) Then one task per root feature, in the
+// sequential order (by depth-one error), handed out from a shared queue;
+// a worker searches its feature's thresholds with the interval search,
+// starting at the feature's best depth-one threshold (a cache hit after
+// the probe). When a worker waits and the queue is empty, every busy
+// worker gives away the newer half of its pending intervals, each with
+// the computed neighbour thresholds (and their lower bounds) it refers
+// to, so a given-away interval is pruned as it would have been at home.
+// (Cutting the thresholds into fixed chunks instead loses that pruning
+// at every chunk's ends: twice the root subproblems on raisin at depth
+// 3.) The search ends when every worker waits.
 //
-// Shared: the sorted root columns (read only), the work queue, and the
+// Shared: the sorted root columns (read only), the work queue, the
 // incumbent (its errors, the key of its root split and its tree),
 // published through an atomic pointer and replaced under a mutex, which
 // also serialises the reports of improving trees (strictly fewer errors
-// only). Each worker has its own scratch (level buffers, split views,
-// side marks) and its own subproblem cache (at depth 3 the sequential
-// search has no cache hit at all on raisin, bank or wilt: sharing it
-// would buy little there).
+// only), and the subproblem cache (cache.go: sharded maps under
+// mutexes; a stored value is replaced, never changed, and a store keeps
+// a solution already there or else the larger lower bound). With a
+// cache per worker, fault at depth 3 made 12 % more depth-two calls at
+// 2 workers than at 1: a subproblem solved by one worker was solved
+// again by the other (8 cache hits against 74), the probe's too. Each
+// worker has its own scratch (level buffers, split views, side marks).
 //
 // Determinism: the key of a root split is (the feature's position in
-// the order, the threshold's index); the leaf or the starting tree (the
-// greedy seed, or at depth 3 the probe's tree, both computed before the
-// workers start) has key 0. A candidate replaces the incumbent when it has fewer errors, or as
-// many and a smaller key. An interval is searched with the bound "the
-// incumbent's errors" when the incumbent's key is below the interval's
-// smallest, and one more otherwise, so a candidate is never pruned by, or
-// rejected for, an incumbent it would win the tie against. A bound
-// tightened by another worker therefore prunes only candidates that lose
-// to the final incumbent, and the returned root split is the one of
-// smallest key among the optimal ones, whatever the timing and the
-// number of workers. (The zero-error-extremes rule can prune an equally
-// good threshold below a computed one; a parallel search applies it
-// only above.) The subtrees a worker built depend on the bounds and
-// cache it had; once the search is done the winning split's two subtrees
-// are solved again by one worker with an empty cache and the bound one
-// above their errors, a function of their row sets alone. So: the same
-// optimal objective for every worker count, and the same tree for every
-// count above one; the sequential search (1 worker) returns the first
-// optimal tree in its own order, which can be a different, equally good
-// tree. With MaxGap > 0 the search is sequential at any count.
+// the order, the threshold's index), above every key of a probe
+// candidate, (1, position, index); the leaf or the greedy seed (depth 4
+// and more, computed before the workers start) has key 0. The probe's
+// keys being the lowest, its best tree bounds every feature's search
+// with the incumbent's errors, not one more, as the sequential search's
+// starting tree does. A candidate replaces the incumbent when it has
+// fewer errors, or as many and a smaller key. An interval (or a probe)
+// is searched with the bound "the incumbent's errors" when the
+// incumbent's key is below the interval's smallest, and one more
+// otherwise, so a candidate is never pruned by, or rejected for, an
+// incumbent it would win the tie against. A bound tightened by another
+// worker therefore prunes only candidates that lose to the final
+// incumbent, and the returned root split is the one of smallest key
+// among the optimal ones, whatever the timing, the cache's contents and
+// the number of workers. (The zero-error-extremes rule can prune an
+// equally good threshold below a computed one; a parallel search
+// applies it only above.) The subtrees a worker built depend on the
+// bounds and cache it had; once the search is done the winning split's
+// two subtrees are solved again, each by a worker of its own (both at
+// once) with an empty cache of its own and the bound one above its
+// errors, a function of its row set alone. So: the same optimal objective for every worker count,
+// and the same tree for every count above one; the sequential search (1
+// worker) returns the first optimal tree in its own order, which can be
+// a different, equally good tree (with the same root split when the
+// probe finds the optimum). With MaxGap > 0 the search is sequential at
+// any count.
 //
 // Memory: every worker reserves its split buffers in the shared Budget;
 // a refusal stops every worker and the search returns its incumbent
@@ -256,7 +268,8 @@ type solver struct {
 	lr      []int32 // row -> value index, scratch of buildTab
 	side    []uint8
 	levels  []*levelScratch
-	cache   map[cacheKey]*cacheVal
+	cache   map[cacheKey]*cacheVal // the sequential search's cache
+	shc     *sharedCache           // or a parallel search's, shared by its workers
 	stop    bool
 	tick    int
 	work    int // entries scanned since the context was last looked at
@@ -321,7 +334,8 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 			}
 		}
 	}
-	if cfg.MaxDepth == probeDepth && cfg.MaxGap == 0 && leaf.Errors > 0 && !s.stop && !cfg.NoProbe {
+	parallel := cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2
+	if s.probing() && !parallel && leaf.Errors > 0 && !s.stop {
 		if t := s.probe(root, cfg.MaxDepth); t != nil && t.Errors < s.best.Errors {
 			s.seed, s.best = t, t
 			if onImprove != nil {
@@ -329,7 +343,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 			}
 		}
 	}
-	if cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2 && leaf.Errors > 0 && !s.stop {
+	if parallel && leaf.Errors > 0 && !s.stop {
 		return s.parallel(in, root, leaf)
 	}
 	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
@@ -558,9 +572,10 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 	s.stats.Nodes++
 	var key cacheKey
 	var ce *cacheVal
-	if s.cache != nil && !isRoot {
+	caching := s.cacheOn() && !isRoot
+	if caching {
 		key = cacheKey{h1: v.h1, h2: v.h2, n: int32(v.n), depth: int32(d)}
-		if e, ok := s.cache[key]; ok {
+		if e := s.cacheGet(key); e != nil {
 			if e.good || e.lb >= ub {
 				s.stats.CacheHits++
 				return e.lb, e.sol
@@ -575,17 +590,13 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 	if ce != nil {
 		lb = max(lb, ce.lb)
 	}
-	if s.cache != nil && !isRoot {
+	if caching {
 		good := sol != nil && sol.Errors < ub
-		if ce == nil {
-			ce = &cacheVal{}
-			s.cache[key] = ce
-			s.stats.CacheStored++
-		}
-		ce.lb, ce.good = lb, good
+		e := &cacheVal{lb: lb, good: good}
 		if good {
-			ce.sol = sol
+			e.sol = sol
 		}
+		s.cachePut(key, e)
 	}
 	return lb, sol
 }
@@ -611,7 +622,7 @@ type branchState struct {
 // on (see shared.bound).
 func (b *branchState) bound(i int32) int {
 	if b.par != nil {
-		return b.par.bound(b.q, i)
+		return b.par.bound(key(b.q, i))
 	}
 	return min(b.ub, b.best.Errors)
 }
@@ -912,6 +923,12 @@ func midpoint(a, b float64) float64 { return model.Midpoint(a, b) }
 // probeDepth is the depth at which Solve probes the root (see probe).
 const probeDepth = 3
 
+// probing tells whether the root search starts with a probe (a parallel
+// one probes each feature in a task of its own).
+func (s *solver) probing() bool {
+	return s.cfg.MaxDepth == probeDepth && s.cfg.MaxGap == 0 && !s.cfg.NoProbe
+}
+
 // probe returns the best tree among the splits of v at each feature's
 // best depth-one threshold, with optimal subtrees of depth d-1, or nil
 // (none better than a leaf, or stopped). The root search starts from it:
@@ -935,35 +952,42 @@ func (s *solver) probe(v *view, d int) *Node {
 		if best != nil {
 			ub = best.Errors
 		}
-		left, right := s.splitView(v, f, cut, 0)
-		if left == nil || s.stop {
-			return nil
-		}
-		first, second := left, right
-		if right.n > left.n {
-			first, second = right, left
-		}
-		_, sol1 := s.solve(first, d-1, ub, 0, 1, false)
+		lo, hi := s.probeCut(v, d, f, cut, ub)
 		if s.stop {
 			return nil
 		}
-		if sol1 == nil || sol1.Errors >= ub {
-			continue
+		if lo != nil {
+			best = s.splitNode(v.cols[f], f, cut, lo, hi)
 		}
-		_, sol2 := s.solve(second, d-1, ub-sol1.Errors, 0, 1, false)
-		if s.stop {
-			return nil
-		}
-		if sol2 == nil || sol1.Errors+sol2.Errors >= ub {
-			continue
-		}
-		lo, hi := sol1, sol2
-		if first != left {
-			lo, hi = sol2, sol1
-		}
-		best = s.splitNode(v.cols[f], f, cut, lo, hi)
 	}
 	return best
+}
+
+// probeCut solves the two subtrees of depth d-1 of the split of v into
+// the first cut rows of feature f and the rest, the larger side first;
+// it returns them when their errors sum below ub, nil otherwise (or
+// when stopped).
+func (s *solver) probeCut(v *view, d, f, cut, ub int) (lo, hi *Node) {
+	left, right := s.splitView(v, f, cut, 0)
+	if left == nil || s.stop {
+		return nil, nil
+	}
+	first, second := left, right
+	if right.n > left.n {
+		first, second = right, left
+	}
+	_, sol1 := s.solve(first, d-1, ub, 0, 1, false)
+	if s.stop || sol1 == nil || sol1.Errors >= ub {
+		return nil, nil
+	}
+	_, sol2 := s.solve(second, d-1, ub-sol1.Errors, 0, 1, false)
+	if s.stop || sol2 == nil || sol1.Errors+sol2.Errors >= ub {
+		return nil, nil
+	}
+	if first != left {
+		return sol2, sol1
+	}
+	return sol1, sol2
 }
 
 // greedyDepth is the least depth for which Solve builds a greedy first

@@ -14,9 +14,16 @@ type incumbent struct {
 	tree   *Node
 }
 
-// key orders the root candidates: feature position q in the search
-// order, then threshold index w. Key 0 is the leaf or seed tree.
-func key(q int, w int32) uint64 { return uint64(q+1)<<32 | uint64(uint32(w)) }
+// key orders the root candidates of the search proper: feature position
+// q in the search order, then threshold index w. Key 0 is the leaf or
+// seed tree; the probe's candidates (probeKey) come between.
+func key(q int, w int32) uint64 { return 1<<63 | probeKey(q, w) }
+
+// probeKey is the key of a probe candidate: below every candidate of
+// the search proper, so that, as in the sequential search, the probe's
+// best tree is kept against later ties and bounds every feature's
+// search without the tie-break's one extra error.
+func probeKey(q int, w int32) uint64 { return uint64(q+1)<<32 | uint64(uint32(w)) }
 
 // shared is the state the workers of a parallel root search share.
 type shared struct {
@@ -27,7 +34,8 @@ type shared struct {
 	hungry atomic.Bool
 	mu     sync.Mutex // serialises offer and the report of improvements
 	onImpr func(*Node)
-	cause  error // guarded by mu: the first budget refusal
+	cause  error        // guarded by mu: the first budget refusal
+	cache  *sharedCache // nil with Config.NoCache
 
 	qmu     sync.Mutex // guards the fields below
 	wake    *sync.Cond // on qmu: work queued, or the search is over
@@ -48,6 +56,7 @@ type task struct {
 	ivs   []interval
 	comp  []computed
 	mr    int32
+	probe bool // only the probe of the feature's first cut (see probeTask)
 }
 
 // take returns the next task, waiting for one while other workers are
@@ -105,12 +114,12 @@ func (p *shared) donate(q, f int, ls *levelScratch, qh int, mr int32) {
 	p.qmu.Unlock()
 }
 
-// bound is the exclusive bound for the thresholds of feature position q
-// from index i on: a candidate must have fewer errors than the
-// incumbent, or as many when its key is below the incumbent's.
-func (p *shared) bound(q int, i int32) int {
+// bound is the exclusive bound for candidates of key k or larger: a
+// candidate must have fewer errors than the incumbent, or as many when
+// its key is below the incumbent's.
+func (p *shared) bound(k uint64) int {
 	inc := p.inc.Load()
-	if key(q, i) < inc.key {
+	if k < inc.key {
 		return inc.errors + 1
 	}
 	return inc.errors
@@ -151,13 +160,11 @@ func (p *shared) halt(cause error) {
 }
 
 // worker returns a solver for one worker of a parallel search: s's
-// read-only data, its own scratch and cache.
+// read-only data, its own scratch, the shared cache.
 func (s *solver) worker(p *shared) *solver {
 	w := &solver{ctx: s.ctx, cfg: s.cfg, p: s.p, k: s.k, n: s.n, vals: s.vals, rowH1: s.rowH1, rowH2: s.rowH2, gdist: s.gdist, par: p}
 	w.side = make([]uint8, s.n)
-	if !s.cfg.NoCache {
-		w.cache = map[cacheKey]*cacheVal{}
-	}
+	w.shc = p.cache
 	w.cl = make([]int, s.k)
 	w.cr = make([]int, s.k)
 	w.fql = make([]int, s.k)
@@ -170,11 +177,32 @@ func (s *solver) worker(p *shared) *solver {
 func (s *solver) rootTasks(root *view) []task {
 	ls := s.level(0)
 	s.featureOrder(root, ls, s.natural(true))
-	tasks := make([]task, len(ls.order))
+	var tasks []task
+	if s.probing() {
+		for q, f := range ls.order {
+			if ls.first[f] > 0 {
+				tasks = append(tasks, task{q: q, f: f, first: ls.first[f], probe: true})
+			}
+		}
+	}
 	for q, f := range ls.order {
-		tasks[q] = task{q: q, f: f, first: ls.first[f]}
+		tasks = append(tasks, task{q: q, f: f, first: ls.first[f]})
 	}
 	return tasks
+}
+
+// probeTask offers the root split of tk's feature at its best depth-one
+// cut with optimal subtrees: the sequential search's probe (see probe),
+// one feature per task, each candidate with its own key.
+func (s *solver) probeTask(root *view, d int, tk task) {
+	w := root.cols[tk.f][tk.first-1].rank // the cut's threshold index (root ranks are dense)
+	k := probeKey(tk.q, w)
+	lo, hi := s.probeCut(root, d, tk.f, tk.first, s.par.bound(k))
+	if lo != nil {
+		s.par.offer(lo.Errors+hi.Errors, k, func() *Node {
+			return s.splitNode(root.cols[tk.f], tk.f, tk.first, lo, hi)
+		})
+	}
 }
 
 // parallel runs the root search with cfg.Workers workers (see the
@@ -183,8 +211,11 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 	workers := s.cfg.Workers
 	d := s.cfg.MaxDepth
 	p := &shared{onImpr: s.onImpr, queue: s.rootTasks(root), workers: workers}
+	if s.cache != nil {
+		p.cache = newSharedCache(s.cache)
+	}
 	p.wake = sync.NewCond(&p.qmu)
-	start := s.best // the leaf or the starting tree (greedy or probe)
+	start := s.best // the leaf or the starting tree (greedy)
 	p.inc.Store(&incumbent{errors: start.Errors, key: 0, tree: start})
 	ws := make([]*solver, workers)
 	var wg sync.WaitGroup
@@ -199,6 +230,10 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 				tk, ok := p.take()
 				if !ok {
 					break
+				}
+				if tk.probe {
+					w.probeTask(root, d, tk)
+					continue
 				}
 				st := &branchState{ub: leaf.Errors + 1, best: leaf, par: p, q: tk.q, isRoot: true} // MaxGap is 0
 				w.branch(root, d, tk.f, tk.first, st, &tk)
@@ -225,9 +260,11 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 	}
 	t := inc.tree
 	if inc.key != 0 {
-		t = ws[0].canonical(root, d, t)
-		s.cfg.Budget.Release(ws[0].held)
-		res.Stats.add(ws[0].stats) // the canonical re-solves
+		t = canonical(ws, root, d, t)
+		for _, w := range ws[:2] {
+			s.cfg.Budget.Release(w.held)
+			res.Stats.add(w.stats) // the canonical re-solves
+		}
 	}
 	res.Tree, res.Errors = t, t.Errors
 	res.LowerBound, res.Optimal = t.Errors, true
@@ -235,37 +272,53 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 }
 
 // canonical solves the two subtrees of t, a root split of the optimal
-// tree, again with a fresh cache and the bound one above their errors,
-// so that they depend on their row sets only; it returns t when stopped.
-func (s *solver) canonical(root *view, d int, t *Node) *Node {
-	s.stats = Stats{}
+// tree, again, each with a fresh cache and the bound one above its
+// errors, so that they depend on their row sets only: the low side by
+// ws[0], the high side by ws[1] at the same time. It returns t when
+// stopped.
+func canonical(ws []*solver, root *view, d int, t *Node) *Node {
+	a, b := ws[0], ws[1]
+	a.stats, b.stats = Stats{}, Stats{}
 	cut := 0
-	vals := s.vals[t.Feature]
+	vals := a.vals[t.Feature]
 	for _, e := range root.cols[t.Feature] {
 		if vals[e.row()] <= t.Threshold {
 			cut++
 		}
 	}
-	left, right := s.splitView(root, t.Feature, cut, 0)
+	// The views live in a's root-level scratch, which the solves below
+	// (from level 1 on) do not touch: b only reads its side.
+	left, right := a.splitView(root, t.Feature, cut, 0)
 	if left == nil {
 		return t
 	}
-	sub := func(v *view, want *Node) *Node {
-		if s.cache != nil {
-			s.cache = map[cacheKey]*cacheVal{}
-		}
-		_, c := s.solve(v, d-1, want.Errors+1, 0, 1, false)
-		if s.stop || c == nil || c.Errors != want.Errors {
-			return nil
-		}
-		return c
-	}
-	lo := sub(left, t.Low)
-	hi := sub(right, t.High)
+	var hi *Node
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		hi = b.resolve(right, d-1, t.High)
+	}()
+	lo := a.resolve(left, d-1, t.Low)
+	wg.Wait()
 	if lo == nil || hi == nil {
 		return t
 	}
 	return &Node{Feature: t.Feature, Threshold: t.Threshold, Low: lo, High: hi, Errors: lo.Errors + hi.Errors}
+}
+
+// resolve solves v at depth d with a fresh cache of s's own and the
+// bound one above want's errors; nil when stopped or when the tree found
+// does not have want's errors.
+func (s *solver) resolve(v *view, d int, want *Node) *Node {
+	if s.cacheOn() {
+		s.shc, s.cache = nil, map[cacheKey]*cacheVal{}
+	}
+	_, c := s.solve(v, d, want.Errors+1, 0, 1, false)
+	if s.stop || c == nil || c.Errors != want.Errors {
+		return nil
+	}
+	return c
 }
 
 func (a *Stats) add(b Stats) {
@@ -274,4 +327,7 @@ func (a *Stats) add(b Stats) {
 	a.CacheHits += b.CacheHits
 	a.CacheStored += b.CacheStored
 	a.SplitsTried += b.SplitsTried
+	a.Tables += b.Tables
+	a.D2ByTable += b.D2ByTable
+	a.D2ByBits += b.D2ByBits
 }

@@ -73,6 +73,9 @@ func TestParallelAgrees(t *testing.T) {
 				if !r.Optimal || r.Errors != seq.Errors || r.LowerBound != seq.Errors {
 					t.Fatalf("%s, %d workers: %d errors (bound %d, optimal %v), sequential %d", name, w, r.Errors, r.LowerBound, r.Optimal, seq.Errors)
 				}
+				if c.rows >= 2000 && r.Stats.D2ByTable == 0 {
+					t.Fatalf("%s, %d workers: no depth-two call by value table counted", name, w)
+				}
 				for i := 1; i < len(reported); i++ {
 					if reported[i] >= reported[i-1] {
 						t.Fatalf("%s, %d workers: reported errors %v do not decrease", name, w, reported)
