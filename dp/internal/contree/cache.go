@@ -1,6 +1,10 @@
 package contree
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/odtkit/odtkit/dp/internal/cacheline"
+)
 
 // The subproblem cache: a map of the sequential search, or in a
 // parallel root search one cache shared by every worker (sharedCache).
@@ -17,6 +21,7 @@ type sharedCache struct {
 	shards [cacheShards]struct {
 		mu sync.Mutex
 		m  map[cacheKey]*cacheVal
+		_  cacheline.Pad // each part's lock on a line of its own
 	}
 }
 

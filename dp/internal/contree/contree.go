@@ -103,6 +103,7 @@ import (
 	"slices"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/cacheline"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -257,6 +258,7 @@ type levelScratch struct {
 }
 
 type solver struct {
+	_       cacheline.Pad // a worker's counters and flags share no line with another worker's
 	ctx     context.Context
 	cfg     Config
 	p, k    int
@@ -286,6 +288,7 @@ type solver struct {
 	fqr     []int
 	d2hint  [2]int  // the second features of d2split's last best trees (left, right)
 	par     *shared // the parallel root search this worker takes part in, or nil
+	_       cacheline.Pad
 }
 
 // Solve searches an optimal tree (within cfg.MaxGap) of depth at most

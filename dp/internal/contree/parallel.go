@@ -3,6 +3,8 @@ package contree
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/odtkit/odtkit/dp/internal/cacheline"
 )
 
 // The parallel root search: see "Parallel search" in the package doc.
@@ -165,10 +167,10 @@ func (s *solver) worker(p *shared) *solver {
 	w := &solver{ctx: s.ctx, cfg: s.cfg, p: s.p, k: s.k, n: s.n, vals: s.vals, rowH1: s.rowH1, rowH2: s.rowH2, gdist: s.gdist, par: p}
 	w.side = make([]uint8, s.n)
 	w.shc = p.cache
-	w.cl = make([]int, s.k)
-	w.cr = make([]int, s.k)
-	w.fql = make([]int, s.k)
-	w.fqr = make([]int, s.k)
+	w.cl = cacheline.Slice[int](s.k)
+	w.cr = cacheline.Slice[int](s.k)
+	w.fql = cacheline.Slice[int](s.k)
+	w.fqr = cacheline.Slice[int](s.k)
 	return w
 }
 
