@@ -25,5 +25,5 @@ func Slice[E any](n int) []E {
 		return make([]E, n)
 	}
 	c := max((n*sz+Size-1)/Size*Size, Size) / sz
-	return make([]E, n, max(c, n))
+	return make([]E, n, c)
 }
