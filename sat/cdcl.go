@@ -78,9 +78,21 @@ func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 	if learnt {
 		h |= hdrLearnt
 	}
+	s.arena = reserve(s.arena, hdrWords+len(ls))
 	s.arena = append(s.arena, h, 0, 2)
 	s.arena = append(s.arena, ls...)
 	return c
+}
+
+// reserve returns s with room for n more elements, doubling the
+// capacity when it must grow: append alone grows large slices by a
+// quarter, and the clause arena of a deep formula (megabytes, filled one
+// clause at a time) then spent more time being copied than searched.
+func reserve[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s)+n, 2*cap(s), 1024)-len(s))
 }
 
 type watcher struct {
