@@ -8,7 +8,7 @@ import (
 
 // CDCL is odtkit's own in-process conflict-driven clause-learning
 // solver: two watched literals with blocking literals, VSIDS branching
-// with phase saving, first-UIP learning with recursive minimisation,
+// with phase saving (false first, as MiniSat), first-UIP learning with recursive minimisation,
 // Luby restarts and activity-based deletion of learnt clauses. It is
 // incremental (clauses may be added between solves; learnt clauses and
 // activities are kept) and solves under assumptions. The search is
@@ -143,7 +143,7 @@ func (s *CDCL) grow(n int) {
 		s.vals = append(s.vals, 0, 0)
 		s.level = append(s.level, 0)
 		s.reason = append(s.reason, noReason)
-		s.phase = append(s.phase, true)
+		s.phase = append(s.phase, false)
 		s.activity = append(s.activity, 0)
 		s.seen = append(s.seen, false)
 		s.poison = append(s.poison, false)
