@@ -136,10 +136,43 @@ func internal(l Lit) int32 {
 
 func (s *CDCL) numVars() int { return len(s.level) }
 
+// extend lengthens a list of per-literal lists by two, reusing the
+// (emptied) lists a Reset left beyond its length.
+func extend[T any](ls [][]T) [][]T {
+	if n := len(ls); n+2 <= cap(ls) {
+		ls = ls[:n+2]
+		ls[n], ls[n+1] = ls[n][:0], ls[n+1][:0]
+		return ls
+	}
+	return append(ls, nil, nil)
+}
+
+// Reset empties the solver (no variables, no clauses, counters at 0)
+// and keeps its memory for the next formula: a sequence of formulas of
+// growing size, such as one per tree depth, then allocates little.
+func (s *CDCL) Reset() {
+	for i := range s.watches {
+		s.watches[i] = s.watches[i][:0]
+	}
+	for i := range s.bins {
+		s.bins[i] = s.bins[i][:0]
+	}
+	*s = CDCL{
+		arena: s.arena[:0], spare: s.spare[:0], clauses: s.clauses[:0], learnts: s.learnts[:0],
+		watches: s.watches[:0], bins: s.bins[:0], vals: s.vals[:0], level: s.level[:0],
+		reason: s.reason[:0], phase: s.phase[:0], activity: s.activity[:0], seen: s.seen[:0],
+		poison: s.poison[:0], trail: s.trail[:0], trailLim: s.trailLim[:0], model: s.model[:0],
+		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0],
+		order:  varHeap{heap: s.order.heap[:0], pos: s.order.pos[:0]},
+		varInc: 1, claInc: 1, ok: true,
+	}
+	s.order.act = &s.activity
+}
+
 func (s *CDCL) grow(n int) {
 	for v := s.numVars(); v < n; v++ {
-		s.watches = append(s.watches, nil, nil)
-		s.bins = append(s.bins, nil, nil)
+		s.watches = extend(s.watches)
+		s.bins = extend(s.bins)
 		s.vals = append(s.vals, 0, 0)
 		s.level = append(s.level, 0)
 		s.reason = append(s.reason, noReason)
@@ -180,7 +213,8 @@ func (s *CDCL) AddClause(lits ...Lit) {
 		return
 	}
 	s.cancelUntil(0)
-	ls := make([]int32, 0, len(lits))
+	ls := s.buf[:0]
+	defer func() { s.buf = ls[:0] }()
 	for _, l := range lits {
 		if l == 0 {
 			continue
