@@ -18,24 +18,26 @@ import (
 // On the Avellaneda formulas it refutes node limits several times faster
 // than gini (see encode/avellaneda).
 type CDCL struct {
-	arena    []int32 // clauses: header (see hdr*), activity bits, literals
-	wasted   int     // arena words held by removed clauses
-	spare    []int32 // the arena before the last compaction, reused by the next
-	clauses  []int32 // problem clauses (arena references)
-	learnts  []int32
-	watches  [][]watcher  // by internal literal: clauses of 3+ literals watching it
-	bins     [][]binWatch // by internal literal: the binary clauses holding it
-	vals     []int8       // by internal literal: 0 unassigned, 1 true, -1 false
-	level    []int32
-	reason   []int32 // clause that implied the variable, noReason if none
-	phase    []bool  // saved phase: the value last assigned
-	activity []float64
-	order    varHeap
-	seen     []bool
-	poison   []bool  // analysis: not removable from the learnt clause
-	trail    []int32 // assigned internal literals in order
-	trailLim []int   // trail length at the start of each decision level
-	qhead    int
+	arena  []int32 // clauses: header (see hdr*), activity bits, literals
+	wasted int     // arena words held by removed clauses
+	// learntWords: arena words of the live learnt clauses.
+	learntWords int
+	spare       []int32 // the arena before the last compaction, reused by the next
+	clauses     []int32 // problem clauses (arena references)
+	learnts     []int32
+	watches     [][]watcher  // by internal literal: clauses of 3+ literals watching it
+	bins        [][]binWatch // by internal literal: the binary clauses holding it
+	vals        []int8       // by internal literal: 0 unassigned, 1 true, -1 false
+	level       []int32
+	reason      []int32 // clause that implied the variable, noReason if none
+	phase       []bool  // saved phase: the value last assigned
+	activity    []float64
+	order       varHeap
+	seen        []bool
+	poison      []bool  // analysis: not removable from the learnt clause
+	trail       []int32 // assigned internal literals in order
+	trailLim    []int   // trail length at the start of each decision level
+	qhead       int
 
 	varInc, claInc float64
 	maxLearnts     float64
@@ -127,7 +129,11 @@ const (
 	claDecay       = 0.999
 	restartUnit    = 100 // conflicts per unit of the Luby sequence
 	ctxCheckPeriod = 256 // conflicts between two looks at the context
-
+	// The learnt clauses are also reduced when their arena words exceed
+	// learntWordsFactor times those of the problem clauses (and
+	// minLearntWords).
+	learntWordsFactor = 4
+	minLearntWords    = 1 << 20
 )
 
 func internal(l Lit) int32 {
@@ -525,6 +531,7 @@ func (s *CDCL) reduceDB() {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
 			s.arena[c] |= hdrGone
 			s.wasted += hdrWords + int(size(c))
+			s.learntWords -= hdrWords + int(size(c))
 			continue
 		}
 		kept = append(kept, c)
@@ -658,6 +665,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				s.enqueue(learnt[0], noReason)
 			} else {
 				c := s.newClause(learnt, true)
+				s.learntWords += hdrWords + len(learnt)
 				s.learnts = append(s.learnts, c)
 				s.attach(c)
 				s.bumpClause(c)
@@ -683,7 +691,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 			s.cancelUntil(0)
 			return Unknown, false
 		}
-		if float64(len(s.learnts)-len(s.trail)) >= s.maxLearnts {
+		if float64(len(s.learnts)-len(s.trail)) >= s.maxLearnts || s.learntWords > max(learntWordsFactor*(len(s.arena)-s.wasted-s.learntWords), minLearntWords) {
 			s.reduceDB()
 		}
 		next := int32(-1)
