@@ -127,7 +127,7 @@ func NewCDCL() *CDCL {
 const (
 	varDecay       = 0.95
 	claDecay       = 0.999
-	restartUnit    = 100 // conflicts per unit of the Luby sequence
+	restartUnit    = 300 // conflicts per unit of the Luby sequence
 	ctxCheckPeriod = 256 // conflicts between two looks at the context
 	// The learnt clauses are also reduced when their arena words exceed
 	// learntWordsFactor times those of the problem clauses (and
