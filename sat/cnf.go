@@ -104,7 +104,7 @@ func (c *CNF) NewGroup(name, meaning string, shape ...int) Group {
 // grow it. An empty call adds the empty clause (the formula is then
 // unsatisfiable).
 func (c *CNF) Add(lits ...Lit) {
-	c.starts = append(c.starts, len(c.lits))
+	c.starts = append(reserve(c.starts, 1), len(c.lits))
 	for _, l := range lits {
 		if l == 0 {
 			panic("sat: literal 0 in a clause")
@@ -113,6 +113,7 @@ func (c *CNF) Add(lits ...Lit) {
 			c.NumVars = v
 		}
 	}
+	c.lits = reserve(c.lits, len(lits)+1)
 	c.lits = append(c.lits, lits...)
 	c.lits = append(c.lits, 0)
 }

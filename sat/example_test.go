@@ -51,3 +51,21 @@ func ExampleCDCL() {
 	// SATISFIABLE true
 	// UNSATISFIABLE true
 }
+
+// One CDCL solver for a sequence of formulas: Reset empties it and keeps
+// its memory.
+func ExampleCDCL_Reset() {
+	s := sat.NewCDCL()
+	s.AddClause(1)
+	s.AddClause(-1)
+	st, _ := s.Solve(context.Background())
+	fmt.Println(st)
+	s.Reset()
+	s.AddClause(1, 2)
+	s.AddClause(-1)
+	st, _ = s.Solve(context.Background())
+	fmt.Println(st, s.Value(2))
+	// Output:
+	// UNSATISFIABLE
+	// SATISFIABLE true
+}

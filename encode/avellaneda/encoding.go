@@ -118,8 +118,9 @@ type chain struct {
 }
 
 // Encoding is the formula of a perfect tree of depth Depth over a set of
-// examples that grows on demand (AddExample). Clauses accumulate in CNF;
-// an incremental solver is fed the clauses added since it last looked.
+// examples that grows on demand (AddExample). Clauses accumulate in CNF
+// (variables and groups always do); the incremental loop of this package
+// streams them to its solver instead (see stream).
 type Encoding struct {
 	View *model.BinaryView
 	// Tests maps the encoding's features to binary-view tests.
@@ -148,7 +149,35 @@ type Encoding struct {
 	// direct: examples also get the per-threshold clauses (3)-(4) of the
 	// chained columns (AddDirectClauses).
 	direct bool
+	// sink, when set, receives the clauses instead of CNF; streamed
+	// counts them.
+	sink     sat.ClauseAdder
+	streamed int
 }
+
+// add appends a clause to the formula: to CNF, or to the sink.
+func (e *Encoding) add(lits ...sat.Lit) {
+	if e.sink != nil {
+		e.sink.AddClause(lits...)
+		e.streamed++
+		return
+	}
+	e.CNF.Add(lits...)
+}
+
+// stream passes the clauses in CNF to dst and every later clause to dst
+// alone: the incremental loop's solver holds the formula, and keeping a
+// second copy of it (megabytes at depth 6, rebuilt per depth) cost the
+// depth search about a tenth of its CPU in allocation.
+func (e *Encoding) stream(dst sat.ClauseAdder) {
+	sat.AddCNF(dst, e.CNF, 0)
+	e.streamed += e.CNF.NumClauses()
+	e.CNF = &sat.CNF{NumVars: e.CNF.NumVars, Groups: e.CNF.Groups, Comments: e.CNF.Comments}
+	e.sink = dst
+}
+
+// NumClauses is the number of clauses of the formula, streamed or not.
+func (e *Encoding) NumClauses() int { return e.CNF.NumClauses() + e.streamed }
 
 // New starts the encoding of a perfect tree of depth k (k >= 0) over the
 // given binary-view tests, with one example slot per row in rows (no
@@ -209,13 +238,13 @@ func New(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Enc
 				for _, ch := range e.chains {
 					n := len(ch.feats)
 					for j, f := range ch.feats {
-						e.CNF.Add(-e.F.Lit(q, f), e.GE.Lit(q, ch.off+j))
-						e.CNF.Add(-e.F.Lit(q, f), e.LE.Lit(q, ch.off+j))
+						e.add(-e.F.Lit(q, f), e.GE.Lit(q, ch.off+j))
+						e.add(-e.F.Lit(q, f), e.LE.Lit(q, ch.off+j))
 						if j > 0 {
-							e.CNF.Add(-e.GE.Lit(q, ch.off+j), e.GE.Lit(q, ch.off+j-1))
+							e.add(-e.GE.Lit(q, ch.off+j), e.GE.Lit(q, ch.off+j-1))
 						}
 						if j < n-1 {
-							e.CNF.Add(-e.LE.Lit(q, ch.off+j), e.LE.Lit(q, ch.off+j+1))
+							e.add(-e.LE.Lit(q, ch.off+j), e.LE.Lit(q, ch.off+j+1))
 						}
 					}
 				}
@@ -230,12 +259,12 @@ func New(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Enc
 		for f := range m {
 			lits[f] = e.F.Lit(q, f)
 		}
-		e.CNF.Add(lits...) // (1)
+		e.add(lits...) // (1)
 		switch amo {
 		case AMOPairwise:
 			for a := range m {
 				for b := a + 1; b < m; b++ {
-					e.CNF.Add(-lits[a], -lits[b]) // (2)
+					e.add(-lits[a], -lits[b]) // (2)
 				}
 			}
 		case AMOSequential:
@@ -244,13 +273,13 @@ func New(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Enc
 				for i := range s {
 					s[i] = e.CNF.NewVar()
 				}
-				e.CNF.Add(-lits[0], s[0])
+				e.add(-lits[0], s[0])
 				for i := 1; i < m-1; i++ {
-					e.CNF.Add(-lits[i], s[i])
-					e.CNF.Add(-s[i-1], s[i])
-					e.CNF.Add(-lits[i], -s[i-1])
+					e.add(-lits[i], s[i])
+					e.add(-s[i-1], s[i])
+					e.add(-lits[i], -s[i-1])
 				}
-				e.CNF.Add(-lits[m-1], -s[m-2])
+				e.add(-lits[m-1], -s[m-2])
 			}
 		}
 	}
@@ -292,9 +321,9 @@ func (e *Encoding) addDirect(i int) {
 		for _, ch := range e.chains {
 			for _, f := range ch.feats {
 				if e.View.True[e.Tests[f]].Has(r) {
-					e.CNF.Add(append(path, x, -e.F.Lit(q-1, f))...) // (4)
+					e.add(append(path, x, -e.F.Lit(q-1, f))...) // (4)
 				} else {
-					e.CNF.Add(append(path, -x, -e.F.Lit(q-1, f))...) // (3)
+					e.add(append(path, -x, -e.F.Lit(q-1, f))...) // (3)
 				}
 			}
 		}
@@ -354,10 +383,10 @@ func (e *Encoding) AddExample(i int) {
 	feat = func(q, lvl int) {
 		if lvl == k {
 			leaf := q - (1 << k)
-			e.CNF.Add(append(path, e.C.Lit(leaf, a))...) // (5)
+			e.add(append(path, e.C.Lit(leaf, a))...) // (5)
 			for b := range e.View.Class {
 				if b != a {
-					e.CNF.Add(append(path, -e.C.Lit(leaf, b))...) // (6)
+					e.add(append(path, -e.C.Lit(leaf, b))...) // (6)
 				}
 			}
 			return
@@ -366,12 +395,12 @@ func (e *Encoding) AddExample(i int) {
 		// Going right (x true): no feature false on the example.
 		for f := range m {
 			if !val[f] && (!e.inChain[f] || e.direct) {
-				e.CNF.Add(append(path, -x, -e.F.Lit(q-1, f))...) // (3)
+				e.add(append(path, -x, -e.F.Lit(q-1, f))...) // (3)
 			}
 		}
 		for c, ch := range e.chains {
 			if rank[c] < len(ch.feats) { // (3) for the thresholds above the example
-				e.CNF.Add(append(path, -x, -e.GE.Lit(q-1, ch.off+rank[c]))...)
+				e.add(append(path, -x, -e.GE.Lit(q-1, ch.off+rank[c]))...)
 			}
 		}
 		path = append(path, -x)
@@ -380,12 +409,12 @@ func (e *Encoding) AddExample(i int) {
 		// Going left: no feature true on the example.
 		for f := range m {
 			if val[f] && (!e.inChain[f] || e.direct) {
-				e.CNF.Add(append(path, x, -e.F.Lit(q-1, f))...) // (4)
+				e.add(append(path, x, -e.F.Lit(q-1, f))...) // (4)
 			}
 		}
 		for c, ch := range e.chains {
 			if rank[c] > 0 { // (4) for the thresholds below the example
-				e.CNF.Add(append(path, x, -e.LE.Lit(q-1, ch.off+rank[c]-1))...)
+				e.add(append(path, x, -e.LE.Lit(q-1, ch.off+rank[c]-1))...)
 			}
 		}
 		path = append(path, x)
@@ -412,7 +441,7 @@ func (e *Encoding) LimitLeaves(capLeaves int) {
 	e.U = e.CNF.NewGroup("U", "U[v]: leaf v is labelled", leaves)
 	for v := range leaves {
 		for a := range e.View.Class {
-			e.CNF.Add(-e.C.Lit(v, a), e.U.Lit(v)) // (7)
+			e.add(-e.C.Lit(v, a), e.U.Lit(v)) // (7)
 		}
 	}
 	if e.opt.Symmetry && e.Depth > 0 && e.numClasses() > 1 {
@@ -422,13 +451,13 @@ func (e *Encoding) LimitLeaves(capLeaves int) {
 		e.H = e.CNF.NewGroup("H", "H[i][j]: at least j of the leaves 0..i-1 are labelled (unary counter)", leaves+1, w)
 		for i := range leaves {
 			for j := range w {
-				e.CNF.Add(-e.H.Lit(i, j), e.H.Lit(i+1, j)) // (8)
+				e.add(-e.H.Lit(i, j), e.H.Lit(i+1, j)) // (8)
 				if j+1 < w {
-					e.CNF.Add(-e.U.Lit(i), -e.H.Lit(i, j), e.H.Lit(i+1, j+1)) // (9)
+					e.add(-e.U.Lit(i), -e.H.Lit(i, j), e.H.Lit(i+1, j+1)) // (9)
 				}
 			}
 		}
-		e.CNF.Add(e.H.Lit(0, 0)) // (10), start
+		e.add(e.H.Lit(0, 0)) // (10), start
 		e.bound = make([]sat.Lit, w)
 		for j := range w {
 			e.bound[j] = e.H.Lit(leaves, j)
@@ -463,14 +492,14 @@ func (e *Encoding) LimitLeaves(capLeaves int) {
 			o[j] = sat.Lit(off + j)
 		}
 		for i := range a { // a[i]: left has >= i+1
-			e.CNF.Add(-a[i], o[min(i, wq-1)])
+			e.add(-a[i], o[min(i, wq-1)])
 		}
 		for j := range b {
-			e.CNF.Add(-b[j], o[min(j, wq-1)])
+			e.add(-b[j], o[min(j, wq-1)])
 		}
 		for i := range a {
 			for j := range b {
-				e.CNF.Add(-a[i], -b[j], o[min(i+j+1, wq-1)])
+				e.add(-a[i], -b[j], o[min(i+j+1, wq-1)])
 			}
 		}
 		return o
@@ -517,14 +546,14 @@ func (e *Encoding) breakSymmetry() {
 	}
 	for q := 1; q <= inner; q++ {
 		a, l, r := below(q), below(2*q), below(2*q+1)
-		e.CNF.Add(-a, l, r)
-		e.CNF.Add(-l, a)
-		e.CNF.Add(-r, a)
+		e.add(-a, l, r)
+		e.add(-l, a)
+		e.add(-r, a)
 	}
 	m := len(e.Tests)
 	// The root is a real test.
-	e.CNF.Add(below(2))
-	e.CNF.Add(below(3))
+	e.add(below(2))
+	e.add(below(3))
 	for q := 2; q <= inner; q++ {
 		lvl := 0
 		for x := q; x > 1; x >>= 1 {
@@ -536,9 +565,9 @@ func (e *Encoding) breakSymmetry() {
 			keep, empty = empty, keep
 		}
 		a := below(q)
-		e.CNF.Add(-a, keep)
+		e.add(-a, keep)
 		for f := range m {
-			e.CNF.Add(-a, empty, -e.F.Lit(0, f), e.F.Lit(q-1, f))
+			e.add(-a, empty, -e.F.Lit(0, f), e.F.Lit(q-1, f))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -15,6 +16,11 @@ import (
 
 // sideBySideFiles are the inferdt rows of issue 15's side-by-side table.
 var sideBySideFiles = []string{"mouse", "iris", "monk1", "monk2", "monk3", "wine", "lung_cancer_examples", "zoo"}
+
+// sideBySideLong are the hard rows measured by DT_depth alone with
+// ODTKIT_LONG=1 (about a minute per run on each side; InferDT does not
+// finish their DT_size in minutes).
+var sideBySideLong = []string{"balance-scale_bin1", "balance-scale_bin2"}
 
 // BenchmarkInferDTSideBySide measures DT_depth and DT_size against the
 // reference binary InferDT in one run: per file and phase, InferDT then
@@ -27,7 +33,7 @@ var sideBySideFiles = []string{"mouse", "iris", "monk1", "monk2", "monk3", "wine
 //	flock /tmp/odtkit-heavy.lock go test -run '^$' -bench 'InferDTSideBySide/size/monk2' -benchtime 1x ./encode/avellaneda
 //
 // Each InferDT run is bounded by ODTKIT_PEER_TIMEOUT (a Go duration,
-// default 5m).
+// default 5m). ODTKIT_LONG=1 adds the DT_depth rows of sideBySideLong.
 func BenchmarkInferDTSideBySide(b *testing.B) {
 	dir := sharedDir(b)
 	peer := filepath.Join(dir, "peers", "bin", "InferDT")
@@ -37,7 +43,11 @@ func BenchmarkInferDTSideBySide(b *testing.B) {
 	}
 	timeout := shared.PeerTimeout(b, 5*time.Minute)
 	for _, phase := range []string{"depth", "size"} {
-		for _, name := range sideBySideFiles {
+		files := sideBySideFiles
+		if phase == "depth" && long() {
+			files = append(slices.Clone(files), sideBySideLong...)
+		}
+		for _, name := range files {
 			b.Run(phase+"/"+name, func(b *testing.B) {
 				path := filepath.Join(dir, "data", "inferdt", name+".csv")
 				d, err := model.ReadFile(path, model.ReadOptions{})

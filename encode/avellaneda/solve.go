@@ -200,25 +200,31 @@ type run struct {
 	p       *Prepared
 	enc     *Encoding
 	solver  sat.Solver
-	synced  int
 	s       *Settings
 	calls   *int
 	pending []int // scratch: misclassified example slots
 }
 
-func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int) (*run, error) {
+// newRun starts Algorithm 3 at depth k on a new solver, or on recycle
+// (reset) when it is not nil.
+func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL) (*run, error) {
 	enc, err := New(p.View, p.Tests, p.Reps, k, Options{AMO: s.AMO, Counter: s.Counter, PaperClauses: s.PaperClauses, Symmetry: s.Symmetry})
 	if err != nil {
 		return nil, err
 	}
 	var solver sat.Solver
-	if s.NewSolver != nil {
+	switch {
+	case recycle != nil:
+		recycle.Reset()
+		solver = recycle
+	case s.NewSolver != nil:
 		if solver, err = s.NewSolver(); err != nil {
 			return nil, err
 		}
-	} else {
+	default:
 		solver = sat.NewCDCL()
 	}
+	enc.stream(solver)
 	for _, i := range seed {
 		enc.AddExample(i)
 	}
@@ -231,7 +237,7 @@ func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int) (*run, erro
 			if err != nil {
 				return nil, err
 			}
-			enc.CNF.Add(b)
+			enc.add(b)
 		}
 	}
 	return &run{p: p, enc: enc, solver: solver, s: s, calls: calls}, nil
@@ -244,7 +250,6 @@ func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *m
 	batch := max(r.s.Batch, 1)
 	d := r.p.View.Data
 	for {
-		r.synced = sat.AddCNF(r.solver, r.enc.CNF, r.synced)
 		*r.calls++
 		st, err := r.solver.Solve(ctx, assumptions...)
 		if err != nil || st != sat.Satisfiable {
@@ -338,6 +343,10 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		}
 	}
 	var seed []int
+	// The default solver of a refuted depth is reset and reused for the
+	// next: its memory (clause arena, watch lists) then serves again
+	// instead of being allocated anew and faulted in.
+	var recycle *sat.CDCL
 	for ; ; k++ {
 		if limit >= 0 && k > limit {
 			out.Infeasible = true
@@ -347,17 +356,17 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			out.TimedOut = true
 			return out, nil, nil
 		}
-		r, err := newRun(p, k, s, seed, &out.Iterations)
+		r, err := newRun(p, k, s, seed, &out.Iterations, recycle)
 		if err != nil {
 			return nil, nil, err
 		}
 		start := time.Now()
 		st, g, err := r.solve(ctx)
-		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.CNF.NumClauses(), r.enc.CNF.NumVars
+		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.NumClauses(), r.enc.CNF.NumVars
 		if err != nil {
 			return nil, nil, err
 		}
-		s.logf("depth %d: %s with %d examples, %d variables, %d clauses, %s%.3fs", k, st, r.enc.Added(), r.enc.CNF.NumVars, r.enc.CNF.NumClauses(), r.conflicts(), time.Since(start).Seconds())
+		s.logf("depth %d: %s with %d examples, %d variables, %d clauses, %s%.3fs", k, st, r.enc.Added(), r.enc.CNF.NumVars, r.enc.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
 			out.TimedOut = true
@@ -372,6 +381,9 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			return out, r, nil
 		}
 		out.DepthLB = k + 1
+		if s.NewSolver == nil {
+			recycle, _ = r.solver.(*sat.CDCL)
+		}
 		if !s.NoSeed {
 			seed = r.addedSlots()
 		}
@@ -420,11 +432,11 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		}
 		start := time.Now()
 		st, g, err := r.solve(ctx, bound)
-		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.CNF.NumClauses(), r.enc.CNF.NumVars
+		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.NumClauses(), r.enc.CNF.NumVars
 		if err != nil {
 			return nil, err
 		}
-		s.logf("depth %d, at most %d leaves: %s with %d examples, %d clauses, %s%.3fs", k, mid, st, r.enc.Added(), r.enc.CNF.NumClauses(), r.conflicts(), time.Since(start).Seconds())
+		s.logf("depth %d, at most %d leaves: %s with %d examples, %d clauses, %s%.3fs", k, mid, st, r.enc.Added(), r.enc.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
 			out.TimedOut = true
@@ -439,7 +451,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			// No later call looks above hi: fix the bound for good, so
 			// that the solver propagates it at level 0.
 			if fixed, err := r.enc.LeafBound(hi); err == nil {
-				r.enc.CNF.Add(fixed)
+				r.enc.add(fixed)
 			}
 			report.Report(sz(hi), g)
 		default:
