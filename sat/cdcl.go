@@ -8,7 +8,8 @@ import (
 
 // CDCL is odtkit's own in-process conflict-driven clause-learning
 // solver: two watched literals with blocking literals, VSIDS branching
-// with phase saving (false first, as MiniSat), first-UIP learning with recursive minimisation,
+// with phase saving (false first, as MiniSat), first-UIP learning with
+// recursive minimisation,
 // Luby restarts and activity-based deletion of learnt clauses. It is
 // incremental (clauses may be added between solves; learnt clauses and
 // activities are kept) and solves under assumptions. The search is
@@ -18,10 +19,9 @@ import (
 // On the Avellaneda formulas it refutes node limits several times faster
 // than gini (see encode/avellaneda).
 type CDCL struct {
-	arena  []int32 // clauses: header (see hdr*), activity bits, literals
-	wasted int     // arena words held by removed clauses
-	// learntWords: arena words of the live learnt clauses.
-	learntWords int
+	arena       []int32 // clauses: header (see hdr*), activity bits, literals
+	wasted      int     // arena words held by removed clauses
+	learntWords int     // arena words of the live learnt clauses
 	spare       []int32 // the arena before the last compaction, reused by the next
 	clauses     []int32 // problem clauses (arena references)
 	learnts     []int32
@@ -60,8 +60,8 @@ type CDCL struct {
 // third literal on: remembering where the last search stopped (Gent's
 // circular search, a third header word) cost more than it saved on
 // these formulas (the dumped monk2 33-leaf refutation 4.1 -> 3.9 s,
-// wine 7 leaves 27.0 -> 23.3 s, 12-15 % less time per conflict). For a clause that is the reason
-// of an assignment (3+ literals), its first literal is the assigned one.
+// wine 7 leaves 27.0 -> 23.3 s, 12-15 % less time per conflict). For a
+// clause that is the reason of an assignment (3+ literals), its first literal is the assigned one.
 const (
 	hdrLearnt = 1 << 30
 	hdrGone   = 1 << 29
@@ -500,6 +500,17 @@ func (s *CDCL) redundant(p int32, abstract uint32) bool {
 // reason to look at.
 type frame struct{ v, i int32 }
 
+// learntsDue tells whether the learnt clauses should be reduced: too
+// many of them, or their words above learntWordsFactor times the problem
+// clauses' (and minLearntWords).
+func (s *CDCL) learntsDue() bool {
+	if float64(len(s.learnts)-len(s.trail)) >= s.maxLearnts {
+		return true
+	}
+	problemWords := len(s.arena) - s.wasted - s.learntWords
+	return s.learntWords > max(learntWordsFactor*problemWords, minLearntWords)
+}
+
 func (s *CDCL) locked(c int32) bool {
 	l := s.arena[c+hdrWords]
 	return s.reason[l>>1] == c && s.value(l) == 1
@@ -691,7 +702,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 			s.cancelUntil(0)
 			return Unknown, false
 		}
-		if float64(len(s.learnts)-len(s.trail)) >= s.maxLearnts || s.learntWords > max(learntWordsFactor*(len(s.arena)-s.wasted-s.learntWords), minLearntWords) {
+		if s.learntsDue() {
 			s.reduceDB()
 		}
 		next := int32(-1)
