@@ -55,9 +55,10 @@ type CDCL struct {
 }
 
 // Clauses live in one arena of int32: at reference c, the header
-// (number of literals and flags), the activity (float32 bits, learnt
-// clauses), then the literals over internal numbering (2v true, 2v+1
-// false for variable v counted from 0). A new watch is searched from the
+// (number of literals and flags), the literals over internal numbering
+// (2v true, 2v+1 false for variable v counted from 0), and for a learnt
+// clause its activity (float32 bits) after the literals: problem
+// clauses, most of the arena, carry no activity word. A new watch is searched from the
 // third literal on: remembering where the last search stopped (Gent's
 // circular search, a third header word) cost more than it saved on
 // these formulas (the dumped monk2 33-leaf refutation 4.1 -> 3.9 s,
@@ -68,7 +69,7 @@ const (
 	hdrGone   = 1 << 29
 	hdrSize   = hdrGone - 1
 	noReason  = -1
-	hdrWords  = 2
+	hdrWords  = 1
 )
 
 func (s *CDCL) lits(c int32) []int32 {
@@ -78,9 +79,21 @@ func (s *CDCL) lits(c int32) []int32 {
 
 func (s *CDCL) learnt(c int32) bool { return s.arena[c]&hdrLearnt != 0 }
 
-func (s *CDCL) act(c int32) float32 { return math.Float32frombits(uint32(s.arena[c+1])) }
+// actAt is the arena index of learnt clause c's activity.
+func (s *CDCL) actAt(c int32) int32 { return c + hdrWords + s.arena[c]&hdrSize }
 
-func (s *CDCL) setAct(c int32, a float32) { s.arena[c+1] = int32(math.Float32bits(a)) }
+func (s *CDCL) act(c int32) float32 { return math.Float32frombits(uint32(s.arena[s.actAt(c)])) }
+
+func (s *CDCL) setAct(c int32, a float32) { s.arena[s.actAt(c)] = int32(math.Float32bits(a)) }
+
+// words is the number of arena words of clause c.
+func (s *CDCL) words(c int32) int {
+	n := int(s.arena[c]&hdrSize) + hdrWords
+	if s.learnt(c) {
+		n++
+	}
+	return n
+}
 
 func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 	c := int32(len(s.arena))
@@ -88,9 +101,12 @@ func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 	if learnt {
 		h |= hdrLearnt
 	}
-	s.arena = reserve(s.arena, hdrWords+len(ls))
-	s.arena = append(s.arena, h, 0)
+	s.arena = reserve(s.arena, hdrWords+len(ls)+1)
+	s.arena = append(s.arena, h)
 	s.arena = append(s.arena, ls...)
+	if learnt {
+		s.arena = append(s.arena, 0)
+	}
 	return c
 }
 
@@ -562,8 +578,8 @@ func (s *CDCL) reduceDB() {
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
 			s.arena[c] |= hdrGone
-			s.wasted += hdrWords + int(size(c))
-			s.learntWords -= hdrWords + int(size(c))
+			s.wasted += s.words(c)
+			s.learntWords -= s.words(c)
 			continue
 		}
 		kept = append(kept, c)
@@ -599,10 +615,9 @@ func (s *CDCL) compact() {
 	}
 	move := func(cs []int32) {
 		for i, c := range cs {
-			n := s.arena[c] & hdrSize
 			nc := int32(len(arena))
-			arena = append(arena, s.arena[c:c+hdrWords+n]...)
-			s.arena[c+1] = nc // forwarding address
+			arena = append(arena, s.arena[c:c+int32(s.words(c))]...)
+			s.arena[c+1] = nc // forwarding address, over the first literal
 			cs[i] = nc
 		}
 	}
@@ -697,7 +712,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				s.enqueue(learnt[0], noReason)
 			} else {
 				c := s.newClause(learnt, true)
-				s.learntWords += hdrWords + len(learnt)
+				s.learntWords += s.words(c)
 				s.learnts = append(s.learnts, c)
 				s.attach(c)
 				s.bumpClause(c)
