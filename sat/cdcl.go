@@ -798,8 +798,6 @@ type varHeap struct {
 	pos  []int32 // index in heap, -1 when absent
 }
 
-func (h *varHeap) less(a, b int32) bool { return (*h.act)[a] > (*h.act)[b] }
-
 func (h *varHeap) empty() bool { return len(h.heap) == 0 }
 
 func (h *varHeap) insert(v int32) {
@@ -834,38 +832,46 @@ func (h *varHeap) pop() int32 {
 }
 
 func (h *varHeap) up(i int) {
-	v := h.heap[i]
+	heap, pos, act := h.heap, h.pos, *h.act
+	v := heap[i]
+	av := act[v]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.less(v, h.heap[p]) {
+		u := heap[p]
+		if av <= act[u] {
 			break
 		}
-		h.heap[i] = h.heap[p]
-		h.pos[h.heap[i]] = int32(i)
+		heap[i] = u
+		pos[u] = int32(i)
 		i = p
 	}
-	h.heap[i] = v
-	h.pos[v] = int32(i)
+	heap[i] = v
+	pos[v] = int32(i)
 }
 
 func (h *varHeap) down(i int) {
-	v := h.heap[i]
-	n := len(h.heap)
+	heap, pos, act := h.heap, h.pos, *h.act
+	v := heap[i]
+	av := act[v]
+	n := len(heap)
 	for {
 		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && h.less(h.heap[c+1], h.heap[c]) {
-			c++
+		u, au := heap[c], act[heap[c]]
+		if c+1 < n {
+			if w := heap[c+1]; act[w] > au {
+				c, u, au = c+1, w, act[w]
+			}
 		}
-		if !h.less(h.heap[c], v) {
+		if au <= av {
 			break
 		}
-		h.heap[i] = h.heap[c]
-		h.pos[h.heap[i]] = int32(i)
+		heap[i] = u
+		pos[u] = int32(i)
 		i = c
 	}
-	h.heap[i] = v
-	h.pos[v] = int32(i)
+	heap[i] = v
+	pos[v] = int32(i)
 }

@@ -507,3 +507,26 @@ func TestCDCLReset(t *testing.T) {
 		}
 	}
 }
+
+// TestReserve checks the chunked growth of reserve: contents kept across
+// chunk boundaries, room for n more, and no copy when there is room.
+func TestReserve(t *testing.T) {
+	for _, n := range []int{0, 1, copyChunk - 1, copyChunk, 3*copyChunk + 5} {
+		s := make([]int32, n, n)
+		for i := range s {
+			s[i] = int32(i*7 + 1)
+		}
+		g := reserve(s, 10)
+		if len(g) != n || cap(g) < n+10 {
+			t.Fatalf("len %d: reserve gave len %d cap %d", n, len(g), cap(g))
+		}
+		for i := range g {
+			if g[i] != int32(i*7+1) {
+				t.Fatalf("len %d: element %d is %d after growth", n, i, g[i])
+			}
+		}
+		if h := reserve(g, cap(g)-len(g)); &h[:1][0] != &g[:1][0] {
+			t.Fatalf("len %d: reserve copied a slice that had room", n)
+		}
+	}
+}
