@@ -58,12 +58,13 @@ type CDCL struct {
 // (number of literals and flags), the literals over internal numbering
 // (2v true, 2v+1 false for variable v counted from 0), and for a learnt
 // clause its activity (float32 bits) after the literals: problem
-// clauses, most of the arena, carry no activity word. A new watch is searched from the
-// third literal on: remembering where the last search stopped (Gent's
-// circular search, a third header word) cost more than it saved on
-// these formulas (the dumped monk2 33-leaf refutation 4.1 -> 3.9 s,
-// wine 7 leaves 27.0 -> 23.3 s, 12-15 % less time per conflict). For a
-// clause that is the reason of an assignment (3+ literals), its first literal is the assigned one.
+// clauses, most of the arena, carry no activity word. A new watch is
+// searched from the third literal on: remembering where the last search
+// stopped (Gent's circular search, one more header word) cost more than
+// it saved on these formulas (the dumped monk2 33-leaf refutation 4.1 ->
+// 3.9 s, wine 7 leaves 27.0 -> 23.3 s, 12-15 % less time per conflict).
+// For a clause that is the reason of an assignment (3+ literals), its
+// first literal is the assigned one.
 const (
 	hdrLearnt = 1 << 30
 	hdrGone   = 1 << 29
