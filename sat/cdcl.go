@@ -10,8 +10,8 @@ import (
 // CDCL is odtkit's own in-process conflict-driven clause-learning
 // solver: two watched literals with blocking literals, VSIDS branching
 // with phase saving (false first, as MiniSat), first-UIP learning with
-// recursive minimisation,
-// Luby restarts and activity-based deletion of learnt clauses. It is
+// recursive minimisation, Luby restarts and activity-based deletion of
+// learnt clauses. It is
 // incremental (clauses may be added between solves; learnt clauses and
 // activities are kept) and solves under assumptions. The search is
 // deterministic: the same clauses and calls give the same answers and
@@ -20,7 +20,7 @@ import (
 // On the Avellaneda formulas it refutes node limits several times faster
 // than gini (see encode/avellaneda).
 type CDCL struct {
-	arena       []int32 // clauses: header (see hdr*), activity bits, literals
+	arena       []int32 // clauses: header (see hdr*), literals, a learnt clause's activity
 	wasted      int     // arena words held by removed clauses
 	learntWords int     // arena words of the live learnt clauses
 	spare       []int32 // the arena before the last compaction, reused by the next
@@ -131,10 +131,10 @@ func reserve[T any](s []T, n int) []T {
 	}
 	t := make([]T, len(s), max(len(s)+n, 2*cap(s), 1024))
 	for i := 0; i < len(s); i += copyChunk {
-		copy(t[i:min(i+copyChunk, len(s))], s[i:])
-		if len(s) > copyChunk {
+		if i > 0 {
 			runtime.Gosched()
 		}
+		copy(t[i:min(i+copyChunk, len(s))], s[i:])
 	}
 	return t
 }
@@ -593,8 +593,9 @@ func (s *CDCL) reduceDB() {
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
 			s.arena[c] |= hdrGone
-			s.wasted += s.words(c)
-			s.learntWords -= s.words(c)
+			w := s.words(c)
+			s.wasted += w
+			s.learntWords -= w
 			continue
 		}
 		kept = append(kept, c)
@@ -616,11 +617,12 @@ func (s *CDCL) reduceDB() {
 }
 
 // compact copies the live clauses to the spare arena and renumbers every
-// reference (the old header of a moved clause holds its new place); the
-// old arena becomes the spare. The two are reused with room to grow:
-// on wine, where learnt clauses run to thousands of literals, a fresh
-// arena of the live size per compaction (grown again at the next learnt
-// clause) spent a quarter of the solve allocating, clearing and copying.
+// reference (the old first literal of a moved clause holds its new
+// place); the old arena becomes the spare. The two are reused with room
+// to grow: on wine, where learnt clauses run to thousands of literals, a
+// fresh arena of the live size per compaction (grown again at the next
+// learnt clause) spent a quarter of the solve allocating, clearing and
+// copying.
 func (s *CDCL) compact() {
 	s.compactions++
 	live := len(s.arena) - s.wasted
