@@ -49,6 +49,7 @@ type CDCL struct {
 
 	toClear, buf, poisoned []int32
 	frames                 []frame
+	lastAs                 []int32 // assumptions of the last satisfiable solve
 
 	conflicts, decisions, propagations int64
 	reductions, compactions            int
@@ -209,7 +210,7 @@ func (s *CDCL) Reset() {
 		watches: s.watches[:0], bins: s.bins[:0], vals: s.vals[:0], level: s.level[:0],
 		reason: s.reason[:0], phase: s.phase[:0], activity: s.activity[:0], seen: s.seen[:0],
 		poison: s.poison[:0], trail: s.trail[:0], trailLim: s.trailLim[:0], model: s.model[:0],
-		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0],
+		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0], lastAs: s.lastAs[:0],
 		order:  varHeap{heap: s.order.heap[:0], pos: s.order.pos[:0]},
 		varInc: 1, claInc: 1, ok: true,
 	}
@@ -254,12 +255,16 @@ func (s *CDCL) attach(c int32) {
 	s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
 }
 
-// AddClause adds a clause (DIMACS literals).
+// AddClause adds a clause (DIMACS literals). After a satisfiable solve
+// the solver keeps its assignment (see Solve) and adds the clause under
+// it: a clause with two literals not false is watched by them, one
+// falsified by the assignment sends the search back only as far as it
+// must, and one with a single literal not false, unassigned, implies it
+// at the current level. Only a unit clause goes back to level 0.
 func (s *CDCL) AddClause(lits ...Lit) {
 	if !s.ok {
 		return
 	}
-	s.cancelUntil(0)
 	ls := s.buf[:0]
 	defer func() { s.buf = ls[:0] }()
 	for _, l := range lits {
@@ -278,12 +283,11 @@ func (s *CDCL) AddClause(lits ...Lit) {
 		if i+1 < len(ls) && ls[i+1] == l^1 {
 			return // tautology (l and ¬l are adjacent once sorted)
 		}
-		switch s.value(l) {
-		case 1:
-			return // satisfied at level 0
-		case 0:
+		if v := s.value(l); v == 0 || s.level[l>>1] > 0 {
 			ls[j] = l
 			j++
+		} else if v == 1 {
+			return // satisfied at level 0
 		}
 	}
 	ls = ls[:j]
@@ -291,14 +295,75 @@ func (s *CDCL) AddClause(lits ...Lit) {
 	case 0:
 		s.ok = false
 	case 1:
-		s.enqueue(ls[0], noReason)
+		s.cancelUntil(0)
+		if s.value(ls[0]) == 0 {
+			s.enqueue(ls[0], noReason)
+		}
 		if s.propagate() != noReason {
 			s.ok = false
 		}
 	default:
-		c := s.newClause(ls, false)
-		s.clauses = append(s.clauses, c)
-		s.attach(c)
+		if s.decisionLevel() == 0 {
+			c := s.newClause(ls, false)
+			s.clauses = append(s.clauses, c)
+			s.attach(c)
+			return
+		}
+		s.addUnder(ls)
+	}
+}
+
+// addUnder adds clause ls (2+ literals, none fixed at level 0) while
+// variables are assigned above level 0. Its two best literals are
+// watched: true ones first (lowest level first), then unassigned, then
+// false (highest level first).
+//
+// The watches then keep the invariant propagate relies on, that a clause
+// is read whenever one of its watches becomes false while it is not
+// satisfied, in each case: two watches not false; a true watch beside a
+// false one (the clause is satisfied; if a backjump unassigns only the
+// true literal, the clause is unit without having been propagated — a
+// late implication, not a wrong answer: it is read as soon as that
+// literal becomes false); an unassigned watch beside false ones, which
+// is implied at once with the clause as reason, at the current level
+// (later than the level it follows at, harmless for the same reason);
+// all literals false, where the search goes back to the level below
+// which the clause is unit, or below its two highest literals' common
+// level.
+func (s *CDCL) addUnder(ls []int32) {
+	rank := func(l int32) int64 {
+		lv := int64(s.level[l>>1])
+		switch s.value(l) {
+		case 1:
+			return lv // true: low levels first
+		case 0:
+			return 1 << 40
+		}
+		return 1<<41 - lv // false: high levels first
+	}
+	for w := range 2 {
+		best := w
+		for k := w + 1; k < len(ls); k++ {
+			if rank(ls[k]) < rank(ls[best]) {
+				best = k
+			}
+		}
+		ls[w], ls[best] = ls[best], ls[w]
+	}
+	if s.value(ls[0]) == -1 {
+		// Every literal false: ls[0] and ls[1] are at the two highest levels.
+		l0, l1 := int(s.level[ls[0]>>1]), int(s.level[ls[1]>>1])
+		if l0 > l1 {
+			s.cancelUntil(l1)
+		} else {
+			s.cancelUntil(l0 - 1)
+		}
+	}
+	c := s.newClause(ls, false)
+	s.clauses = append(s.clauses, c)
+	s.attach(c)
+	if s.value(ls[0]) == 0 && s.value(ls[1]) == -1 {
+		s.enqueue(ls[0], c)
 	}
 }
 
@@ -691,8 +756,8 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 		}
 		as[i] = internal(a)
 	}
-	s.cancelUntil(0)
-	if s.propagate() != noReason {
+	s.cancelUntil(s.keptLevels(as))
+	if s.decisionLevel() == 0 && s.propagate() != noReason {
 		s.ok = false
 		return Unsatisfiable, nil
 	}
@@ -706,8 +771,30 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 			break
 		}
 	}
-	s.cancelUntil(0)
+	if st == Satisfiable {
+		s.lastAs = append(s.lastAs[:0], as...)
+	} else {
+		s.cancelUntil(0)
+	}
 	return st, nil
+}
+
+// keptLevels is how many decision levels of the assignment a model left
+// the next solve keeps: all of them when its assumptions are the same,
+// else those of the assumptions both share. Algorithm 3 adds one
+// misclassified example to a satisfiable formula and solves again: going
+// on from the last model instead of deciding every variable afresh from
+// level 0 saves most of the work of such a call.
+func (s *CDCL) keptLevels(as []int32) int {
+	n := min(len(as), len(s.lastAs))
+	p := 0
+	for p < n && as[p] == s.lastAs[p] {
+		p++
+	}
+	if p == len(as) && p == len(s.lastAs) {
+		return s.decisionLevel()
+	}
+	return min(p, s.decisionLevel())
 }
 
 // search runs until a model, a refutation, budget conflicts (Unknown,

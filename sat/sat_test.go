@@ -530,3 +530,88 @@ func TestReserve(t *testing.T) {
 		}
 	}
 }
+
+// TestCDCLKeepsModel checks solving on from the last model: clauses of
+// every length and status (satisfied, unit, falsified, over new
+// variables) are added one to three at a time after satisfiable solves
+// under the same assumptions (now and then others), each answer checked
+// by brute force. It
+// fails unless some solves started above level 0 and some added clauses
+// were implied or falsified under the kept assignment.
+func TestCDCLKeepsModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 17))
+	kept, implied, falsified := 0, 0, 0
+	for range 150 {
+		nv := 8 + rng.IntN(5)
+		c := &CNF{}
+		c.NewGroup("V", "variables", nv)
+		for range 10 + rng.IntN(15) {
+			c.Add(random3Clause(rng, nv)...)
+		}
+		s := NewCDCL()
+		s.AddClause(Lit(nv), -Lit(nv)) // a tautology: the solver knows all nv variables
+		from := AddCNF(s, c, 0)
+		var as []Lit
+		if rng.IntN(2) == 0 {
+			as = []Lit{Lit(1 + rng.IntN(nv))}
+		}
+		for step := range 25 {
+			if step%5 == 4 { // now and then other assumptions
+				as = as[:0]
+				for range rng.IntN(3) {
+					as = append(as, Lit(1+rng.IntN(nv))*Lit(1-2*rng.IntN(2)))
+				}
+			}
+			withA := &CNF{NumVars: c.NumVars}
+			AddCNF(withA, c, 0)
+			for _, a := range as {
+				withA.Add(a)
+			}
+			if s.decisionLevel() > 0 {
+				kept++
+			}
+			if s.ok && s.numVars() != c.NumVars {
+				t.Fatalf("solver has %d variables, formula %d", s.numVars(), c.NumVars)
+			}
+			checkSolver(t, s, withA, bruteSat(withA), as...)
+			if !s.ok {
+				break
+			}
+			for range 1 + rng.IntN(3) {
+				// Mostly clauses the last model falsifies, so that they
+				// are added under a kept assignment as units or conflicts.
+				n := 1 + rng.IntN(4)
+				if n == 1 && rng.IntN(3) > 0 {
+					n = 2
+				}
+				var cl []Lit
+				for len(cl) < n {
+					v := Lit(1 + rng.IntN(nv))
+					if c.NumVars < 14 && rng.IntN(8) == 0 {
+						c.NumVars++ // a new variable, added with this clause
+						v = Lit(c.NumVars)
+					}
+					if slices.Contains(cl, v) || slices.Contains(cl, -v) {
+						continue
+					}
+					if s.Value(v) && rng.IntN(4) > 0 {
+						v = -v
+					}
+					cl = append(cl, v)
+				}
+				level, trail := s.decisionLevel(), len(s.trail)
+				c.Add(cl...)
+				from = AddCNF(s, c, from)
+				if level > 0 && s.decisionLevel() < level {
+					falsified++
+				} else if level > 0 && len(s.trail) > trail {
+					implied++
+				}
+			}
+		}
+	}
+	if kept == 0 || implied == 0 || falsified == 0 {
+		t.Fatalf("solves from a kept model %d, clauses implied under it %d, falsified by it %d: all must occur", kept, implied, falsified)
+	}
+	t.Logf("solves from a kept model %d, clauses implied under it %d, falsified by it %d", kept, implied, falsified)
+}
