@@ -186,4 +186,12 @@ func checkTree(t testing.TB, d *model.Dataset, g *model.Graph) {
 	if e := g.Errors(d); e != 0 {
 		t.Fatalf("tree misclassifies %d rows", e)
 	}
+	// Decode keeps no branch that no row takes.
+	reached := map[int]bool{}
+	for r := range d.Rows() {
+		reached[g.Leaf(d, r)] = true
+	}
+	if len(reached) != g.Leaves() {
+		t.Fatalf("rows reach %d of the tree's %d leaves", len(reached), g.Leaves())
+	}
 }
