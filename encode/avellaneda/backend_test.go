@@ -62,14 +62,14 @@ func TestSatBackends(t *testing.T) {
 func TestSatBackendOptions(t *testing.T) {
 	d := satTestData(t, "lung_cancer_examples.csv")
 	for _, opts := range []map[string]string{{"amo": "pairwise", "batch": "3"}, {"amo": "sequential", "size-search": "bisect"},
-		{"counter": "sequential", "clauses": "paper", "symmetry": "true"}, {"drop-conflicts": "true", "counter": "totalizer", "clauses": "order"}} {
+		{"counter": "sequential", "clauses": "paper", "symmetry": "true"}, {"drop-conflicts": "true", "counter": "totalizer", "clauses": "order", "class-cuts": "false"}} {
 		res, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: "sat-size", Options: opts})
 		if err != nil || res.Objective != 7 {
 			t.Fatalf("%v: %v %v", opts, res, err)
 		}
 	}
 	for opts, want := range map[string]string{"sat-solver=cplex": "unknown SAT solver", "amo=some": "amo", "batch=0": "at least 1",
-		"counter=abacus": "counter", "clauses=few": "order, paper", "symmetry=maybe": "symmetry", "size-search=guess": "descend, bisect",
+		"counter=abacus": "counter", "clauses=few": "order, paper", "symmetry=maybe": "symmetry", "class-cuts=2": "class-cuts", "size-search=guess": "descend, bisect",
 		"foo=1": "has no option foo"} {
 		k, v, _ := strings.Cut(opts, "=")
 		backend := "sat-depth"

@@ -102,5 +102,5 @@ func (o Options) flags() string {
 	if o.PaperClauses {
 		clauses = "paper"
 	}
-	return fmt.Sprintf("--opt amo=%s --opt counter=%s --opt clauses=%s --opt symmetry=%v", o.AMO, o.Counter, clauses, o.Symmetry)
+	return fmt.Sprintf("--opt amo=%s --opt counter=%s --opt clauses=%s --opt symmetry=%v --opt class-cuts=%v", o.AMO, o.Counter, clauses, o.Symmetry, !o.NoClassCuts)
 }

@@ -26,6 +26,9 @@ type Settings struct {
 	PaperClauses bool
 	// Symmetry adds the node limit's symmetry breaking (see Options).
 	Symmetry bool
+	// NoClassCuts leaves out the node limit's class-count cuts (see
+	// Options).
+	NoClassCuts bool
 	// DropConflicts drops, in every group of rows with identical tests
 	// and different labels, the rows not of the group's most frequent
 	// label (lowest class index on ties) instead of failing.
@@ -208,7 +211,7 @@ type run struct {
 // newRun starts Algorithm 3 at depth k on a new solver, or on recycle
 // (reset) when it is not nil.
 func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL) (*run, error) {
-	enc, err := New(p.View, p.Tests, p.Reps, k, Options{AMO: s.AMO, Counter: s.Counter, PaperClauses: s.PaperClauses, Symmetry: s.Symmetry})
+	enc, err := New(p.View, p.Tests, p.Reps, k, Options{AMO: s.AMO, Counter: s.Counter, PaperClauses: s.PaperClauses, Symmetry: s.Symmetry, NoClassCuts: s.NoClassCuts})
 	if err != nil {
 		return nil, err
 	}
