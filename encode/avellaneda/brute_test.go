@@ -267,3 +267,99 @@ func TestCancelled(t *testing.T) {
 		t.Fatalf("cancelled solve: timed out %v, tree %v", o.TimedOut, o.Tree != nil)
 	}
 }
+
+// TestDecodePrunes checks Decode against the model's own tree on random
+// data and random models (a test per node, a class or none per leaf):
+// every example slot gets the class the perfect tree of the model gives
+// it (an unlabelled leaf's parent replaced by its other child), and
+// every leaf of the decoded tree is reached by some slot.
+func TestDecodePrunes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	pruned := 0
+	for it := range 300 {
+		d := randomData(rng, 20+rng.IntN(40), 2, 2+rng.IntN(2))
+		p, err := Prepare(d, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 2 + it%3
+		e, err := New(p.View, p.Tests, p.Reps, k, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		test := make([]int, 1<<k-1) // node q+1's feature
+		for q := range test {
+			test[q] = rng.IntN(len(e.Tests))
+		}
+		class := make([]int, 1<<k) // leaf v's class, -1 unlabelled
+		for v := range class {
+			class[v] = rng.IntN(len(e.View.Class)+2) - 2
+			if class[v] < 0 && rng.IntN(2) == 0 {
+				class[v] = 0
+			}
+		}
+		true_ := map[sat.Lit]bool{}
+		for q, f := range test {
+			true_[e.F.Lit(q, f)] = true
+		}
+		for v, a := range class {
+			if a >= 0 {
+				true_[e.C.Lit(v, a)] = true
+			}
+		}
+		value := func(l sat.Lit) bool {
+			if l < 0 {
+				return !true_[-l]
+			}
+			return true_[l]
+		}
+		var any func(q, lvl int) bool // a labelled leaf below node q
+		any = func(q, lvl int) bool {
+			if lvl == k {
+				return class[q-1<<k] >= 0
+			}
+			return any(2*q, lvl+1) || any(2*q+1, lvl+1)
+		}
+		var predict func(q, lvl, r int) int
+		predict = func(q, lvl, r int) int {
+			if lvl == k {
+				return class[q-1<<k]
+			}
+			lo, hi := any(2*q, lvl+1), any(2*q+1, lvl+1)
+			if !lo || hi && e.View.True[e.Tests[test[q-1]]].Has(r) {
+				return predict(2*q+1, lvl+1, r)
+			}
+			return predict(2*q, lvl+1, r)
+		}
+		g := e.Decode(value)
+		if !any(1, 0) { // no leaf labelled: one leaf of the most frequent class
+			if g.Leaves() != 1 {
+				t.Fatalf("case %d: no labelled leaf, decoded tree has %d leaves", it, g.Leaves())
+			}
+			continue
+		}
+		reached := map[int]bool{}
+		for i := range e.NumExamples() {
+			r := e.Row(i)
+			if got, want := g.Predict(d, r), predict(1, 0, r); got != want {
+				t.Fatalf("case %d: slot %d (row %d) decoded class %d, the model's tree says %d", it, i, r, got, want)
+			}
+			reached[g.Leaf(d, r)] = true
+		}
+		if len(reached) != g.Leaves() {
+			t.Fatalf("case %d: slots reach %d of the decoded tree's %d leaves", it, len(reached), g.Leaves())
+		}
+		labelled := 0
+		for _, a := range class {
+			if a >= 0 {
+				labelled++
+			}
+		}
+		if g.Leaves() < labelled {
+			pruned++
+		}
+	}
+	if pruned < 50 {
+		t.Fatalf("only %d of 300 trees lost a labelled leaf", pruned)
+	}
+}

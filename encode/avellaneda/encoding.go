@@ -674,26 +674,33 @@ func (e *Encoding) LeafBound(L int) (sat.Lit, error) {
 // the tree is a single leaf of the most frequent class.
 func (e *Encoding) Decode(value func(sat.Lit) bool) *model.Graph {
 	d := e.View.Data
-	b := model.NewBuilder(d, model.KindTree)
 	k := e.Depth
-	type sub struct {
-		id    int
-		leaf  bool
-		class int
+	// The perfect tree without its unlabelled leaves, as the model says.
+	type node struct {
+		leaf   bool
+		class  int
+		test   int // binary-view test of an internal node
+		lo, hi *node
 	}
-	var build func(q, lvl int, rows []int) (sub, bool)
-	build = func(q, lvl int, rows []int) (sub, bool) {
-		if len(rows) == 0 {
-			return sub{}, false // no example reaches the node
-		}
+	var build func(q, lvl int) *node
+	build = func(q, lvl int) *node {
 		if lvl == k {
 			v := q - (1 << k)
 			for a := range e.View.Class {
 				if value(e.C.Lit(v, a)) {
-					return sub{id: b.Leaf(a), leaf: true, class: a}, true
+					return &node{leaf: true, class: a}
 				}
 			}
-			return sub{}, false
+			return nil
+		}
+		lo, hi := build(2*q, lvl+1), build(2*q+1, lvl+1)
+		switch {
+		case lo == nil:
+			return hi
+		case hi == nil:
+			return lo
+		case lo.leaf && hi.leaf && lo.class == hi.class:
+			return lo
 		}
 		f := 0
 		for j := range e.Tests {
@@ -702,38 +709,47 @@ func (e *Encoding) Decode(value func(sat.Lit) bool) *model.Graph {
 				break
 			}
 		}
-		t := e.Tests[f]
+		return &node{test: e.Tests[f], lo: lo, hi: hi}
+	}
+	b := model.NewBuilder(d, model.KindTree)
+	// emit writes n's subtree without the branches no example slot of rows
+	// takes; it reports the leaf class when the subtree is one leaf.
+	var emit func(n *node, rows []int) (id int, leaf bool, class int)
+	emit = func(n *node, rows []int) (int, bool, int) {
+		if n.leaf {
+			return b.Leaf(n.class), true, n.class
+		}
 		var left, right []int
 		for _, r := range rows {
-			if e.View.True[t].Has(r) {
+			if e.View.True[n.test].Has(r) {
 				right = append(right, r)
 			} else {
 				left = append(left, r)
 			}
 		}
-		lo, lok := build(2*q, lvl+1, left)
-		hi, hok := build(2*q+1, lvl+1, right)
 		switch {
-		case !lok && !hok:
-			return sub{}, false
-		case !lok:
-			return hi, true
-		case !hok:
-			return lo, true
-		case lo.leaf && hi.leaf && lo.class == hi.class:
-			return lo, true
+		case len(left) == 0:
+			return emit(n.hi, right)
+		case len(right) == 0:
+			return emit(n.lo, left)
 		}
-		return sub{id: b.Split(e.View.Tests[t], lo.id, hi.id)}, true
+		lo, lleaf, lc := emit(n.lo, left)
+		hi, hleaf, hc := emit(n.hi, right)
+		if lleaf && hleaf && lc == hc {
+			return lo, true, lc
+		}
+		return b.Split(e.View.Tests[n.test], lo, hi), false, 0
 	}
-	root, ok := build(1, 0, e.rows)
-	if !ok {
+	root := build(1, 0)
+	if root == nil {
 		best := 0
 		for c := range e.View.Class {
 			if e.View.Class[c].Count() > e.View.Class[best].Count() {
 				best = c
 			}
 		}
-		root = sub{id: b.Leaf(best)}
+		root = &node{leaf: true, class: best}
 	}
-	return b.Graph(root.id)
+	id, _, _ := emit(root, e.rows)
+	return b.Graph(id)
 }
