@@ -50,6 +50,7 @@ type CDCL struct {
 	toClear, buf, poisoned []int32
 	frames                 []frame
 	lastAs                 []int32 // assumptions of the last satisfiable solve
+	limit, stopAt          int64   // conflict limit of a solve (0: none), and where this one stops
 
 	conflicts, decisions, propagations int64
 	reductions, compactions            int
@@ -211,6 +212,7 @@ func (s *CDCL) Reset() {
 		reason: s.reason[:0], phase: s.phase[:0], activity: s.activity[:0], seen: s.seen[:0],
 		poison: s.poison[:0], trail: s.trail[:0], trailLim: s.trailLim[:0], model: s.model[:0],
 		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0], lastAs: s.lastAs[:0],
+		limit:  s.limit,
 		order:  varHeap{heap: s.order.heap[:0], pos: s.order.pos[:0]},
 		varInc: 1, claInc: 1, ok: true,
 	}
@@ -761,6 +763,10 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 		s.ok = false
 		return Unsatisfiable, nil
 	}
+	s.stopAt = 0
+	if s.limit > 0 {
+		s.stopAt = s.conflicts + s.limit
+	}
 	s.maxLearnts = max(float64(len(s.clauses))/3, 1000)
 	s.adjustConfl, s.adjustLeft = 100, 100
 	st := Unknown
@@ -829,6 +835,9 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				s.adjustLeft = int(s.adjustConfl)
 				s.maxLearnts *= 1.1
 			}
+			if s.conflicts == s.stopAt {
+				return Unknown, true // the conflict limit
+			}
 			if done != nil && conflicts%ctxCheckPeriod == 0 {
 				select {
 				case <-done:
@@ -881,6 +890,11 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 		s.enqueue(next, noReason)
 	}
 }
+
+// SetConflictLimit makes every later Solve stop with Unknown after n
+// conflicts of its own (n <= 0: no limit, the default). Reset keeps the
+// limit.
+func (s *CDCL) SetConflictLimit(n int64) { s.limit = max(n, 0) }
 
 // Conflicts is the number of conflicts met so far, over all solves.
 func (s *CDCL) Conflicts() int64 { return s.conflicts }

@@ -615,3 +615,23 @@ func TestCDCLKeepsModel(t *testing.T) {
 	}
 	t.Logf("solves from a kept model %d, clauses implied under it %d, falsified by it %d", kept, implied, falsified)
 }
+
+// TestCDCLConflictLimit: a limited solve stops with Unknown after its
+// limit, each solve counting afresh; without the limit the same solver
+// finishes the refutation.
+func TestCDCLConflictLimit(t *testing.T) {
+	s := NewCDCL()
+	AddCNF(s, hardCNF(7), 0)
+	s.SetConflictLimit(100)
+	for i := range 2 {
+		before := s.Conflicts()
+		st, err := s.Solve(context.Background())
+		if err != nil || st != Unknown || s.Conflicts()-before != 100 {
+			t.Fatalf("solve %d: %s, %v after %d conflicts, want Unknown after 100", i, st, err, s.Conflicts()-before)
+		}
+	}
+	s.SetConflictLimit(0)
+	if st, err := s.Solve(context.Background()); err != nil || st != Unsatisfiable {
+		t.Fatalf("without the limit: %s, %v", st, err)
+	}
+}
