@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,7 +134,7 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, NoClassCuts: it%7 == 3}
+			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, NoClassCuts: it%7 == 3}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
@@ -361,5 +362,32 @@ func TestDecodePrunes(t *testing.T) {
 	}
 	if pruned < 50 {
 		t.Fatalf("only %d of 300 trees lost a labelled leaf", pruned)
+	}
+}
+
+// TestSizeDirectAfter: DT_size finds the same optimum whether the
+// per-threshold clauses come at once, after a call's first conflict (the
+// call is solved again with them), by default, or never.
+func TestSizeDirectAfter(t *testing.T) {
+	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", "iris.csv"), model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(d, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Settings{{SizeDirectAfter: -1}, {SizeDirectAfter: 1}, {}, {SizeNoDirect: true}} {
+		var log []string
+		s.Log = func(l string) { log = append(log, l) }
+		o, err := MinSize(context.Background(), p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTree(t, d, o.Tree)
+		switched := strings.Contains(strings.Join(log, "\n"), "per-threshold clauses added")
+		if !o.Optimal || o.Depth != 4 || o.Leaves != 8 || switched != (s.SizeDirectAfter == 1) {
+			t.Fatalf("%+v: optimal %v, depth %d, %d leaves, switched %v", s, o.Optimal, o.Depth, o.Leaves, switched)
+		}
 	}
 }
