@@ -38,7 +38,7 @@ func encodingParams() []backend.Param {
 func params(size bool) []backend.Param {
 	ps := []backend.Param{
 		backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
-		backend.IntParam("batch", 1, "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
+		backend.IntParam("batch", defaultBatch(size), "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
 	}
 	if size {
 		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
