@@ -30,7 +30,7 @@ func encodingParams() []backend.Param {
 		backend.EnumParam("amo", "none", []string{"none", "sequential", "pairwise"}, "at-most-one feature per node: none (implied by the example clauses), sequential or pairwise"),
 		backend.EnumParam("counter", "totalizer", []string{"totalizer", "sequential"}, "node limit's count of labelled leaves: totalizer (along the tree) or sequential (the paper's clauses 8-10)"),
 		backend.EnumParam("clauses", "order", []string{"order", "paper"}, "example clauses (3)-(4): order (one clause per numeric column and node through order variables) or paper (one per threshold)"),
-		backend.BoolParam("class-cuts", true, "node limit (totalizer counter): a subtree that examples of j classes reach has at least j labelled leaves; about a fifth faster DT_size on the inferdt rows"),
+		backend.BoolParam("class-cuts", true, "a subtree that examples of j classes reach has at least j labelled leaves (node limit, totalizer counter) and, with more than four classes, at most 2^height classes reach a node"),
 		backend.BoolParam("symmetry", false, "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test); off by default: not faster on the inferdt rows"),
 	}
 }
