@@ -110,19 +110,18 @@ type Options struct {
 	// Off by default: sound and tested, but not faster on the inferdt
 	// rows (monk2, monk3, wine DT_size 64.8 s with it, 56.4 s without).
 	Symmetry bool
-	// NoClassCuts leaves out the class-count cuts: under the totalizer
-	// node limit (classCuts), a subtree that examples of j classes reach
-	// has at least j labelled leaves; with more than four classes, at
-	// every depth (depthCuts), a node of height h is reached by at most
-	// 2^h classes. The depth cuts, measured (process CPU s, alternately,
-	// min of 3): zoo (7 classes) DT_depth 0.089 -> 0.065, DT_size 0.20 ->
-	// 0.10; with three classes (iris, wine folds, where they bite only
-	// above the leaves) DT_size 2.36 -> 2.9-3.2 s in all, hence the four.
-	// The size cuts are on by default: DT_size, CPU s,
-	// without -> with (process CPU, alternately, min of 4; monk2, wine
-	// one or two runs): iris 0.238 -> 0.215, zoo 0.209 -> 0.179, monk1
-	// 0.103 -> 0.060, monk3 1.14 -> 0.96, mouse 0.072 -> 0.069, monk2
-	// 3.14 -> 2.14, wine 11.5 -> 9.2.
+	// NoClassCuts leaves out the class-count cuts, implied clauses that
+	// are on by default. Under the totalizer node limit (classCuts), a
+	// subtree that examples of j classes reach has at least j labelled
+	// leaves: DT_size, process CPU s without -> with (alternately, min
+	// of 4; monk2, wine one or two runs): iris 0.238 -> 0.215, zoo 0.209
+	// -> 0.179, monk1 0.103 -> 0.060, monk3 1.14 -> 0.96, mouse 0.072 ->
+	// 0.069, monk2 3.14 -> 2.14, wine 11.5 -> 9.2. With more than four
+	// classes, at every depth (depthCuts), a node of height h is reached
+	// by at most 2^h classes: zoo (7 classes) DT_depth 0.089 -> 0.065,
+	// DT_size 0.20 -> 0.10 (min of 3); with three classes, where the cut
+	// bites only just above the leaves, iris, its folds and wine's folds
+	// took DT_size 2.36 -> 2.9-3.2 s in all, hence the four.
 	NoClassCuts bool
 }
 
@@ -334,13 +333,8 @@ func (e *Encoding) AddDirectClauses() {
 // columns for example slot i (AddExample writes them for the examples
 // added after AddDirectClauses).
 func (e *Encoding) addDirect(i int) {
-	k, r := e.Depth, e.rows[i]
-	path := make([]sat.Lit, 0, k+2)
-	var walk func(q, lvl int)
-	walk = func(q, lvl int) {
-		if lvl == k {
-			return
-		}
+	r := e.rows[i]
+	e.walkPaths(i, 0, e.Depth, func(q, lvl int, path []sat.Lit) {
 		x := e.X.Lit(i, lvl)
 		for _, ch := range e.chains {
 			for _, f := range ch.feats {
@@ -351,6 +345,24 @@ func (e *Encoding) addDirect(i int) {
 				}
 			}
 		}
+	})
+}
+
+// walkPaths calls visit for every internal node q (1-based) at a level
+// in [from, to), with path holding the literals that are false when
+// example slot i takes the branches from the root down to q. visit may
+// append to path (its backing array has room for two more literals).
+func (e *Encoding) walkPaths(i, from, to int, visit func(q, lvl int, path []sat.Lit)) {
+	path := make([]sat.Lit, 0, to+2)
+	var walk func(q, lvl int)
+	walk = func(q, lvl int) {
+		if lvl == to {
+			return
+		}
+		if lvl >= from {
+			visit(q, lvl, path)
+		}
+		x := e.X.Lit(i, lvl)
 		path = append(path, -x)
 		walk(2*q+1, lvl+1)
 		path[len(path)-1] = x
@@ -565,8 +577,9 @@ func (e *Encoding) classCuts() {
 }
 
 // depthCuts bounds the classes reaching a node by the leaves below it:
-// at most 2^h at height h. With more than two classes the perfect tree's
-// lower nodes so learn at once what their leaves would tell later.
+// at most 2^h at height h, which the perfect tree otherwise learns only
+// from its leaves' classes. New adds them with more than four classes
+// (see Options.NoClassCuts).
 func (e *Encoding) depthCuts() {
 	e.classCounters()
 	nc := len(e.View.Class)
@@ -607,23 +620,9 @@ func (e *Encoding) classCounters() {
 // present there".
 func (e *Encoding) exampleCuts(i, from, to int) {
 	a := e.classOf[i]
-	path := make([]sat.Lit, 0, to+1)
-	var walk func(q, lvl int)
-	walk = func(q, lvl int) {
-		if lvl == to {
-			return
-		}
-		if lvl >= from {
-			e.add(append(path, e.P.Lit(q-1, a))...)
-		}
-		x := e.X.Lit(i, lvl)
-		path = append(path, -x)
-		walk(2*q+1, lvl+1)
-		path[len(path)-1] = x
-		walk(2*q, lvl+1)
-		path = path[:len(path)-1]
-	}
-	walk(1, 0)
+	e.walkPaths(i, from, to, func(q, _ int, path []sat.Lit) {
+		e.add(append(path, e.P.Lit(q-1, a))...)
+	})
 }
 
 // cutLevels makes the nodes of levels from on hold P's example clauses,

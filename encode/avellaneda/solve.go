@@ -26,8 +26,7 @@ type Settings struct {
 	PaperClauses bool
 	// Symmetry adds the node limit's symmetry breaking (see Options).
 	Symmetry bool
-	// NoClassCuts leaves out the node limit's class-count cuts (see
-	// Options).
+	// NoClassCuts leaves out the class-count cuts (see Options).
 	NoClassCuts bool
 	// DropConflicts drops, in every group of rows with identical tests
 	// and different labels, the rows not of the group's most frequent
@@ -458,6 +457,9 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		after = defaultDirectAfter
 	}
 	limited, _ := r.solver.(*sat.CDCL)
+	if len(r.enc.chains) == 0 {
+		limited = nil // no numeric column: no such clauses
+	}
 	if !s.SizeNoDirect {
 		if limited != nil && after > 0 {
 			limited.SetConflictLimit(after)
