@@ -742,7 +742,10 @@ func luby(x int) float64 {
 	return float64(int(1) << seq)
 }
 
-// Solve decides the clauses under the assumptions.
+// Solve decides the clauses under the assumptions. After a satisfiable
+// answer the assignment is kept: clauses added next are added under it
+// (AddClause), and the next solve with the same assumptions goes on from
+// it (keptLevels); any other answer leaves the solver at level 0.
 func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 	s.model = s.model[:0]
 	if !s.ok {
