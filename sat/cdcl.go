@@ -306,13 +306,20 @@ func (s *CDCL) AddClause(lits ...Lit) {
 		}
 	default:
 		if s.decisionLevel() == 0 {
-			c := s.newClause(ls, false)
-			s.clauses = append(s.clauses, c)
-			s.attach(c)
+			s.addProblem(ls)
 			return
 		}
 		s.addUnder(ls)
 	}
+}
+
+// addProblem stores and watches problem clause ls (its first two
+// literals watched) and returns its reference.
+func (s *CDCL) addProblem(ls []int32) int32 {
+	c := s.newClause(ls, false)
+	s.clauses = append(s.clauses, c)
+	s.attach(c)
+	return c
 }
 
 // addUnder adds clause ls (2+ literals, none fixed at level 0) while
@@ -361,9 +368,7 @@ func (s *CDCL) addUnder(ls []int32) {
 			s.cancelUntil(l0 - 1)
 		}
 	}
-	c := s.newClause(ls, false)
-	s.clauses = append(s.clauses, c)
-	s.attach(c)
+	c := s.addProblem(ls)
 	if s.value(ls[0]) == 0 && s.value(ls[1]) == -1 {
 		s.enqueue(ls[0], c)
 	}

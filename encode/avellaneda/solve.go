@@ -451,25 +451,21 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		return out, nil
 	}
 	// The per-threshold clauses: at once, or on the own solver after a
-	// call of the size phase meets `after` conflicts.
+	// call of the size phase meets `after` conflicts (none without a
+	// numeric column).
 	after := int64(s.SizeDirectAfter)
 	if after == 0 {
 		after = defaultDirectAfter
 	}
-	limited, _ := r.solver.(*sat.CDCL)
-	if len(r.enc.chains) == 0 {
-		limited = nil // no numeric column: no such clauses
-	}
+	var limited *sat.CDCL
 	if !s.SizeNoDirect {
-		if limited != nil && after > 0 {
+		if own, ok := r.solver.(*sat.CDCL); ok && after > 0 && len(r.enc.chains) > 0 {
+			limited = own
 			limited.SetConflictLimit(after)
 			defer limited.SetConflictLimit(0)
 		} else {
 			r.enc.AddDirectClauses()
-			limited = nil
 		}
-	} else {
-		limited = nil
 	}
 	r.enc.LimitLeaves(hi)
 	for lo < hi {
