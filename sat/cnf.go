@@ -9,6 +9,7 @@ package sat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,7 +60,8 @@ func (g Group) Lit(idx ...int) Lit {
 		}
 	}
 	if off < 0 || off >= g.Count {
-		panic(fmt.Sprintf("sat: index %v out of group %s", idx, g.Name))
+		// A copy: idx itself must not escape, or every call allocates it.
+		panic(fmt.Sprintf("sat: index %v out of group %s", slices.Clone(idx), g.Name))
 	}
 	return Lit(g.First + off)
 }
