@@ -42,7 +42,13 @@ func BenchmarkInferDTSideBySide(b *testing.B) {
 		b.Logf("%s not present: odtkit is measured alone", peer)
 		peer = ""
 	}
-	timeout := shared.PeerTimeout(b, 5*time.Minute)
+	// The long rows' InferDT needs minutes (balance-scale_bin0: 255-274 s,
+	// once over 300).
+	def := 5 * time.Minute
+	if long() {
+		def = 15 * time.Minute
+	}
+	timeout := shared.PeerTimeout(b, def)
 	for _, phase := range []string{"depth", "size"} {
 		files := sideBySideFiles
 		if phase == "depth" && long() {
