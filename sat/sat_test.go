@@ -535,9 +535,8 @@ func TestReserve(t *testing.T) {
 // every length and status (satisfied, unit, falsified, over new
 // variables) are added one to three at a time after satisfiable solves
 // under the same assumptions (now and then others), each answer checked
-// by brute force. It
-// fails unless some solves started above level 0 and some added clauses
-// were implied or falsified under the kept assignment.
+// by brute force. It fails unless some solves started above level 0 and
+// some added clauses were implied or falsified under the kept assignment.
 func TestCDCLKeepsModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 17))
 	kept, implied, falsified := 0, 0, 0

@@ -583,12 +583,14 @@ func (e *Encoding) classCuts() {
 func (e *Encoding) depthCuts() {
 	e.classCounters()
 	nc := len(e.View.Class)
+	from := e.Depth
 	for q := 1; q < 1<<e.Depth; q++ {
 		if h := e.Depth - (bits.Len(uint(q)) - 1); 1<<h < nc {
 			e.add(-e.R.Lit(q-1, nc-1, 1<<h))
-			e.cutLevels(e.Depth - h)
+			from = min(from, e.Depth-h)
 		}
 	}
+	e.cutLevels(from)
 }
 
 // classCounters creates P and R, once, with R's counting clauses.

@@ -433,6 +433,9 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 // node count. When ctx ends first, the outcome holds the best tree (if
 // any) with Optimal false.
 func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
+	if s.Batch == 0 {
+		s.Batch = defaultBatch(true)
+	}
 	sz := func(leaves int) float64 { return float64(2*leaves - 1) }
 	report := s.Report
 	s.Report = nil
