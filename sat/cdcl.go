@@ -19,15 +19,18 @@ import (
 // On the Avellaneda formulas it refutes node limits several times faster
 // than gini (see encode/avellaneda).
 type CDCL struct {
-	arena       []int32 // clauses: header (see hdr*), literals, a learnt clause's activity
-	wasted      int     // arena words held by removed clauses
-	learntWords int     // arena words of the live learnt clauses
-	spare       []int32 // the arena before the last compaction, reused by the next
-	clauses     []int32 // problem clauses (arena references)
+	chunks      [][]int32 // the clause arena (see chunkBits): header (see hdr*), literals, a learnt clause's activity
+	free        [][]int32 // emptied chunks, reused before new ones are made
+	arenaWords  int       // words of the clauses in the arena, removed ones included
+	wasted      int       // arena words held by removed clauses
+	learntWords int       // arena words of the live learnt clauses
+	problems    int       // number of problem clauses
 	learnts     []int32
 	watches     [][]watcher  // by internal literal: clauses of 3+ literals watching it
 	bins        [][]binWatch // by internal literal: the binary clauses holding it
-	vals        []int8       // by internal literal: 0 unassigned, 1 true, -1 false
+	watchSlab   slab[watcher]
+	binSlab     slab[binWatch]
+	vals        []int8 // by internal literal: 0 unassigned, 1 true, -1 false
 	level       []int32
 	reason      []int32 // clause that implied the variable, noReason if none
 	phase       []bool  // saved phase: the value last assigned
@@ -55,7 +58,7 @@ type CDCL struct {
 	reductions, compactions            int
 }
 
-// Clauses live in one arena of int32: at reference c, the header
+// Clauses live in an arena of int32: at reference c, the header
 // (number of literals and flags), the literals over internal numbering
 // (2v true, 2v+1 false for variable v counted from 0), and for a learnt
 // clause its activity (float32 bits) after the literals: problem
@@ -66,56 +69,87 @@ type CDCL struct {
 // 3.9 s, wine 7 leaves 27.0 -> 23.3 s, 12-15 % less time per conflict).
 // For a clause that is the reason of an assignment (3+ literals), its
 // first literal is the assigned one.
+//
+// The arena is a list of chunks, never moved once made: clause
+// reference c is word c&chunkMask of chunk c>>chunkBits, and a clause
+// lies in one chunk (a clause longer than chunkWords has a chunk of its
+// own, indexed by its first word). A new chunk doubles the arena up to
+// chunkWords. One flat arena grown by doubling copied itself at every
+// growth and left the old copy to the collector: on monk3's DT_depth
+// (412k words at depth 6) the copies and the clearing of the new arrays
+// took over half of the page faults of a run; with chunks, 40 runs in
+// one process fault 12-13k pages instead of 23-26k.
 const (
-	hdrLearnt = 1 << 30
-	hdrGone   = 1 << 29
-	hdrSize   = hdrGone - 1
-	noReason  = -1
-	hdrWords  = 1
+	chunkBits      = 16
+	chunkWords     = 1 << chunkBits
+	chunkMask      = chunkWords - 1
+	firstChunk     = 1 << 10
+	maxChunks      = 1 << (31 - chunkBits)
+	hdrLearnt      = 1 << 30
+	hdrGone        = 1 << 29
+	hdrSize        = hdrGone - 1
+	noReason       = -1
+	hdrWords       = 1
+	forwardAddress = hdrWords // compaction: where a moved clause's new reference is kept
 )
 
-func (s *CDCL) lits(c int32) []int32 {
-	n := s.arena[c] & hdrSize
-	return s.arena[c+hdrWords : c+hdrWords+n : c+hdrWords+n]
+// clause returns the chunk holding clause c and c's offset in it.
+func (s *CDCL) clause(c int32) ([]int32, int32) { return s.chunks[c>>chunkBits], c & chunkMask }
+
+func (s *CDCL) header(c int32) int32 {
+	ch, o := s.clause(c)
+	return ch[o]
 }
 
-func (s *CDCL) learnt(c int32) bool { return s.arena[c]&hdrLearnt != 0 }
+func (s *CDCL) lits(c int32) []int32 {
+	ch, o := s.clause(c)
+	n := ch[o] & hdrSize
+	return ch[o+hdrWords : o+hdrWords+n : o+hdrWords+n]
+}
 
-// actAt is the arena index of learnt clause c's activity.
-func (s *CDCL) actAt(c int32) int32 { return c + hdrWords + s.arena[c]&hdrSize }
+func (s *CDCL) learnt(c int32) bool { return s.header(c)&hdrLearnt != 0 }
 
-func (s *CDCL) act(c int32) float32 { return math.Float32frombits(uint32(s.arena[s.actAt(c)])) }
+func (s *CDCL) act(c int32) float32 {
+	ch, o := s.clause(c)
+	return math.Float32frombits(uint32(ch[o+hdrWords+ch[o]&hdrSize]))
+}
 
-func (s *CDCL) setAct(c int32, a float32) { s.arena[s.actAt(c)] = int32(math.Float32bits(a)) }
+func (s *CDCL) setAct(c int32, a float32) {
+	ch, o := s.clause(c)
+	ch[o+hdrWords+ch[o]&hdrSize] = int32(math.Float32bits(a))
+}
 
 // words is the number of arena words of clause c.
 func (s *CDCL) words(c int32) int {
-	n := int(s.arena[c]&hdrSize) + hdrWords
-	if s.learnt(c) {
+	h := s.header(c)
+	n := int(h&hdrSize) + hdrWords
+	if h&hdrLearnt != 0 {
 		n++
 	}
 	return n
 }
 
 func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
-	c := int32(len(s.arena))
 	h := int32(len(ls))
+	need := hdrWords + len(ls)
 	if learnt {
 		h |= hdrLearnt
+		need++
 	}
-	s.arena = reserve(s.arena, hdrWords+len(ls)+1)
-	s.arena = append(s.arena, h)
-	s.arena = append(s.arena, ls...)
+	c, w := s.alloc(need)
+	w[0] = h
+	copy(w[hdrWords:], ls)
 	if learnt {
-		s.arena = append(s.arena, 0)
+		w[need-1] = 0
 	}
 	return c
 }
 
 // reserve returns s with room for n more elements, doubling the
 // capacity when it must grow: append alone grows large slices by a
-// quarter, and the clause arena of a deep formula (megabytes, filled one
-// clause at a time) then spent more time being copied than searched.
+// quarter, and a list of megabytes filled a clause at a time (a CNF's
+// literals, the solver's clause arena before it was made of chunks) then
+// spent more time being copied than used.
 //
 // A large copy is made in chunks with a yield between them. One
 // memmove of megabytes into fresh pages cannot be preempted, and a
@@ -142,6 +176,48 @@ func reserve[T any](s []T, n int) []T {
 
 // copyChunk is the number of elements reserve copies between yields.
 const copyChunk = 1 << 12
+
+// alloc takes need words at the end of the arena and returns their
+// reference and the words, to be filled (a reused chunk holds old ones).
+func (s *CDCL) alloc(need int) (int32, []int32) {
+	j := len(s.chunks) - 1
+	if j < 0 || len(s.chunks[j])+need > cap(s.chunks[j]) {
+		j = s.newChunk(need)
+	}
+	ch := s.chunks[j]
+	n := len(ch)
+	s.chunks[j] = ch[:n+need]
+	s.arenaWords += need
+	return int32(j<<chunkBits | n), ch[n : n+need : n+need]
+}
+
+// newChunk starts a chunk with room for need words (an emptied one if
+// one is large enough) and returns its index.
+func (s *CDCL) newChunk(need int) int {
+	j := len(s.chunks)
+	if j == maxChunks {
+		panic("sat: the clause arena is full (8 GB of clauses)")
+	}
+	size := max(need, min(chunkWords, max(firstChunk, s.arenaWords)))
+	best := -1
+	for i, f := range s.free {
+		if cap(f) >= need && (best < 0 || cap(f) > cap(s.free[best])) {
+			best = i
+		}
+	}
+	var ch []int32
+	if best >= 0 {
+		ch = s.free[best][:0]
+		last := len(s.free) - 1
+		s.free[best] = s.free[last]
+		s.free[last] = nil
+		s.free = s.free[:last]
+	} else {
+		ch = make([]int32, 0, size)
+	}
+	s.chunks = append(s.chunks, ch)
+	return j
+}
 
 // binWatch is a binary clause in the list of one of its literals: when
 // that literal becomes false, other is implied (reason c) without
@@ -206,8 +282,8 @@ func (s *CDCL) Reset() {
 		s.bins[i] = s.bins[i][:0]
 	}
 	*s = CDCL{
-		arena: s.arena[:0], spare: s.spare[:0], clauses: s.clauses[:0], learnts: s.learnts[:0],
-		watches: s.watches[:0], bins: s.bins[:0], vals: s.vals[:0], level: s.level[:0],
+		chunks: s.chunks[:0], free: append(s.free, s.chunks...), learnts: s.learnts[:0],
+		watches: s.watches[:0], bins: s.bins[:0], watchSlab: s.watchSlab, binSlab: s.binSlab, vals: s.vals[:0], level: s.level[:0],
 		reason: s.reason[:0], phase: s.phase[:0], activity: s.activity[:0], seen: s.seen[:0],
 		poison: s.poison[:0], trail: s.trail[:0], trailLim: s.trailLim[:0], model: s.model[:0],
 		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0], lastAs: s.lastAs[:0],
@@ -248,12 +324,12 @@ func (s *CDCL) enqueue(l int32, from int32) {
 func (s *CDCL) attach(c int32) {
 	ls := s.lits(c)
 	if len(ls) == 2 {
-		s.bins[ls[0]] = append(s.bins[ls[0]], binWatch{ls[1], c})
-		s.bins[ls[1]] = append(s.bins[ls[1]], binWatch{ls[0], c})
+		s.bins[ls[0]] = s.binSlab.push(s.bins[ls[0]], binWatch{ls[1], c})
+		s.bins[ls[1]] = s.binSlab.push(s.bins[ls[1]], binWatch{ls[0], c})
 		return
 	}
-	s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, ls[1]})
-	s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
+	s.watches[ls[0]] = s.watchSlab.push(s.watches[ls[0]], watcher{c, ls[1]})
+	s.watches[ls[1]] = s.watchSlab.push(s.watches[ls[1]], watcher{c, ls[0]})
 }
 
 // AddClause adds a clause (DIMACS literals). After a satisfiable solve
@@ -316,7 +392,7 @@ func (s *CDCL) AddClause(lits ...Lit) {
 // literals watched) and returns its reference.
 func (s *CDCL) addProblem(ls []int32) int32 {
 	c := s.newClause(ls, false)
-	s.clauses = append(s.clauses, c)
+	s.problems++
 	s.attach(c)
 	return c
 }
@@ -378,7 +454,7 @@ func (s *CDCL) addUnder(ls []int32) {
 // lists; a reason clause of an implied literal need not have it first.
 func (s *CDCL) propagate() int32 {
 	confl := int32(noReason)
-	arena, vals := s.arena, s.vals
+	chunks, vals := s.chunks, s.vals
 	for s.qhead < len(s.trail) {
 		p := s.trail[s.qhead]
 		s.qhead++
@@ -405,8 +481,9 @@ func (s *CDCL) propagate() int32 {
 				continue
 			}
 			c := w.c
-			n := arena[c] & hdrSize
-			ls := arena[c+hdrWords : c+hdrWords+n : c+hdrWords+n]
+			ch, o := chunks[c>>chunkBits], c&chunkMask
+			n := ch[o] & hdrSize
+			ls := ch[o+hdrWords : o+hdrWords+n : o+hdrWords+n]
 			if ls[0] == f {
 				ls[0], ls[1] = ls[1], f
 			}
@@ -436,7 +513,7 @@ func (s *CDCL) propagate() int32 {
 					break
 				} else if v == 0 {
 					ls[1], ls[k] = l, f
-					s.watches[l] = append(s.watches[l], w)
+					s.watches[l] = s.watchSlab.push(s.watches[l], w)
 					done = true
 					break
 				}
@@ -630,12 +707,12 @@ func (s *CDCL) learntsDue() bool {
 	if float64(len(s.learnts)-len(s.trail)) >= s.maxLearnts {
 		return true
 	}
-	problemWords := len(s.arena) - s.wasted - s.learntWords
+	problemWords := s.arenaWords - s.wasted - s.learntWords
 	return s.learntWords > max(learntWordsFactor*problemWords, minLearntWords)
 }
 
 func (s *CDCL) locked(c int32) bool {
-	l := s.arena[c+hdrWords]
+	l := s.lits(c)[0]
 	return s.reason[l>>1] == c && s.value(l) == 1
 }
 
@@ -644,7 +721,7 @@ func (s *CDCL) locked(c int32) bool {
 func (s *CDCL) reduceDB() {
 	s.reductions++
 	limit := s.claInc / float64(len(s.learnts))
-	size := func(c int32) int32 { return s.arena[c] & hdrSize }
+	size := func(c int32) int32 { return s.header(c) & hdrSize }
 	slices.SortStableFunc(s.learnts, func(a, b int32) int {
 		ab, bb := size(a) == 2, size(b) == 2
 		switch {
@@ -663,7 +740,8 @@ func (s *CDCL) reduceDB() {
 	half := len(s.learnts) / 2
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
-			s.arena[c] |= hdrGone
+			ch, o := s.clause(c)
+			ch[o] |= hdrGone
 			w := s.words(c)
 			s.wasted += w
 			s.learntWords -= w
@@ -675,59 +753,64 @@ func (s *CDCL) reduceDB() {
 	for l, ws := range s.watches {
 		j := 0
 		for _, w := range ws {
-			if s.arena[w.c]&hdrGone == 0 {
+			if s.header(w.c)&hdrGone == 0 {
 				ws[j] = w
 				j++
 			}
 		}
 		s.watches[l] = ws[:j]
 	}
-	if s.wasted > len(s.arena)/2 {
+	if s.wasted > s.arenaWords/2 {
 		s.compact()
 	}
 }
 
-// compact copies the live clauses to the spare arena and renumbers every
-// reference (the old first literal of a moved clause holds its new
-// place); the old arena becomes the spare. The two are reused with room
-// to grow: on wine, where learnt clauses run to thousands of literals, a
-// fresh arena of the live size per compaction (grown again at the next
-// learnt clause) spent a quarter of the solve allocating, clearing and
-// copying.
+// compact copies the live clauses to new chunks, in arena order, and
+// renumbers every reference (the old first literal of a moved clause
+// holds its new reference); the old chunks are kept for the clauses to
+// come. On wine, where learnt clauses run to thousands of literals,
+// fresh memory per compaction spent a quarter of the solve allocating,
+// clearing and copying.
 func (s *CDCL) compact() {
 	s.compactions++
-	live := len(s.arena) - s.wasted
-	arena := s.spare[:0]
-	if cap(arena) < live {
-		arena = make([]int32, 0, live+live/2)
-	}
-	move := func(cs []int32) {
-		for i, c := range cs {
-			nc := int32(len(arena))
-			arena = append(arena, s.arena[c:c+int32(s.words(c))]...)
-			s.arena[c+1] = nc // forwarding address, over the first literal
-			cs[i] = nc
+	old := s.chunks
+	s.chunks = make([][]int32, 0, len(old))
+	s.arenaWords = 0
+	for _, ch := range old {
+		for o := int32(0); int(o) < len(ch); {
+			h := ch[o]
+			n := hdrWords + h&hdrSize
+			if h&hdrLearnt != 0 {
+				n++
+			}
+			if h&hdrGone == 0 {
+				nc, w := s.alloc(int(n))
+				copy(w, ch[o:o+n])
+				ch[o+forwardAddress] = nc
+			}
+			o += n
 		}
 	}
-	move(s.clauses)
-	move(s.learnts)
+	moved := func(c int32) int32 { return old[c>>chunkBits][c&chunkMask+forwardAddress] }
+	for i, c := range s.learnts {
+		s.learnts[i] = moved(c)
+	}
 	for _, ws := range s.watches {
 		for i := range ws {
-			ws[i].c = s.arena[ws[i].c+1]
+			ws[i].c = moved(ws[i].c)
 		}
 	}
 	for _, bs := range s.bins {
 		for i := range bs {
-			bs[i].c = s.arena[bs[i].c+1]
+			bs[i].c = moved(bs[i].c)
 		}
 	}
 	for _, l := range s.trail {
 		if r := s.reason[l>>1]; r != noReason {
-			s.reason[l>>1] = s.arena[r+1]
+			s.reason[l>>1] = moved(r)
 		}
 	}
-	s.spare = s.arena[:0]
-	s.arena = arena
+	s.free = append(s.free, old...)
 	s.wasted = 0
 }
 
@@ -774,7 +857,7 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 	if s.limit > 0 {
 		s.stopAt = s.conflicts + s.limit
 	}
-	s.maxLearnts = max(float64(len(s.clauses))/3, 1000)
+	s.maxLearnts = max(float64(s.problems)/3, 1000)
 	s.adjustConfl, s.adjustLeft = 100, 100
 	st := Unknown
 	for r := 0; st == Unknown; r++ {

@@ -458,6 +458,100 @@ func TestCDCLAgainstGini(t *testing.T) {
 	}
 }
 
+// TestCDCLArenaChunks fills several full arena chunks, one clause
+// longer than a chunk among them, compacts the arena by hand between
+// solves, and checks every answer against gini: clause references must
+// survive chunk boundaries, the long clause's own chunk and the move.
+func TestCDCLArenaChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 19))
+	const nv = 150
+	long := chunkWords + 1000
+	c := &CNF{}
+	c.NewGroup("V", "variables", nv+long)
+	for range int(4.26 * nv) {
+		c.Add(random3Clause(rng, nv)...)
+	}
+	var jumbo []Lit
+	for v := range long {
+		jumbo = append(jumbo, Lit(nv+1+v))
+	}
+	c.Add(jumbo...)
+	for range 3000 { // 40 literals each: about two chunks
+		var cl []Lit
+		for v := range 40 {
+			l := Lit(nv + 1 + rng.IntN(long))
+			if v < 2 || rng.IntN(2) == 0 {
+				l = -l
+			}
+			cl = append(cl, l)
+		}
+		c.Add(cl...)
+	}
+	s, g := NewCDCL(), NewGini()
+	from := 0
+	for step := range 4 {
+		AddCNF(s, c, from)
+		from = AddCNF(g, c, from)
+		as := []Lit{Lit(1 + rng.IntN(nv)), -Lit(nv + 1 + rng.IntN(long))}
+		want, err := g.Solve(context.Background(), as...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withA := &CNF{NumVars: c.NumVars}
+		AddCNF(withA, c, 0)
+		for _, a := range as {
+			withA.Add(a)
+		}
+		checkSolver(t, s, withA, want == Satisfiable, as...)
+		if step == 0 {
+			big := 0
+			for _, ch := range s.chunks {
+				big = max(big, cap(ch))
+			}
+			if len(s.chunks) < 4 || big <= chunkWords {
+				t.Fatalf("%d chunks, the largest %d words: the test does not fill chunks or make a long clause's own", len(s.chunks), big)
+			}
+		}
+		s.cancelUntil(0)
+		s.compact()
+		c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)), Lit(nv+1+rng.IntN(long)))
+	}
+}
+
+// TestSlab grows and empties many lists at random: each keeps its own
+// elements (no two share an array), and arrays given back are reused,
+// so the slab stays within twice the lists' room.
+func TestSlab(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 29))
+	var p slab[watcher]
+	lists := make([][]watcher, 300)
+	want := make([][]watcher, len(lists))
+	for step := range 200000 {
+		i := rng.IntN(len(lists))
+		if rng.IntN(5) == 0 {
+			lists[i], want[i] = lists[i][:0], want[i][:0]
+			continue
+		}
+		w := watcher{int32(step), int32(i)}
+		lists[i] = p.push(lists[i], w)
+		want[i] = append(want[i], w)
+	}
+	room := 0
+	for i := range lists {
+		if !slices.Equal(lists[i], want[i]) {
+			t.Fatalf("list %d: %v, want %v", i, lists[i], want[i])
+		}
+		if c := cap(lists[i]); c&(c-1) != 0 {
+			t.Fatalf("list %d has capacity %d, not a power of two", i, c)
+		}
+		room += cap(lists[i])
+	}
+	// Without reuse the slab makes 32768 elements here, with it 16384.
+	if p.made > 2*room {
+		t.Fatalf("slab made %d elements for lists with room for %d", p.made, room)
+	}
+}
+
 // TestCDCLReset solves random formulas of mixed clause lengths (binary
 // clauses have their own watch lists) with one solver reset between
 // formulas: every answer must match brute force, and the reset solver
