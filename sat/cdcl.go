@@ -275,11 +275,15 @@ func extend[T any](ls [][]T) [][]T {
 // and keeps its memory for the next formula: a sequence of formulas of
 // growing size, such as one per tree depth, then allocates little.
 func (s *CDCL) Reset() {
-	for i := range s.watches {
-		s.watches[i] = s.watches[i][:0]
+	ws := s.watches[:cap(s.watches)]
+	for i := range ws {
+		s.watchSlab.release(ws[i])
+		ws[i] = nil
 	}
-	for i := range s.bins {
-		s.bins[i] = s.bins[i][:0]
+	bs := s.bins[:cap(s.bins)]
+	for i := range bs {
+		s.binSlab.release(bs[i])
+		bs[i] = nil
 	}
 	*s = CDCL{
 		chunks: s.chunks[:0], free: append(s.free, s.chunks...), learnts: s.learnts[:0],

@@ -49,11 +49,19 @@ func (p *slab[T]) move(l []T, n int) []T {
 		p.rest = p.rest[n:]
 	}
 	nl = append(nl, l...)
+	p.release(l)
+	return nl
+}
+
+// release takes list l's array back (l is not used again).
+func (p *slab[T]) release(l []T) {
 	if c := cap(l); c > 0 && c&(c-1) == 0 {
 		k := bits.TrailingZeros(uint(c))
+		for len(p.free) <= k {
+			p.free = append(p.free, nil)
+		}
 		p.free[k] = append(p.free[k], l[:0])
 	}
-	return nl
 }
 
 const (
