@@ -260,17 +260,6 @@ func internal(l Lit) int32 {
 
 func (s *CDCL) numVars() int { return len(s.level) }
 
-// extend lengthens a list of per-literal lists by two, reusing the
-// (emptied) lists a Reset left beyond its length.
-func extend[T any](ls [][]T) [][]T {
-	if n := len(ls); n+2 <= cap(ls) {
-		ls = ls[:n+2]
-		ls[n], ls[n+1] = ls[n][:0], ls[n+1][:0]
-		return ls
-	}
-	return append(ls, nil, nil)
-}
-
 // Reset empties the solver (no variables, no clauses, counters at 0)
 // and keeps its memory for the next formula: a sequence of formulas of
 // growing size, such as one per tree depth, then allocates little.
@@ -300,8 +289,8 @@ func (s *CDCL) Reset() {
 
 func (s *CDCL) grow(n int) {
 	for v := s.numVars(); v < n; v++ {
-		s.watches = extend(s.watches)
-		s.bins = extend(s.bins)
+		s.watches = append(reserve(s.watches, 2), nil, nil)
+		s.bins = append(reserve(s.bins, 2), nil, nil)
 		s.vals = append(s.vals, 0, 0)
 		s.level = append(s.level, 0)
 		s.reason = append(s.reason, noReason)
