@@ -415,6 +415,22 @@ func FuzzParseOutput(f *testing.F) {
 	})
 }
 
+// checkAgainstGini solves c under the assumptions with gini g (holding
+// c's clauses) and checks solver s (holding them too) against its answer.
+func checkAgainstGini(t *testing.T, s Solver, g *Gini, c *CNF, as ...Lit) {
+	t.Helper()
+	want, err := g.Solve(context.Background(), as...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withA := &CNF{NumVars: c.NumVars}
+	AddCNF(withA, c, 0)
+	for _, a := range as {
+		withA.Add(a)
+	}
+	checkSolver(t, s, withA, want == Satisfiable, as...)
+}
+
 // TestCDCLAgainstGini compares CDCL with gini on random 3-SAT formulas
 // near the threshold, large enough for thousands of conflicts (learnt
 // clause deletion and arena compaction run), alone and under assumptions
@@ -438,16 +454,7 @@ func TestCDCLAgainstGini(t *testing.T) {
 			if step > 0 {
 				as = []Lit{Lit(1 + rng.IntN(nv)), -Lit(1 + rng.IntN(nv))}
 			}
-			want, err := g.Solve(context.Background(), as...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			withA := &CNF{NumVars: c.NumVars}
-			AddCNF(withA, c, 0)
-			for _, a := range as {
-				withA.Add(a)
-			}
-			checkSolver(t, s, withA, want == Satisfiable, as...)
+			checkAgainstGini(t, s, g, c, as...)
 			c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)))
 		}
 		deleted += s.reductions
@@ -493,16 +500,7 @@ func TestCDCLArenaChunks(t *testing.T) {
 		AddCNF(s, c, from)
 		from = AddCNF(g, c, from)
 		as := []Lit{Lit(1 + rng.IntN(nv)), -Lit(nv + 1 + rng.IntN(long))}
-		want, err := g.Solve(context.Background(), as...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		withA := &CNF{NumVars: c.NumVars}
-		AddCNF(withA, c, 0)
-		for _, a := range as {
-			withA.Add(a)
-		}
-		checkSolver(t, s, withA, want == Satisfiable, as...)
+		checkAgainstGini(t, s, g, c, as...)
 		if step == 0 {
 			big := 0
 			for _, ch := range s.chunks {
