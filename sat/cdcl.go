@@ -120,9 +120,11 @@ func (s *CDCL) setAct(c int32, a float32) {
 }
 
 // words is the number of arena words of clause c.
-func (s *CDCL) words(c int32) int {
-	h := s.header(c)
-	n := int(h&hdrSize) + hdrWords
+func (s *CDCL) words(c int32) int { return int(wordsOf(s.header(c))) }
+
+// wordsOf is the number of arena words of a clause with header h.
+func wordsOf(h int32) int32 {
+	n := hdrWords + h&hdrSize
 	if h&hdrLearnt != 0 {
 		n++
 	}
@@ -264,16 +266,8 @@ func (s *CDCL) numVars() int { return len(s.level) }
 // and keeps its memory for the next formula: a sequence of formulas of
 // growing size, such as one per tree depth, then allocates little.
 func (s *CDCL) Reset() {
-	ws := s.watches[:cap(s.watches)]
-	for i := range ws {
-		s.watchSlab.release(ws[i])
-		ws[i] = nil
-	}
-	bs := s.bins[:cap(s.bins)]
-	for i := range bs {
-		s.binSlab.release(bs[i])
-		bs[i] = nil
-	}
+	s.watchSlab.releaseAll(s.watches[:cap(s.watches)])
+	s.binSlab.releaseAll(s.bins[:cap(s.bins)])
 	*s = CDCL{
 		chunks: s.chunks[:0], free: append(s.free, s.chunks...), learnts: s.learnts[:0],
 		watches: s.watches[:0], bins: s.bins[:0], watchSlab: s.watchSlab, binSlab: s.binSlab, vals: s.vals[:0], level: s.level[:0],
@@ -772,10 +766,7 @@ func (s *CDCL) compact() {
 	for _, ch := range old {
 		for o := int32(0); int(o) < len(ch); {
 			h := ch[o]
-			n := hdrWords + h&hdrSize
-			if h&hdrLearnt != 0 {
-				n++
-			}
+			n := wordsOf(h)
 			if h&hdrGone == 0 {
 				nc, w := s.alloc(int(n))
 				copy(w, ch[o:o+n])

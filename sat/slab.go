@@ -25,17 +25,11 @@ func (p *slab[T]) push(l []T, x T) []T {
 
 // grow returns l's elements in an array of twice its capacity (at least
 // minList) and takes l's array back.
-func (p *slab[T]) grow(l []T) []T { return p.move(l, max(2*cap(l), minList)) }
-
-// move returns l's elements in an array of capacity n (a power of two)
-// and takes l's array back.
-func (p *slab[T]) move(l []T, n int) []T {
-	k := bits.TrailingZeros(uint(n))
-	for len(p.free) <= k {
-		p.free = append(p.free, nil)
-	}
+func (p *slab[T]) grow(l []T) []T {
+	n := max(2*cap(l), minList)
 	var nl []T
-	if f := p.free[k]; len(f) > 0 {
+	if k := bits.TrailingZeros(uint(n)); k < len(p.free) && len(p.free[k]) > 0 {
+		f := p.free[k]
 		nl = f[len(f)-1]
 		f[len(f)-1] = nil
 		p.free[k] = f[:len(f)-1]
@@ -51,6 +45,14 @@ func (p *slab[T]) move(l []T, n int) []T {
 	nl = append(nl, l...)
 	p.release(l)
 	return nl
+}
+
+// releaseAll takes back the arrays of every list in ls and empties them.
+func (p *slab[T]) releaseAll(ls [][]T) {
+	for i := range ls {
+		p.release(ls[i])
+		ls[i] = nil
+	}
 }
 
 // release takes list l's array back (l is not used again).
