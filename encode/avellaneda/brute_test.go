@@ -273,7 +273,8 @@ func TestCancelled(t *testing.T) {
 // TestDecodePrunes checks Decode against the model's own tree on random
 // data and random models (a test per node, a class or none per leaf):
 // every example slot gets the class the perfect tree of the model gives
-// it (an unlabelled leaf's parent replaced by its other child), and
+// it (an unlabelled leaf's parent replaced by its other child), from the
+// graph and from the tree the incremental loop reads (predict), and
 // every leaf of the decoded tree is reached by some slot.
 func TestDecodePrunes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
@@ -343,8 +344,12 @@ func TestDecodePrunes(t *testing.T) {
 		reached := map[int]bool{}
 		for i := range e.NumExamples() {
 			r := e.Row(i)
-			if got, want := g.Predict(d, r), predict(1, 0, r); got != want {
+			want := predict(1, 0, r)
+			if got := g.Predict(d, r); got != want {
 				t.Fatalf("case %d: slot %d (row %d) decoded class %d, the model's tree says %d", it, i, r, got, want)
+			}
+			if got := e.predict(r); got != want { // the loop's prediction, before any graph
+				t.Fatalf("case %d: slot %d (row %d) read tree's class %d, the model's tree says %d", it, i, r, got, want)
 			}
 			reached[g.Leaf(d, r)] = true
 		}

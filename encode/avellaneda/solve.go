@@ -286,11 +286,11 @@ func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *m
 		if err != nil || st != sat.Satisfiable {
 			return st, nil, err
 		}
-		g := r.enc.Decode(r.solver.Value)
+		r.enc.readTree(r.solver.Value)
 		r.pending = r.pending[:0]
 		for i := range r.enc.NumExamples() {
 			row := r.enc.Row(i)
-			if g.Predict(d, row) != d.Labels[row] {
+			if r.enc.predict(row) != d.Labels[row] {
 				if r.enc.IsAdded(i) {
 					return sat.Unknown, nil, fmt.Errorf("internal error: example row %d is in the formula but the decoded tree misclassifies it", row)
 				}
@@ -301,6 +301,13 @@ func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *m
 			}
 		}
 		if len(r.pending) == 0 {
+			// The graph is built for this tree alone, and checked.
+			g := r.enc.treeGraph()
+			for i := range r.enc.NumExamples() {
+				if row := r.enc.Row(i); g.Predict(d, row) != d.Labels[row] {
+					return sat.Unknown, nil, fmt.Errorf("internal error: the tree of a model misclassifies row %d as a graph and not before", row)
+				}
+			}
 			return sat.Satisfiable, g, nil
 		}
 		for _, i := range r.pending {
