@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -39,6 +40,8 @@ func params(size bool) []backend.Param {
 	ps := []backend.Param{
 		backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 		backend.IntParam("batch", defaultBatch(size), "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
+		backend.EnumParam("pick", "nearest", []string{"nearest", "first"}, "which misclassified examples the incremental loop adds: nearest (Hamming distance) to an example of another class in the formula, or the first in row order"),
+		backend.BoolParam("seed", false, "start each depth from the examples the previous depth needed instead of none (pays with pick=first, costs with nearest)"),
 	}
 	if size {
 		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
@@ -100,19 +103,27 @@ func settings(job *backend.Job) Settings {
 	v := job.Options
 	o := formulaOptions(v)
 	spec := v.String("sat-solver")
+	var newSolver func() (sat.Solver, error)
+	if t := strings.TrimSpace(spec); t != "" && t != "cdcl" {
+		// Left nil for the default solver, which the search then resets
+		// and reuses from one depth to the next.
+		newSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
+	}
 	return Settings{
-		NewSolver:     func() (sat.Solver, error) { return sat.NewSolver(spec) },
-		AMO:           o.AMO,
-		Counter:       o.Counter,
-		PaperClauses:  o.PaperClauses,
-		Symmetry:      o.Symmetry,
-		NoClassCuts:   o.NoClassCuts,
-		DropConflicts: v.Bool("drop-conflicts"),
-		Batch:         v.Int("batch"),
-		Bisect:        v.String("size-search") == "bisect",
-		MaxDepth:      job.Problem.MaxDepth,
-		MaxNodes:      formulaNodes(job.Problem.MaxNodes),
-		Report:        job.Report,
+		NewSolver:          newSolver,
+		FirstMisclassified: v.String("pick") == "first",
+		Seed:               v.Bool("seed"),
+		AMO:                o.AMO,
+		Counter:            o.Counter,
+		PaperClauses:       o.PaperClauses,
+		Symmetry:           o.Symmetry,
+		NoClassCuts:        o.NoClassCuts,
+		DropConflicts:      v.Bool("drop-conflicts"),
+		Batch:              v.Int("batch"),
+		Bisect:             v.String("size-search") == "bisect",
+		MaxDepth:           job.Problem.MaxDepth,
+		MaxNodes:           formulaNodes(job.Problem.MaxNodes),
+		Report:             job.Report,
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,7 +137,7 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, NoClassCuts: it%7 == 3}
+			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, NoClassCuts: it%7 == 3, FirstMisclassified: it%4 == 1, Seed: it%3 == 2}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
@@ -394,6 +396,72 @@ func TestSizeDirectAfter(t *testing.T) {
 		switched := strings.Contains(strings.Join(log, "\n"), "per-threshold clauses added")
 		if !o.Optimal || o.Depth != 4 || o.Leaves != 8 || switched != (s.SizeDirectAfter == 1) {
 			t.Fatalf("%+v: optimal %v, depth %d, %d leaves, switched %v", s, o.Optimal, o.Depth, o.Leaves, switched)
+		}
+	}
+}
+
+// TestChooseNearest checks the loop's choice of examples against
+// distances computed from the binary view directly: the batch chosen
+// are the pending slots nearest to an added slot of another class,
+// lowest slot first among equals; with FirstMisclassified, the first
+// pending slots. It fails when choose keeps a farther slot or breaks a
+// tie the other way.
+func TestChooseNearest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for it := range 200 {
+		d := randomData(rng, 20+rng.IntN(60), 3, 2+rng.IntN(3))
+		p, err := Prepare(d, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := it%5 == 0
+		s := &Settings{FirstMisclassified: first}
+		var sb *slotBits
+		if !first {
+			sb = newSlotBits(p)
+		}
+		calls := 0
+		r, err := newRun(p, 2, s, nil, &calls, nil, sb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := r.enc.NumExamples()
+		var pending []int
+		for i := range n {
+			switch rng.IntN(3) {
+			case 0:
+				r.add(i)
+			case 1:
+				pending = append(pending, i)
+			}
+		}
+		dist := func(i int) int { // to the nearest added slot of another class
+			best := math.MaxInt32
+			for j := range n {
+				if !r.enc.IsAdded(j) || r.enc.classOf[j] == r.enc.classOf[i] {
+					continue
+				}
+				dd := 0
+				for _, tt := range p.Tests {
+					if p.View.True[tt].Has(r.enc.Row(i)) != p.View.True[tt].Has(r.enc.Row(j)) {
+						dd++
+					}
+				}
+				best = min(best, dd)
+			}
+			return best
+		}
+		want := slices.Clone(pending)
+		if !first {
+			slices.SortStableFunc(want, func(a, b int) int { return dist(a) - dist(b) })
+		}
+		batch := 1 + rng.IntN(3)
+		want = want[:min(batch, len(want))]
+		r.pending = slices.Clone(pending)
+		r.choose(batch)
+		slices.Sort(want) // the set chosen; its order is the solver's business
+		if got := slices.Sorted(slices.Values(r.pending)); !slices.Equal(got, want) {
+			t.Fatalf("case %d (first %v, batch %d): chose %v, want %v", it, first, batch, r.pending, want)
 		}
 	}
 }
