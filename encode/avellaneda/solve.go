@@ -252,7 +252,7 @@ type run struct {
 
 // newRun starts Algorithm 3 at depth k on a new solver, or on recycle
 // (reset) when it is not nil.
-func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, bits *slotBits) (*run, error) {
+func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, sb *slotBits) (*run, error) {
 	enc, err := New(p.View, p.Tests, p.Reps, k, Options{AMO: s.AMO, Counter: s.Counter, PaperClauses: s.PaperClauses, Symmetry: s.Symmetry, NoClassCuts: s.NoClassCuts})
 	if err != nil {
 		return nil, err
@@ -270,8 +270,8 @@ func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sa
 		solver = sat.NewCDCL()
 	}
 	enc.stream(solver)
-	r := &run{p: p, enc: enc, solver: solver, s: s, calls: calls, bits: bits}
-	if bits != nil {
+	r := &run{p: p, enc: enc, solver: solver, s: s, calls: calls, bits: sb}
+	if sb != nil {
 		r.near = make([]int32, enc.NumExamples())
 		for i := range r.near {
 			r.near[i] = math.MaxInt32
