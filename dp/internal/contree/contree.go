@@ -100,6 +100,7 @@ package contree
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/odtkit/odtkit/backend"
@@ -804,22 +805,31 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 		s.stats.SplitsTried++
 		var lbL, lbR int
 		var solL, solR *Node
+		var zeroL, zeroR bool // a side has a tree of no error
 		if d == 2 {
+			// A serial search builds the trees only when they improve
+			// on its incumbent.
+			keep := math.MaxInt
+			if st.par == nil {
+				keep = st.best.Errors
+			}
 			// Each side is capped one above the bound plus the rows to
 			// the interval's far end: a lower bound that large already
 			// prunes the whole interval around w (interval shrinking
 			// and sub-interval pruning), so the cap loses no pruning.
 			span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
 			if s.tabDue(v, &ls.tab, f) {
-				lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1)
+				lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
 			} else if s.bitsDue(v, &ls.bits, f) {
-				lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), bound+span+1)
+				lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), bound+span+1, keep)
 			} else {
-				lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1)
+				lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1, keep)
 			}
 			if s.stop {
 				return
 			}
+			// The cap is at least 1, so a bound of 0 is a side's optimum.
+			zeroL, zeroR = lbL == 0, lbR == 0
 		} else {
 			ub := bound
 			left, right := s.splitView(v, f, int(cum[w]), st.lvl)
@@ -868,6 +878,8 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 			} else {
 				lbL, solL, lbR, solR = lb2, sol2, lb1, sol1
 			}
+			zeroL = solL != nil && solL.Errors == 0
+			zeroR = solR != nil && solR.Errors == 0
 		}
 		if st.par != nil {
 			if solL != nil && solR != nil {
@@ -892,10 +904,10 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 		// leaves the thresholds below w no better than w, but possibly as
 		// good: a parallel root search, whose ties go to the lowest
 		// threshold, keeps them.
-		if solL != nil && solL.Errors == 0 && st.par == nil {
+		if zeroL && st.par == nil {
 			ml = max(ml, w+1)
 		}
-		if solR != nil && solR.Errors == 0 {
+		if zeroR {
 			mr = min(mr, w-1)
 		}
 		ci := int32(len(ls.comp))

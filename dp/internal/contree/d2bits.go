@@ -133,7 +133,7 @@ func (s *solver) moveTo(v *view, bt *d2bits, f1, cut int) {
 }
 
 // d2splitBits is d2split by the bit sets of (v, f1).
-func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit int) (lbL, lbR int, solL, solR *Node) {
+func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.stats.D2ByBits++
 	s.work += s.p * bt.nw * 4
@@ -150,6 +150,9 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit int) (lbL, lbR 
 	bl, br := s.d2start(nL, nR, limit)
 	s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, nL, nR, fql, fqr, &bl, &br) })
 	lbL, lbR = bl.err, br.err
+	if lbL+lbR >= keep {
+		return lbL, lbR, nil, nil
+	}
 	if bl.err < limit {
 		solL = bt.node(s, v, &bl, 1)
 	}

@@ -177,7 +177,7 @@ func (s *solver) buildTab(v *view, tb *d2tab, f1 int) bool {
 }
 
 // d2splitTab is d2split by the tables of (v, f1) at f1's t-th threshold.
-func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit int) (lbL, lbR int, solL, solR *Node) {
+func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit, keep int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.stats.D2ByTable++
 	s.work += tb.cost
@@ -203,6 +203,9 @@ func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit int) (lbL, lbR int, sol
 		sc.scan(s.cnt, tb.buf[tf.off:], tb.r1, tf.r2, t, f2)
 	})
 	lbL, lbR = bl.err, br.err
+	if lbL+lbR >= keep {
+		return lbL, lbR, nil, nil
+	}
 	if bl.err < limit {
 		solL = bl.tabNode(tb)
 	}

@@ -126,7 +126,12 @@ func depthOneNode(b *best1, thr float64) *Node {
 // optimum and tree when that is below limit, and otherwise limit (a lower
 // bound) and a nil tree. The cap lets the scans skip every threshold that
 // cannot bring a side below it.
-func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR *Node) {
+//
+// Trees are built only when the two sides make fewer than keep errors
+// together (math.MaxInt: whenever a side is below limit): a serial search
+// passes its incumbent's errors and does not build the trees it would
+// drop (bank at depth 4: those were half a solve's allocation).
+func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.work += s.p * v.n
 	if s.check() {
@@ -161,6 +166,9 @@ func (s *solver) d2split(v *view, f1, cut, limit int) (lbL, lbR int, solL, solR 
 		}
 	})
 	lbL, lbR = bl.err, br.err
+	if lbL+lbR >= keep {
+		return lbL, lbR, nil, nil
+	}
 	if bl.err < limit {
 		solL = bl.node(s, v, 1)
 	}

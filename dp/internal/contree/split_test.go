@@ -3,6 +3,7 @@ package contree
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -34,7 +35,8 @@ func subsetErrors(in Input, t *Node, rows []entry) int {
 // tree making exactly that many errors on the side's rows when the optimum
 // is below the cap, and otherwise the cap and no tree; on random data with
 // 2 to 6 classes (the two-class and the k-class scans), every first
-// feature and threshold, and caps from 0 to past the leaf's error.
+// feature and threshold, and caps from 0 to past the leaf's error; with
+// keep, the same bounds and trees only below it.
 func TestD2SplitCapped(t *testing.T) {
 	for seed := range uint64(30) {
 		k := 2 + int(seed%5)
@@ -49,7 +51,7 @@ func TestD2SplitCapped(t *testing.T) {
 				left, right := s.splitView(root, f1, cut, 0)
 				wantL, wantR := s.depthOne(left).Errors, s.depthOne(right).Errors
 				for _, limit := range []int{0, 1, wantL, wantR, wantL + 1, wantR + 1, root.n + 1} {
-					lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit)
+					lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit, math.MaxInt)
 					for sd, c := range []struct {
 						lb, want int
 						sol      *Node
@@ -60,6 +62,15 @@ func TestD2SplitCapped(t *testing.T) {
 						}
 						if c.sol != nil && (c.sol.Errors != c.want || subsetErrors(in, c.sol, c.rows) != c.want) {
 							t.Fatalf("seed %d f1 %d cut %d limit %d side %d: tree claims %d errors, makes %d; optimum %d", seed, f1, cut, limit, sd, c.sol.Errors, subsetErrors(in, c.sol, c.rows), c.want)
+						}
+					}
+					// With keep, the same bounds, and trees only when the
+					// two bounds sum below it.
+					for _, keep := range []int{lbL + lbR, lbL + lbR + 1} {
+						kL, kR, kSolL, kSolR := s.d2split(root, f1, cut, limit, keep)
+						build := lbL+lbR < keep
+						if kL != lbL || kR != lbR || (kSolL != nil) != (build && solL != nil) || (kSolR != nil) != (build && solR != nil) {
+							t.Fatalf("seed %d f1 %d cut %d limit %d keep %d: bounds %d/%d trees %v/%v, without keep %d/%d trees %v/%v", seed, f1, cut, limit, keep, kL, kR, kSolL != nil, kSolR != nil, lbL, lbR, solL != nil, solR != nil)
 						}
 					}
 				}
@@ -74,7 +85,7 @@ func TestD2SplitCapped(t *testing.T) {
 func sameAsRows(t *testing.T, name string, s *solver, root *view, f1, cut, limit int, hint [2]int, alt func() (int, int, *Node, *Node)) {
 	t.Helper()
 	s.d2hint = hint
-	lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit)
+	lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit, math.MaxInt)
 	rowHint := s.d2hint
 	s.d2hint = hint
 	aL, aR, asL, asR := alt()
@@ -108,7 +119,7 @@ func TestD2SplitTableMatchesRows(t *testing.T) {
 			for w := range m {
 				for _, limit := range []int{0, 1, 3, root.n + 1} {
 					sameAsRows(t, fmt.Sprintf("table seed %d", seed), s, root, f1, int(cum[w]), limit, [2]int{int(seed) % 3, -1}, func() (int, int, *Node, *Node) {
-						return s.d2splitTab(root, &tb, w, limit)
+						return s.d2splitTab(root, &tb, w, limit, math.MaxInt)
 					})
 				}
 			}
@@ -135,7 +146,7 @@ func TestD2SplitBitsMatchesRows(t *testing.T) {
 				cut := int(cum[(j*7919)%m])
 				for _, limit := range []int{0, 2, root.n + 1} {
 					sameAsRows(t, fmt.Sprintf("bits seed %d", seed), s, root, f1, cut, limit, [2]int{-1, int(seed) % 3}, func() (int, int, *Node, *Node) {
-						return s.d2splitBits(root, &bt, f1, cut, limit)
+						return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt)
 					})
 				}
 			}
