@@ -14,7 +14,8 @@ import (
 // learnt clauses. It is incremental (clauses may be added between
 // solves; learnt clauses and activities are kept) and solves under
 // assumptions. The search is deterministic: the same clauses and calls
-// give the same answers and models. A cancelled context stops it within a few hundred conflicts.
+// give the same answers and models. A cancelled context stops it within
+// a few hundred conflicts.
 //
 // On the Avellaneda formulas it refutes node limits several times faster
 // than gini (see encode/avellaneda).

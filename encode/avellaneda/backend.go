@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -103,14 +102,8 @@ func settings(job *backend.Job) Settings {
 	v := job.Options
 	o := formulaOptions(v)
 	spec := v.String("sat-solver")
-	var newSolver func() (sat.Solver, error)
-	if t := strings.TrimSpace(spec); t != "" && t != "cdcl" {
-		// Left nil for the default solver, which the search then resets
-		// and reuses from one depth to the next.
-		newSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
-	}
 	return Settings{
-		NewSolver:          newSolver,
+		NewSolver:          func() (sat.Solver, error) { return sat.NewSolver(spec) },
 		FirstMisclassified: v.String("pick") == "first",
 		Seed:               v.Bool("seed"),
 		AMO:                o.AMO,

@@ -17,8 +17,9 @@ import (
 // Settings control DT_depth and DT_size. The zero value uses sat.CDCL, no
 // at-most-one clauses, and fails on conflicting rows.
 type Settings struct {
-	// NewSolver returns a fresh solver (one per depth tried); nil =
-	// sat.NewCDCL.
+	// NewSolver returns a fresh solver for the first depth tried, and
+	// for each next one unless it returned a sat.CDCL (reset and reused
+	// instead); nil = sat.NewCDCL.
 	NewSolver func() (sat.Solver, error)
 	// AMO is the at-most-one encoding, Counter that of the node limit.
 	AMO     AMO
@@ -147,12 +148,7 @@ func Prepare(d *model.Dataset, dropConflicts bool) (*Prepared, error) {
 	groups := map[string][]int{}
 	var order []string
 	for r := range n {
-		clear(key)
-		for i, t := range p.Tests {
-			if v.True[t].Has(r) {
-				key[i>>6] |= 1 << (i & 63)
-			}
-		}
+		testBits(v, p.Tests, r, key)
 		var sb strings.Builder
 		for _, w := range key {
 			fmt.Fprintf(&sb, "%016x", w)
@@ -315,14 +311,21 @@ func newSlotBits(p *Prepared) *slotBits {
 		return nil
 	}
 	b := &slotBits{words: w, bits: make([]uint64, len(p.Reps)*w)}
-	for f, t := range p.Tests {
-		for i, r := range p.Reps {
-			if p.View.True[t].Has(r) {
-				b.bits[i*w+f>>6] |= 1 << (f & 63)
-			}
-		}
+	for i, r := range p.Reps {
+		testBits(p.View, p.Tests, r, b.bits[i*w:i*w+w])
 	}
 	return b
+}
+
+// testBits writes into dst (one bit per test, (len(tests)+63)/64 words)
+// which of the tests row r passes.
+func testBits(v *model.BinaryView, tests []int, r int, dst []uint64) {
+	clear(dst)
+	for i, t := range tests {
+		if v.True[t].Has(r) {
+			dst[i>>6] |= 1 << (i & 63)
+		}
+	}
 }
 
 // add puts example slot j in the formula and lowers the distances of the
@@ -498,7 +501,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		}
 	}
 	var seed []int
-	// The default solver of a refuted depth is reset and reused for the
+	// A CDCL solver of a refuted depth is reset and reused for the
 	// next: its memory (clause arena, watch lists) then serves again
 	// instead of being allocated anew and faulted in.
 	var recycle *sat.CDCL
@@ -540,9 +543,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			return out, r, nil
 		}
 		out.DepthLB = k + 1
-		if s.NewSolver == nil {
-			recycle, _ = r.solver.(*sat.CDCL)
-		}
+		recycle, _ = r.solver.(*sat.CDCL)
 		if s.Seed {
 			seed = r.addedSlots()
 		}
