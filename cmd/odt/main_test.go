@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	odtBin = filepath.Join(dir, "odt")
-	if out, err := exec.Command("go", "build", "-o", odtBin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", e2eTags, "-o", odtBin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
