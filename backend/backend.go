@@ -113,11 +113,35 @@ type Info struct {
 	Objectives []model.Objective
 	// Input says what data it works on: "binary view", "numeric", ...
 	Input string
+	// Family is the kind of formulation behind the backend, one of the
+	// Family constants: what a comparison of formulations groups by.
+	Family Family
 	// Exact backends prove optimality when they finish; anytime backends
 	// report improving incumbents as they go.
 	Exact, Anytime bool
 	Caps           Caps
 	Params         []Param
+}
+
+// Family is the kind of formulation a backend solves.
+type Family string
+
+const (
+	// FamilyDP: dynamic programming / branch-and-bound search over trees.
+	FamilyDP Family = "dp"
+	// FamilySAT: a propositional (SAT, MaxSAT or pseudo-Boolean) model.
+	FamilySAT Family = "sat"
+	// FamilyMILP: a mixed-integer linear program.
+	FamilyMILP Family = "milp"
+	// FamilyHeuristic: a model without a proof of optimality.
+	FamilyHeuristic Family = "heuristic"
+	// FamilyPortfolio: several backends run together.
+	FamilyPortfolio Family = "portfolio"
+)
+
+// Families lists the families in the order tables show them.
+func Families() []Family {
+	return []Family{FamilyDP, FamilySAT, FamilyMILP, FamilyHeuristic, FamilyPortfolio}
 }
 
 // Accepts reports whether the backend solves objective o.

@@ -70,7 +70,7 @@ func New(name string, members ...backend.Backend) *Backend {
 	}
 	b := &Backend{members: slices.Clone(members)}
 	var inputs []string
-	info := backend.Info{Name: name, Caps: backend.Caps{Memory: true}}
+	info := backend.Info{Name: name, Family: backend.FamilyPortfolio, Caps: backend.Caps{Memory: true}}
 	for _, m := range members {
 		mi := m.Info()
 		if slices.Contains(b.names, mi.Name) {

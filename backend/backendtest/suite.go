@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -122,6 +123,9 @@ func Run(t *testing.T, b backend.Backend, c Config) {
 func checkInfo(t *testing.T, info backend.Info) {
 	if info.Name == "" || info.Description == "" || len(info.Objectives) == 0 || info.Input == "" {
 		t.Errorf("incomplete Info: %+v", info)
+	}
+	if !slices.Contains(backend.Families(), info.Family) {
+		t.Errorf("backend %s: family %q is not one of %v", info.Name, info.Family, backend.Families())
 	}
 	seen := map[string]bool{}
 	for _, p := range info.Params {

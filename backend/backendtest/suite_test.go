@@ -24,7 +24,7 @@ func (b bruteBackend) Info() backend.Info {
 	if b.flaw == "ignores-fields" {
 		caps.MinSupport = false
 	}
-	return backend.Info{Name: "brute", Description: "exhaustive search (test only)", Input: "binary view",
+	return backend.Info{Name: "brute", Family: backend.FamilyDP, Description: "exhaustive search (test only)", Input: "binary view",
 		Objectives: []model.Objective{model.MinError}, Exact: true, Anytime: true, Caps: caps,
 		Params: []backend.Param{backend.EnumParam("mode", "plain", []string{"plain", "fancy"}, "a mode").
 			Checked(func(string) error { return nil }), backend.IntParam("k", 1, "a count").AtLeast(1)}}

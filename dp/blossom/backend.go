@@ -45,6 +45,7 @@ func (Backend) Info() backend.Info {
 	}
 	return backend.Info{
 		Name:        "blossom",
+		Family:      backend.FamilyDP,
 		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Demirović, Hebrard & Jean)",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",

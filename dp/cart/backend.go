@@ -18,6 +18,7 @@ type Backend struct{}
 func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "cart",
+		Family:      backend.FamilyHeuristic,
 		Description: "greedy top-down tree (Gini impurity), the baseline and first incumbent of the exact solvers",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",

@@ -21,7 +21,8 @@ type Backend struct{}
 // limit.
 func (Backend) Info() backend.Info {
 	return backend.Info{
-		Name: "contree",
+		Name:   "contree",
+		Family: backend.FamilyDP,
 		Description: "ConTree: optimal depth-limited tree by dynamic programming and branch-and-bound " +
 			"directly on numeric thresholds (categorical columns as one 0/1 test per level; integer row weights only)",
 		Objectives: []model.Objective{model.MinError},

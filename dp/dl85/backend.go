@@ -39,6 +39,7 @@ func caps() backend.Caps {
 func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "dl85",
+		Family:      backend.FamilyDP,
 		Description: "DL8.5: optimal tree of bounded depth by caching branch-and-bound (multiclass, weights, min support)",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
@@ -53,6 +54,7 @@ func (Backend) Info() backend.Info {
 func (AnytimeBackend) Info() backend.Info {
 	return backend.Info{
 		Name:        "cadl85",
+		Family:      backend.FamilyDP,
 		Description: "CA-DL8.5: complete anytime DL8.5, restarts under a pruning rule relaxed each time (purity, gain, discrepancy, topk, topk*)",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",

@@ -51,6 +51,7 @@ func params(size bool) []backend.Param {
 func info(size bool) backend.Info {
 	i := backend.Info{
 		Name:        "sat-depth",
+		Family:      backend.FamilySAT,
 		Description: "minimum depth of a tree with no training error: Avellaneda's incremental SAT encoding (DT_depth)",
 		Objectives:  []model.Objective{model.MinDepth},
 		Input:       "binary view",

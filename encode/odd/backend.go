@@ -55,6 +55,7 @@ func milpParams() []backend.Param {
 func (DiagramBackend) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-odd",
+		Family:      backend.FamilyMILP,
 		Description: "optimal decision diagram on a skeleton: the ODD flow MILP (Florio et al. 2023) on HiGHS, warm-started by the construction heuristic (build with -tags highs)",
 		Objectives:  []model.Objective{model.DiagramError},
 		Input:       "numeric (scaled to [0,1]; categorical one-hot)",
@@ -71,6 +72,7 @@ func (DiagramBackend) Info() backend.Info {
 func (TreeBackend) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-odt",
+		Family:      backend.FamilyMILP,
 		Description: "optimal tree as the tree special case of the ODD flow MILP (Florio et al. 2023) on HiGHS (build with -tags highs)",
 		Objectives:  []model.Objective{model.MinError, model.DiagramError},
 		Input:       "numeric (scaled to [0,1]; categorical one-hot)",
