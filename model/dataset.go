@@ -43,7 +43,9 @@ type Dataset struct {
 	Name     string
 	Features []Feature
 	// Labels[r] is the class index of row r; Classes[i] names class i.
-	// Classes are kept in the order first seen in the file.
+	// Classes are kept in the order first seen in the file. Data read
+	// without labels (ReadOptions.NoLabel) has no Classes and every label
+	// 0: a model can be applied to it, nothing learned or evaluated.
 	Labels  []int
 	Classes []string
 	// Weights is nil (every row weighs 1) or holds one positive weight per row.
@@ -122,6 +124,9 @@ func (d *Dataset) Validate() error {
 	n := len(d.Labels)
 	if n == 0 {
 		return fmt.Errorf("dataset %s: no rows", d.Name)
+	}
+	if len(d.Classes) == 0 {
+		return fmt.Errorf("dataset %s: no labels (no classes)", d.Name)
 	}
 	for i, f := range d.Features {
 		if len(f.Values) != n {

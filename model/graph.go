@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // GraphKind tells a tree (every node has at most one parent) from a
@@ -288,6 +289,129 @@ func (g *Graph) CheckData(d *Dataset) error {
 		}
 	}
 	return nil
+}
+
+// FeatureColumns returns, for each name, the index of d's feature column
+// of that name. A name d lacks, or holds twice, is an error naming every
+// such name and d.
+func (d *Dataset) FeatureColumns(names []string) ([]int, error) {
+	at := make(map[string]int, len(d.Features))
+	twice := map[string]bool{}
+	for i, f := range d.Features {
+		if _, dup := at[f.Name]; dup {
+			twice[f.Name] = true
+		}
+		at[f.Name] = i
+	}
+	out := make([]int, len(names))
+	var absent, ambiguous []string
+	for i, n := range names {
+		c, ok := at[n]
+		switch {
+		case !ok:
+			absent = append(absent, fmt.Sprintf("%q", n))
+		case twice[n]:
+			ambiguous = append(ambiguous, fmt.Sprintf("%q", n))
+		}
+		out[i] = c
+	}
+	switch {
+	case len(absent) > 0:
+		return nil, fmt.Errorf("the data %s has no feature column %s (its features: %s)", d.Name, strings.Join(absent, ", "), strings.Join(d.FeatureNames(), ", "))
+	case len(ambiguous) > 0:
+		return nil, fmt.Errorf("the data %s has more than one feature column named %s", d.Name, strings.Join(ambiguous, ", "))
+	}
+	return out, nil
+}
+
+// UsedFeatures lists the names of the features the graph's reachable
+// nodes test, in the order of g.Features.
+func (g *Graph) UsedFeatures() []string {
+	var out []string
+	for f, u := range g.usedMask() {
+		if u {
+			out = append(out, g.Features[f])
+		}
+	}
+	return out
+}
+
+// usedMask marks the features g's reachable nodes test.
+func (g *Graph) usedMask() []bool {
+	used := make([]bool, len(g.Features))
+	for _, i := range g.reachable() {
+		nd := g.Nodes[i]
+		switch {
+		case nd.Leaf:
+		case nd.Weights != nil:
+			for f := range nd.Weights {
+				used[f] = true
+			}
+		default:
+			used[nd.Feature] = true
+		}
+	}
+	return used
+}
+
+// Bind returns g applied to d's columns by name: a copy whose tests name
+// the index of d's feature column of the same name as g's feature, and
+// whose Features are d's names. d may order its columns differently and
+// hold columns g does not test; a feature g tests that d lacks (or holds
+// twice) is an error naming it and d, and so is a numeric test on a
+// categorical column or the reverse. Categorical tests and classes are
+// matched by name already (Category holds the level's text, Evaluate and
+// Errors match class names), so the bound graph predicts for d's rows
+// what g predicts for the same values under g's own column order.
+func (g *Graph) Bind(d *Dataset) (*Graph, error) {
+	g = g.Compact() // every node reachable
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid model: %w", err)
+	}
+	var used []string
+	var usedIdx []int
+	seen := map[string]bool{}
+	for f, u := range g.usedMask() {
+		if !u {
+			continue
+		}
+		n := g.Features[f]
+		if seen[n] {
+			return nil, fmt.Errorf("the model tests two features named %q, so it cannot be applied by name", n)
+		}
+		seen[n] = true
+		used, usedIdx = append(used, n), append(usedIdx, f)
+	}
+	cols, err := d.FeatureColumns(used)
+	if err != nil {
+		return nil, err
+	}
+	remap := make([]int, len(g.Features)) // g's feature -> d's column
+	for i := range remap {
+		remap[i] = -1
+	}
+	for k, f := range usedIdx {
+		remap[f] = cols[k]
+	}
+	out := &Graph{Kind: g.Kind, Features: d.FeatureNames(), Classes: g.Classes, Root: g.Root, Nodes: make([]Node, len(g.Nodes))}
+	for i, nd := range g.Nodes {
+		switch {
+		case nd.Leaf:
+		case nd.Weights != nil:
+			w := make(map[int]float64, len(nd.Weights))
+			for f, x := range nd.Weights {
+				w[remap[f]] = x
+			}
+			nd.Weights = w
+		default:
+			nd.Feature = remap[nd.Feature]
+		}
+		out.Nodes[i] = nd
+	}
+	if err := out.CheckData(d); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // classMap maps the graph's class indices to d's (by name), -1 where d

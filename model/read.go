@@ -22,7 +22,16 @@ type DataError struct {
 	File string
 	Line int
 	Msg  string
+	// Err, when not nil, classifies the problem (ErrMissingColumn).
+	Err error
 }
+
+// ErrMissingColumn classifies the DataError of a file that lacks a
+// column asked for by ReadOptions.Columns.
+var ErrMissingColumn = errors.New("missing column")
+
+// Unwrap returns e.Err.
+func (e *DataError) Unwrap() error { return e.Err }
 
 func (e *DataError) Error() string {
 	if e.Line > 0 {
@@ -63,6 +72,47 @@ type ReadOptions struct {
 	// repeats rows (contree) are refused by that backend, so that auto
 	// can pick another.
 	Weight string
+	// Categorical names columns (by name or 0-based index, as Label) read
+	// as categories: every value is a level, numbers and the missing-value
+	// marks "?" and "" included. In any other column a missing value is an
+	// error naming the file, line and column: read as a level, it would
+	// silently turn a numeric column categorical. (A column holding text
+	// other than a missing value is categorical without being named here.)
+	Categorical []string
+	// Columns, when not nil, names the only feature columns to read, by
+	// name (text files: f0, f1, ...); the other columns are skipped
+	// unparsed, and a name absent from the file is an error listing every
+	// absent one. The features keep their file order.
+	Columns []string
+	// NoLabel reads a file without a label column (text files: without
+	// the label field), to apply a model to: every column is a feature
+	// (or every one in Columns), the dataset has no classes and every
+	// entry of its Labels is 0. Such a dataset can be predicted on, not
+	// learned from or evaluated (Dataset.Validate refuses it).
+	NoLabel bool
+	// MinRows is the fewest data rows accepted; 0 means 2, the fewest a
+	// learner can use. Reading to predict or evaluate may set it to 1.
+	MinRows int
+}
+
+// FormatOf is the format o reads path in: o.Format, or for FormatAuto
+// the one the file name says.
+func (o ReadOptions) FormatOf(path string) Format {
+	if o.Format != FormatAuto {
+		return o.Format
+	}
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		return FormatCSV
+	}
+	return FormatText
+}
+
+// minRows is the fewest data rows o accepts.
+func (o ReadOptions) minRows() int {
+	if o.MinRows > 0 {
+		return o.MinRows
+	}
+	return 2
 }
 
 // MaxWeight is the largest row weight, and total weight, the readers
@@ -92,14 +142,7 @@ func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Datase
 		return nil, err
 	}
 	defer f.Close()
-	format := opt.Format
-	if format == FormatAuto {
-		format = FormatText
-		if strings.EqualFold(filepath.Ext(path), ".csv") {
-			format = FormatCSV
-		}
-	}
-	switch format {
+	switch format := opt.FormatOf(path); format {
 	case FormatCSV:
 		size := int64(0)
 		if st, err := f.Stat(); err == nil {
@@ -107,12 +150,12 @@ func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Datase
 		}
 		return readCSV(ctx, f, path, opt, size)
 	case FormatText:
-		if opt.Label != "" || opt.Weight != "" {
-			return nil, dataErr(path, 0, "--label and --weight apply to CSV files only (the text format has its label first)")
+		if opt.Label != "" || opt.Weight != "" || len(opt.Categorical) > 0 {
+			return nil, dataErr(path, 0, "--label, --weight and --categorical apply to CSV files only (the text format has its label first and numeric features)")
 		}
-		return readText(ctx, f, path)
+		return readText(ctx, f, path, opt)
 	}
-	return nil, fmt.Errorf("%s: unknown format %q (want csv or text)", path, format)
+	return nil, fmt.Errorf("%s: unknown format %q (want csv or text)", path, opt.Format)
 }
 
 // ReadCSV reads a CSV file with a header row. name is used in errors.
@@ -148,16 +191,27 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
+	// With ReuseRecord the next Read refills the same slice: the header
+	// is kept in its own.
+	header = slices.Clone(header)
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
-	ncol := len(header)
-	if ncol < 2 {
-		return nil, dataErr(name, 1, "the header has %d column(s); need at least a feature and a label", ncol)
+	if err := checkHeader(name, header); err != nil {
+		return nil, err
 	}
-	label, err := findColumn(header, opt.Label, ncol-1)
-	if err != nil {
-		return nil, dataErr(name, 1, "label column: %v", err)
+	ncol := len(header)
+	label := -1
+	switch {
+	case opt.NoLabel && opt.Label != "":
+		return nil, dataErr(name, 1, "a label column (%q) was given for data read without labels", opt.Label)
+	case opt.NoLabel:
+	case ncol < 2:
+		return nil, dataErr(name, 1, "the header has %d column(s); need at least a feature and a label", ncol)
+	default:
+		if label, err = findColumn(header, opt.Label, ncol-1); err != nil {
+			return nil, dataErr(name, 1, "label column: %v", err)
+		}
 	}
 	weight := -1
 	if opt.Weight != "" {
@@ -168,14 +222,59 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 			return nil, dataErr(name, 1, "the weight column cannot be the label column")
 		}
 	}
+	feature := make([]bool, ncol) // the columns read as features
+	if opt.Columns == nil {
+		for c := range feature {
+			feature[c] = c != label && c != weight
+		}
+	} else {
+		at := make(map[string]int, ncol)
+		for c, h := range header {
+			at[h] = c
+		}
+		var absent []string
+		for _, want := range opt.Columns {
+			c, ok := at[want]
+			switch {
+			case !ok:
+				absent = append(absent, strconv.Quote(want))
+			case c == label || c == weight:
+				what := "weight column"
+				if c == label {
+					what = "label column (by default the last column; --label names another)"
+				}
+				return nil, dataErr(name, 1, "column %q is wanted as a feature but is the %s", want, what)
+			default:
+				feature[c] = true
+			}
+		}
+		if len(absent) > 0 {
+			return nil, &DataError{File: name, Line: 1, Err: ErrMissingColumn,
+				Msg: fmt.Sprintf("no column %s, wanted as a feature, in the header (%s)", strings.Join(absent, ", "), strings.Join(header, ", "))}
+		}
+	}
 	// Columns are parsed as the rows stream in, so that memory is the
 	// parsed table, not the text (see csvCol).
 	d := &Dataset{Name: name}
 	classIdx := map[string]int{}
 	cols := make([]*csvCol, ncol)
 	for c := range cols {
-		if c != label && c != weight {
+		if feature[c] {
 			cols[c] = &csvCol{name: header[c], bad: -1}
+		}
+	}
+	for _, key := range opt.Categorical {
+		c, err := findColumn(header, key, -1)
+		if err != nil {
+			return nil, dataErr(name, 1, "categorical column: %v", err)
+		}
+		switch {
+		case c == label:
+			return nil, dataErr(name, 1, "categorical column %q is the label column (labels are always read as class names)", header[c])
+		case c == weight:
+			return nil, dataErr(name, 1, "categorical column %q is the weight column", header[c])
+		case cols[c] != nil:
+			cols[c].setCategorical()
 		}
 	}
 	var (
@@ -218,7 +317,9 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 				}
 			}
 		}
-		if v := rec[label]; v == "" {
+		if label < 0 {
+			d.Labels = append(d.Labels, 0)
+		} else if v := rec[label]; v == "" {
 			if labelErr == nil {
 				labelErr = dataErr(name, line, "empty label in column %q", header[label])
 			}
@@ -245,17 +346,21 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 			d.Weights = append(d.Weights, w)
 		}
 		for c, col := range cols {
-			if col != nil {
-				col.add(i, rec[c], line)
+			if col == nil {
+				continue
 			}
+			if v := rec[c]; !col.forced && (v == "" || v == "?") {
+				return nil, missingErr(name, line, v, header[c])
+			}
+			col.add(i, rec[c], line)
 		}
 	}
-	if rows < 2 {
+	if need := opt.minRows(); rows < need {
 		last := 1 // the header
 		if rows > 0 {
 			last = lastLine
 		}
-		return nil, dataErr(name, last, "%d data row(s) up to here; need at least two", rows)
+		return nil, dataErr(name, last, "%d data row(s) up to here; need at least %d", rows, need)
 	}
 	if labelErr != nil {
 		return nil, labelErr
@@ -279,6 +384,32 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 	return d, nil
 }
 
+// checkHeader refuses empty and repeated column names: a model names the
+// features it tests, and applying it by name needs one column per name.
+func checkHeader(name string, header []string) error {
+	first := make(map[string]int, len(header))
+	for c, h := range header {
+		if h == "" {
+			return dataErr(name, 1, "column %d of the header (index %d) has no name; every column needs a distinct name", c+1, c)
+		}
+		if p, dup := first[h]; dup {
+			return dataErr(name, 1, "the header names two columns %q (columns %d and %d); every column needs a distinct name", h, p+1, c+1)
+		}
+		first[h] = c
+	}
+	return nil
+}
+
+// missingErr is the error of a missing value ("" or "?") in a column not
+// declared categorical.
+func missingErr(name string, line int, v, col string) error {
+	what := fmt.Sprintf("missing value %q", v)
+	if v == "" {
+		what = "empty cell"
+	}
+	return dataErr(name, line, "%s in column %q: fill it in or drop the row, or read the column as categories, the missing value one of them, with --categorical %s", what, col, col)
+}
+
 // csvCol is one feature column being read: numeric while every value
 // parses as a number, categorical from the first one that does not. A
 // number's text is kept only when it differs from the number's shortest
@@ -286,6 +417,7 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 // that turns categorical gets its earlier values back as written.
 type csvCol struct {
 	name    string
+	forced  bool // declared categorical: every value is a level
 	f       Feature
 	raw     []string // raw[i] when not "", the text of row i's number
 	levels  map[string]int
@@ -326,6 +458,13 @@ func (c *csvCol) add(i int, text string, line int) {
 		c.f.Levels = append(c.f.Levels, text)
 	}
 	c.f.Values = append(c.f.Values, float64(l))
+}
+
+// setCategorical makes a column categorical before its first value.
+func (c *csvCol) setCategorical() {
+	c.forced = true
+	c.f.Kind = Categorical
+	c.levels = map[string]int{}
 }
 
 // toCategorical turns the numbers read so far into levels, in order.
@@ -383,16 +522,25 @@ func findColumn(header []string, key string, def int) (int, error) {
 // separated by blanks, the label first. Blank lines are skipped. Labels
 // are kept as text; features must be finite numbers.
 func ReadText(r io.Reader, name string) (*Dataset, error) {
-	return readText(context.Background(), r, name)
+	return readText(context.Background(), r, name, ReadOptions{})
 }
 
-// readText is ReadText under a context.
-func readText(ctx context.Context, r io.Reader, name string) (*Dataset, error) {
+// readText is ReadText under a context, with opt's Columns, NoLabel and
+// MinRows.
+func readText(ctx context.Context, r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
+	first := 1 // the first feature field
+	if opt.NoLabel {
+		first = 0
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<30)
 	d := &Dataset{Name: name}
 	classIdx := map[string]int{}
-	var cols [][]float64
+	var (
+		cols [][]float64
+		keep []bool // with opt.Columns, the features read
+		err  error
+	)
 	ncol := -1
 	line, lastRow := 0, 0
 	for sc.Scan() {
@@ -411,27 +559,39 @@ func readText(ctx context.Context, r io.Reader, name string) (*Dataset, error) {
 		}
 		if ncol < 0 {
 			ncol = len(fields)
-			if ncol < 2 {
+			if ncol < first+1 {
 				return nil, dataErr(name, line, "row has %d field(s); need a label and at least one feature", ncol)
 			}
-			cols = make([][]float64, ncol-1)
+			cols = make([][]float64, ncol-first)
+			if opt.Columns != nil {
+				if keep, err = textColumns(name, line, opt.Columns, len(cols)); err != nil {
+					return nil, err
+				}
+			}
 		} else if len(fields) != ncol {
 			return nil, dataErr(name, line, "row has %d fields, earlier rows have %d", len(fields), ncol)
 		}
-		c, ok := classIdx[fields[0]]
-		if !ok {
-			c = len(d.Classes)
-			classIdx[fields[0]] = c
-			d.Classes = append(d.Classes, fields[0])
+		if opt.NoLabel {
+			d.Labels = append(d.Labels, 0)
+		} else {
+			c, ok := classIdx[fields[0]]
+			if !ok {
+				c = len(d.Classes)
+				classIdx[fields[0]] = c
+				d.Classes = append(d.Classes, fields[0])
+			}
+			d.Labels = append(d.Labels, c)
 		}
-		d.Labels = append(d.Labels, c)
-		for j, s := range fields[1:] {
+		for j, s := range fields[first:] {
+			if keep != nil && !keep[j] {
+				continue
+			}
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, dataErr(name, line, "field %d is %q, not a number", j+2, s)
+				return nil, dataErr(name, line, "field %d is %q, not a number", j+first+1, s)
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, dataErr(name, line, "field %d is %q, not a finite number", j+2, s)
+				return nil, dataErr(name, line, "field %d is %q, not a finite number", j+first+1, s)
 			}
 			cols[j] = append(cols[j], v)
 		}
@@ -442,12 +602,34 @@ func readText(ctx context.Context, r io.Reader, name string) (*Dataset, error) {
 	if ncol < 0 {
 		return nil, dataErr(name, max(line, 1), "empty file (no data rows)")
 	}
-	if len(d.Labels) < 2 {
-		return nil, dataErr(name, lastRow, "%d data row(s) up to here; need at least two", len(d.Labels))
+	if need := opt.minRows(); len(d.Labels) < need {
+		return nil, dataErr(name, lastRow, "%d data row(s) up to here; need at least %d", len(d.Labels), need)
 	}
-	d.Features = make([]Feature, len(cols))
+	d.Features = make([]Feature, 0, len(cols))
 	for j, v := range cols {
-		d.Features[j] = Feature{Name: "f" + strconv.Itoa(j), Values: v}
+		if keep == nil || keep[j] {
+			d.Features = append(d.Features, Feature{Name: "f" + strconv.Itoa(j), Values: v})
+		}
 	}
 	return d, nil
+}
+
+// textColumns marks which of a text file's n features (f0, f1, ...) are
+// wanted; line is the first row's, where an absent one is reported.
+func textColumns(name string, line int, want []string, n int) ([]bool, error) {
+	keep := make([]bool, n)
+	var absent []string
+	for _, w := range want {
+		j, err := strconv.Atoi(strings.TrimPrefix(w, "f"))
+		if !strings.HasPrefix(w, "f") || err != nil || j < 0 || j >= n || "f"+strconv.Itoa(j) != w {
+			absent = append(absent, strconv.Quote(w))
+			continue
+		}
+		keep[j] = true
+	}
+	if len(absent) > 0 {
+		return nil, &DataError{File: name, Line: line, Err: ErrMissingColumn,
+			Msg: fmt.Sprintf("no feature %s, wanted: the rows have %d features, f0 to f%d", strings.Join(absent, ", "), n, n-1)}
+	}
+	return keep, nil
 }

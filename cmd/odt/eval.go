@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -23,20 +27,88 @@ func readModel(path string) (*model.Graph, error) {
 	return g, nil
 }
 
-// modelAndData reads the model and the data and checks they fit.
-func modelAndData(modelPath string, df *dataFlags, dataPath string) (*model.Graph, *model.Dataset, error) {
+// modelAndData reads the model and the data and binds the model to the
+// data's columns by name. labelled says whether the data must have its
+// labels (eval) or may lack them (predict; see applyOptions).
+func modelAndData(modelPath string, df *dataFlags, dataPath string, labelled bool) (*model.Graph, *model.Dataset, error) {
 	g, err := readModel(modelPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := df.read(dataPath)
+	opt, err := applyOptions(g, df, dataPath, labelled)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := g.CheckData(d); err != nil {
+	d, err := readDataFile(context.Background(), dataPath, opt)
+	if errors.Is(err, model.ErrMissingColumn) {
 		return nil, nil, badInput(fmt.Errorf("model %s does not fit the data: %w", modelPath, err))
 	}
-	return g, d, nil
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := g.Bind(d)
+	if err != nil {
+		return nil, nil, badInput(fmt.Errorf("model %s does not fit the data: %w", modelPath, err))
+	}
+	return b, d, nil
+}
+
+// applyOptions are the read options to apply g to the file at path: one
+// row is enough; of a CSV file only the columns g tests are read (found
+// by name, in any order, others skipped unparsed), those it tests as
+// categories read as categories, and the label only when labelled or
+// --label is given; a text file must hold g's features f0, f1, ... by
+// position, after a label field unless (for predict) a regular file's
+// first row holds exactly g's features.
+func applyOptions(g *model.Graph, df *dataFlags, path string, labelled bool) (model.ReadOptions, error) {
+	opt, err := df.options()
+	if err != nil {
+		return opt, err
+	}
+	opt.MinRows = 1
+	if opt.FormatOf(path) == model.FormatText {
+		opt.Columns = g.Features
+		opt.NoLabel = !labelled && textFields(path) == len(g.Features)
+		return opt, nil
+	}
+	opt.Columns = g.UsedFeatures()
+	if opt.Columns == nil {
+		opt.Columns = []string{}
+	}
+	opt.NoLabel = !labelled && df.label == ""
+	seen := map[string]bool{}
+	for _, c := range opt.Categorical {
+		seen[c] = true
+	}
+	for _, nd := range g.Nodes {
+		if !nd.Leaf && nd.IsCategory && !seen[g.Features[nd.Feature]] {
+			seen[g.Features[nd.Feature]] = true
+			opt.Categorical = append(opt.Categorical, g.Features[nd.Feature])
+		}
+	}
+	return opt, nil
+}
+
+// textFields is the number of fields of the first non-blank line of a
+// regular text file, or -1 when it cannot be told without consuming the
+// input (a pipe) or the file cannot be read (the reader then says why).
+func textFields(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return -1
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<30)
+	for sc.Scan() {
+		if n := len(strings.Fields(sc.Text())); n > 0 {
+			return n
+		}
+	}
+	return -1
 }
 
 // evaluation is the JSON form of `odt eval`.
@@ -55,7 +127,9 @@ func evaluate(g *model.Graph, d *model.Dataset, modelPath string) evaluation {
 func runEval(e env, args []string) error {
 	c := newFlags("eval", "odt eval --model FILE [flags] DATA",
 		"Evaluates a model (a model JSON, or a result JSON from odt solve --format json) on DATA:\n"+
-			"errors, accuracy and the confusion matrix.", 1, 1)
+			"errors, accuracy and the confusion matrix. The model is applied by feature and class name:\n"+
+			"DATA's columns may come in any order and include columns the model does not test; a\n"+
+			"column it tests that DATA lacks is an error.", 1, 1)
 	var modelPath, format, out string
 	var df dataFlags
 	c.StringVar(&modelPath, "model", "", "the model or result JSON `FILE` (required)")
@@ -69,7 +143,7 @@ func runEval(e env, args []string) error {
 	if err := checkFormat(format, "text", "json"); err != nil {
 		return err
 	}
-	g, d, err := modelAndData(modelPath, &df, pos[0])
+	g, d, err := modelAndData(modelPath, &df, pos[0], true)
 	if err != nil {
 		return err
 	}
@@ -98,7 +172,11 @@ func runEval(e env, args []string) error {
 func runPredict(e env, args []string) error {
 	c := newFlags("predict", "odt predict --model FILE [flags] DATA",
 		"Prints the model's predicted label for every row of DATA, one per line, in row order.\n"+
-			"DATA has the same format as for solve (its labels are read but not used).", 1, 1)
+			"DATA has the same format as for solve, one row or more; it needs no label. The model is\n"+
+			"applied by feature name: of a CSV file only the columns the model tests are read, in\n"+
+			"any order, other columns (a label among them) skipped; a column the model tests that\n"+
+			"DATA lacks is an error. A text file holds the model's features by position, after a\n"+
+			"label field or (when its rows hold exactly the model's features) without one.", 1, 1)
 	var modelPath, out string
 	var proba bool
 	var df dataFlags
@@ -110,7 +188,7 @@ func runPredict(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, d, err := modelAndData(modelPath, &df, pos[0])
+	g, d, err := modelAndData(modelPath, &df, pos[0], false)
 	if err != nil {
 		return err
 	}

@@ -214,5 +214,10 @@ func runDecode(e env, args []string) error {
 		}
 		return err
 	}
+	if res.Model != nil {
+		// As odt solve does: the leaves record the class counts of the
+		// rows that reach them, which predict --proba reads.
+		res.Model.SetCounts(data)
+	}
 	return writeResult(out, e.stdout, func(w io.Writer) error { return printResult(w, format, res, data) })
 }

@@ -150,12 +150,35 @@ func (o *optFlag) Set(s string) error {
 // dataFlags are the flags that say how to read a data file.
 type dataFlags struct {
 	label, weight, format string
+	categorical           columnsFlag
 }
 
 func (d *dataFlags) declare(c *cmdFlags) {
 	c.StringVar(&d.label, "label", "", "CSV label column, by `name` or 0-based index (default: the last column)")
 	c.StringVar(&d.weight, "weight", "", "CSV column of positive row weights, by `name` or index")
 	c.StringVar(&d.format, "data-format", "", "data file `format`: csv or text (default: csv for .csv files, text otherwise)")
+	c.Var(&d.categorical, "categorical", "read the CSV `COLUMNS` (names or 0-based indices, comma-separated; repeatable) as categories: every value is a level, ? and empty cells included (elsewhere a ? or empty cell is an error)")
+}
+
+// columnsFlag is a repeatable flag of comma-separated column names; a
+// value that is itself a name with a comma can be given by index.
+type columnsFlag []string
+
+func (c *columnsFlag) String() string {
+	if c == nil {
+		return ""
+	}
+	return strings.Join(*c, ",")
+}
+
+func (c *columnsFlag) Set(s string) error {
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			return fmt.Errorf("%q: an empty column name", s)
+		}
+		*c = append(*c, name)
+	}
+	return nil
 }
 
 // read reads a data file; every failure is bad input (exit code 2).
@@ -166,6 +189,15 @@ func (d *dataFlags) read(path string) (*model.Dataset, error) {
 // readContext is read under a context: a read stopped by ctx returns the
 // reader's error (wrapping the context's cause), not bad input.
 func (d *dataFlags) readContext(ctx context.Context, path string) (*model.Dataset, error) {
+	opt, err := d.options()
+	if err != nil {
+		return nil, err
+	}
+	return readDataFile(ctx, path, opt)
+}
+
+// options are the read options the flags give.
+func (d *dataFlags) options() (model.ReadOptions, error) {
 	var f model.Format
 	switch strings.ToLower(d.format) {
 	case "":
@@ -174,9 +206,15 @@ func (d *dataFlags) readContext(ctx context.Context, path string) (*model.Datase
 	case "text", "txt", "dl8", "dl85":
 		f = model.FormatText
 	default:
-		return nil, usagef("--data-format %q: want csv or text", d.format)
+		return model.ReadOptions{}, usagef("--data-format %q: want csv or text", d.format)
 	}
-	ds, err := model.ReadFileContext(ctx, path, model.ReadOptions{Format: f, Label: d.label, Weight: d.weight})
+	return model.ReadOptions{Format: f, Label: d.label, Weight: d.weight, Categorical: d.categorical}, nil
+}
+
+// readDataFile reads a data file; every failure but a stop by ctx is bad
+// input.
+func readDataFile(ctx context.Context, path string, opt model.ReadOptions) (*model.Dataset, error) {
+	ds, err := model.ReadFileContext(ctx, path, opt)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Cause(ctx)) {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/learn"
@@ -65,7 +66,22 @@ func (l *learnFlags) split(ctx context.Context, data *model.Dataset, df *dataFla
 	var h heldOut
 	switch {
 	case l.test != "":
-		t, err := df.readContext(ctx, l.test)
+		// The training data's feature columns, found by name, are read
+		// the way they were read for training; other columns are skipped.
+		opt, err := df.options()
+		if err != nil {
+			return h, err
+		}
+		opt.Columns = data.FeatureNames()
+		if opt.FormatOf(l.test) == model.FormatCSV {
+			for _, f := range data.Features {
+				if f.Kind == model.Categorical && !slices.Contains(opt.Categorical, f.Name) {
+					opt.Categorical = append(opt.Categorical, f.Name)
+				}
+			}
+		}
+		opt.MinRows = 1
+		t, err := readDataFile(ctx, l.test, opt)
 		if err != nil {
 			return h, err
 		}
@@ -133,24 +149,26 @@ func (l *learnFlags) run(ctx context.Context, data *model.Dataset, h heldOut, ca
 		prog.printf("grid point %s: validation score %.4f%s", describeProblem(t.Problem.Normalized()), t.Score, map[bool]string{true: " (chosen)"}[t.Chosen])
 	}
 	if h.test != nil {
-		if err := res.Model.CheckData(h.test); err != nil {
+		g, err := res.Model.Bind(h.test)
+		if err != nil {
 			return nil, badInput(fmt.Errorf("--test %s: %w", l.test, err))
 		}
-		ev := model.Evaluate(res.Model, h.test)
+		ev := model.Evaluate(g, h.test)
 		res.Test = &ev
 	}
 	return res, nil
 }
 
 // checkSameFeatures fails unless test has the training data's feature
-// columns (names and kinds).
+// columns, found by name in any order, of the same kinds.
 func checkSameFeatures(train, test *model.Dataset) error {
-	if train.NumFeatures() != test.NumFeatures() {
-		return badInput(fmt.Errorf("--test %s has %d feature columns, the training data %s has %d", test.Name, test.NumFeatures(), train.Name, train.NumFeatures()))
+	cols, err := test.FeatureColumns(train.FeatureNames())
+	if err != nil {
+		return badInput(fmt.Errorf("--test %s: %w", test.Name, err))
 	}
 	for i, f := range train.Features {
-		if g := test.Features[i]; g.Name != f.Name || g.Kind != f.Kind {
-			return badInput(fmt.Errorf("--test %s: feature %d is %s (%s), in the training data %s (%s)", test.Name, i, g.Name, g.Kind, f.Name, f.Kind))
+		if g := test.Features[cols[i]]; g.Kind != f.Kind {
+			return badInput(fmt.Errorf("--test %s: feature %q is %s, in the training data %s %s", test.Name, f.Name, g.Kind, train.Name, f.Kind))
 		}
 	}
 	return nil
