@@ -62,6 +62,11 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbfa,\"b\"\"c\",y\r\n1,2,0\r\n1,\"3\n4\",1\n"), "y")
 	f.Add([]byte("a,y\nNaN,0\n1,1\n"), "")
 	f.Add([]byte("a,y\n"), "")
+	f.Add([]byte("a,b,y\n1,2,p\n?,3,q\n"), "")
+	f.Add([]byte("a,b,y\n1,,p\n2,3,q\n"), "y")
+	f.Add([]byte("a,,y\n1,2,p\n2,3,q\n"), "")
+	f.Add([]byte("a,a,y\n1,2,p\n2,3,q\n"), "y")
+	f.Add([]byte("a,w,y\n1,0,p\n2,3,q\n"), "w")
 	f.Fuzz(func(t *testing.T, data []byte, label string) {
 		d, err := ReadCSV(bytes.NewReader(data), "fuzz.csv", ReadOptions{Label: label})
 		checkRead(t, d, err)
