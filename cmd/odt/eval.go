@@ -59,7 +59,7 @@ func modelAndData(modelPath string, df *dataFlags, dataPath string, labelled boo
 // categories read as categories, and the label only when labelled or
 // --label is given; a text file must hold g's features f0, f1, ... by
 // position, after a label field unless (for predict) a regular file's
-// first row holds exactly g's features.
+// first row holds exactly g's features, the first a number.
 func applyOptions(g *model.Graph, df *dataFlags, path string, labelled bool) (model.ReadOptions, error) {
 	opt, err := df.options()
 	if err != nil {
@@ -68,7 +68,15 @@ func applyOptions(g *model.Graph, df *dataFlags, path string, labelled bool) (mo
 	opt.MinRows = 1
 	if opt.FormatOf(path) == model.FormatText {
 		opt.Columns = g.Features
-		opt.NoLabel = !labelled && textFields(path) == len(g.Features)
+		if !labelled {
+			// Without a label a row holds exactly the features, all
+			// numbers; a first field that is no number is a label.
+			first := textFirstRow(path)
+			if len(first) == len(g.Features) && len(first) > 0 {
+				_, err := strconv.ParseFloat(first[0], 64)
+				opt.NoLabel = err == nil
+			}
+		}
 		return opt, nil
 	}
 	opt.Columns = g.UsedFeatures()
@@ -89,26 +97,26 @@ func applyOptions(g *model.Graph, df *dataFlags, path string, labelled bool) (mo
 	return opt, nil
 }
 
-// textFields is the number of fields of the first non-blank line of a
-// regular text file, or -1 when it cannot be told without consuming the
-// input (a pipe) or the file cannot be read (the reader then says why).
-func textFields(path string) int {
+// textFirstRow is the fields of the first non-blank line of a regular
+// text file, or nil when they cannot be had without consuming the input
+// (a pipe) or the file cannot be read (the reader then says why).
+func textFirstRow(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
-		return -1
+		return nil
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return -1
+		return nil
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<30)
 	for sc.Scan() {
-		if n := len(strings.Fields(sc.Text())); n > 0 {
-			return n
+		if fields := strings.Fields(strings.TrimPrefix(sc.Text(), "\uFEFF")); len(fields) > 0 {
+			return fields
 		}
 	}
-	return -1
+	return nil
 }
 
 // evaluation is the JSON form of `odt eval`.
