@@ -172,3 +172,33 @@ func TestEvaluateMatchesClassesByName(t *testing.T) {
 		t.Errorf("weighted errors %v, want 1", bound.WeightedErrors(s))
 	}
 }
+
+func TestUnlabelledDataIsNotEvaluated(t *testing.T) {
+	// Data read without labels is predicted on; evaluating or counting
+	// on it counts nothing rather than panicking or inventing errors.
+	d, err := ReadCSV(strings.NewReader("colour,petal_width\nblue,1.3\n"), "u.csv", ReadOptions{NoLabel: true, MinRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := flowerTree(flowers()).Bind(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Classes[g.Predict(d, 0)]; got != "versicolor" {
+		t.Errorf("predicted %s, want versicolor", got)
+	}
+	if ev := Evaluate(g, d); ev.Rows != 0 || ev.Errors != 0 || len(ev.Confusion) != len(g.Classes) {
+		t.Errorf("evaluation of unlabelled data: %+v", ev)
+	}
+	if g.Errors(d) != 0 || g.WeightedErrors(d) != 0 {
+		t.Errorf("errors %d, weighted %v on unlabelled data", g.Errors(d), g.WeightedErrors(d))
+	}
+	g.SetCounts(d)
+	for _, n := range g.Nodes {
+		for _, c := range n.Counts {
+			if c != 0 {
+				t.Errorf("leaf counts %v from unlabelled data", n.Counts)
+			}
+		}
+	}
+}

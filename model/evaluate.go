@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Evaluation is how a model does on a dataset: the `test` block of a
@@ -25,7 +26,16 @@ type Evaluation struct {
 
 // Evaluate applies g to every row of d (classes matched by name) and
 // counts errors, accuracy, balanced accuracy and the confusion matrix.
+// d must have labels: data read without them (ReadOptions.NoLabel) gives
+// an evaluation of no rows.
 func Evaluate(g *Graph, d *Dataset) Evaluation {
+	if len(d.Classes) == 0 {
+		ev := Evaluation{Classes: slices.Clone(g.Classes), Confusion: make([][]int, len(g.Classes))}
+		for i := range ev.Confusion {
+			ev.Confusion[i] = make([]int, len(g.Classes))
+		}
+		return ev
+	}
 	classes := append([]string(nil), d.Classes...)
 	idx := make(map[string]int, len(classes))
 	for i, c := range classes {
@@ -91,6 +101,9 @@ func (g *Graph) SetCounts(d *Dataset) {
 		}
 	}
 	for r, l := range d.Labels {
+		if l >= len(inv) {
+			break // data without labels: nothing to count
+		}
 		if c := inv[l]; c >= 0 {
 			g.Nodes[g.Leaf(d, r)].Counts[c] += d.Weight(r)
 		}

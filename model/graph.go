@@ -443,8 +443,11 @@ func (g *Graph) PredictLabels(d *Dataset) []int {
 }
 
 // Errors counts the rows of d whose predicted class (matched by name)
-// differs from their label.
+// differs from their label (none for data without labels).
 func (g *Graph) Errors(d *Dataset) int {
+	if len(d.Classes) == 0 {
+		return 0
+	}
 	m := g.classMap(d)
 	e := 0
 	for r, l := range d.Labels {
@@ -457,6 +460,9 @@ func (g *Graph) Errors(d *Dataset) int {
 
 // WeightedErrors sums the weights of the misclassified rows of d.
 func (g *Graph) WeightedErrors(d *Dataset) float64 {
+	if len(d.Classes) == 0 {
+		return 0
+	}
 	m := g.classMap(d)
 	e := 0.0
 	for r, l := range d.Labels {
