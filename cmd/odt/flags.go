@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -351,35 +349,4 @@ func (p *problemFlags) grid() learn.Grid {
 		g.Skeletons = p.skeleton.vals
 	}
 	return g
-}
-
-// output opens the destination of a command's result: the --out file or
-// stdout. The returned close function must be called once and reports
-// write errors.
-func output(path string, stdout io.Writer) (io.Writer, func() error, error) {
-	if path == "" || path == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, f.Close, nil
-}
-
-// writeResult writes to the --out file or stdout.
-func writeResult(path string, stdout io.Writer, write func(w io.Writer) error) error {
-	w, closeFn, err := output(path, stdout)
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	werr := write(&buf)
-	if werr == nil {
-		_, werr = w.Write(buf.Bytes())
-	}
-	if cerr := closeFn(); werr == nil {
-		werr = cerr
-	}
-	return werr
 }
