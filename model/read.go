@@ -87,11 +87,27 @@ func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Datase
 	if ctx.Err() != nil {
 		return nil, stopErr(ctx, path, 0)
 	}
-	f, err := os.Open(path)
+	f, err := openInput(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	ds, err := readFile(ctx, f, path, opt)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Cause(ctx)) {
+		// A wait for a pipe's data ended by ctx.
+		return nil, stopErr(ctx, path, 0)
+	}
+	return ds, err
+}
+
+// readFile reads the open file f of ReadFileContext.
+func readFile(ctx context.Context, f *os.File, path string, opt ReadOptions) (*Dataset, error) {
+	cr := &ctxReader{f: f}
+	defer cr.watch(ctx)()
+	br := bufio.NewReaderSize(cr, 1<<16)
+	if c := compression(br); c != "" {
+		return nil, dataErr(path, 0, "looks compressed (%s): odt reads plain CSV or text; decompress it first, e.g. %s", c, decompressHint[c])
+	}
 	format := opt.Format
 	if format == FormatAuto {
 		format = FormatText
@@ -105,12 +121,12 @@ func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Datase
 		if st, err := f.Stat(); err == nil {
 			size = st.Size()
 		}
-		return readCSV(ctx, f, path, opt, size)
+		return readCSV(ctx, br, path, opt, size)
 	case FormatText:
 		if opt.Label != "" || opt.Weight != "" {
 			return nil, dataErr(path, 0, "--label and --weight apply to CSV files only (the text format has its label first)")
 		}
-		return readText(ctx, f, path)
+		return readText(ctx, br, path)
 	}
 	return nil, fmt.Errorf("%s: unknown format %q (want csv or text)", path, format)
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/learn"
@@ -37,6 +38,35 @@ func (c *cmdFlags) outFlag(p *string, help string) {
 	c.StringVar(p, "out", "", help)
 	c.StringVar(p, "o", "", help)
 	c.aliases["o"] = "out"
+}
+
+// durationVar declares a duration flag whose refusal of a value says
+// what a duration looks like (a bare number has no unit).
+func (c *cmdFlags) durationVar(p *time.Duration, name string, def time.Duration, help string) {
+	*p = def
+	c.Var((*durationFlag)(p), name, help)
+}
+
+// durationFlag is a time.Duration flag value.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string {
+	if d == nil {
+		return ""
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *durationFlag) Set(s string) error {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil && strings.TrimSpace(s) != "0" {
+			return fmt.Errorf("a duration needs a unit, e.g. %ss or %sm", strings.TrimSpace(s), strings.TrimSpace(s))
+		}
+		return errors.New("not a duration: want a number with a unit, e.g. 5s, 2m, 1h30m")
+	}
+	*d = durationFlag(v)
+	return nil
 }
 
 // quietFlag declares --quiet and -q.

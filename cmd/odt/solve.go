@@ -37,7 +37,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&backend, "backend", "auto", "backend `NAME` (see odt backends), or auto")
 	pf.declare(c, true)
 	lf.declare(c)
-	c.DurationVar(&timeLimit, "time-limit", 0, "stop after `DURATION` (e.g. 30s, 5m) and report the best model found (0 = none)")
+	c.durationVar(&timeLimit, "time-limit", 0, "stop after `DURATION` (e.g. 30s, 5m) and report the best model found (0 = none)")
 	df.declare(c)
 	c.StringVar(&format, "format", "text", "output `format`: text, json or dot")
 	c.outFlag(&out, "write the result to `FILE` instead of stdout")
