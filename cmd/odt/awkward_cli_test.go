@@ -183,7 +183,7 @@ func TestAwkwardCLI(t *testing.T) {
 		{name: "help unknown topic", args: []string{"help", "nope"}, code: 2, stderr: []string{"exit-codes"}},
 		{name: "bench with a failed run is 0", args: []string{"bench", "--backends", "cart,contree", "--depth", "2", "-o", "$D/b", "$D/x.csv", "$D/c.csv"},
 			files: map[string]string{"x.csv": xorCSV, "c.csv": manyClasses()},
-			code: 0, stdout: []string{"failed runs", "at most 256 classes"}, limit: 60},
+			code:  0, stdout: []string{"failed runs", "at most 256 classes"}, limit: 60},
 		{name: "bench with a run over its memory is 0", args: []string{"bench", "--backends", "blossom", "--depth", "4", "--memory-limit", "30",
 			"--time-limit", "5s", "-o", "$D/b", "$D/big.csv"}, files: map[string]string{"big.csv": big},
 			code: 0, stdout: []string{"memory-limit"}, limit: 10},
@@ -211,7 +211,7 @@ func TestAwkwardCLI(t *testing.T) {
 			code: 2, stderr: []string{"compressed (zip)"}},
 		{name: "highs solution cut short", args: []string{"decode", "--backend", "milp-odt", "--depth", "1", "$D/x.csv", "$D/x.sol"},
 			files: map[string]string{"x.csv": xorCSV, "x.sol": "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 1\n# Columns 84\nd_0 1\n"},
-			code: 2, stderr: []string{"x.sol", "highs file truncated (it ends after line 8)"}, absent: []string{"line 0"}},
+			code:  2, stderr: []string{"x.sol", "highs file truncated (it ends after line 8)"}, absent: []string{"line 0"}},
 	})
 }
 
