@@ -257,7 +257,7 @@ func ParseFloats(s string) ([]float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(v >= 0) || v > maxFloat {
 			what := "not a number"
-			if err == nil || errors.Is(err, strconv.ErrRange) {
+			if (err == nil && v == v) || errors.Is(err, strconv.ErrRange) {
 				what = "out of range"
 			}
 			if strings.TrimSpace(f) == strings.TrimSpace(s) {
