@@ -169,6 +169,13 @@ func TestAwkwardCLI(t *testing.T) {
 				}
 			}},
 
+		{name: "bench out dash", args: []string{"bench", "--backends", "cart", "-o", "-", "$T/iris.csv"},
+			code: 2, stderr: []string{"folder", "does not apply"}, after: absentFile("-")},
+		{name: "backends out dash", args: []string{"backends", "-o", "-"},
+			code: 0, stdout: []string{"dl85"}, after: absentFile("-")},
+		{name: "backends out file mode", args: []string{"backends", "-o", "$D/b.txt"},
+			code: 0, after: wroteFile("b.txt", "dl85")},
+
 		// Exit codes: bad input is 2, whatever stage finds it.
 		{name: "tune folds beyond rows", args: []string{"solve", "-q", "--depth", "1,2", "--tune-folds", "1000", "$T/iris.csv"},
 			code: 2, stderr: []string{"1000 folds for 150 rows"}},
@@ -296,5 +303,37 @@ func TestExportHeaderDecodeCommand(t *testing.T) {
 			t.Fatalf("%s %v: decoded with max nodes %d, status %s, model %s; want max nodes %d, feasible and a model",
 				c.backend, c.flags, res.Problem.MaxNodes, res.Status, res.Model, want)
 		}
+	}
+}
+
+// Two SIGTERMs in quick succession during a solve written to -o FILE:
+// either the process quits at once (exit 130, no file, no temporary
+// file) or the first stop was quicker and the file is whole; never a
+// part of a file.
+func TestSolveOutputTwoSignals(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(data, []byte(numericCSV(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.json")
+	cmd, _, sc := startSolve(t, "--backend", "blossom", "--depth", "4", "--memory-limit", "1000", "-o", out, data)
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(syscall.SIGTERM)
+	code := exitCodeOf(t, cmd)
+	noTemporary(t, dir)
+	b, err := os.ReadFile(out)
+	switch {
+	case code == 130 && err == nil:
+		t.Fatalf("exit 130 but %s was written: %.300s", out, b)
+	case code == 130:
+	case code == 0 && err == nil && json.Valid(b):
+		t.Logf("the first stop finished before the second signal: a whole file")
+	default:
+		t.Fatalf("exit %d, file %v: %.300s", code, err, b)
 	}
 }

@@ -87,6 +87,9 @@ func runBench(e env, args []string) error {
 		}
 		cells = bench.Shard(cells, i, n)
 	}
+	if out == "-" {
+		return usagef("--out is the folder bench writes its files in; - (stdout) does not apply (the table goes to stdout anyway)")
+	}
 	if out == "" {
 		out = "bench-" + time.Now().Format("20060102-150405")
 	}
@@ -135,6 +138,9 @@ func runBenchMerge(e env, args []string) error {
 	runs, err := bench.ReadRunFiles(pos)
 	if err != nil {
 		return badInput(err)
+	}
+	if out == "-" {
+		return usagef("--out is the folder bench merge writes its files in; - (stdout) does not apply (the table goes to stdout anyway)")
 	}
 	if out == "" {
 		out = "bench-merged-" + time.Now().Format("20060102-150405")
