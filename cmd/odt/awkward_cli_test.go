@@ -222,6 +222,27 @@ func TestAwkwardCLI(t *testing.T) {
 	})
 }
 
+// TestAwkwardCLIReadSignal: eval and predict reading a named pipe nobody
+// writes to stop at the first SIGTERM with exit code 130.
+func TestAwkwardCLIReadSignal(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x.csv")
+	if err := os.WriteFile(data, []byte(xorCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, stderr, code := odt(t, "solve", "-q", "--depth", "2", "--format", "json", data)
+	if code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	var cases []awkwardCase
+	for _, cmd := range []string{"eval", "predict"} {
+		cases = append(cases, awkwardCase{name: cmd + " fifo SIGTERM", args: []string{cmd, "--model", "$D/m.json", "$D/pipe.csv"},
+			files: map[string]string{"m.json": res}, fifos: []string{"pipe.csv"}, signal: syscall.SIGTERM, signalAt: []time.Duration{time.Second},
+			code: 130, stderr: []string{"interrupted", "pipe.csv"}, limit: 1})
+	}
+	runAwkward(t, cases)
+}
+
 // TestAwkwardCLIExternal: the external SAT solver option as the help
 // writes it, quotes included.
 func TestAwkwardCLIExternal(t *testing.T) {

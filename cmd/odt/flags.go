@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/odtkit/odtkit"
@@ -186,9 +189,17 @@ func (d *dataFlags) declare(c *cmdFlags) {
 	c.StringVar(&d.format, "data-format", "", "data file `format`: csv or text (default: csv for .csv files, text otherwise)")
 }
 
-// read reads a data file; every failure is bad input (exit code 2).
+// read reads a data file; every failure is bad input (exit code 2). A
+// first SIGINT or SIGTERM while reading (a named pipe nobody writes to)
+// stops it with errInterrupted (exit code 130).
 func (d *dataFlags) read(path string) (*model.Dataset, error) {
-	return d.readContext(context.Background(), path)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ds, err := d.readContext(ctx, path)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: %w", errInterrupted, err)
+	}
+	return ds, err
 }
 
 // readContext is read under a context: a read stopped by ctx returns the
