@@ -36,7 +36,8 @@
 //	     be written.
 //	130  interrupted with nothing to report: a second Ctrl-C or SIGTERM
 //	     (no result is printed, no partial file is left), or a first one
-//	     during a command that has no partial result (export, decode).
+//	     during a command that has no partial result (export, decode, and
+//	     eval or predict while reading the data).
 package main
 
 import (
@@ -123,7 +124,8 @@ const exitCodesHelp = `Exit codes of odt:
        written (checked before the solve).
   130  interrupted with nothing to report: a second Ctrl-C or SIGTERM
        (nothing is printed, no partial file is left), or a first one
-       during export or decode (no file is written).
+       during export or decode (no file is written), or during eval or
+       predict while they read the data.
 `
 
 // run executes the command line and returns the exit code.
