@@ -191,6 +191,16 @@ func TestAwkwardCLI(t *testing.T) {
 		{name: "bench with a failed run is 0", args: []string{"bench", "--backends", "cart,contree", "--depth", "2", "-o", "$D/b", "$D/x.csv", "$D/c.csv"},
 			files: map[string]string{"x.csv": xorCSV, "c.csv": manyClasses()},
 			code:  0, stdout: []string{"failed runs", "at most 256 classes"}, limit: 60},
+		{name: "bench interrupted is 0", args: []string{"bench", "--backends", "blossom", "--depth", "4", "--repeat", "3",
+			"--time-limit", "60s", "-o", "$D/b", "$D/big.csv"}, files: map[string]string{"big.csv": big},
+			signal: term, signalAt: []time.Duration{2 * time.Second},
+			code: 0, stdout: []string{"cancelled"}, stderr: []string{"odt bench: wrote runs.jsonl"}, limit: 4,
+			after: func(t *testing.T, dir string) {
+				b, err := os.ReadFile(filepath.Join(dir, "b", "runs.jsonl"))
+				if err != nil || strings.Count(string(b), "\n") != 1 {
+					t.Errorf("runs.jsonl: want the one run stopped, no further run: %v\n%s", err, b)
+				}
+			}},
 		{name: "bench with a run over its memory is 0", args: []string{"bench", "--backends", "blossom", "--depth", "4", "--memory-limit", "30",
 			"--time-limit", "5s", "-o", "$D/b", "$D/big.csv"}, files: map[string]string{"big.csv": big},
 			code: 0, stdout: []string{"memory-limit"}, limit: 10},
