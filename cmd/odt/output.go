@@ -77,7 +77,11 @@ func openOutput(path string, stdout io.Writer) (*outFile, error) {
 	}
 	f, err := createTemp(dir, "."+filepath.Base(path)+".tmp", mode)
 	if err != nil {
-		return nil, &fs.PathError{Op: "output", Path: path, Err: fmt.Errorf("cannot create a file in %s: %w", dir, errors.Unwrap(err))}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &fs.PathError{Op: "output", Path: path, Err: fmt.Errorf("cannot create a file in %s: %w", dir, err)}
 	}
 	if keep {
 		// The umask applied at creation; the replaced file's mode is kept
