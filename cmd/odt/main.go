@@ -12,6 +12,7 @@
 //	odt decode --encoding E [flags] DATA SOLVER_OUTPUT
 //	odt bench --backends A,B [flags] DATA...   compare backends (odt bench --help)
 //	odt version                   module version and build tags
+//	odt help exit-codes           what each exit code means
 //
 // The result goes to stdout (or --out/-o FILE, written whole or not at
 // all; "-" is stdout); progress and errors go to stderr.
