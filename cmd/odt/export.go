@@ -130,7 +130,7 @@ func runExport(e env, args []string) error {
 	if err == nil {
 		s := odtkit.Settings{Backend: name, Options: opts}
 		err = dest.commitStream(func(w io.Writer) error {
-			_, err := odtkit.DefaultRegistry().Export(ctx, w, data, problem, s)
+			_, err := odtkit.DefaultRegistry().Export(ctx, ctxWriter{ctx, w}, data, problem, s)
 			return err
 		})
 	}
@@ -138,6 +138,21 @@ func runExport(e env, args []string) error {
 		return fmt.Errorf("%w: no file written", errInterrupted)
 	}
 	return err
+}
+
+// ctxWriter fails every write once ctx has ended, so that a writer of a
+// long formulation that does not look at ctx itself stops at its next
+// write.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	return c.w.Write(p)
 }
 
 func runDecode(e env, args []string) error {
