@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -229,7 +230,7 @@ func (r *Registry) Export(ctx context.Context, w io.Writer, d *model.Dataset, p 
 	ctx, stop := limits(ctx, s, job.Budget)
 	defer stop()
 	if err := e.Export(ctx, w, job); err != nil {
-		return "", fmt.Errorf("%s: %w", name, err)
+		return "", named(name, err)
 	}
 	return e.ExportFormat(), nil
 }
@@ -264,6 +265,15 @@ func (r *Registry) namesWith(ok func(backend.Backend) bool) string {
 		return "none registered"
 	}
 	return fmt.Sprint(names)
+}
+
+// named prefixes a backend's error with its name, unless the message
+// already starts with it.
+func named(name string, err error) error {
+	if strings.HasPrefix(err.Error(), name+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // safeSolve runs the backend, turning a panic into an error that names
@@ -303,7 +313,7 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 		err = nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, named(name, err)
 	}
 	if res == nil {
 		return nil, fmt.Errorf("%s: returned neither a result nor an error", name)
@@ -312,7 +322,7 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 	res.Seconds = time.Since(start).Seconds()
 	if res.Model != nil {
 		if err := Verify(d, p, res); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, named(name, err)
 		}
 		// The final model is an incumbent too (backends need not report it).
 		trace.Offer(res.Objective, res.Model)

@@ -451,3 +451,30 @@ func TestExportDecode(t *testing.T) {
 		t.Errorf("a decoded model that lies: %v", err)
 	}
 }
+
+// Auto picks only a backend that takes the data: with more classes than
+// contree handles (numeric data, where contree comes first), it picks
+// another, and the solve is optimal; contree itself refuses up front.
+func TestAutoSkipsABackendRefusingTheClasses(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("x,y\n")
+	for i := range 600 {
+		fmt.Fprintf(&sb, "%d.5,c%d\n", i%7, i%300)
+	}
+	d, err := model.ReadCSV(strings.NewReader(sb.String()), "classes.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Problem{Objective: model.MinError, MaxDepth: 2}
+	if err := DefaultRegistry().Check(d, p, Settings{Backend: "contree"}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("contree on 300 classes: %v, want ErrInvalid", err)
+	}
+	name, err := DefaultRegistry().Auto(d, p)
+	if err != nil || name == "contree" {
+		t.Fatalf("auto picked %q (%v)", name, err)
+	}
+	res, err := Solve(context.Background(), d, p, Settings{})
+	if err != nil || !res.Optimal {
+		t.Fatalf("auto solve: %v %v", res, err)
+	}
+}

@@ -92,10 +92,13 @@ type Caps struct {
 	MinSupport bool
 	// Weights: row weights taken.
 	Weights Weights
-	// MaxRepeatedRows, for WholeWeights: the most rows the data may have
-	// once each row is repeated by its weight (0: no limit). Check refuses
-	// heavier data, so that auto picks another backend.
+	// MaxRepeatedRows: the most rows the data may have, each row counted
+	// as often as its weight for WholeWeights (0: no limit). Check refuses
+	// bigger or heavier data, so that auto picks another backend.
 	MaxRepeatedRows int
+	// MaxClasses: the most classes the data may have (0: no limit). Check
+	// refuses more, so that auto picks another backend.
+	MaxClasses int
 	// Memory: the backend accounts its big structures in Job.Budget and
 	// stops with ErrMemoryLimit semantics (see Budget).
 	Memory bool
@@ -265,6 +268,12 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 		if p.MaxDepth > 0 {
 			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply", info.Name, p.MaxDepth)
 		}
+	}
+	if d != nil && c.MaxClasses > 0 && d.NumClasses() > c.MaxClasses {
+		return Invalidf("backend %s takes at most %d classes; the data has %d", info.Name, c.MaxClasses, d.NumClasses())
+	}
+	if d != nil && d.Weights == nil && c.MaxRepeatedRows > 0 && d.Rows() > c.MaxRepeatedRows {
+		return Invalidf("backend %s takes at most %d rows; the data has %d", info.Name, c.MaxRepeatedRows, d.Rows())
 	}
 	if d != nil && d.Weights != nil {
 		switch c.Weights {

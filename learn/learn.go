@@ -17,6 +17,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -115,10 +116,10 @@ type Outcome struct {
 // The result's Train, Validation, Test and Tuning fields are filled in.
 func HoldOut(ctx context.Context, solve SolveFunc, d *model.Dataset, split Split, candidates []model.Problem, opt Options) (*Outcome, error) {
 	if len(candidates) == 0 {
-		return nil, errors.New("learn: no candidate problem")
+		return nil, backend.Invalidf("learn: no candidate problem")
 	}
 	if len(split.Train) == 0 {
-		return nil, errors.New("learn: no training rows")
+		return nil, backend.Invalidf("learn: no training rows")
 	}
 	train := d.Subset(split.Train)
 	var valid *model.Dataset
@@ -212,7 +213,8 @@ func TuneCV(ctx context.Context, solve SolveFunc, train *model.Dataset, candidat
 	}
 	folds, err := model.StratifiedFolds(train, k, opt.Seed)
 	if err != nil {
-		return 0, nil, fmt.Errorf("inner folds: %w", err)
+		// More folds than rows is a request the data cannot serve.
+		return 0, nil, backend.Invalidf("inner folds: %w", err)
 	}
 	trials := make([]model.Trial, len(candidates))
 	for i, p := range candidates {

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -254,13 +255,24 @@ func ParseFloats(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v >= 0) || v > 1e300 {
-			return nil, fmt.Errorf("%q: %q is not a non-negative number", s, f)
+		if err != nil || !(v >= 0) || v > maxFloat {
+			what := "not a number"
+			if (err == nil && v == v) || errors.Is(err, strconv.ErrRange) {
+				what = "out of range"
+			}
+			if strings.TrimSpace(f) == strings.TrimSpace(s) {
+				return nil, fmt.Errorf("%s: want a number from 0 to %g", what, maxFloat)
+			}
+			return nil, fmt.Errorf("%q in %q is %s: want numbers from 0 to %g", f, s, what, maxFloat)
 		}
 		out = append(out, v)
 	}
 	return out, nil
 }
+
+// maxFloat is the largest value ParseFloats takes: beyond it sums and
+// products of costs overflow.
+const maxFloat = 1e300
 
 // ParseInts reads a comma-separated list of integers of at least least.
 func ParseInts(s string, least int) ([]int, error) {

@@ -86,6 +86,10 @@ type solReader struct {
 }
 
 func (sr *solReader) errf(line int, format string, a ...any) error {
+	if line < 0 || line >= len(sr.lines) {
+		// The reader ran off the end: name where the file stops.
+		return fmt.Errorf("%w: %s file truncated (it ends after line %d): %s", ErrSolution, sr.sol.Format, len(sr.lines), fmt.Sprintf(format, a...))
+	}
 	return fmt.Errorf("%w: %s line %d: %s", ErrSolution, sr.sol.Format, line+1, fmt.Sprintf(format, a...))
 }
 
@@ -137,7 +141,7 @@ func (sr *solReader) highs() error {
 				return t, i - 1
 			}
 		}
-		return "", -1
+		return "", len(sr.lines) // the end: errf says the file is truncated
 	}
 	next() // "Model status"
 	st, ln := next()
@@ -150,11 +154,11 @@ func (sr *solReader) highs() error {
 	default:
 		sr.sol.Status = StatusNoSolution
 	}
-	if t, _ := next(); t != "# Primal solution values" {
+	if t, ln := next(); t != "# Primal solution values" {
 		if t == "" && sr.sol.Status == StatusInfeasible {
 			return nil
 		}
-		return sr.errf(ln+1, "want \"# Primal solution values\" after the model status, got %q", t)
+		return sr.errf(ln, "want \"# Primal solution values\" after the model status, got %q", t)
 	}
 	feas, ln := next()
 	if feas != "Feasible" {

@@ -135,6 +135,8 @@ func TestReadSolutionErrors(t *testing.T) {
 		"cbc index":         {strings.Replace(solFiles["cbc"], "      1 y", "      2 y", 1), "is column 1 of the model, not 2"},
 		"glpk out of range": {strings.Replace(solFiles["glpk-raw"], "j 3 0", "j 9 0", 1), "column 9 out of range"},
 		"glpk lp":           {strings.Replace(solFiles["glpk-raw"], "s mip 1 3 o -8", "s bas 1 3 f f -8", 1), "a MIP solution"},
+		"highs cut short":   {solFiles["highs"][:strings.Index(solFiles["highs"], "y 4")], "highs file truncated (it ends after line 8)"},
+		"highs status only": {"Model status\nOptimal\n", "highs file truncated (it ends after line 2)"},
 		"glpk print short":  {strings.Replace(solFiles["glpk-print"], "     2 y            *              4             0             5 \n", "", 1), "2 column values, the model has 3"},
 	} {
 		_, err := ReadSolution(strings.NewReader(c.text), m)

@@ -137,23 +137,39 @@ func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Datase
 	if ctx.Err() != nil {
 		return nil, stopErr(ctx, path, 0)
 	}
-	f, err := os.Open(path)
+	f, err := openInput(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	ds, err := readFile(ctx, f, path, opt)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Cause(ctx)) {
+		// A wait for a pipe's data ended by ctx.
+		return nil, stopErr(ctx, path, 0)
+	}
+	return ds, err
+}
+
+// readFile reads the open file f of ReadFileContext.
+func readFile(ctx context.Context, f *os.File, path string, opt ReadOptions) (*Dataset, error) {
+	cr := &ctxReader{f: f}
+	defer cr.watch(ctx)()
+	br := bufio.NewReaderSize(cr, 1<<16)
+	if c := compression(br); c != "" {
+		return nil, dataErr(path, 0, "looks compressed (%s): odt reads plain CSV or text; decompress it first, e.g. %s", c, decompressHint[c])
+	}
 	switch format := opt.FormatOf(path); format {
 	case FormatCSV:
 		size := int64(0)
 		if st, err := f.Stat(); err == nil {
 			size = st.Size()
 		}
-		return readCSV(ctx, f, path, opt, size)
+		return readCSV(ctx, br, path, opt, size)
 	case FormatText:
 		if opt.Label != "" || opt.Weight != "" || len(opt.Categorical) > 0 {
 			return nil, dataErr(path, 0, "--label, --weight and --categorical apply to CSV files only (the text format has its label first and numeric features)")
 		}
-		return readText(ctx, f, path, opt)
+		return readText(ctx, br, path, opt)
 	}
 	return nil, fmt.Errorf("%s: unknown format %q (want csv or text)", path, opt.Format)
 }

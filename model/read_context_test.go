@@ -47,3 +47,36 @@ func TestReadFileContextStops(t *testing.T) {
 		}
 	}
 }
+
+// A compressed data file is refused with the format named, whatever its
+// extension, instead of being parsed as text.
+func TestReadFileCompressed(t *testing.T) {
+	dir := t.TempDir()
+	for format, head := range map[string]string{
+		"gzip":  "\x1f\x8b\x08\x00\x00\x00",
+		"bzip2": "BZh91AY&SY\x01\x02",
+		"xz":    "\xfd7zXZ\x00\x00\x04",
+		"zstd":  "\x28\xb5\x2f\xfd\x04\x00",
+		"zip":   "PK\x03\x04\x14\x00",
+	} {
+		for _, name := range []string{"d.csv", "d.txt"} {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, []byte(head+"rest,of,it\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := model.ReadFile(p, model.ReadOptions{})
+			var de *model.DataError
+			if !errors.As(err, &de) || !strings.Contains(err.Error(), "compressed ("+format+")") {
+				t.Errorf("%s %s: %v, want a DataError naming %s", format, name, err, format)
+			}
+		}
+	}
+	// Text that merely starts like a magic number is read.
+	p := filepath.Join(dir, "bz.csv")
+	if err := os.WriteFile(p, []byte("BZh,b,y\n1,2,a\n3,4,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := model.ReadFile(p, model.ReadOptions{}); err != nil {
+		t.Errorf("a header starting BZh: %v", err)
+	}
+}

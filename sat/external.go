@@ -20,7 +20,10 @@ import (
 // temporary file and runs the command line.
 //
 // The command line is split into words like a shell would (single and
-// double quotes group words; no other shell syntax). Two placeholders
+// double quotes group words; no other shell syntax); a command line
+// wholly inside one pair of quotes, as in the option spelled
+// external:"minisat {in} {out}", has that pair removed first, unless the
+// quoted text names a program itself. Two placeholders
 // may appear inside words:
 //
 //   - {in}: the path of the DIMACS input; when absent, the path is
@@ -48,10 +51,32 @@ func NewExternal(cmdline string) (*External, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(argv) == 1 && strings.ContainsAny(argv[0], " \t") && quoted(cmdline) {
+		// The whole command line in one pair of quotes, as the option's
+		// help writes it (external:"minisat {in} {out}") and a shell
+		// passes it on when the option is quoted again: the words are
+		// inside. A program whose own path has spaces is kept whole.
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			if argv, err = SplitCommand(argv[0]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if len(argv) == 0 {
 		return nil, errors.New("external SAT solver: empty command line")
 	}
 	return &External{argv: argv}, nil
+}
+
+// quoted reports whether s (trimmed) is one single- or double-quoted
+// string.
+func quoted(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || (s[0] != '"' && s[0] != '\'') || s[len(s)-1] != s[0] {
+		return false
+	}
+	words, err := SplitCommand(s)
+	return err == nil && len(words) == 1 && strings.IndexByte(s[1:len(s)-1], s[0]) < 0
 }
 
 // Command returns the command line words.

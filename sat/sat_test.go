@@ -310,6 +310,32 @@ func TestParseOutput(t *testing.T) {
 	}
 }
 
+// A command line wholly in one pair of quotes, as the sat-solver option's
+// help writes it, is unquoted once; a quoted program path is kept whole.
+func TestNewExternalQuoted(t *testing.T) {
+	for in, want := range map[string][]string{
+		`"minisat {in} {out}"`:          {"minisat", "{in}", "{out}"},
+		` 'minisat -verb=0 {in} {out}'`: {"minisat", "-verb=0", "{in}", "{out}"},
+		`minisat "{in}" {out}`:          {"minisat", "{in}", "{out}"},
+		`"minisat" {in}`:                {"minisat", "{in}"},
+		`"/bin/no such solver"`:         {"/bin/no", "such", "solver"},
+	} {
+		e, err := NewExternal(in)
+		if err != nil || !slices.Equal(e.Command(), want) {
+			t.Errorf("%s: %q %v, want %q", in, e.Command(), err, want)
+		}
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "my solver")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewExternal(`"` + prog + `"`)
+	if err != nil || !slices.Equal(e.Command(), []string{prog}) {
+		t.Errorf("a program path with a space: %q %v", e.Command(), err)
+	}
+}
+
 func TestSplitCommand(t *testing.T) {
 	w, err := SplitCommand(`minisat -verb=0 '{in}' "my {out}" a\b`)
 	if err != nil || !slices.Equal(w, []string{"minisat", "-verb=0", "{in}", "my {out}", `a\b`}) {

@@ -33,6 +33,16 @@ type awkwardCase struct {
 	// checked; every run is stopped after two minutes).
 	limit   float64
 	limitMB int
+	// fifos names named pipes made in the directory ("$D/NAME"), that
+	// nothing writes to: a reader waits for ever unless it gives up.
+	fifos []string
+	// signal is sent to the command at each delay of signalAt after its
+	// start (e.g. SIGTERM at 1 s: an interrupt; twice: a quit).
+	signal   syscall.Signal
+	signalAt []time.Duration
+	// after, when set, checks the directory once the command has ended
+	// (the files it wrote, the files it must not leave).
+	after func(t *testing.T, dir string)
 }
 
 // runAwkward runs each case against the odt binary built for the
@@ -51,6 +61,11 @@ func runAwkward(t *testing.T, cases []awkwardCase) {
 					t.Fatal(err)
 				}
 			}
+			for _, name := range c.fifos {
+				if err := syscall.Mkfifo(filepath.Join(dir, name), 0o644); err != nil {
+					t.Skipf("no named pipes here: %v", err)
+				}
+			}
 			args := make([]string, len(c.args))
 			for i, a := range c.args {
 				a = strings.ReplaceAll(a, "$D/", dir+string(filepath.Separator))
@@ -65,13 +80,27 @@ func runAwkward(t *testing.T, cases []awkwardCase) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			timer := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+			// A run that overruns its limit by far is stopped, so that a
+			// hang fails in seconds, not minutes.
+			stopAfter := 2 * time.Minute
+			if c.limit > 0 {
+				stopAfter = time.Duration(c.limit*float64(time.Second)) + 10*time.Second
+			}
+			timers := []*time.Timer{time.AfterFunc(stopAfter, func() { cmd.Process.Kill() })}
+			for _, at := range c.signalAt {
+				timers = append(timers, time.AfterFunc(at, func() { cmd.Process.Signal(c.signal) }))
+			}
 			err := cmd.Wait()
-			timer.Stop()
+			for _, tm := range timers {
+				tm.Stop()
+			}
 			wall := time.Since(start).Seconds()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()
+				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					t.Errorf("killed by %v after %.2f s (want exit code %d)", ws.Signal(), time.Since(start).Seconds(), c.code)
+				}
 			} else if err != nil {
 				t.Fatal(err)
 			}
@@ -98,6 +127,9 @@ func runAwkward(t *testing.T, cases []awkwardCase) {
 			}
 			if c.limit > 0 && wall > c.limit+1 {
 				t.Errorf("ran %.2f s with a %.0f s time limit\n%s", wall, c.limit, show())
+			}
+			if c.after != nil {
+				c.after(t, dir)
 			}
 			if c.limitMB > 0 {
 				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {

@@ -42,7 +42,7 @@ func runBench(e env, args []string) error {
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
-	c.DurationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
+	c.durationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
 	c.StringVar(&shard, "shard", "", "run only slice `I/N` of the grid (e.g. 2/5)")
@@ -86,6 +86,9 @@ func runBench(e env, args []string) error {
 			return usagef("--shard: %v", err)
 		}
 		cells = bench.Shard(cells, i, n)
+	}
+	if out == "-" {
+		return usagef("--out is the folder bench writes its files in; - (stdout) does not apply (the table goes to stdout anyway)")
 	}
 	if out == "" {
 		out = "bench-" + time.Now().Format("20060102-150405")
@@ -135,6 +138,9 @@ func runBenchMerge(e env, args []string) error {
 	runs, err := bench.ReadRunFiles(pos)
 	if err != nil {
 		return badInput(err)
+	}
+	if out == "-" {
+		return usagef("--out is the folder bench merge writes its files in; - (stdout) does not apply (the table goes to stdout anyway)")
 	}
 	if out == "" {
 		out = "bench-merged-" + time.Now().Format("20060102-150405")

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"path/filepath"
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/backend"
@@ -87,12 +85,6 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 	return name, p, opts, nil
 }
 
-// interruptible returns a context cancelled by Ctrl-C, so that a long
-// encoding stops and its temporary file is removed.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
-
 func runExport(e env, args []string) error {
 	c := newFlags("export", "odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE",
 		"Writes the formulation of a backend for an external solver: the CNF of Avellaneda's\n"+
@@ -105,7 +97,7 @@ func runExport(e env, args []string) error {
 	var ef encodingFlags
 	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size) or mps (milp-odd, milp-odt) (required)")
 	ef.declare(c)
-	c.outFlag(&out, "write the formulation to `FILE` (required)")
+	c.outFlag(&out, "write the formulation to `FILE` (required; - for stdout)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -117,60 +109,50 @@ func runExport(e env, args []string) error {
 	default:
 		return usagef("--to %q: want dimacs or mps", to)
 	}
-	if out == "" || out == "-" {
-		return usagef("--out/-o FILE is required")
+	if out == "" {
+		return usagef("--out/-o FILE is required (- for stdout)")
 	}
 	name, problem, opts, err := ef.request(to)
 	if err != nil {
 		return err
 	}
-	data, err := ef.df.read(pos[0])
+	// A first interrupt stops the export (no file is written: exit 130),
+	// a second quits at once; either way the temporary file goes.
+	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the export, no file written")
+	defer stop()
+	dest, err := openOutput(out, e.stdout)
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible()
-	defer stop()
-	s := odtkit.Settings{Backend: name, Options: opts}
-	return writeAtomically(out, func(w io.Writer) error {
-		_, err := odtkit.DefaultRegistry().Export(ctx, w, data, problem, s)
-		return err
-	})
+	defer dest.discard()
+	intr.atQuit(dest.discard)
+	data, err := ef.df.readContext(ctx, pos[0])
+	if err == nil {
+		s := odtkit.Settings{Backend: name, Options: opts}
+		err = dest.commitStream(func(w io.Writer) error {
+			_, err := odtkit.DefaultRegistry().Export(ctx, ctxWriter{ctx, w}, data, problem, s)
+			return err
+		})
+	}
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: no file written", errInterrupted)
+	}
+	return err
 }
 
-// writeAtomically writes a file through a temporary file in the same
-// directory, renamed over path only when write succeeds: a failed or
-// interrupted export leaves an existing file as it was. A path that
-// exists and is not a regular file (/dev/null, a pipe) is written to
-// directly.
-func writeAtomically(path string, write func(w io.Writer) error) error {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		err = write(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
+// ctxWriter fails every write once ctx has ended, so that a writer of a
+// long formulation that does not look at ctx itself stops at its next
+// write.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return c.w.Write(p)
 }
 
 func runDecode(e env, args []string) error {
@@ -196,8 +178,19 @@ func runDecode(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	data, err := ef.df.read(pos[0])
+	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the decode, no result")
+	defer stop()
+	dest, err := openOutput(out, e.stdout)
 	if err != nil {
+		return err
+	}
+	defer dest.discard()
+	intr.atQuit(dest.discard)
+	data, err := ef.df.readContext(ctx, pos[0])
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %w", errInterrupted, err)
+		}
 		return err
 	}
 	sol, err := os.Open(pos[1])
@@ -205,10 +198,11 @@ func runDecode(e env, args []string) error {
 		return err
 	}
 	defer sol.Close()
-	ctx, stop := interruptible()
-	defer stop()
 	res, err := odtkit.DefaultRegistry().Decode(ctx, sol, data, problem, odtkit.Settings{Backend: name, Options: opts})
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %w", errInterrupted, err)
+		}
 		if errors.Is(err, milp.ErrSolution) || errors.Is(err, sat.ErrOutput) {
 			return fmt.Errorf("%s: %w", pos[1], err) // the message names the line
 		}
@@ -219,5 +213,5 @@ func runDecode(e env, args []string) error {
 		// rows that reach them, which predict --proba reads.
 		res.Model.SetCounts(data)
 	}
-	return writeResult(out, e.stdout, func(w io.Writer) error { return printResult(w, format, res, data) })
+	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
 }

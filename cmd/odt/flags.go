@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -9,9 +8,12 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/learn"
@@ -39,6 +41,35 @@ func (c *cmdFlags) outFlag(p *string, help string) {
 	c.StringVar(p, "out", "", help)
 	c.StringVar(p, "o", "", help)
 	c.aliases["o"] = "out"
+}
+
+// durationVar declares a duration flag whose refusal of a value says
+// what a duration looks like (a bare number has no unit).
+func (c *cmdFlags) durationVar(p *time.Duration, name string, def time.Duration, help string) {
+	*p = def
+	c.Var((*durationFlag)(p), name, help)
+}
+
+// durationFlag is a time.Duration flag value.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string {
+	if d == nil {
+		return ""
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *durationFlag) Set(s string) error {
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil && strings.TrimSpace(s) != "0" {
+			return fmt.Errorf("a duration needs a unit, e.g. %ss or %sm", strings.TrimSpace(s), strings.TrimSpace(s))
+		}
+		return errors.New("not a duration: want a number with a unit, e.g. 5s, 2m, 1h30m")
+	}
+	*d = durationFlag(v)
+	return nil
 }
 
 // quietFlag declares --quiet and -q.
@@ -181,9 +212,17 @@ func (c *columnsFlag) Set(s string) error {
 	return nil
 }
 
-// read reads a data file; every failure is bad input (exit code 2).
+// read reads a data file; every failure is bad input (exit code 2). A
+// first SIGINT or SIGTERM while reading (a named pipe nobody writes to)
+// stops it with errInterrupted (exit code 130).
 func (d *dataFlags) read(path string) (*model.Dataset, error) {
-	return d.readContext(context.Background(), path)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ds, err := d.readContext(ctx, path)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: %w", errInterrupted, err)
+	}
+	return ds, err
 }
 
 // readContext is read under a context: a read stopped by ctx returns the
@@ -389,35 +428,4 @@ func (p *problemFlags) grid() learn.Grid {
 		g.Skeletons = p.skeleton.vals
 	}
 	return g
-}
-
-// output opens the destination of a command's result: the --out file or
-// stdout. The returned close function must be called once and reports
-// write errors.
-func output(path string, stdout io.Writer) (io.Writer, func() error, error) {
-	if path == "" || path == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, f.Close, nil
-}
-
-// writeResult writes to the --out file or stdout.
-func writeResult(path string, stdout io.Writer, write func(w io.Writer) error) error {
-	w, closeFn, err := output(path, stdout)
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	werr := write(&buf)
-	if werr == nil {
-		_, werr = w.Write(buf.Bytes())
-	}
-	if cerr := closeFn(); werr == nil {
-		werr = cerr
-	}
-	return werr
 }

@@ -14,16 +14,43 @@ import (
 	"syscall"
 )
 
+// interrupts is the handling of SIGINT and SIGTERM of a command: the
+// first cancels its context (the command stops and reports what it has);
+// a second quits at once with exit code 130, after running the cleanups
+// registered with atQuit (removing a temporary output file).
+type interrupts struct {
+	mu      sync.Mutex
+	cleanup []func()
+}
+
+// atQuit registers f to run before a second signal quits the process.
+func (in *interrupts) atQuit(f func()) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.cleanup = append(in.cleanup, f)
+}
+
+func (in *interrupts) quit() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, f := range in.cleanup {
+		f()
+	}
+}
+
 // interruptContext returns a context cancelled by the first SIGINT or
-// SIGTERM, so that a solve stops and prints its best model; a second
-// signal exits at once with status 130 (no model printed).
-func interruptContext(parent context.Context, stderr io.Writer) (context.Context, func()) {
+// SIGTERM, which prints first (e.g. that a solve stops and prints its
+// best model) on stderr; a second signal exits at once with status 130
+// (nothing printed), after the cleanups registered with the returned
+// interrupts' atQuit. stop ends the handling.
+func interruptContext(parent context.Context, stderr io.Writer, first string) (ctx context.Context, in *interrupts, stop func()) {
 	ctx, cancel := context.WithCancel(parent)
+	in = &interrupts{}
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	var once sync.Once
-	stop := func() { once.Do(func() { close(done) }) }
+	end := func() { once.Do(func() { close(done) }) }
 	go func() {
 		select {
 		case <-sig:
@@ -31,16 +58,17 @@ func interruptContext(parent context.Context, stderr io.Writer) (context.Context
 			signal.Stop(sig)
 			return
 		}
-		fmt.Fprintln(stderr, "odt: interrupted: stopping with the best model so far (interrupt again to quit at once)")
+		fmt.Fprintln(stderr, "odt: interrupted: "+first+" (interrupt again to quit at once)")
 		cancel()
 		// From now on until the process ends, a second signal quits at
 		// once, even while the result is being written.
 		<-sig
 		fmt.Fprintln(stderr, "odt: interrupted twice: quitting")
-		os.Exit(130)
+		in.quit()
+		os.Exit(exitInterrupted)
 	}()
-	return ctx, func() {
-		stop()
+	return ctx, in, func() {
+		end()
 		cancel()
 	}
 }

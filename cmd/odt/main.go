@@ -12,10 +12,33 @@
 //	odt decode --encoding E [flags] DATA SOLVER_OUTPUT
 //	odt bench --backends A,B [flags] DATA...   compare backends (odt bench --help)
 //	odt version                   module version and build tags
+//	odt help exit-codes           what each exit code means
 //
-// Exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage
-// or bad input. The result goes to stdout (or --out/-o FILE); progress
-// and errors go to stderr.
+// The result goes to stdout (or --out/-o FILE, written whole or not at
+// all; "-" is stdout); progress and errors go to stderr.
+//
+// Exit codes (odt help exit-codes):
+//
+//	0    success: the command did its work and printed its result. For
+//	     solve this holds whatever the status — optimal, time-limit,
+//	     memory-limit, cancelled by a first Ctrl-C or SIGTERM (the best
+//	     model so far is printed, or "none found"), infeasible: the
+//	     status line says which. For bench it holds when some runs
+//	     failed, crashed or were killed (the tables record each run's
+//	     fate) and when an interrupt ended the grid early (the tables
+//	     cover the runs done).
+//	1    runtime failure: the work could not be done (a solver failed, an
+//	     output could not be written, an internal error), or bench found
+//	     backends whose proven optima disagree.
+//	2    bad usage or bad input, found before any work: an unknown flag
+//	     or backend, a value out of range, a data or model file that
+//	     cannot be read or is malformed (the message names file and
+//	     line), a problem no backend accepts, an output path that cannot
+//	     be written.
+//	130  interrupted with nothing to report: a second Ctrl-C or SIGTERM
+//	     (no result is printed, no partial file is left), or a first one
+//	     during a command that has no partial result (export, decode, and
+//	     eval or predict while reading the data).
 package main
 
 import (
@@ -69,8 +92,42 @@ func mainUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run `odt COMMAND --help` for a command's flags.")
-	fmt.Fprintln(w, "Exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage or bad input.")
+	fmt.Fprintln(w, "Exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage or bad input,")
+	fmt.Fprintln(w, "130 interrupted with nothing to report (odt help exit-codes tells more).")
 }
+
+// Exit codes of odt; see the package documentation and exitCodesHelp.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// exitCodesHelp is the text of `odt help exit-codes`.
+const exitCodesHelp = `Exit codes of odt:
+
+  0    success: the command did its work and printed its result.
+       solve: whatever the status - optimal, time-limit, memory-limit,
+       cancelled by a first Ctrl-C or SIGTERM (the best model so far is
+       printed, or "model: none found"), infeasible. The status line (or
+       the JSON "status" and "optimal") says which.
+       bench: also when some runs failed, crashed or were killed (the
+       tables record each run's fate), and when an interrupt ended the
+       grid early (the tables cover the runs done).
+  1    runtime failure: the work could not be done (a solver failed, the
+       output could not be written, an internal error), or bench found
+       backends whose proven optima disagree (CROSS-CHECK ERROR).
+  2    bad usage or bad input, found before any work: an unknown flag,
+       backend or option, a value out of range, a data or model file that
+       cannot be read or is malformed (the message names file and line),
+       a problem no backend accepts, an output path that cannot be
+       written (checked before the solve).
+  130  interrupted with nothing to report: a second Ctrl-C or SIGTERM
+       (nothing is printed, no partial file is left), or a first one
+       during export or decode (no file is written), or during eval or
+       predict while they read the data.
+`
 
 // run executes the command line and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -82,6 +139,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			return help(args[1], stdout, stderr)
+		}
 		mainUsage(stdout)
 		return 0
 	}
@@ -96,12 +156,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, errHelpShown) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "odt %s: %s\n", name, oneLine(err.Error()))
+		prefix := "odt " + name + ": "
+		fmt.Fprintf(stderr, "%s%s\n", prefix, strings.TrimPrefix(oneLine(err.Error()), prefix))
 		return exitCode(err)
 	}
 	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode, bench, version; see odt --help)\n", name)
 	return 2
 }
+
+// help prints a help topic: exit-codes, or a command's flags.
+func help(topic string, stdout, stderr io.Writer) int {
+	if topic == "exit-codes" {
+		fmt.Fprint(stdout, exitCodesHelp)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == topic {
+			c.run(env{stdout: stdout, stderr: stderr}, []string{"--help"})
+			return exitOK
+		}
+	}
+	fmt.Fprintf(stderr, "odt help: no help on %q (topics: exit-codes, or a command's name)\n", topic)
+	return exitUsage
+}
+
+// errInterrupted is the error of a command stopped by a first interrupt
+// before it had anything to report (exit code 130).
+var errInterrupted = errors.New("interrupted")
 
 // errHelpShown is returned after --help printed a command's usage.
 var errHelpShown = errors.New("help shown")
@@ -128,20 +209,23 @@ func badInput(err error) error {
 	return &inputError{err}
 }
 
-// exitCode maps an error to the exit codes of DESIGN.md: 2 for bad usage
-// or bad input, 1 for everything else.
+// exitCode maps an error to the exit codes of the package documentation:
+// 130 for an interrupt, 2 for bad usage or bad input, 1 for everything
+// else.
 func exitCode(err error) int {
 	var ue *usageError
 	var ie *inputError
 	var de *model.DataError
 	var pe *fs.PathError
 	switch {
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
 	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &de), errors.As(err, &pe):
-		return 2
+		return exitUsage
 	case errors.Is(err, odtkit.ErrInvalid):
-		return 2
+		return exitUsage
 	}
-	return 1
+	return exitFailure
 }
 
 // oneLine folds a multi-line message into one line.

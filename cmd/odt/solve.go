@@ -37,7 +37,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&backend, "backend", "auto", "backend `NAME` (see odt backends), or auto")
 	pf.declare(c, true)
 	lf.declare(c)
-	c.DurationVar(&timeLimit, "time-limit", 0, "stop after `DURATION` (e.g. 30s, 5m) and report the best model found (0 = none)")
+	c.durationVar(&timeLimit, "time-limit", 0, "stop after `DURATION` (e.g. 30s, 5m) and report the best model found (0 = none)")
 	df.declare(c)
 	c.StringVar(&format, "format", "text", "output `format`: text, json or dot")
 	c.outFlag(&out, "write the result to `FILE` instead of stdout")
@@ -79,8 +79,17 @@ func runSolve(e env, args []string) error {
 			options[name] = v
 		}
 	}
-	ctx, stop := interruptContext(context.Background(), e.stderr)
+	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping with the best model so far")
 	defer stop()
+	// The output is checked (its temporary file made) before any work, so
+	// that a path that cannot be written is refused now, not after the
+	// solve; it is removed on any failure and by a second interrupt.
+	dest, err := openOutput(out, e.stdout)
+	if err != nil {
+		return err
+	}
+	defer dest.discard()
+	intr.atQuit(dest.discard)
 	memCap := memoryCapMB(memLimit)
 	setHeapLimit(memCap)
 	// The time limit covers the whole run: reading the data (and a --test
@@ -103,7 +112,7 @@ func runSolve(e env, args []string) error {
 	}
 	if err != nil {
 		if runCtx.Err() != nil && errors.Is(err, context.Cause(runCtx)) {
-			return stoppedBeforeSolve(e, runCtx, err, timeLimit, start, out, format, backend, problem, pos[0])
+			return stoppedBeforeSolve(e, runCtx, err, timeLimit, start, dest, format, backend, problem, pos[0])
 		}
 		return err
 	}
@@ -136,7 +145,7 @@ func runSolve(e env, args []string) error {
 	res.Stats["read_seconds"] = readSeconds
 	prog.printf("done: backend %s, status %s, objective %s, lower bound %s, %.3fs",
 		res.Backend, res.Status, fmtNum(res.Objective), fmtNum(res.LowerBound), res.Seconds)
-	return writeResult(out, e.stdout, func(w io.Writer) error { return printResult(w, format, res, data) })
+	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
 }
 
 // stoppedBeforeSolve reports a run whose time limit or interrupt came
@@ -145,7 +154,7 @@ func runSolve(e env, args []string) error {
 // (time-limit or cancelled) and no model; the exit code is 0, as for any
 // solve that ends without a model.
 func stoppedBeforeSolve(e env, ctx context.Context, cause error, limit time.Duration, start time.Time,
-	out, format, backend string, problem model.Problem, path string) error {
+	dest *outFile, format, backend string, problem model.Problem, path string) error {
 	status := model.StoppedStatus(ctx)
 	why := "interrupted"
 	if status == model.StatusTimeLimit {
@@ -158,7 +167,7 @@ func stoppedBeforeSolve(e env, ctx context.Context, cause error, limit time.Dura
 	if format == "dot" {
 		return fmt.Errorf("no model found (status %s); nothing to draw", status)
 	}
-	return writeResult(out, e.stdout, func(w io.Writer) error {
+	return dest.commit(func(w io.Writer) error {
 		return printResult(w, format, res, &model.Dataset{Name: path})
 	})
 }

@@ -18,8 +18,8 @@ func TestLeafCostAndMaxNodes(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"solve", "--backend", "dl85", "--leaf-cost", "-1", data}, "leaf-cost: \"-1\": \"-1\" is not a non-negative number"},
-		{[]string{"solve", "--backend", "dl85", "--leaf-cost", "NaN", data}, "leaf-cost: \"NaN\": \"NaN\" is not a non-negative number"},
+		{[]string{"solve", "--backend", "dl85", "--leaf-cost", "-1", data}, "leaf-cost: out of range: want a number from 0 to 1e+300"},
+		{[]string{"solve", "--backend", "dl85", "--leaf-cost", "NaN", data}, "leaf-cost: not a number: want a number from 0 to 1e+300"},
 		{[]string{"solve", "--backend", "dl85", "--leaf-cost", "0.1,0.2", "--max-nodes", "-3", data}, "--max-nodes -3"},
 		{[]string{"solve", "--backend", "milp-odt", "--depth", "2", "--leaf-cost", "0.01", data}, "backend milp-odt does not support a leaf cost"},
 		{[]string{"solve", "--backend", "sat-depth", "--leaf-cost", "0.01", data}, "error objective only"},

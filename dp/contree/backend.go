@@ -29,7 +29,7 @@ func (Backend) Info() backend.Info {
 		Input:      "numeric",
 		Exact:      true,
 		Anytime:    true,
-		Caps: backend.Caps{Weights: backend.WholeWeights, MaxRepeatedRows: contree.MaxRows - 1, LeafCost: true, MaxNodes: true,
+		Caps: backend.Caps{Weights: backend.WholeWeights, MaxRepeatedRows: contree.MaxRows - 1, MaxClasses: contree.MaxClasses, LeafCost: true, MaxNodes: true,
 			Threads: true},
 		Params: []backend.Param{
 			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),

@@ -41,7 +41,7 @@ func ExampleWriteDIMACS() {
 	// Output:
 	// c odtkit Avellaneda depth encoding (AAAI 2020): perfect tree of depth 1
 	// c 2 features (binary-view tests), 2 classes, 3 example slots, at-most-one: none
-	// c decode a model with: odt decode --backend sat-depth --depth 1 --max-nodes 0 --opt amo=none --opt counter=totalizer --opt clauses=order --opt symmetry=false --opt class-cuts=true DATA SOLVER_OUTPUT
+	// c decode a model with: odt decode --backend sat-depth --depth 1 --opt amo=none --opt counter=totalizer --opt clauses=order --opt symmetry=false --opt class-cuts=true DATA SOLVER_OUTPUT
 	// c X example slot e = the e-th data row (file order) that is the first row with its vector of tests
 	// c var F 1..2 1x2 F[q][f]: internal node q+1 (root 1, children 2q 2q+1) tests feature f
 	// c var C 3..6 2x2 C[v][a]: leaf v (bits = branches from the root, 1 = right = high) has class a

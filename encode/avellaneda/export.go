@@ -22,7 +22,7 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
-	note := ""
+	note, asked := "", k
 	if k > 0 && presentClasses(p) <= 1 {
 		// A single leaf is the only tree with one labelled leaf, and a
 		// perfect tree can only hide its other leaves behind a test that is
@@ -55,7 +55,7 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		fmt.Sprintf("decode a model with: odt decode --backend %s --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", backend, k, maxNodes, opt.flags()),
+		"decode a model with: "+decodeCommand(backend, asked, maxNodes, opt),
 		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
 	return e, nil
 }
@@ -93,6 +93,18 @@ func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options,
 		}
 	}
 	return g, nil
+}
+
+// decodeCommand is the odt decode command line that reads a solver's
+// answer to the formula of depth k with at most maxNodes nodes in all
+// (leaves included; 0 = no limit): the flags state the problem as the
+// export was asked it, --max-nodes in internal nodes as odt counts them.
+func decodeCommand(backend string, k, maxNodes int, opt Options) string {
+	s := fmt.Sprintf("odt decode --backend %s --depth %d", backend, k)
+	if maxNodes > 0 {
+		s += fmt.Sprintf(" --max-nodes %d", (maxNodes-1)/2)
+	}
+	return s + " " + opt.flags() + " DATA SOLVER_OUTPUT"
 }
 
 // flags spells the options as odt's --opt flags (the backend's option

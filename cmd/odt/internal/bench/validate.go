@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit"
@@ -24,7 +25,7 @@ type InvalidError struct {
 	Msg  string
 }
 
-func (e *InvalidError) Error() string { return "odt bench: " + e.What + ": " + e.Msg }
+func (e *InvalidError) Error() string { return e.What + ": " + e.Msg }
 
 // Unwrap makes the error match backend.ErrInvalid and odtkit.ErrInvalid.
 func (e *InvalidError) Unwrap() []error { return []error{backend.ErrInvalid, odtkit.ErrInvalid} }
@@ -117,7 +118,7 @@ func (rn *Runner) probe(ctx context.Context, c Cell) error {
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 2 {
-		if msg := lastLine(stderr.String()); msg != "" {
+		if msg := strings.TrimPrefix(lastLine(stderr.String()), "odt solve: "); msg != "" {
 			return errors.New(msg)
 		}
 		return err
