@@ -81,8 +81,9 @@ type highsSolver struct {
 }
 
 // abandonGrace is how long Solve waits, once ctx has ended, for HiGHS to
-// act on the interrupt before it returns without it.
-const abandonGrace = time.Second
+// act on the interrupt before it returns without it: short enough that a
+// run ends within a second of its time limit with the result written.
+const abandonGrace = 500 * time.Millisecond
 
 // HiGHS returns the adapter to the HiGHS solver, bound through its C API
 // (interfaces/highs_c_api.h of the installed library).
@@ -108,9 +109,8 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	if len(m.Columns) == 0 {
 		return nil, errors.New("milp: model has no columns")
 	}
-	if err := ctx.Err(); err != nil {
-		return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
-			TimeLimit: errors.Is(err, context.DeadlineExceeded)}, nil
+	if ctx.Err() != nil {
+		return cancelled(m, ctx), nil
 	}
 	start := time.Now()
 	n := len(m.Columns)
@@ -125,7 +125,10 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	// Rows in compressed sparse row form; an empty row is decided here.
 	var rlo, rhi, val []C.double
 	var rstart, idx []C.HighsInt
-	for _, r := range m.Rows {
+	for i, r := range m.Rows {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return cancelled(m, ctx), nil
+		}
 		if len(r.Index) == 0 {
 			if r.Lower > 0 || r.Upper < 0 {
 				return &Solution{Status: StatusInfeasible, Bound: math.Inf(1), SolverStatus: "empty row " + r.Name + " infeasible"}, nil
@@ -181,6 +184,9 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	if st := C.Highs_passMip(h, C.HighsInt(n), C.HighsInt(len(rlo)), C.HighsInt(len(idx)), C.kHighsMatrixFormatRowwise, sense,
 		C.double(m.Offset), ptrD(cost), ptrD(lb), ptrD(ub), ptrD(rlo), ptrD(rhi), ptrI(rstart), ptrI(idx), ptrD(val), ptrI(integrality)); st == C.kHighsStatusError {
 		return nil, errors.New("milp: HiGHS refused the model")
+	}
+	if ctx.Err() != nil { // passing a large model takes a while
+		return cancelled(m, ctx), nil
 	}
 	if len(p.Start) == n {
 		x := make([]C.double, n)
@@ -238,6 +244,12 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		sol.SolverStatus += " (context " + ctx.Err().Error() + ")"
 	}
 	return sol, nil
+}
+
+// cancelled is the solution of a run stopped by ctx before HiGHS ran.
+func cancelled(m *Model, ctx context.Context) *Solution {
+	return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
+		TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded)}
 }
 
 // highsOptions sets the solve's options on h.
