@@ -41,6 +41,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -204,6 +206,42 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		C.odtkitStop(flag)
 		close(raised)
 	})
+	// The memory watch raises the same flag when the process's resident
+	// memory reaches the limit (HiGHS's branch and bound grows outside
+	// the Go heap); it ends before Solve returns, so before the flag is
+	// freed.
+	memRaised := make(chan struct{})
+	var overMemory atomic.Bool
+	if p.MemoryLimit > 0 {
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// At 95 % of the limit: HiGHS acts on the flag at its next poll
+			// and keeps allocating until then.
+			at := p.MemoryLimit / 20 * 19
+			tick := time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-tick.C:
+				}
+				if rss := residentBytes(); rss > at {
+					overMemory.Store(true)
+					C.odtkitStop(flag)
+					close(memRaised)
+					return
+				}
+			}
+		}()
+		defer func() {
+			close(done)
+			wg.Wait()
+		}()
+	}
 	ran := make(chan C.HighsInt, 1)
 	go func() {
 		if h0.beforeRun != nil {
@@ -212,9 +250,14 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		ran <- C.Highs_run(h)
 	}()
 	var runStatus C.HighsInt
+	returned := false
 	select {
 	case runStatus = <-ran:
+		returned = true
 	case <-raised:
+	case <-memRaised:
+	}
+	if !returned {
 		select {
 		case runStatus = <-ran:
 		case <-time.After(abandonGrace):
@@ -223,9 +266,13 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 				<-ran
 				release()
 			}()
+			why := fmt.Sprintf("the context's end (%v)", ctx.Err())
+			if overMemory.Load() {
+				why = "reaching the memory limit"
+			}
 			return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), Seconds: time.Since(start).Seconds(),
-				TimeLimit:    errors.Is(ctx.Err(), context.DeadlineExceeded),
-				SolverStatus: fmt.Sprintf("abandoned: HiGHS did not stop within %v of the context's end (%v)", abandonGrace, ctx.Err())}, nil
+				TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded), MemoryLimit: overMemory.Load(),
+				SolverStatus: fmt.Sprintf("abandoned: HiGHS did not stop within %v of %s", abandonGrace, why)}, nil
 		}
 	}
 	if !stop() {
@@ -239,6 +286,10 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		applyCutoff(sol, m.Sense, p.Cutoff)
 	}
 	sol.Seconds = time.Since(start).Seconds()
+	if overMemory.Load() && sol.Status != StatusOptimal && sol.Status != StatusInfeasible {
+		sol.MemoryLimit = true
+		sol.SolverStatus += " (memory limit)"
+	}
 	if ctx.Err() != nil && sol.Status != StatusOptimal && sol.Status != StatusInfeasible {
 		sol.TimeLimit = sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded)
 		sol.SolverStatus += " (context " + ctx.Err().Error() + ")"

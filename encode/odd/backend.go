@@ -247,7 +247,8 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			job.Report.Report(obj, g)
 		}
 	}
-	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts}
+	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts,
+		MemoryLimit: job.Budget.Limit()}
 	if v.Bool("warm-start") {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
@@ -305,6 +306,10 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		offer(g)
 	}
 	res.Model = best
+	if sol.MemoryLimit && !milpProven(sol, params.HasCutoff, consistent, bestObj) {
+		// The best model (if any) is in the job's trace.
+		return nil, fmt.Errorf("%w: HiGHS stopped with the process's resident memory above the cap of %s", model.ErrMemoryLimit, backend.MB(job.Budget.Limit()))
+	}
 	if best == nil {
 		res.Status = milpStatus(ctx, sol, false, false)
 		return res, nil
