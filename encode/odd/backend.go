@@ -547,6 +547,14 @@ func (e *Encoding) Header(job *backend.Job, tree bool) []string {
 		fc = append(fc, s)
 	}
 	h = append(h, "feature columns j: "+strings.Join(fc, " "))
+	var eps []string
+	for j, c := range e.cols {
+		eps = append(eps, fmt.Sprintf("%d=%g", j, c.eps))
+	}
+	h = append(h, "numeric columns are scaled by rank for univariate splits (value k of m distinct -> k/(m-1)), min-max for oblique ones; split margin epsilon of column j: "+strings.Join(eps, " "))
+	if e.nCls > e.data.NumClasses() {
+		h = append(h, fmt.Sprintf("terminal %d is an empty class: the data has one class, and the root needs two terminals", e.nCls-1))
+	}
 	return h
 }
 

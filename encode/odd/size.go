@@ -147,8 +147,8 @@ func (DiagramBackend) Size(job *backend.Job) (backend.Size, error) { return jobS
 func (TreeBackend) Size(job *backend.Job) (backend.Size, error) { return jobSize(job, true, true) }
 
 func jobSize(job *backend.Job, tree, solving bool) (backend.Size, error) {
-	if tree && job.Problem.Objective == model.MinError && job.Problem.MaxDepth == 0 {
-		return backend.Size{}, nil // one leaf, no MILP
+	if (tree && job.Problem.Objective == model.MinError && job.Problem.MaxDepth == 0) || (solving && job.Data.NumClasses() == 1) {
+		return backend.Size{}, nil // the single leaf, no MILP
 	}
 	o, err := JobOptions(job, tree)
 	if err != nil {
