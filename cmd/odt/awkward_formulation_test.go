@@ -91,6 +91,8 @@ func TestAwkwardFormulation(t *testing.T) {
 	cases = append(cases,
 		awkwardCase{name: "export 300 classes depth 9 under 500 MB", args: []string{"export", "--to", "dimacs", "--backend", "sat-depth", "--depth", "9", "--memory-limit", "500", "$D/c300.csv", "-o", "$D/out.cnf"},
 			files: big, code: 2, stderr: []string{"would need about", "memory cap of 500.0 MiB"}, limit: 5, limitMB: 500},
+		awkwardCase{name: "export sat-depth depth 20 cannot be indexed", args: []string{"export", "--to", "dimacs", "--backend", "sat-depth", "--depth", "20", "$D/c300.csv", "-o", "$D/out.cnf"},
+			files: big, code: 2, stderr: []string{"more than a SAT solver can index"}, limit: 5, limitMB: 500},
 		awkwardCase{name: "export milp-odt depth 40 cannot be counted", args: []string{"export", "--to", "mps", "--backend", "milp-odt", "--depth", "40", "$D/diab.csv", "-o", "$D/out.mps"},
 			files: big, code: 2, stderr: []string{"the MILP would have", "more than a MILP solver can index"}, limit: 5, limitMB: 500},
 		awkwardCase{name: "export milp-odt depth 8 under 100 MB", args: []string{"export", "--to", "mps", "--backend", "milp-odt", "--depth", "8", "--memory-limit", "100", "$D/diab.csv", "-o", "$D/out.mps"},

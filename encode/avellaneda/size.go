@@ -2,6 +2,7 @@ package avellaneda
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/odtkit/odtkit/backend"
@@ -123,6 +124,10 @@ func prepSize(job *backend.Job, p *Prepared, export bool) (backend.Size, error) 
 	}
 	if s.Bytes == 1<<63-1 {
 		return s, backend.Invalidf("the formula of depth %d is too large to be represented (more than 2^63 bytes)", job.Problem.MaxDepth)
+	}
+	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 {
+		// Literals are 32-bit; DIMACS solvers index clauses likewise.
+		return s, backend.Invalidf("the formula would have %s, more than a SAT solver can index (2^31-1 variables or clauses)", s)
 	}
 	return s, nil
 }
