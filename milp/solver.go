@@ -45,7 +45,7 @@ type Params struct {
 	Verbose bool
 	// MemoryLimit, when positive, is the resident memory of the process
 	// (bytes) at which the solve stops as it does at a time limit (it is
-	// asked to stop at 95 %, to stay under it while it acts): the
+	// asked to stop at 80 %, to stay under it while it acts): the
 	// solver's memory is its own, outside the Go heap that a memory cap
 	// watches otherwise (Linux: /proc/self/statm; elsewhere no check).
 	MemoryLimit int64

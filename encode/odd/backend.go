@@ -54,7 +54,7 @@ func milpParams() []backend.Param {
 // epsilonParam is the split margin's override: unset, each column's
 // margin comes from the data (see the package doc).
 func epsilonParam() backend.Param {
-	p := backend.FloatParam("epsilon", 0, "margin of the strict side of a split, on features scaled to [0,1], the same for every column (below 0.5); unset, each column's margin is the smallest gap between its scaled values (univariate splits scale by rank), and oblique splits use the smallest gap of any column, at most 1e-4. A margin above a column's gap forbids the splits between its closest values").Above(0).AtMost(0.4999)
+	p := backend.FloatParam("epsilon", 0, "margin of the strict side of a split, on features scaled to [0,1], the same for every column (below 0.5); unset, each column's margin is the smallest gap between its scaled values, at most 1e-4 (univariate splits scale by rank), and oblique splits use the smallest gap of any column, at most 1e-4. A margin above a column's gap forbids the splits between its closest values").Above(0).AtMost(0.4999)
 	p.Default, p.DefaultText = "", "from the data"
 	return p
 }

@@ -33,9 +33,28 @@ func TestMarginsFromTheData(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := e.cols[0]
-	// Three distinct values scaled by rank: 0, 0.5, 1; the margin is the gap.
-	if c.eps != 0.5 || e.x[0][0] != 0 || e.x[1][0] != 0.5 || e.x[10][0] != 1 {
-		t.Fatalf("margin %v, scaled values %v %v %v; want 0.5 and 0, 0.5, 1", c.eps, e.x[0][0], e.x[1][0], e.x[10][0])
+	// Three distinct values scaled by rank: 0, 0.5, 1; the margin is the
+	// gap, at most 1e-4.
+	if c.eps != 1e-4 || e.x[0][0] != 0 || e.x[1][0] != 0.5 || e.x[10][0] != 1 {
+		t.Fatalf("margin %v, scaled values %v %v %v; want 1e-4 and 0, 0.5, 1", c.eps, e.x[0][0], e.x[1][0], e.x[10][0])
+	}
+	// A column of more distinct values than 1/1e-4 has its gap as margin.
+	wide := &model.Dataset{Name: "wide", Classes: []string{"a", "b"},
+		Features: []model.Feature{{Name: "w", Kind: model.Numeric}, {Name: "v", Kind: model.Numeric}}}
+	for i := range 20001 {
+		wide.Features[0].Values = append(wide.Features[0].Values, float64(i))
+		wide.Features[1].Values = append(wide.Features[1].Values, float64(i%3))
+		wide.Labels = append(wide.Labels, i%2)
+	}
+	cols, err := scaleColumns(wide, &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := margins(wide, cols, &Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if cols[0].eps != 1.0/20000 || cols[1].eps != 1e-4 {
+		t.Fatalf("margins %v and %v, want 1/20000 and 1e-4", cols[0].eps, cols[1].eps)
 	}
 	// The split between 1 and 1.00001 maps back between them.
 	if thr := c.raw(0.25); !(thr >= 1 && thr < 1.00001) {

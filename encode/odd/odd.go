@@ -17,12 +17,12 @@
 //
 // The margin ε of the strict side comes from the data, as in OCT-style
 // models: with univariate splits each column has its own margin, the
-// smallest gap between its distinct scaled values, so that every split
-// between two neighbouring values is a solution and no other; rank
-// scaling makes that gap 1/(distinct values − 1) whatever the raw
-// spacing (values 1 and 1.00001 next to 1000 stay apart). Oblique splits
-// use one margin, at most 1e-4 and at most the smallest gap of any
-// column. A margin the MILP solver's feasibility tolerance cannot tell
+// smallest gap between its distinct scaled values (at most 1e-4), so
+// that every split between two neighbouring values is a solution and no
+// other; rank scaling makes that gap 1/(distinct values − 1) whatever
+// the raw spacing (values 1 and 1.00001 next to 1000 stay apart).
+// Oblique splits use one margin, at most 1e-4 and at most the smallest
+// gap of any column. A margin the MILP solver's feasibility tolerance cannot tell
 // from zero (below MinMargin) is refused rather than solved into a model
 // whose "optimal" errors come from rounding.
 //
@@ -278,9 +278,18 @@ func scaleColumns(d *model.Dataset, o *Options) ([]column, error) {
 	return cols, nil
 }
 
+// maxMargin caps a margin derived from the data, at the fixed margin
+// used before: larger margins (up to the gap itself, 0.5 on three
+// values) are as exact, but looked slower in HiGHS's branch and bound —
+// milp-odt depth 2 on monk1, one thread, 12 s: 210-211 nodes with the
+// gaps as margins, 268-880 with 1e-4, and 194-995 for the earlier
+// min-max formulation (2-core x86-64 Debian 12 VM under other load,
+// 2026-11-25: noisy, so the proven setting is kept).
+const maxMargin = 1e-4
+
 // margins sets each column's margin: the given epsilon, or the smallest
-// gap between the column's distinct scaled values (at most 0.5; oblique
-// splits: one margin, the smallest gap of any column and at most 1e-4).
+// gap between the column's distinct scaled values, at most maxMargin
+// (oblique splits: one margin, the smallest gap of any column).
 // It returns the largest margin, and refuses a derived margin below
 // MinMargin, naming the column and its two closest values.
 func margins(d *model.Dataset, cols []column, o *Options) (float64, error) {
@@ -295,16 +304,16 @@ func margins(d *model.Dataset, cols []column, o *Options) (float64, error) {
 		col  int
 		a, b float64
 	}
-	smallest := gap{size: 0.5, col: -1}
+	smallest := gap{size: maxMargin, col: -1}
 	for j := range cols {
 		c := &cols[j]
-		c.eps = 0.5
+		c.eps = maxMargin
 		switch {
 		case c.level >= 0:
-			// one-hot 0/1: a gap of 1, the margin's cap
+			// one-hot 0/1: a gap of 1
 		case c.vals != nil:
 			if m := len(c.vals); m > 1 {
-				c.eps = min(0.5, 1/float64(m-1))
+				c.eps = min(maxMargin, 1/float64(m-1))
 				if c.eps < smallest.size {
 					smallest = gap{c.eps, j, c.vals[0], c.vals[1]}
 				}
@@ -336,7 +345,7 @@ func margins(d *model.Dataset, cols []column, o *Options) (float64, error) {
 			ErrInput, name, smallest.a, smallest.b, smallest.size, MinMargin, hint)
 	}
 	if o.Multivariate {
-		eps := min(1e-4, smallest.size)
+		eps := min(maxMargin, smallest.size)
 		for j := range cols {
 			cols[j].eps = eps
 		}
