@@ -211,8 +211,21 @@ func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem,
 // the problem and the options against the chosen backend's declaration)
 // without solving it: nil when Solve would start. Errors wrap ErrInvalid.
 func (r *Registry) Check(d *model.Dataset, p model.Problem, s Settings) error {
-	_, _, _, err := r.job(d, p, s)
-	return err
+	name, b, job, err := r.job(d, p, s)
+	if err != nil {
+		return err
+	}
+	// A backend that builds a formulation estimates it: one that cannot
+	// be represented, or that would not fit the memory cap, is refused
+	// here as the solve would refuse it.
+	if sz, ok := b.(backend.Sizer); ok {
+		size, err := sz.Size(job)
+		if err != nil {
+			return err
+		}
+		return job.Budget.Admit(size, "the "+name+" formulation")
+	}
+	return nil
 }
 
 // Export writes the formulation of the problem for the named backend

@@ -41,6 +41,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -81,8 +83,9 @@ type highsSolver struct {
 }
 
 // abandonGrace is how long Solve waits, once ctx has ended, for HiGHS to
-// act on the interrupt before it returns without it.
-const abandonGrace = time.Second
+// act on the interrupt before it returns without it: short enough that a
+// run ends within a second of its time limit with the result written.
+const abandonGrace = 500 * time.Millisecond
 
 // HiGHS returns the adapter to the HiGHS solver, bound through its C API
 // (interfaces/highs_c_api.h of the installed library).
@@ -108,9 +111,8 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	if len(m.Columns) == 0 {
 		return nil, errors.New("milp: model has no columns")
 	}
-	if err := ctx.Err(); err != nil {
-		return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
-			TimeLimit: errors.Is(err, context.DeadlineExceeded)}, nil
+	if ctx.Err() != nil {
+		return cancelled(m, ctx), nil
 	}
 	start := time.Now()
 	n := len(m.Columns)
@@ -125,7 +127,10 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	// Rows in compressed sparse row form; an empty row is decided here.
 	var rlo, rhi, val []C.double
 	var rstart, idx []C.HighsInt
-	for _, r := range m.Rows {
+	for i, r := range m.Rows {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return cancelled(m, ctx), nil
+		}
 		if len(r.Index) == 0 {
 			if r.Lower > 0 || r.Upper < 0 {
 				return &Solution{Status: StatusInfeasible, Bound: math.Inf(1), SolverStatus: "empty row " + r.Name + " infeasible"}, nil
@@ -182,6 +187,9 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		C.double(m.Offset), ptrD(cost), ptrD(lb), ptrD(ub), ptrD(rlo), ptrD(rhi), ptrI(rstart), ptrI(idx), ptrD(val), ptrI(integrality)); st == C.kHighsStatusError {
 		return nil, errors.New("milp: HiGHS refused the model")
 	}
+	if ctx.Err() != nil { // passing a large model takes a while
+		return cancelled(m, ctx), nil
+	}
 	if len(p.Start) == n {
 		x := make([]C.double, n)
 		for j, v := range p.Start {
@@ -198,6 +206,43 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		C.odtkitStop(flag)
 		close(raised)
 	})
+	// The memory watch raises the same flag when the process's resident
+	// memory reaches the limit (HiGHS's branch and bound grows outside
+	// the Go heap); it ends before Solve returns, so before the flag is
+	// freed.
+	memRaised := make(chan struct{})
+	var overMemory atomic.Bool
+	if p.MemoryLimit > 0 {
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// At 80 % of the limit: HiGHS acts on the flag at its next poll
+			// and keeps allocating until then (seen: 37 MB more, cuts at
+			// the root of a 300k-non-zero tree MILP).
+			at := p.MemoryLimit / 5 * 4
+			tick := time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-tick.C:
+				}
+				if rss := residentBytes(); rss > at {
+					overMemory.Store(true)
+					C.odtkitStop(flag)
+					close(memRaised)
+					return
+				}
+			}
+		}()
+		defer func() {
+			close(done)
+			wg.Wait()
+		}()
+	}
 	ran := make(chan C.HighsInt, 1)
 	go func() {
 		if h0.beforeRun != nil {
@@ -206,9 +251,14 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		ran <- C.Highs_run(h)
 	}()
 	var runStatus C.HighsInt
+	returned := false
 	select {
 	case runStatus = <-ran:
+		returned = true
 	case <-raised:
+	case <-memRaised:
+	}
+	if !returned {
 		select {
 		case runStatus = <-ran:
 		case <-time.After(abandonGrace):
@@ -217,9 +267,13 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 				<-ran
 				release()
 			}()
+			why := fmt.Sprintf("the context's end (%v)", ctx.Err())
+			if overMemory.Load() {
+				why = "reaching the memory limit"
+			}
 			return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), Seconds: time.Since(start).Seconds(),
-				TimeLimit:    errors.Is(ctx.Err(), context.DeadlineExceeded),
-				SolverStatus: fmt.Sprintf("abandoned: HiGHS did not stop within %v of the context's end (%v)", abandonGrace, ctx.Err())}, nil
+				TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded), MemoryLimit: overMemory.Load(),
+				SolverStatus: fmt.Sprintf("abandoned: HiGHS did not stop within %v of %s", abandonGrace, why)}, nil
 		}
 	}
 	if !stop() {
@@ -233,11 +287,21 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		applyCutoff(sol, m.Sense, p.Cutoff)
 	}
 	sol.Seconds = time.Since(start).Seconds()
+	if overMemory.Load() && sol.Status != StatusOptimal && sol.Status != StatusInfeasible {
+		sol.MemoryLimit = true
+		sol.SolverStatus += " (memory limit)"
+	}
 	if ctx.Err() != nil && sol.Status != StatusOptimal && sol.Status != StatusInfeasible {
 		sol.TimeLimit = sol.TimeLimit || errors.Is(ctx.Err(), context.DeadlineExceeded)
 		sol.SolverStatus += " (context " + ctx.Err().Error() + ")"
 	}
 	return sol, nil
+}
+
+// cancelled is the solution of a run stopped by ctx before HiGHS ran.
+func cancelled(m *Model, ctx context.Context) *Solution {
+	return &Solution{Status: StatusNoSolution, Bound: noBound(m.Sense), SolverStatus: "cancelled",
+		TimeLimit: errors.Is(ctx.Err(), context.DeadlineExceeded)}
 }
 
 // highsOptions sets the solve's options on h.

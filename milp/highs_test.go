@@ -326,3 +326,25 @@ func TestHiGHSAbandonsAStuckRun(t *testing.T) {
 		t.Fatalf("%d goroutines after the abandoned run ended, %d before", n, before)
 	}
 }
+
+// TestHiGHSMemoryLimit: a resident-memory limit the process already
+// exceeds stops HiGHS as an interrupt does: promptly, reported as a
+// memory stop, with no proof claimed; a limit far above changes nothing.
+func TestHiGHSMemoryLimit(t *testing.T) {
+	if residentBytes() == 0 {
+		t.Skip("no /proc/self/statm: the memory watch is off")
+	}
+	m := knapsacks(60, 30)
+	begin := time.Now()
+	sol, err := HiGHS().Solve(context.Background(), m, Params{Threads: 1, MemoryLimit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sol.MemoryLimit || sol.Status == StatusOptimal || time.Since(begin) > 5*time.Second {
+		t.Fatalf("1 MiB limit: %+v after %v, want a prompt memory stop", sol, time.Since(begin))
+	}
+	sol, err = HiGHS().Solve(context.Background(), knapsacks(10, 2), Params{Threads: 1, MemoryLimit: 1 << 40})
+	if err != nil || sol.MemoryLimit || sol.Status != StatusOptimal {
+		t.Fatalf("1 TiB limit: %+v %v", sol, err)
+	}
+}

@@ -43,6 +43,12 @@ type Params struct {
 	Seed int
 	// Verbose lets the solver print its log to standard output.
 	Verbose bool
+	// MemoryLimit, when positive, is the resident memory of the process
+	// (bytes) at which the solve stops as it does at a time limit (it is
+	// asked to stop at 80 %, to stay under it while it acts): the
+	// solver's memory is its own, outside the Go heap that a memory cap
+	// watches otherwise (Linux: /proc/self/statm; elsewhere no check).
+	MemoryLimit int64
 	// Options are further solver options by name, values as text (for
 	// HiGHS e.g. "presolve": "off", "mip_heuristic_effort": "0.3"); they
 	// are set after the ones above, in name order.
@@ -67,6 +73,9 @@ type Solution struct {
 	// one in Params or the one derived from the context's deadline)
 	// before it finished; Status then says whether it had a solution.
 	TimeLimit bool
+	// MemoryLimit reports that the solve stopped because the process
+	// reached Params.MemoryLimit.
+	MemoryLimit bool
 }
 
 // Solver solves models.

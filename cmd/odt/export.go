@@ -98,9 +98,14 @@ func runExport(e env, args []string) error {
 	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size) or mps (milp-odd, milp-odt) (required)")
 	ef.declare(c)
 	c.outFlag(&out, "write the formulation to `FILE` (required; - for stdout)")
+	var memLimit int
+	c.IntVar(&memLimit, "memory-limit", 0, "memory cap in `MB`: a formulation estimated larger is refused before it is built, and building stops at the cap (0 = 80% of the machine's memory)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
+	}
+	if memLimit < 0 {
+		return usagef("--memory-limit must not be negative")
 	}
 	switch to {
 	case "dimacs", "mps":
@@ -128,7 +133,9 @@ func runExport(e env, args []string) error {
 	intr.atQuit(dest.discard)
 	data, err := ef.df.readContext(ctx, pos[0])
 	if err == nil {
-		s := odtkit.Settings{Backend: name, Options: opts}
+		memCap := memoryCapMB(memLimit)
+		setHeapLimit(memCap)
+		s := odtkit.Settings{Backend: name, Options: opts, MemoryLimitMB: memCap}
 		err = dest.commitStream(func(w io.Writer) error {
 			_, err := odtkit.DefaultRegistry().Export(ctx, ctxWriter{ctx, w}, data, problem, s)
 			return err

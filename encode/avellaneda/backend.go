@@ -118,6 +118,7 @@ func settings(job *backend.Job) Settings {
 		MaxDepth:           job.Problem.MaxDepth,
 		MaxNodes:           formulaNodes(job.Problem.MaxNodes),
 		Report:             job.Report,
+		Budget:             job.Budget,
 	}
 }
 
@@ -146,6 +147,9 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
+		return nil, err
+	}
+	if err := admit(job, p, false); err != nil {
 		return nil, err
 	}
 	prepSeconds := time.Since(start).Seconds()
@@ -260,7 +264,10 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 	if err != nil {
 		return err
 	}
-	return WriteDIMACS(ctx, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
+	if err := admit(job, p, true); err != nil {
+		return err
+	}
+	return writeDIMACS(ctx, job.Budget, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
 }
 
 // decode reads a solver's answer: a satisfying assignment decodes into a
@@ -279,6 +286,9 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	}
 	p, err := prepare(ctx, job)
 	if err != nil {
+		return nil, err
+	}
+	if err := admit(job, p, true); err != nil {
 		return nil, err
 	}
 	st, m, err := sat.ParseOutput(r)

@@ -421,7 +421,7 @@ func TestChooseNearest(t *testing.T) {
 			sb = newSlotBits(p)
 		}
 		calls := 0
-		r, err := newRun(p, 2, s, nil, &calls, nil, sb)
+		r, err := newRun(context.Background(), p, 2, s, nil, &calls, nil, sb)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	obackend "github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -19,6 +20,12 @@ import (
 // header ends with the odt decode command for backend (sat-depth or
 // sat-size). Building stops with ctx's error when ctx ends.
 func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
+	return formula(ctx, nil, p, backend, k, maxNodes, opt)
+}
+
+// formula is Formula accounting the formula in budget (see NewContext);
+// the caller releases it (Encoding.Release).
+func formula(ctx context.Context, budget *obackend.Budget, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
@@ -29,7 +36,7 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 		// constant on the data; those were removed, so build depth 0.
 		k, note = 0, "the data has a single class: depth 0 formula"
 	}
-	e, err := New(p.View, p.Tests, p.Reps, k, opt)
+	e, err := NewContext(ctx, budget, p.View, p.Tests, p.Reps, k, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -37,8 +44,11 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 		e.CNF.Comments = append(e.CNF.Comments, note)
 	}
 	for i := range p.Reps {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("building the formula: %w", context.Cause(ctx))
+		if i%256 == 0 {
+			if err := e.Err(); err != nil {
+				e.Release()
+				return nil, err
+			}
 		}
 		e.AddExample(i)
 	}
@@ -52,6 +62,10 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 			}
 			e.CNF.Add(b)
 		}
+		if err := e.Err(); err != nil {
+			e.Release()
+			return nil, err
+		}
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
@@ -63,8 +77,16 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 // WriteDIMACS writes the whole formula of depth k (see Formula) with its
 // comment header mapping variable ranges to their meaning.
 func WriteDIMACS(ctx context.Context, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
-	e, err := Formula(ctx, p, backend, k, maxNodes, opt)
+	return writeDIMACS(ctx, nil, w, p, backend, k, maxNodes, opt)
+}
+
+func writeDIMACS(ctx context.Context, budget *obackend.Budget, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
+	e, err := formula(ctx, budget, p, backend, k, maxNodes, opt)
 	if err != nil {
+		return err
+	}
+	defer e.Release()
+	if err := e.Err(); err != nil {
 		return err
 	}
 	return e.CNF.WriteDIMACS(w)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -51,6 +52,10 @@ type Settings struct {
 	Seed bool
 	// Report receives every improving tree with its objective.
 	Report model.IncumbentFunc
+	// Budget accounts the formulas' clauses and variables against the
+	// memory cap (nil: no cap); a formula that exhausts it stops the
+	// search with an error wrapping model.ErrMemoryLimit.
+	Budget *backend.Budget
 	// Bisect makes DT_size bisect on the number of leaves, as the paper
 	// does, instead of descending from the best tree (bound = best − 1,
 	// the default): refutations close below the optimum are the costliest
@@ -248,8 +253,8 @@ type run struct {
 
 // newRun starts Algorithm 3 at depth k on a new solver, or on recycle
 // (reset) when it is not nil.
-func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, sb *slotBits) (*run, error) {
-	enc, err := New(p.View, p.Tests, p.Reps, k, Options{AMO: s.AMO, Counter: s.Counter, PaperClauses: s.PaperClauses, Symmetry: s.Symmetry, NoClassCuts: s.NoClassCuts})
+func newRun(ctx context.Context, p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, sb *slotBits) (*run, error) {
+	enc, err := NewContext(ctx, s.Budget, p.View, p.Tests, p.Reps, k, Options{AMO: s.AMO, Counter: s.Counter, PaperClauses: s.PaperClauses, Symmetry: s.Symmetry, NoClassCuts: s.NoClassCuts})
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +292,10 @@ func newRun(p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sa
 			}
 			enc.add(b)
 		}
+	}
+	if err := enc.Err(); err != nil {
+		enc.Release()
+		return nil, err
 	}
 	return r, nil
 }
@@ -397,6 +406,14 @@ func (r *run) solve(ctx context.Context, assumptions ...sat.Lit) (sat.Status, *m
 	batch := max(r.s.Batch, 1)
 	d := r.p.View.Data
 	for {
+		if err := r.enc.Err(); err != nil {
+			// The formula is incomplete: the context ended or the memory
+			// cap was reached while it grew.
+			if ctx.Err() != nil {
+				return sat.Unknown, nil, nil
+			}
+			return sat.Unknown, nil, err
+		}
 		*r.calls++
 		st, err := r.solver.Solve(ctx, assumptions...)
 		if err != nil || st != sat.Satisfiable {
@@ -518,19 +535,25 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			out.TimedOut = true
 			return out, nil, nil
 		}
-		r, err := newRun(p, k, s, seed, &out.Iterations, recycle, sb)
+		r, err := newRun(ctx, p, k, s, seed, &out.Iterations, recycle, sb)
 		if err != nil {
+			if ctx.Err() != nil {
+				out.TimedOut = true
+				return out, nil, nil
+			}
 			return nil, nil, err
 		}
 		start := time.Now()
 		st, g, err := r.solve(ctx)
 		out.Examples, out.Clauses, out.Vars = r.enc.Added(), r.enc.NumClauses(), r.enc.CNF.NumVars
 		if err != nil {
+			r.enc.Release()
 			return nil, nil, err
 		}
 		s.logf("depth %d: %s with %d examples, %d variables, %d clauses, %s%.3fs", k, st, r.enc.Added(), r.enc.CNF.NumVars, r.enc.NumClauses(), r.conflicts(), time.Since(start).Seconds())
 		switch st {
 		case sat.Unknown:
+			r.enc.Release()
 			out.TimedOut = true
 			return out, nil, nil
 		case sat.Satisfiable:
@@ -543,6 +566,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			return out, r, nil
 		}
 		out.DepthLB = k + 1
+		r.enc.Release()
 		recycle, _ = r.solver.(*sat.CDCL)
 		if s.Seed {
 			seed = r.addedSlots()
@@ -569,6 +593,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	if err != nil || out.Tree == nil {
 		return out, err
 	}
+	defer r.enc.Release()
 	report.Report(sz(out.Leaves), out.Tree)
 	k := out.Depth
 	lo := max(presentClasses(p), k+1, 1)

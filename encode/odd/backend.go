@@ -34,7 +34,7 @@ var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cuto
 func milpParams() []backend.Param {
 	return []backend.Param{
 		backend.EnumParam("splits", "univariate", []string{"univariate", "multivariate"}, "univariate (one feature per node, constraints 15-16) or multivariate (oblique) splits"),
-		backend.FloatParam("epsilon", 1e-4, "margin of the strict side of a split, on features scaled to [0,1] (below 0.5)").Above(0).AtMost(0.4999),
+		epsilonParam(),
 		backend.FloatParam("gap", 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0),
 		backend.BoolParam("warm-start", true, "run the construction heuristic first; its model is the first incumbent, the MIP start, and its objective the cutoff"),
 		backend.IntParam("restarts", 1000, "restarts of the construction heuristic (within 10% of the time limit, at most 60s)").AtLeast(0),
@@ -49,6 +49,14 @@ func milpParams() []backend.Param {
 		backend.StringParam("fair-positive", "", "fairness: the positive class (default: the second class); needs fair-column"),
 		backend.FloatParam("fair-ratio", 0.8, "fairness: each group's positive rate is at least this times the other's (four-fifths rule); needs fair-column").Above(0).AtMost(1),
 	}
+}
+
+// epsilonParam is the split margin's override: unset, each column's
+// margin comes from the data (see the package doc).
+func epsilonParam() backend.Param {
+	p := backend.FloatParam("epsilon", 0, "margin of the strict side of a split, on features scaled to [0,1], the same for every column (below 0.5); unset, each column's margin is the smallest gap between its scaled values, at most 1e-4 (univariate splits scale by rank), and oblique splits use the smallest gap of any column, at most 1e-4. A margin above a column's gap forbids the splits between its closest values").Above(0).AtMost(0.4999)
+	p.Default, p.DefaultText = "", "from the data"
+	return p
 }
 
 // Info describes milp-odd.
@@ -92,7 +100,9 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 	var o Options
 	d, p, v := job.Data, job.Problem, job.Options
 	o.Multivariate = v.String("splits") == "multivariate"
-	o.Epsilon = v.Float("epsilon")
+	if v.IsSet("epsilon") {
+		o.Epsilon = v.Float("epsilon")
+	}
 	o.MaxActive = v.Int("max-active")
 	o.MinFlow = v.Int("min-flow")
 	o.FirstLayerOrder = v.Bool("sym-layer1")
@@ -153,12 +163,8 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 // encode builds the job's MILP; encoder errors about the request are
 // ErrInvalid.
 func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error) {
-	info := DiagramBackend{}.Info()
-	if tree {
-		info = TreeBackend{}.Info()
-	}
 	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(info, job.Data, job.Problem); err != nil {
+	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
 		return nil, err
 	}
 	o, err := JobOptions(job, tree)
@@ -172,6 +178,13 @@ func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error)
 	return e, err
 }
 
+func infoOf(tree bool) backend.Info {
+	if tree {
+		return TreeBackend{}.Info()
+	}
+	return DiagramBackend{}.Info()
+}
+
 // Solve runs the heuristic and HiGHS on the diagram MILP.
 func (DiagramBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	return solveJob(ctx, job, false)
@@ -183,13 +196,33 @@ func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, 
 }
 
 func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, error) {
-	if tree && job.Problem.Objective == model.MinError && job.Problem.MaxDepth == 0 {
-		if err := backend.Check(TreeBackend{}.Info(), job.Data, job.Problem); err != nil {
+	if (tree && job.Problem.Objective == model.MinError && job.Problem.MaxDepth == 0) || job.Data.NumClasses() == 1 {
+		// No MILP: the tree is one leaf at depth 0, and a leaf is optimal
+		// (no error, no node) on data of one class.
+		if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
 			return nil, err
 		}
-		return singleLeaf(job), nil // no MILP: the tree is one leaf
+		if job.Problem.MaxDepth > 0 || !tree || job.Problem.Objective != model.MinError {
+			// The request is checked as for a MILP.
+			o, err := JobOptions(job, tree)
+			if err != nil {
+				return nil, err
+			}
+			if err := o.check(job.Data); err != nil {
+				return nil, backend.Invalid(err)
+			}
+		}
+		return singleLeaf(job, tree), nil
 	}
 	hopts, err := highsOptions(job.Options.String("highs"))
+	if err != nil {
+		return nil, err
+	}
+	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
+		return nil, err
+	}
+	size, release, err := admit(job, tree, true)
+	defer release()
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +238,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	d, p, v := job.Data, job.Problem, job.Options
 	stats := map[string]any{"columns": len(e.Model.Columns), "rows": len(e.Model.Rows),
-		"binaries": e.Model.NumIntegers(), "nonzeros": e.Model.NumNonzeros()}
+		"binaries": e.Model.NumIntegers(), "nonzeros": e.Model.NumNonzeros(), "size_estimate": size}
 	var best *model.Graph
 	bestObj := math.Inf(1)
 	offer := func(g *model.Graph) {
@@ -214,7 +247,8 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			job.Report.Report(obj, g)
 		}
 	}
-	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts}
+	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts,
+		MemoryLimit: job.Budget.Limit()}
 	if v.Bool("warm-start") {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
@@ -272,6 +306,10 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		offer(g)
 	}
 	res.Model = best
+	if sol.MemoryLimit && !milpProven(sol, params.HasCutoff, consistent, bestObj) {
+		// The best model (if any) is in the job's trace.
+		return nil, fmt.Errorf("%w: HiGHS stopped with the process's resident memory above the cap of %s", model.ErrMemoryLimit, backend.MB(job.Budget.Limit()))
+	}
 	if best == nil {
 		res.Status = milpStatus(ctx, sol, false, false)
 		return res, nil
@@ -306,14 +344,18 @@ func highsOptions(s string) (map[string]string, error) {
 
 // singleLeaf is the optimal depth-0 tree: a leaf of the class of largest
 // weight.
-func singleLeaf(job *backend.Job) *model.Result {
+func singleLeaf(job *backend.Job, tree bool) *model.Result {
 	d := job.Data
 	w := make([]float64, d.NumClasses())
 	for r := range d.Rows() {
 		w[d.Labels[r]] += d.Weight(r)
 	}
 	c, _ := model.Majority(w)
-	b := model.NewBuilder(d, model.KindTree)
+	kind := model.KindDiagram
+	if tree {
+		kind = model.KindTree
+	}
+	b := model.NewBuilder(d, kind)
 	g := b.Graph(b.Leaf(c))
 	obj := job.Problem.Evaluate(d, g)
 	job.Report.Report(obj, g)
@@ -397,18 +439,27 @@ func (TreeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*
 }
 
 // exportJob refuses the options that steer the solve only, and builds
-// the MILP.
-func exportJob(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error) {
+// the MILP (accounted in the job's budget until release is called).
+func exportJob(ctx context.Context, job *backend.Job, tree bool) (e *Encoding, release func(), err error) {
 	for _, k := range solveOnly {
 		if job.Options.IsSet(k) {
-			return nil, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
+			return nil, func() {}, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
 		}
 	}
-	return encode(ctx, job, tree)
+	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
+		return nil, func() {}, err
+	}
+	_, release, err = admit(job, tree, false)
+	if err != nil {
+		return nil, release, err
+	}
+	e, err = encode(ctx, job, tree)
+	return e, release, err
 }
 
 func export(ctx context.Context, w io.Writer, job *backend.Job, tree bool) error {
-	e, err := exportJob(ctx, job, tree)
+	e, release, err := exportJob(ctx, job, tree)
+	defer release()
 	if err != nil {
 		return err
 	}
@@ -496,6 +547,14 @@ func (e *Encoding) Header(job *backend.Job, tree bool) []string {
 		fc = append(fc, s)
 	}
 	h = append(h, "feature columns j: "+strings.Join(fc, " "))
+	var eps []string
+	for j, c := range e.cols {
+		eps = append(eps, fmt.Sprintf("%d=%g", j, c.eps))
+	}
+	h = append(h, "numeric columns are scaled by rank for univariate splits (value k of m distinct -> k/(m-1)), min-max for oblique ones; split margin epsilon of column j: "+strings.Join(eps, " "))
+	if e.nCls > e.data.NumClasses() {
+		h = append(h, fmt.Sprintf("terminal %d is an empty class: the data has one class, and the root needs two terminals", e.nCls-1))
+	}
 	return h
 }
 
@@ -504,7 +563,8 @@ func (e *Encoding) Header(job *backend.Job, tree bool) []string {
 // it into a model. The solver's "optimal" is within its own gap
 // tolerance, so the result is feasible, not proven optimal.
 func decode(ctx context.Context, job *backend.Job, r io.Reader, tree bool) (*model.Result, error) {
-	e, err := exportJob(ctx, job, tree)
+	e, release, err := exportJob(ctx, job, tree)
+	defer release()
 	if err != nil {
 		return nil, err
 	}

@@ -72,6 +72,19 @@ func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 					return nil, fmt.Errorf("odd: decode: active node %d has no arc on one side", u)
 				}
 			}
+			// A side to the empty terminal of one-class data carries no
+			// row of the data: the node is its other side.
+			if empty := e.nInt + e.data.NumClasses(); tg[Neg] >= empty || tg[Pos] >= empty {
+				other := tg[Neg]
+				if other >= empty {
+					other = tg[Pos]
+				}
+				if other >= empty {
+					other = e.nInt // both sides empty: the one class
+				}
+				id[u] = target(other)
+				continue
+			}
 			id[u] = e.test(b, x, u, func(s int) int { return target(tg[s]) })
 		}
 	}
@@ -85,7 +98,7 @@ func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 // test adds node u's split to b; succ(side) creates the successor of a side.
 func (e *Encoding) test(b *model.Builder, x []float64, u int, succ func(side int) int) int {
 	bu := x[e.B[u]]
-	t := bu - e.eps/2 // negative side: a·x ≤ t
+	t := bu - e.eps/2 // negative side: a·x ≤ t (univariate: the column's margin, below)
 	a := make([]float64, len(e.cols))
 	for j := range a {
 		a[j] = x[e.A[u][j]]
@@ -108,6 +121,7 @@ func (e *Encoding) test(b *model.Builder, x []float64, u int, succ func(side int
 			}
 		}
 		c := e.cols[j]
+		t = bu - c.eps/2
 		f := c.feature
 		if c.level >= 0 {
 			// x ∈ {0,1}: which side does each value take?
@@ -138,7 +152,7 @@ func (e *Encoding) test(b *model.Builder, x []float64, u int, succ func(side int
 			return add(side, func(lo, hi int) int { return b.Threshold(f, top, lo, hi) })
 		}
 		ts := t / a[j] // scaled threshold
-		raw := c.min + ts*c.rng
+		raw := c.raw(ts)
 		if a[j] > 0 {
 			return add(Neg, func(lo, hi int) int { return b.Threshold(f, raw, lo, hi) })
 		}

@@ -51,6 +51,20 @@ func stump(e *Encoding, a []float64, b float64, col int) []float64 {
 	return x
 }
 
+// testedMargin is the margin of the split a: the column's own margin for
+// a univariate split (its one non-zero weight; column 0 when none).
+func testedMargin(e *Encoding, a []float64) float64 {
+	if e.Opts.Multivariate {
+		return e.eps
+	}
+	for j, v := range a {
+		if v != 0 {
+			return e.cols[j].eps
+		}
+	}
+	return e.cols[0].eps
+}
+
 // checkRouting asserts that g sends every row the MILP puts on a side
 // (a·x + ε ≤ b: negative, class 0; a·x ≥ b: positive, class 1) to that
 // side's class; rows strictly inside the margin fit neither side.
@@ -63,7 +77,7 @@ func checkRouting(t *testing.T, e *Encoding, g *model.Graph, a []float64, b floa
 		}
 		want := -1
 		switch {
-		case s+e.eps <= b+1e-12:
+		case s+testedMargin(e, a) <= b+1e-12:
 			want, neg = 0, neg+1
 		case s >= b-1e-12:
 			want, pos = 1, pos+1
@@ -99,7 +113,7 @@ func TestDecodeUnivariateThresholdsAndSides(t *testing.T) {
 		s := av * e.x[row][0]
 		// The row sits exactly on one boundary: a·x + ε = b (negative
 		// side) or a·x = b (positive side).
-		b := s + e.eps
+		b := s + sc.eps
 		if trial%4 >= 2 {
 			b = s
 		}
@@ -112,10 +126,14 @@ func TestDecodeUnivariateThresholdsAndSides(t *testing.T) {
 		if root.Feature != 0 || root.Weights != nil {
 			t.Fatalf("root tests %+v, want feature size", root)
 		}
-		// t = b − ε/2 on the scaled value, mapped back to raw units.
-		wantThr := sc.min + (b-e.eps/2)/av*sc.rng
-		if math.Abs(root.Threshold-wantThr) > 1e-9*sc.rng {
-			t.Fatalf("threshold %v, want min + (b − ε/2)/a·range = %v", root.Threshold, wantThr)
+		// t = b − ε/2 on the scaled value, mapped back to raw units: a raw
+		// value is at most the threshold exactly when its scaled value is
+		// at most t/a, and the threshold lies between two data values.
+		ts := (b - sc.eps/2) / av
+		for _, v := range sc.vals {
+			if (v <= root.Threshold) != (sc.scaled(v) <= ts) {
+				t.Fatalf("threshold %v, scaled %v: value %v (scaled %v) on the wrong side", root.Threshold, ts, v, sc.scaled(v))
+			}
 		}
 		lowClass := g.Nodes[root.Low].Class
 		if (av > 0) != (lowClass == 0) {

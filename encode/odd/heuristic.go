@@ -40,6 +40,9 @@ type hNode struct {
 // solution of the MILP. It returns the best diagram that satisfies the
 // options' side constraints, or nil.
 func (e *Encoding) Heuristic(ctx context.Context, restarts int, seed uint64) *Incumbent {
+	if e.data.NumClasses() < 2 {
+		return nil // one class: the single leaf, which the MILP does not state
+	}
 	r := rand.New(rand.NewPCG(seed, 0x0dd))
 	var best *Incumbent
 	for k := range max(restarts, 1) {
@@ -145,7 +148,7 @@ func (e *Encoding) split(rows []int, r *rand.Rand, frac float64) (col int, thr f
 			left[lb]++
 			right[lb]--
 			v, w := e.x[sorted[p]][j], e.x[sorted[p+1]][j]
-			if w-v < e.eps*1.01 {
+			if w-v < e.cols[j].eps*(1-1e-9) { // the margin may equal the gap
 				continue
 			}
 			h := entropyOf(left, float64(p+1)) + entropyOf(right, n-float64(p+1))
@@ -356,7 +359,7 @@ func (e *Encoding) incumbent(layers [][]*hNode) *Incumbent {
 				}
 				ids[l][k] = b.Category(c.feature, lv, succ[0], succ[1])
 			} else {
-				ids[l][k] = b.Threshold(c.feature, c.min+min(nd.thr, 1)*c.rng, succ[0], succ[1])
+				ids[l][k] = b.Threshold(c.feature, c.raw(min(nd.thr, 1)), succ[0], succ[1])
 			}
 			count++
 		}
@@ -501,12 +504,13 @@ func (e *Encoding) point(layers [][]*hNode) []float64 {
 				v := global(l, nd.tgt[s])
 				x[e.Y[side][u][slices.Index(e.succ[u], v)]] = 1
 			}
-			a, b := 1.0, nd.thr+e.eps/2
+			eps := e.cols[nd.col].eps
+			a, b := 1.0, nd.thr+eps/2
 			if nd.thr > 1 {
-				a, b = 0, e.eps
+				a, b = 0, eps
 			}
 			if flip[l][k] {
-				a, b = -a, -b+e.eps
+				a, b = -a, -b+eps
 			}
 			x[e.A[u][nd.col]], x[e.B[u]] = a, b
 			if !e.Opts.Multivariate {

@@ -11,8 +11,24 @@
 // integral; the binaries d_u, y⁻_uv, y⁺_uv are the topology; a_u, b_u are
 // the node's hyperplane. Constraints 1–12 and 17 of the paper are built as
 // stated; the indicator constraints 13–14 are linearised with big-M values
-// derived from the variable bounds (features are min-max scaled to [0,1]
-// here; decoding maps the hyperplanes back to raw values). Options add
+// derived from the variable bounds (features are scaled to [0,1]: by rank
+// for univariate splits, min-max for oblique ones; decoding maps the
+// hyperplanes back to raw values).
+//
+// The margin ε of the strict side comes from the data, as in OCT-style
+// models: with univariate splits each column has its own margin, the
+// smallest gap between its distinct scaled values (at most 1e-4), so
+// that every split between two neighbouring values is a solution and no
+// other; rank scaling makes that gap 1/(distinct values − 1) whatever
+// the raw spacing (values 1 and 1.00001 next to 1000 stay apart).
+// Oblique splits use one margin, at most 1e-4 and at most the smallest
+// gap of any column. A margin the MILP solver's feasibility tolerance cannot tell
+// from zero (below MinMargin) is refused rather than solved into a model
+// whose "optimal" errors come from rounding.
+//
+// A dataset of one class has a second, empty terminal, so that the root
+// (always active in the paper's model) can send every row to the one
+// class; decoding drops a node whose side leads to the empty terminal. Options add
 // univariate splits (15–16), demographic parity (19), a parsimony cap,
 // stability (20), and the tree special case; and strengthenings that
 // keep every optimal diagram: constraint 12 on layer 1 too, and valid
@@ -58,7 +74,10 @@ type Options struct {
 	// layer l may only link to nodes 2k (negative side) and 2k+1
 	// (positive side) of layer l+1, or to terminals.
 	Tree bool
-	// Epsilon is the margin of the negative side, a·x + ε ≤ b (1e-4 when 0).
+	// Epsilon, when positive, is the margin of the negative side,
+	// a·x + ε ≤ b, for every column; 0 derives the margins from the data
+	// (see the package doc). A margin larger than a column's smallest
+	// scaled gap forbids the splits between its closest values.
 	Epsilon float64
 	// MaxActive caps the number of active internal nodes (0 = no cap).
 	MaxActive int
@@ -87,11 +106,21 @@ type Options struct {
 	PairCut bool
 }
 
+// MinMargin is the smallest split margin the MILP is built with: HiGHS's
+// default feasibility tolerance on integrality and rows (1e-6) is of
+// that order, so a smaller margin cannot separate two rows reliably.
+const MinMargin = 1e-6
+
 // column is one scaled feature column of the MILP.
 type column struct {
 	feature  int
 	level    int // categorical: the level of this one-hot column; -1 for numeric
 	min, rng float64
+	// vals, for a numeric column scaled by rank, are its distinct values
+	// in increasing order: value vals[k] is scaled to k/(len(vals)−1).
+	vals []float64
+	// eps is the column's margin.
+	eps float64
 }
 
 // Encoding is the MILP of a dataset and options, with the indices needed
@@ -235,12 +264,148 @@ func scaleColumns(d *model.Dataset, o *Options) ([]column, error) {
 			}
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		cols = append(cols, column{feature: f, level: -1, min: lo, rng: hi - lo})
+		c := column{feature: f, level: -1, min: lo, rng: hi - lo}
+		if !o.Multivariate {
+			c.vals = slices.Clone(ft.Values)
+			slices.Sort(c.vals)
+			c.vals = slices.Compact(c.vals)
+		}
+		cols = append(cols, c)
 	}
 	if len(cols) == 0 {
 		return nil, fmt.Errorf("%w: no feature to split on", ErrInput)
 	}
 	return cols, nil
+}
+
+// maxMargin caps a margin derived from the data, at the fixed margin
+// used before: larger margins (up to the gap itself, 0.5 on three
+// values) are as exact, but looked slower in HiGHS's branch and bound —
+// milp-odt depth 2 on monk1, one thread, 12 s: 210-211 nodes with the
+// gaps as margins, 268-880 with 1e-4, and 194-995 for the earlier
+// min-max formulation (2-core x86-64 Debian 12 VM under other load,
+// 2026-11-25: noisy, so the proven setting is kept).
+const maxMargin = 1e-4
+
+// margins sets each column's margin: the given epsilon, or the smallest
+// gap between the column's distinct scaled values, at most maxMargin
+// (oblique splits: one margin, the smallest gap of any column).
+// It returns the largest margin, and refuses a derived margin below
+// MinMargin, naming the column and its two closest values.
+func margins(d *model.Dataset, cols []column, o *Options) (float64, error) {
+	if o.Epsilon > 0 {
+		for j := range cols {
+			cols[j].eps = o.Epsilon
+		}
+		return o.Epsilon, nil
+	}
+	type gap struct {
+		size float64
+		col  int
+		a, b float64
+	}
+	smallest := gap{size: maxMargin, col: -1}
+	for j := range cols {
+		c := &cols[j]
+		c.eps = maxMargin
+		switch {
+		case c.level >= 0:
+			// one-hot 0/1: a gap of 1
+		case c.vals != nil:
+			if m := len(c.vals); m > 1 {
+				c.eps = min(maxMargin, 1/float64(m-1))
+				if c.eps < smallest.size {
+					smallest = gap{c.eps, j, c.vals[0], c.vals[1]}
+				}
+			}
+		case c.rng > 0:
+			vals := slices.Clone(d.Features[c.feature].Values)
+			slices.Sort(vals)
+			for k := 1; k < len(vals); k++ {
+				if vals[k] > vals[k-1] {
+					g := (vals[k] - c.min) / c.rng
+					g -= (vals[k-1] - c.min) / c.rng
+					if g < c.eps {
+						c.eps = g
+					}
+					if g < smallest.size {
+						smallest = gap{g, j, vals[k-1], vals[k]}
+					}
+				}
+			}
+		}
+	}
+	if smallest.col >= 0 && smallest.size < MinMargin {
+		name := d.Features[cols[smallest.col].feature].Name
+		hint := "univariate splits scale by rank and need fewer distinct values"
+		if o.Multivariate {
+			hint = "univariate splits (splits=univariate) scale by rank and separate them"
+		}
+		return 0, fmt.Errorf("%w: feature %s has the values %v and %v only %.3g apart after scaling to [0,1], below what the MILP solver's tolerances separate (%g): %s, or give the margin with option epsilon",
+			ErrInput, name, smallest.a, smallest.b, smallest.size, MinMargin, hint)
+	}
+	if o.Multivariate {
+		eps := min(maxMargin, smallest.size)
+		for j := range cols {
+			cols[j].eps = eps
+		}
+		return eps, nil
+	}
+	top := 0.0
+	for _, c := range cols {
+		top = max(top, c.eps)
+	}
+	return top, nil
+}
+
+// uniformMargin reports whether every column has the same margin.
+func (e *Encoding) uniformMargin() bool {
+	for _, c := range e.cols {
+		if c.eps != e.cols[0].eps {
+			return false
+		}
+	}
+	return true
+}
+
+// raw maps a scaled threshold t of the column back to a raw threshold:
+// a raw value v is at most the result exactly when its scaled value is
+// at most t. For a rank-scaled column it is the midpoint between the
+// largest value scaled to at most t and the next one.
+func (c column) raw(t float64) float64 {
+	if c.vals == nil {
+		return c.min + t*c.rng
+	}
+	m := len(c.vals)
+	if m == 1 {
+		if t >= 0 {
+			return c.vals[0]
+		}
+		return math.Nextafter(c.vals[0], math.Inf(-1))
+	}
+	// k: the number of values scaled to at most t (value k' is scaled
+	// to k'/(m−1)).
+	k := m
+	if f := math.Floor(t*float64(m-1)+1e-9) + 1; f < float64(m) {
+		k = max(0, int(f))
+	}
+	switch {
+	case k == 0:
+		return math.Nextafter(c.vals[0], math.Inf(-1))
+	case k == m:
+		return c.vals[m-1]
+	}
+	lo, hi := c.vals[k-1], c.vals[k]
+	if mid := lo + (hi-lo)/2; mid >= lo && mid < hi {
+		return mid
+	}
+	return lo
+}
+
+// scaled is the scaled value of a raw value of a rank-scaled column.
+func (c column) scaled(v float64) float64 {
+	k, _ := slices.BinarySearch(c.vals, v)
+	return float64(k) / float64(len(c.vals)-1)
 }
 
 func (c column) value(d *model.Dataset, r int) float64 {
@@ -253,6 +418,9 @@ func (c column) value(d *model.Dataset, r int) float64 {
 	}
 	if c.rng == 0 {
 		return 0
+	}
+	if c.vals != nil {
+		return c.scaled(v)
 	}
 	return min(1, max(0, (v-c.min)/c.rng))
 }
@@ -268,9 +436,6 @@ func EncodeContext(ctx context.Context, d *model.Dataset, o Options) (*Encoding,
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	if o.Epsilon == 0 {
-		o.Epsilon = 1e-4
-	}
 	o.Skeleton = slices.Clone(o.Skeleton)
 	if err := o.check(d); err != nil {
 		return nil, err
@@ -279,9 +444,15 @@ func EncodeContext(ctx context.Context, d *model.Dataset, o Options) (*Encoding,
 	if err != nil {
 		return nil, err
 	}
+	eps, err := margins(d, cols, &o)
+	if err != nil {
+		return nil, err
+	}
+	// One class: a second terminal no row belongs to (see the package doc).
+	K := max(d.NumClasses(), 2)
 	e := &Encoding{Model: &milp.Model{Name: "odd", ObjName: "obj"}, Opts: o, data: d, cols: cols,
-		nCls: d.NumClasses(), eps: o.Epsilon}
-	n, K, J := d.Rows(), d.NumClasses(), len(cols)
+		nCls: K, eps: eps}
+	n, J := d.Rows(), len(cols)
 	e.x = make([][]float64, n)
 	for i := range n {
 		e.x[i] = make([]float64, J)
@@ -365,7 +536,7 @@ func EncodeContext(ctx context.Context, d *model.Dataset, o Options) (*Encoding,
 	}
 	e.Leaf = make([][]int, n)
 	for i := range n {
-		if i%64 == 0 && ctx.Err() != nil {
+		if (i%64 == 0 || V > 64) && ctx.Err() != nil {
 			return nil, fmt.Errorf("building the MILP: %w", context.Cause(ctx))
 		}
 		e.Lambda[i] = make([]int, Dn)
@@ -428,6 +599,7 @@ func (e *Encoding) constraints(ctx context.Context) error {
 	n, V, K, J := d.Rows(), e.nInt, e.nCls, len(e.cols)
 	inf := milp.Inf
 	preds := e.preds()
+	uniform := e.uniformMargin()
 	type term struct {
 		j int
 		v float64
@@ -440,7 +612,7 @@ func (e *Encoding) constraints(ctx context.Context) error {
 		m.AddRow(name, lo, hi, idx, val)
 	}
 	for i := range n {
-		if i%64 == 0 && ctx.Err() != nil {
+		if (i%64 == 0 || V > 64) && ctx.Err() != nil {
 			return fmt.Errorf("building the MILP: %w", context.Cause(ctx))
 		}
 		for v := range V {
@@ -504,7 +676,10 @@ func (e *Encoding) constraints(ctx context.Context) error {
 		if !o.Multivariate {
 			reach = maxX
 		}
+		// With per-column margins (univariate), the margin of the tested
+		// column is Σ_j ε_j e_uj (exactly one e_uj is 1).
 		mNeg, mPos := reach+1+e.eps, reach+1
+		perColumn := !o.Multivariate && !uniform
 		for u := range V {
 			neg := []term{{e.B[u], -1}, {e.W[Neg][i][u], mNeg}}
 			pos := []term{{e.B[u], -1}, {e.W[Pos][i][u], -mPos}}
@@ -514,7 +689,14 @@ func (e *Encoding) constraints(ctx context.Context) error {
 					pos = append(pos, term{e.A[u][j], xv})
 				}
 			}
-			row(fmt.Sprintf("c13_%d_%d", i, u), -inf, mNeg-e.eps, neg...)
+			hi := mNeg - e.eps
+			if perColumn {
+				hi = mNeg
+				for j := range J {
+					neg = append(neg, term{e.E[u][j], e.cols[j].eps})
+				}
+			}
+			row(fmt.Sprintf("c13_%d_%d", i, u), -inf, hi, neg...)
 			row(fmt.Sprintf("c14_%d_%d", i, u), -mPos, inf, pos...)
 		}
 	}

@@ -1,0 +1,90 @@
+package odtkit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// TestOneClassEveryBackend: on data of a single class, every registered
+// backend and objective returns the single leaf, proven optimal by the
+// exact ones, and
+// every exported formulation is satisfiable (DIMACS) or feasible (MPS).
+func TestOneClassEveryBackend(t *testing.T) {
+	d := &model.Dataset{Name: "one", Classes: []string{"a"},
+		Features: []model.Feature{
+			{Name: "x", Kind: model.Numeric, Values: []float64{1, 2, 3, 4, 5}},
+			{Name: "z", Kind: model.Numeric, Values: []float64{0, 1, 0, 1, 1}},
+		},
+		Labels: []int{0, 0, 0, 0, 0}}
+	r := DefaultRegistry()
+	for _, info := range r.List() {
+		for _, obj := range info.Objectives {
+			p := model.Problem{Objective: obj}
+			switch obj {
+			case model.MinError:
+				p.MaxDepth = 2
+			case model.DiagramError:
+				p.Skeleton, p.Alpha = []int{1, 2}, 0.1
+			}
+			t.Run(info.Name+"/"+string(obj), func(t *testing.T) {
+				res, err := r.Solve(context.Background(), d, p, Settings{Backend: info.Name})
+				if errors.Is(err, milp.ErrNotEnabled) {
+					t.Skip("HiGHS is not built in (build with -tags highs)")
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Model == nil || len(res.Model.Nodes) != 1 || !res.Model.Nodes[res.Model.Root].Leaf ||
+					res.Errors != 0 || (info.Exact && (!res.Optimal || res.Status != model.StatusOptimal)) {
+					t.Fatalf("status %s, optimal %v, errors %d, model %v: want the single leaf, proven", res.Status, res.Optimal, res.Errors, res.Model)
+				}
+				var buf bytes.Buffer
+				if obj == model.MinDepth || obj == model.MinSize {
+					p.MaxDepth = 2 // the formula of one depth
+				}
+				format, err := r.Export(context.Background(), &buf, d, p, Settings{Backend: info.Name})
+				if err != nil {
+					if b, _ := r.Get(info.Name); isExporter(b) {
+						t.Fatalf("export: %v", err)
+					}
+					return // no formulation to export
+				}
+				switch format {
+				case "dimacs":
+					cnf, err := sat.ReadDIMACS(&buf)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := sat.NewCDCL()
+					sat.AddCNF(s, cnf, 0)
+					if st, err := s.Solve(context.Background()); err != nil || st != sat.Satisfiable {
+						t.Fatalf("the exported CNF: %v %v, want satisfiable", st, err)
+					}
+				case "mps":
+					m, err := milp.ReadMPS(&buf)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !milp.HiGHSEnabled {
+						return
+					}
+					sol, err := milp.HiGHS().Solve(context.Background(), m, milp.Params{Threads: 1})
+					if err != nil || sol.Status != milp.StatusOptimal || sol.Objective > 1e-9 {
+						t.Fatalf("the exported MILP: %+v %v, want feasible with objective 0", sol, err)
+					}
+				default:
+					t.Fatalf("format %q", format)
+				}
+			})
+		}
+	}
+}
+
+func isExporter(b backend.Backend) bool { _, ok := b.(backend.Exporter); return ok }
