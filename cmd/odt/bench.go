@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,12 +19,20 @@ func runBench(e env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runBenchMerge(e, args[1:])
 	}
-	c := newFlags("bench", "odt bench --backends A,B,... [flags] DATA...\n       odt bench merge [--out DIR] RESULTS...",
+	if len(args) > 0 && args[0] == "report" {
+		return runBenchReport(e, args[1:])
+	}
+	c := newFlags("bench", "odt bench --backends A,B,... [flags] DATA...\n       odt bench merge [--out DIR] RESULTS...\n       odt bench report [--out DIR] [--latex] RESULTS...",
 		"Runs every combination of backend, data file, depth and repeat, each as its own\n"+
 			"`odt solve` process (a crash, hang or memory blow-up of one run is reported, not fatal),\n"+
-			"then writes under --out: runs.jsonl (one JSON line per run), summary.txt/.md/.csv (per\n"+
-			"dataset and depth, each backend's objective, bound, proof time and primal integral\n"+
-			"against the grid's best objective) and anytime pictures (anytime-*.svg/.png).\n"+
+			"then writes under --out: runs.jsonl (one JSON line per run), runs/ (each run's output),\n"+
+			"meta.json (machine, odt revision, command, limits), summary.txt/.md/.csv (per dataset\n"+
+			"and depth, each backend's objective, bound, proof time and primal integral against the\n"+
+			"grid's best objective), aggregate.txt/.md/.csv (per backend and depth: solved, time-outs,\n"+
+			"memory-outs, failures, PAR-2, shifted geometric mean, wins, the virtual best solver),\n"+
+			"pictures (cactus, performance profile, pairwise scatter, anytime; SVG and PNG) and\n"+
+			"report.html, one self-contained page with all of it. `odt bench report` rebuilds these\n"+
+			"from runs.jsonl without running anything.\n"+
 			"Backends that both prove optimality must agree: a disagreement is printed as a\n"+
 			"CROSS-CHECK ERROR and the exit code is 1. --shard I/N runs the I-th of N\n"+
 			"deterministic slices of the grid; `odt bench merge` combines shard outputs.\n\n"+
@@ -37,6 +47,7 @@ func runBench(e env, args []string) error {
 		timeLimit                    time.Duration
 		repeat, memLimit             int
 		quiet                        bool
+		shift                        float64
 		opts                         optFlag
 		pl                           protocolFlags
 	)
@@ -48,6 +59,7 @@ func runBench(e env, args []string) error {
 	c.StringVar(&shard, "shard", "", "run only slice `I/N` of the grid (e.g. 2/5)")
 	c.IntVar(&memLimit, "memory-limit", 0, "kill a run whose resident memory exceeds `MB` (0 = none)")
 	c.Var(&opts, "opt", "backend option `key=value` passed to every run (repeatable)")
+	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the aggregate's shifted geometric mean of times (`SECONDS`)")
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
 	pl.declare(c)
@@ -65,6 +77,9 @@ func runBench(e env, args []string) error {
 	}
 	if repeat < 1 || timeLimit < 0 || memLimit < 0 {
 		return usagef("--repeat must be at least 1; --time-limit and --memory-limit must not be negative")
+	}
+	if !(shift > 0) || math.IsInf(shift, 0) {
+		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
 	}
 	if err := pl.check(ds, repeat); err != nil {
 		return err
@@ -115,11 +130,38 @@ func runBench(e env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	meta := newMeta(ctx, timeLimit, memLimit, extra, shift)
+	for _, c := range cells {
+		if !slices.Contains(meta.Seeds, c.SeedOf()) {
+			meta.Seeds = append(meta.Seeds, c.SeedOf())
+		}
+	}
 	runs, err := bench.Execute(ctx, rn, cells, out, prog)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	return benchReport(e, out, runs)
+	meta.End = time.Now()
+	if _, err := bench.WriteMeta(out, meta); err != nil {
+		return err
+	}
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta})
+}
+
+// newMeta records the setting of a bench run: this machine, this binary,
+// the command line and the limits; Start is now.
+func newMeta(ctx context.Context, timeLimit time.Duration, memLimit int, extra []string, shift float64) *bench.Meta {
+	v := buildVersion()
+	m := &bench.Meta{Version: v.Version, Revision: v.Revision, Go: v.Go, Tags: v.Tags, Command: os.Args,
+		TimeLimit: timeLimit.Seconds(), MemoryLimitMB: memLimit, SGMShift: shift, Start: time.Now()}
+	if m.Tags == nil {
+		m.Tags = []string{}
+	}
+	if v.Modified {
+		m.Revision += "+modified"
+	}
+	bench.MachineMeta(m)
+	m.Solvers = bench.ExternalSolvers(ctx, extra)
+	return m
 }
 
 func runBenchMerge(e env, args []string) error {
@@ -153,13 +195,98 @@ func runBenchMerge(e env, args []string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return benchReport(e, out, runs)
+	meta, err := firstMeta(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	if meta != nil {
+		if _, err := bench.WriteMeta(out, meta); err != nil {
+			return err
+		}
+	}
+	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta})
+}
+
+// firstMeta reads the settings record of the first result folder among
+// paths that has one (nil when none has).
+func firstMeta(paths []string) (*bench.Meta, error) {
+	for _, p := range paths {
+		dir := p
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			dir = filepath.Dir(p)
+		}
+		m, err := bench.ReadMeta(dir)
+		if m != nil || err != nil {
+			return m, err
+		}
+	}
+	return nil, nil
+}
+
+func runBenchReport(e env, args []string) error {
+	c := newFlags("bench report", "odt bench report [--out DIR] [--latex] [--sgm-shift S] RESULTS...",
+		"Rebuilds every table, picture and report.html from the runs.jsonl of one result folder or\n"+
+			"of several (merged shards), without running anything. --out defaults to the one folder\n"+
+			"given; with several, a new folder bench-report-YYYYMMDD-HHMMSS here. --latex also\n"+
+			"writes aggregate.tex and cells.tex (booktabs tables) for a paper.", 1, -1)
+	var (
+		out   string
+		latex bool
+		shift float64
+	)
+	c.outFlag(&out, "output `DIR` (default: the result folder, when one is given)")
+	c.BoolVar(&latex, "latex", false, "also write aggregate.tex and cells.tex (booktabs)")
+	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the shifted geometric mean of times (`SECONDS`)")
+	pos, err := c.parse(e.stdout, args)
+	if err != nil {
+		return err
+	}
+	if !(shift > 0) || math.IsInf(shift, 0) {
+		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
+	}
+	runs, err := bench.ReadRunFiles(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	meta, err := firstMeta(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	if out == "" {
+		if st, err := os.Stat(pos[0]); len(pos) == 1 && err == nil && st.IsDir() {
+			out = pos[0]
+		} else {
+			out = "bench-report-" + time.Now().Format("20060102-150405")
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(out, bench.RunsFile)); os.IsNotExist(err) {
+		if err := writeRunsFile(out, runs); err != nil {
+			return err
+		}
+	}
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex})
+}
+
+// writeRunsFile writes runs to dir/runs.jsonl.
+func writeRunsFile(dir string, runs []bench.Run) error {
+	f, err := os.Create(filepath.Join(dir, bench.RunsFile))
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteRuns(f, runs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // benchReport writes the tables and pictures, prints the table, and fails
 // when proven optima disagree.
-func benchReport(e env, dir string, runs []bench.Run) error {
-	s, files, err := bench.Report(dir, runs, e.stdout)
+func benchReport(e env, dir string, runs []bench.Run, opt bench.ReportOptions) error {
+	s, files, err := bench.Report(dir, runs, e.stdout, opt)
 	if err != nil {
 		return err
 	}

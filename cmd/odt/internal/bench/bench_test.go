@@ -146,7 +146,7 @@ func TestRunnerRecordsFailuresAndCompletes(t *testing.T) {
 		t.Fatalf("runs.jsonl holds %d runs (%v), want %d", len(back), err, len(cells))
 	}
 	var out bytes.Buffer
-	s, files, err := Report(dir, back, &out)
+	s, files, err := Report(dir, back, &out, ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

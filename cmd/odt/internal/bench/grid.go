@@ -211,3 +211,12 @@ func ParseList(s string) []string {
 	}
 	return out
 }
+
+// SeedOf is the seed the cell's solve runs with: the protocol's seed, or
+// the repeat number.
+func (c Cell) SeedOf() int64 {
+	if c.Protocol != "" {
+		return c.Seed
+	}
+	return int64(c.Repeat)
+}

@@ -44,7 +44,15 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	// Output is the file, relative to the result folder, that holds what
+	// the run's process printed: its result JSON, or its messages when
+	// it gave no result ("" when not kept).
+	Output string `json:"output,omitempty"`
 	Learning
+
+	// stdout and stderr are what the process printed (not recorded in
+	// runs.jsonl; Execute keeps them in Output).
+	stdout, stderr []byte
 }
 
 // Failed reports whether the run produced no result.
@@ -148,6 +156,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	rn.setRunning(nil)
 	close(stopWatch)
 	run.Seconds = time.Since(start).Seconds()
+	run.stdout, run.stderr = stdout.Bytes(), stderr.Bytes()
 	if ps := cmd.ProcessState; ps != nil {
 		run.PeakMB = peakMB(ps)
 		run.ExitCode = ps.ExitCode()

@@ -354,3 +354,9 @@ func depthLabel(e Entry) string {
 	}
 	return strconv.Itoa(e.Depth)
 }
+
+// WriteLaTeX writes the per-cell table as a booktabs table.
+func (s Summary) WriteLaTeX(w io.Writer) error {
+	head, rows := s.rows()
+	return writeLaTeXTable(w, head, rows, "Per data set and depth: each backend's objective, lower bound, proven runs, time to proof, primal integral, wall and CPU time, peak memory and status.")
+}
