@@ -212,6 +212,7 @@ var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<link rel="icon" href="data:,">
 <title>{{.Title}}</title>
 <style>
 body { font-family: sans-serif; margin: 1.5em auto; max-width: 75em; color: #222; }
