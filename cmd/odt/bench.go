@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
+	"github.com/odtkit/odtkit/model"
 )
 
 func runBench(e env, args []string) error {
@@ -42,6 +44,8 @@ func runBench(e env, args []string) error {
 			"and refits on train+valid. Splits are written to DIR/splits/NAME-seedS.json; the test\n"+
 			"accuracy per backend goes to accuracy.txt/.md/.csv and test-accuracy.svg/.png.", 1, -1)
 	var (
+		configs                      configFlag
+		objective                    string
 		backends, depths, shard, out string
 		threadList                   string
 		timeLimit                    time.Duration
@@ -52,7 +56,10 @@ func runBench(e env, args []string) error {
 		pl                           protocolFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
-	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
+	c.Var(&configs, "config", "named configuration `NAME=BACKEND[:key=value,...]`, run as its own column beside --backends "+
+		"(repeatable; key objective=OBJ sets its objective, other keys are its --opt values)")
+	c.StringVar(&objective, "objective", "", "objective of every run (`OBJ`: error, min-depth, min-size, diagram; default: each backend's main one)")
+	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS` (default 3; for min-depth, min-size and diagram runs: none given unless set)")
 	c.DurationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
@@ -68,8 +75,22 @@ func runBench(e env, args []string) error {
 		return err
 	}
 	bs := bench.ParseList(backends)
+	for _, cf := range configs.list {
+		if slices.Contains(bs, cf.Name) {
+			return usagef("--config %s: the name is already a column of the grid", cf.Name)
+		}
+		if _, ok := odtkit.DefaultRegistry().Get(cf.Name); ok {
+			return usagef("--config %s: the name is a backend's; choose another", cf.Name)
+		}
+		bs = append(bs, cf.Name)
+	}
 	if len(bs) == 0 {
-		return usagef("--backends is required (e.g. --backends dl85,cart)")
+		return usagef("--backends or --config is required (e.g. --backends dl85,cart)")
+	}
+	switch model.Objective(objective) {
+	case "", model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+	default:
+		return usagef("--objective %q: want error, min-depth, min-size or diagram", objective)
 	}
 	ds, err := bench.ParseInts(depths)
 	if err != nil {
@@ -94,6 +115,25 @@ func runBench(e env, args []string) error {
 	if pl.protocol != "" {
 		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
 	}
+	cells = bench.ApplyConfigs(cells, configs.list)
+	var globalOpts []string
+	for k, v := range opts.opts {
+		globalOpts = append(globalOpts, k+"="+v)
+	}
+	slices.Sort(globalOpts)
+	for i, cl := range cells {
+		cl.Options = append(slices.Clone(globalOpts), cl.Options...)
+		if cl.ObjectiveName == "" {
+			cl.ObjectiveName = objective
+		}
+		if cl.ObjectiveName == "" {
+			cl.ObjectiveName = mainObjective(cl.Backend)
+		}
+		if !isSet(c, "depth") && cl.ObjectiveName != "" && cl.ObjectiveName != string(model.MinError) {
+			cl.Depth = bench.NoDepth
+		}
+		cells[i] = cl
+	}
 	cells = bench.WithThreads(pl.depthless(cells), threads)
 	if shard != "" {
 		i, n, err := bench.ParseShard(shard)
@@ -113,10 +153,16 @@ func runBench(e env, args []string) error {
 		return fmt.Errorf("cannot locate the odt binary to run solves: %w", err)
 	}
 	var extra []string
-	for k, v := range opts.opts {
-		extra = append(extra, "--opt", k+"="+v)
+	for _, cl := range cells {
+		for _, o := range cl.Options {
+			extra = append(extra, "--opt", o)
+		}
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra, Prepare: pl.prepare, Validate: true}
+	rev := buildVersion().Revision
+	if buildVersion().Modified && rev != "" {
+		rev += "+modified"
+	}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Prepare: pl.prepare, Validate: true, Revision: rev}
 	prog := e.stderr
 	if quiet {
 		prog = nil
@@ -145,6 +191,45 @@ func runBench(e env, args []string) error {
 		return err
 	}
 	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta})
+}
+
+// configFlag collects --config values.
+type configFlag struct{ list []bench.Config }
+
+func (f *configFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	var names []string
+	for _, c := range f.list {
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+func (f *configFlag) Set(s string) error {
+	c, err := bench.ParseConfig(s)
+	if err != nil {
+		return err
+	}
+	if _, ok := odtkit.DefaultRegistry().Get(c.Backend); !ok {
+		return fmt.Errorf("configuration %s: unknown backend %q (see odt backends)", c.Name, c.Backend)
+	}
+	for _, o := range f.list {
+		if o.Name == c.Name {
+			return fmt.Errorf("configuration %s given twice", c.Name)
+		}
+	}
+	f.list = append(f.list, c)
+	return nil
+}
+
+// mainObjective is a backend's main objective ("" when unknown).
+func mainObjective(name string) string {
+	if b, ok := odtkit.DefaultRegistry().Get(name); ok && len(b.Info().Objectives) > 0 {
+		return string(b.Info().Objectives[0])
+	}
+	return ""
 }
 
 // newMeta records the setting of a bench run: this machine, this binary,

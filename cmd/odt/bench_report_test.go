@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -188,5 +189,83 @@ func TestBenchReportHTMLInChromium(t *testing.T) {
 	}
 	if n := requests.Load(); n != 0 {
 		t.Errorf("the page made %d network request(s)", n)
+	}
+}
+
+// TestBenchMixedObjectivesAndConfigs: a grid of min-depth, min-size and
+// error backends runs without failed runs or cross-check errors (each
+// objective is checked within itself; a depth-capped min-depth search
+// that proves no consistent tree exists is a proven answer); two named
+// configurations of one backend are two rows, which survive a merge of
+// shards, and a merge of two folders that ran one cell with different
+// options is refused.
+func TestBenchMixedObjectivesAndConfigs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mixed")
+	data := []string{"../../testdata/iris.csv", "../../testdata/monk1.csv"}
+	grid := []string{"bench", "--backends", "sat-depth,sat-size,dl85", "--config", "descend=sat-size:size-search=descend",
+		"--config", "bisect=sat-size:size-search=bisect", "--depth", "3", "--time-limit", "60s", "-q"}
+	out, errOut, code := odt(t, append(append(grid, "--out", dir), data...)...)
+	if code != 0 || strings.Contains(out+errOut, "CROSS-CHECK") || strings.Contains(out, "failed runs") {
+		t.Fatalf("mixed grid: exit %d\n%s\n%s", code, out, errOut)
+	}
+	recs := readCSV(t, filepath.Join(dir, "summary.csv"))
+	head := strings.Join(recs[0], ",")
+	if !strings.Contains(head, "problem") {
+		t.Errorf("a grid mixing objectives has no problem column: %s", head)
+	}
+	series := map[string]string{}
+	for _, r := range recs[1:] {
+		series[r[2]] = r[3]
+	}
+	for name, obj := range map[string]string{"sat-depth": "min-depth", "sat-size": "min-size", "descend": "min-size", "bisect": "min-size", "dl85": "error"} {
+		if series[name] != obj {
+			t.Errorf("row %s solves %q, want %q (rows %v)", name, series[name], obj, series)
+		}
+	}
+	// The runs record their configuration, options and command.
+	runs, err := os.ReadFile(filepath.Join(dir, "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"config":"bisect"`, `"options":["size-search=bisect"]`, `"objective_name":"min-depth"`, `"command":["solve"`} {
+		if !strings.Contains(string(runs), want) {
+			t.Errorf("runs.jsonl lacks %s", want)
+		}
+	}
+	// Shards of the grid, merged, list the same rows.
+	var shards []string
+	for i := 1; i <= 2; i++ {
+		d := filepath.Join(t.TempDir(), "shard")
+		if o, e, code := odt(t, append(append(grid, "--shard", strconv.Itoa(i)+"/2", "--out", d), data...)...); code != 0 {
+			t.Fatalf("shard %d: exit %d\n%s\n%s", i, code, o, e)
+		}
+		shards = append(shards, d)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	if o, e, code := odt(t, append([]string{"bench", "merge", "--out", merged}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, o, e)
+	}
+	rows := func(p string) []string {
+		var out []string
+		for _, r := range readCSV(t, p)[1:] {
+			out = append(out, strings.Join(r[:6], ","))
+		}
+		return out
+	}
+	if a, b := rows(filepath.Join(dir, "summary.csv")), rows(filepath.Join(merged, "summary.csv")); strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Errorf("merged shards list other rows:\n%s\nvs\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	// The same cell run with other options cannot be merged into one row.
+	other := filepath.Join(t.TempDir(), "other")
+	if o, e, code := odt(t, "bench", "--backends", "sat-size", "--depth", "3", "--opt", "size-search=bisect", "-q", "--out", other, data[0]); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, o, e)
+	}
+	plain := filepath.Join(t.TempDir(), "plain")
+	if o, e, code := odt(t, "bench", "--backends", "sat-size", "--depth", "3", "-q", "--out", plain, data[0]); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, o, e)
+	}
+	_, e, code := odt(t, "bench", "merge", "--out", filepath.Join(t.TempDir(), "m"), plain, other)
+	if code != 2 || !strings.Contains(e, "different options") || !strings.Contains(e, "--config") {
+		t.Errorf("merging two variants of one cell: exit %d\n%s", code, e)
 	}
 }

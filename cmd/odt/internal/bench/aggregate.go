@@ -53,14 +53,14 @@ type AggRow struct {
 
 // solvedRun reports whether a run proved its answer.
 func solvedRun(r *Run) bool {
-	return !r.Failed() && (r.Optimal || r.Status == "infeasible")
+	return r.Status == "infeasible" || (!r.Failed() && r.Optimal)
 }
 
 // instanceKey identifies the instance a run solves: its cell without the
-// backend and thread count.
+// series (backend, configuration, thread count).
 func instanceKey(r *Run) string {
 	c := r.Cell
-	c.Backend, c.Threads, c.Index = "", 0, 0
+	c.Backend, c.Config, c.Threads, c.Index = "", "", 0, 0
 	return c.Key()
 }
 
@@ -207,7 +207,7 @@ func runDepth(r *Run) string {
 	if r.Tuned {
 		return "tuned"
 	}
-	return strconv.Itoa(r.Depth)
+	return depthText(r.Depth)
 }
 
 // depthLess orders depths numerically, "tuned" last.

@@ -32,8 +32,7 @@ func generatedGrid(seed uint64) []Run {
 					r.Status, r.Optimal = "optimal", true
 					r.Objective, r.LowerBound = fptr(5), fptr(5)
 				case k == 5:
-					r.Status = "infeasible"
-					r.Objective, r.LowerBound = fptr(0), fptr(0)
+					r.Status = "infeasible" // proven: no model, so no objective
 				case k == 6:
 					r.Status, r.Seconds = "time-limit", 20.2
 					r.Objective, r.LowerBound = fptr(7), fptr(3)
@@ -64,7 +63,7 @@ func recompute(runs []Run, series, depth string, shift float64) wantRow {
 		if depth != "all" && strconv.Itoa(r.Depth) != depth {
 			continue
 		}
-		solved := func(x Run) bool { return x.Objective != nil && (x.Status == "optimal" || x.Status == "infeasible") }
+		solved := func(x Run) bool { return x.Status == "infeasible" || (x.Objective != nil && x.Status == "optimal") }
 		inst := func(x Run) bool { return x.Dataset == r.Dataset && x.Depth == r.Depth }
 		if series == VBS {
 			// The VBS runs each instance once: take the first series.

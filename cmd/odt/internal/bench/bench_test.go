@@ -36,7 +36,7 @@ func TestShardsCoverGridOnce(t *testing.T) {
 	}
 	again := Grid([]string{"a.txt", "b.txt", "c.csv"}, []string{"dl85", "cart"}, []int{2, 3, 4}, 2)
 	for i := range cells {
-		if cells[i] != again[i] {
+		if cells[i].Key() != again[i].Key() || cells[i].Index != again[i].Index {
 			t.Fatal("grid order is not deterministic")
 		}
 	}

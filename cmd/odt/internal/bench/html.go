@@ -109,14 +109,14 @@ func orDash(s string) string {
 // cellTable is the per-cell table with a cross-check mark per row and
 // links to the runs' outputs.
 func cellTable(s Summary, runs []Run) htmlTable {
-	head, rows := s.rows()
+	head, rows := s.rows(roundNum)
 	t := htmlTable{ID: "cells", Head: append(slices.Clone(head), "cross-check", "outputs")}
 	// Per group: proven objectives by series.
 	proven := map[string]map[string]float64{}
 	outputs := map[string][]string{}
 	for i := range runs {
 		r := &runs[i]
-		k := r.entryName() + "\x00" + r.Series() + "\x00" + strconv.Itoa(r.Depth)
+		k := r.entryName() + "\x00" + r.Series() + "\x00" + r.ObjectiveName + "\x00" + strconv.Itoa(r.Depth)
 		if r.Output != "" {
 			outputs[k] = append(outputs[k], r.Output)
 		}
@@ -134,7 +134,7 @@ func cellTable(s Summary, runs []Run) htmlTable {
 			row = append(row, htmlCell{Text: v})
 		}
 		mark := htmlCell{Text: "-"}
-		g := groupKey(e.Dataset, e.Depth)
+		g := e.group()
 		if ps := proven[g]; len(ps) > 0 {
 			if _, mine := ps[e.series()]; mine {
 				conflict := slices.ContainsFunc(s.Conflicts, func(c string) bool { return strings.HasPrefix(c, g+":") })
@@ -149,7 +149,7 @@ func cellTable(s Summary, runs []Run) htmlTable {
 			}
 		}
 		row = append(row, mark)
-		k := e.Dataset + "\x00" + e.series() + "\x00" + strconv.Itoa(e.Depth)
+		k := e.Dataset + "\x00" + e.series() + "\x00" + e.ObjectiveName + "\x00" + strconv.Itoa(e.Depth)
 		out := htmlCell{Text: "-"}
 		for j, o := range outputs[k] {
 			out.Links = append(out.Links, htmlLink{Text: "run " + strconv.Itoa(j+1), Href: o})

@@ -90,7 +90,7 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 	horizon := map[string]float64{}
 	depthOf := map[string]int{}
 	for _, r := range runs {
-		g := groupKey(r.Name(), r.Depth)
+		g := r.group()
 		h := r.TimeLimit
 		if h <= 0 {
 			h = r.Seconds
@@ -99,7 +99,7 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 		depthOf[g] = r.Depth
 	}
 	for _, r := range runs {
-		g := groupKey(r.Name(), r.Depth)
+		g := r.group()
 		ref, ok := s.Best[g]
 		per[key{g, r.Series()}] = append(per[key{g, r.Series()}], gapCurve(r, ref, horizon[g], ok))
 	}

@@ -44,6 +44,10 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	// Command is the run's odt command line (without the program) and
+	// Revision the odt revision that ran it ("" when unknown).
+	Command  []string `json:"command,omitempty"`
+	Revision string   `json:"revision,omitempty"`
 	// Output is the file, relative to the result folder, that holds what
 	// the run's process printed: its result JSON, or its messages when
 	// it gave no result ("" when not kept).
@@ -74,6 +78,8 @@ type Runner struct {
 	// Validate makes Execute check the grid before its first run (see
 	// Validate).
 	Validate bool
+	// Revision is the odt revision recorded in every run.
+	Revision string
 
 	mu  sync.Mutex
 	cur *os.Process // the running solve, nil between runs
@@ -110,8 +116,7 @@ func (rn *Runner) grace() time.Duration {
 // is recorded in the Run, so a grid always completes.
 func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	run := Run{Cell: c, TimeLimit: rn.TimeLimit.Seconds(), Incumbents: []model.Incumbent{}}
-	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth),
-		"--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat)}
+	args := append(c.solveArgs(), "--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat))
 	if rn.TimeLimit > 0 {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
 	}
@@ -132,6 +137,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		args, solves = append(args, extra...), max(n, 1)
 	}
 	args = append(args, c.Dataset)
+	run.Command, run.Revision = args, rn.Revision
 	cmd := exec.Command(rn.Exe, args...)
 	// Its own process group, so that stopping a run stops whatever it
 	// started (process groups on unix, the process alone elsewhere).
@@ -198,6 +204,9 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		return run
 	}
 	run.Status, run.Optimal = string(res.Status), res.Optimal
+	if res.Status == model.StatusInfeasible && res.Model == nil {
+		run.Message = "proven infeasible: no model satisfies the problem as stated (" + problemText(res.Problem) + ")"
+	}
 	if res.Model != nil {
 		e, o, lb := res.Errors, res.Objective, res.LowerBound
 		run.Errors, run.Objective, run.LowerBound = &e, &o, &lb
@@ -299,4 +308,21 @@ func residentMB(pid int) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// problemText states a problem's objective and limits in a few words.
+func problemText(p model.Problem) string {
+	parts := []string{"objective " + string(p.Objective)}
+	if len(p.Skeleton) > 0 {
+		parts = append(parts, fmt.Sprintf("skeleton %v", p.Skeleton))
+	} else if p.MaxDepth > 0 || p.Objective == model.MinError {
+		parts = append(parts, fmt.Sprintf("max depth %d", p.MaxDepth))
+	}
+	if p.MaxNodes > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d internal nodes", p.MaxNodes))
+	}
+	if p.MinSupport > 1 {
+		parts = append(parts, fmt.Sprintf("at least %d rows per leaf", p.MinSupport))
+	}
+	return strings.Join(parts, ", ")
 }
