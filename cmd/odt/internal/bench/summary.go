@@ -182,8 +182,8 @@ func groupKey(name string, depth int, objective string) string {
 func Summarize(runs []Run) Summary {
 	s := Summary{Best: map[string]float64{}}
 	proven := map[string]map[string]float64{} // group -> backend -> objective
-	infeasible := map[string][]string{}        // group -> series that proved it infeasible
-	found := map[string][]string{}             // group -> series that found a model
+	infeasible := map[string][]string{}       // group -> series that proved it infeasible
+	found := map[string][]string{}            // group -> series that found a model
 	for _, r := range runs {
 		if !slices.Contains(s.Backends, r.Series()) {
 			s.Backends = append(s.Backends, r.Series())
