@@ -151,10 +151,7 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return s, nil, err
 	}
-	writers := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
+	writers := []namedWriter{
 		{"summary.txt", s.WriteText}, {"summary.md", s.WriteMarkdown}, {"summary.csv", s.WriteCSV},
 		{"aggregate.txt", func(w io.Writer) error { return WriteAggregateText(w, agg, shift) }},
 		{"aggregate.md", func(w io.Writer) error { return WriteAggregateMarkdown(w, agg, shift) }},
@@ -162,14 +159,14 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 	}
 	if opt.LaTeX {
 		writers = append(writers,
-			struct {
-				name  string
-				write func(io.Writer) error
-			}{"aggregate.tex", func(w io.Writer) error { return WriteAggregateLaTeX(w, agg, shift) }},
-			struct {
-				name  string
-				write func(io.Writer) error
-			}{"cells.tex", s.WriteLaTeX})
+			namedWriter{"aggregate.tex", func(w io.Writer) error { return WriteAggregateLaTeX(w, agg, shift) }},
+			namedWriter{"cells.tex", s.WriteLaTeX})
+	}
+	if ft := FormulationTable(runs); ft != nil {
+		writers = append(writers,
+			namedWriter{"formulation.txt", func(w io.Writer) error { return WriteFormulationText(w, ft) }},
+			namedWriter{"formulation.md", func(w io.Writer) error { return WriteFormulationMarkdown(w, ft) }},
+			namedWriter{"formulation.csv", func(w io.Writer) error { return WriteFormulationCSV(w, ft) }})
 	}
 	var files []string
 	for _, wr := range writers {
@@ -217,6 +214,12 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 	}
 	files = append(files, page)
 	return s, files, nil
+}
+
+// namedWriter writes one file of a report.
+type namedWriter struct {
+	name  string
+	write func(io.Writer) error
 }
 
 // writeFile creates path and writes it with write.

@@ -44,6 +44,9 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	// Formulation is the size of the formulation solved, when the backend
+	// reports one.
+	Formulation *Formulation `json:"formulation,omitempty"`
 	// Command is the run's odt command line (without the program) and
 	// Revision the odt revision that ran it ("" when unknown).
 	Command  []string `json:"command,omitempty"`
@@ -215,6 +218,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		run.Incumbents = res.Incumbents
 	}
 	run.Learning = learningOf(&res)
+	run.Formulation = formulationOf(res.Stats)
 	if n := len(run.Incumbents); n > 0 {
 		t := run.Incumbents[n-1].Seconds
 		run.TimeToBest = &t

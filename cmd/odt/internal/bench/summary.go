@@ -140,6 +140,9 @@ type Entry struct {
 	// Integral is the mean primal integral over the repeats, against the
 	// grid's best known objective, up to the time limit.
 	Integral float64
+	// Gap is the mean primal gap at the end of the runs against the
+	// grid's best known objective (1 for a run without a model).
+	Gap float64
 	// WallSeconds and CPUSeconds are the means over the runs of the whole
 	// process's wall time and CPU time (user + system).
 	WallSeconds, CPUSeconds float64
@@ -213,8 +216,9 @@ func Summarize(runs []Run) Summary {
 	}
 	sort.Strings(s.Failures)
 	for g, inf := range infeasible {
-		for _, b := range found[g] {
-			s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved the problem infeasible but %s found a model", g, inf[0], b))
+		if f := found[g]; len(f) > 0 {
+			slices.Sort(f)
+			s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved the problem infeasible but %s found a model", g, inf[0], strings.Join(slices.Compact(f), ", ")))
 		}
 	}
 	groups := make([]string, 0, len(proven))
@@ -241,7 +245,7 @@ func Summarize(runs []Run) Summary {
 		depth                   int
 	}
 	entries := map[ek]*Entry{}
-	sums := map[ek][5]float64{} // proof seconds sum, integral sum, n integral, wall sum, cpu sum
+	sums := map[ek][6]float64{} // proof seconds sum, integral sum, n integral, wall sum, cpu sum, final gap sum
 	for i := range runs {
 		r := &runs[i]
 		k := ek{r.entryName(), r.Series(), r.ObjectiveName, r.Depth}
@@ -285,6 +289,12 @@ func Summarize(runs []Run) Summary {
 		acc[2]++
 		acc[3] += r.Seconds
 		acc[4] += r.CPUSeconds
+		switch {
+		case r.Objective != nil && haveBest:
+			acc[5] += model.PrimalGap(*r.Objective, best)
+		case r.Status != "infeasible":
+			acc[5]++
+		}
 		sums[k] = acc
 	}
 	for k, e := range entries {
@@ -294,6 +304,7 @@ func Summarize(runs []Run) Summary {
 			e.ProofSeconds = acc[0] / float64(e.Optimal)
 		}
 		e.Integral = acc[1] / acc[2]
+		e.Gap = acc[5] / acc[2]
 		e.WallSeconds, e.CPUSeconds = acc[3]/acc[2], acc[4]/acc[2]
 		s.Entries = append(s.Entries, *e)
 	}
@@ -370,7 +381,7 @@ func (e Entry) group() string { return groupKey(e.Dataset, e.Depth, e.ObjectiveN
 func (s Summary) rows(num func(float64) string) ([]string, [][]string) {
 	threads := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Threads > 0 })
 	mixed := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.ObjectiveName != s.Entries[0].ObjectiveName })
-	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "wall_s", "cpu_s", "peak_mb", "status"}
+	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "primal_gap", "wall_s", "cpu_s", "peak_mb", "status"}
 	if mixed {
 		head = slices.Insert(head, 3, "problem")
 	}
@@ -381,7 +392,7 @@ func (s Summary) rows(num func(float64) string) ([]string, [][]string) {
 	for _, e := range s.Entries {
 		row := []string{
 			e.Dataset, depthLabel(e), e.name(), num(e.Objective), num(e.Bound),
-			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral),
+			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral), num(e.Gap),
 			fmtSec(e.WallSeconds), fmtSec(e.CPUSeconds),
 			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
 		}
