@@ -269,3 +269,61 @@ func TestBenchMixedObjectivesAndConfigs(t *testing.T) {
 		t.Errorf("merging two variants of one cell: exit %d\n%s", code, e)
 	}
 }
+
+// TestExportInstanceFamily: several data files and depths write one file
+// each, with deterministic names, and index.csv whose sizes match the
+// files' own headers and whose decode commands name the data; a failure
+// part way leaves no file of the family.
+func TestExportInstanceFamily(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "family")
+	data := []string{"../../testdata/iris.csv", "../../testdata/monk1.csv"}
+	if o, e, code := odt(t, append([]string{"export", "--to", "dimacs", "--backend", "sat-depth", "--depth", "2,3", "-o", dir}, data...)...); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, o, e)
+	}
+	recs := readCSV(t, filepath.Join(dir, "index.csv"))
+	if len(recs) != 5 {
+		t.Fatalf("index.csv has %d rows, want a header and 4:\n%v", len(recs), recs)
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 5 {
+		t.Errorf("folder holds %d files, want 4 and index.csv", len(files))
+	}
+	for _, r := range recs[1:] {
+		ds, depth, file := r[0], r[1], r[4]
+		if want := strings.TrimSuffix(filepath.Base(ds), ".csv") + "-sat-depth-d" + depth + ".cnf"; file != want {
+			t.Errorf("file %s, want %s", file, want)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var header string
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "p cnf ") {
+				header = line
+				break
+			}
+		}
+		if header != "p cnf "+r[5]+" "+r[6] {
+			t.Errorf("%s: index sizes %s %s, header %q", file, r[5], r[6], header)
+		}
+		if !strings.HasPrefix(r[8], "odt decode --backend sat-depth --depth "+depth+" ") || !strings.Contains(r[8], " "+ds+" ") {
+			t.Errorf("%s: decode command %q", file, r[8])
+		}
+	}
+	// The second file's rows conflict (one test vector, two labels), which
+	// sat-depth refuses after the first file's instances are written.
+	bad := filepath.Join(t.TempDir(), "conflict.csv")
+	if err := os.WriteFile(bad, []byte("a,b,y\n0,1,x\n0,1,z\n1,0,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "failed")
+	_, e, code := odt(t, "export", "--to", "dimacs", "--backend", "sat-depth", "--depth", "2,3", "-o", out, data[0], bad)
+	if code == 0 {
+		t.Fatalf("an export of conflicting rows succeeded:\n%s", e)
+	}
+	left, _ := os.ReadDir(out)
+	for _, f := range left {
+		t.Errorf("a failed export left %s", f.Name())
+	}
+}
