@@ -52,6 +52,7 @@ func runBench(e env, args []string) error {
 		repeat, memLimit             int
 		quiet                        bool
 		shift                        float64
+		scatter                      string
 		opts                         optFlag
 		pl                           protocolFlags
 	)
@@ -67,6 +68,7 @@ func runBench(e env, args []string) error {
 	c.IntVar(&memLimit, "memory-limit", 0, "kill a run whose resident memory exceeds `MB` (0 = none)")
 	c.Var(&opts, "opt", "backend option `key=value` passed to every run (repeatable)")
 	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the aggregate's shifted geometric mean of times (`SECONDS`)")
+	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom,dl85:cart (default: every pair)")
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
 	pl.declare(c)
@@ -101,6 +103,17 @@ func runBench(e env, args []string) error {
 	}
 	if !(shift > 0) || math.IsInf(shift, 0) {
 		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
+	}
+	pairs, err := bench.ParsePairs(scatter)
+	if err != nil {
+		return usagef("--scatter: %v", err)
+	}
+	for _, pr := range pairs {
+		for _, s := range pr {
+			if !slices.Contains(bs, s) {
+				return usagef("--scatter %s:%s: %s is not a backend or configuration of the grid", pr[0], pr[1], s)
+			}
+		}
 	}
 	if err := pl.check(ds, repeat); err != nil {
 		return err
@@ -190,7 +203,7 @@ func runBench(e env, args []string) error {
 	if _, err := bench.WriteMeta(out, meta); err != nil {
 		return err
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta})
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, Pairs: pairs})
 }
 
 // configFlag collects --config values.
@@ -315,19 +328,24 @@ func runBenchReport(e env, args []string) error {
 			"given; with several, a new folder bench-report-YYYYMMDD-HHMMSS here. --latex also\n"+
 			"writes aggregate.tex and cells.tex (booktabs tables) for a paper.", 1, -1)
 	var (
-		out   string
-		latex bool
-		shift float64
+		out, scatter string
+		latex        bool
+		shift        float64
 	)
 	c.outFlag(&out, "output `DIR` (default: the result folder, when one is given)")
 	c.BoolVar(&latex, "latex", false, "also write aggregate.tex and cells.tex (booktabs)")
 	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the shifted geometric mean of times (`SECONDS`)")
+	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom (default: every pair)")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
 	}
 	if !(shift > 0) || math.IsInf(shift, 0) {
 		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
+	}
+	pairs, err := bench.ParsePairs(scatter)
+	if err != nil {
+		return usagef("--scatter: %v", err)
 	}
 	runs, err := bench.ReadRunFiles(pos)
 	if err != nil {
@@ -352,7 +370,7 @@ func runBenchReport(e env, args []string) error {
 			return err
 		}
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex})
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex, Pairs: pairs})
 }
 
 // writeRunsFile writes runs to dir/runs.jsonl.

@@ -112,7 +112,18 @@ func TestBenchReportHTMLInChromium(t *testing.T) {
 	if browser == "" {
 		t.Skip("no Chromium on the PATH: skipped (apt-get install chromium)")
 	}
-	dir := benchGrid(t)
+	// The grid of the picture in the docs: dl85, blossom and sat-depth
+	// over inferdt data when ../shared is present, testdata otherwise.
+	data := []string{"../../testdata/iris.csv", "../../testdata/monk1.csv"}
+	if _, err := os.Stat("../../../shared/data/inferdt/zoo.csv"); err == nil {
+		data = []string{"../../../shared/data/inferdt/iris.csv", "../../../shared/data/inferdt/zoo.csv", "../../../shared/data/inferdt/monk1.csv"}
+	} else {
+		t.Log("../shared is absent: the report is of testdata (iris, monk1)")
+	}
+	dir := filepath.Join(t.TempDir(), "grid")
+	if o, e, code := odt(t, append([]string{"bench", "--backends", "dl85,blossom,sat-depth", "--time-limit", "60s", "-q", "--out", dir}, data...)...); code != 0 {
+		t.Fatalf("odt bench: exit %d\n%s\n%s", code, o, e)
+	}
 	page := filepath.Join(dir, "report.html")
 	html, err := os.ReadFile(page)
 	if err != nil {
@@ -155,7 +166,7 @@ func TestBenchReportHTMLInChromium(t *testing.T) {
 	}
 	url := origin + "/report.html"
 	dom := string(run("--dump-dom", url))
-	for _, want := range []string{`id="aggregate"`, `id="cells"`, "VBS", "cactus", "profile", "scatter-dl85-blossom", "anytime-"} {
+	for _, want := range []string{`id="aggregate"`, `id="cells"`, "VBS", "sat-depth", "cactus", "profile", "scatter-dl85-blossom", "scatter-dl85-sat-depth", "anytime-"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("rendered page lacks %q", want)
 		}

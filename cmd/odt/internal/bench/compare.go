@@ -89,11 +89,11 @@ func limitLine(pts plotter.XYs) (*plotter.Line, error) {
 }
 
 // WriteComparePictures writes the cactus plot (instances solved within a
-// time), the Dolan–Moré performance profile and a log–log scatter of
-// every pair of series' times into dir, as SVG and PNG, and returns the
-// files written. Runs of learning protocols are left out; a grid with no
-// plain run writes nothing.
-func WriteComparePictures(dir string, runs []Run) ([]string, error) {
+// time), the Dolan–Moré performance profile and a log–log scatter of the
+// times of each pair of series (pairs; nil: every pair) into dir, as SVG
+// and PNG, and returns the files written. Runs of learning protocols are
+// left out; a grid with no plain run writes nothing.
+func WriteComparePictures(dir string, runs []Run, pairs [][2]string) ([]string, error) {
 	series, times, keys, limit := instanceTimes(runs)
 	if len(keys) == 0 {
 		return nil, nil
@@ -119,13 +119,21 @@ func WriteComparePictures(dir string, runs []Run) ([]string, error) {
 	if err != nil {
 		return files, err
 	}
-	for i := range series {
-		for j := i + 1; j < len(series); j++ {
-			more, err := scatterPlot(dir, series[i], series[j], times, keys, limit)
-			files = append(files, more...)
-			if err != nil {
-				return files, err
+	if pairs == nil {
+		for i := range series {
+			for j := i + 1; j < len(series); j++ {
+				pairs = append(pairs, [2]string{series[i], series[j]})
 			}
+		}
+	}
+	for _, pr := range pairs {
+		if times[pr[0]] == nil || times[pr[1]] == nil {
+			return files, fmt.Errorf("scatter %s:%s: the grid has no series %q", pr[0], pr[1], pr[slices.IndexFunc(pr[:], func(s string) bool { return times[s] == nil })])
+		}
+		more, err := scatterPlot(dir, pr[0], pr[1], times, keys, limit)
+		files = append(files, more...)
+		if err != nil {
+			return files, err
 		}
 	}
 	return files, nil
@@ -208,8 +216,10 @@ func profilePlot(dir string, series []string, times map[string]map[string]float6
 	p.Y.Min, p.Y.Max = 0, 1.02
 	xmax := math.Ceil(maxLog*1.05 + 0.1)
 	p.X.Min, p.X.Max = 0, xmax
-	n := float64(len(keys))
 	for i, s := range series {
+		// The fraction is of the instances the series ran (a grid mixing
+		// objectives runs each series on its own instances).
+		n := float64(len(times[s]))
 		rs := ratios[s]
 		sort.Float64s(rs)
 		pts := plotter.XYs{{X: 0, Y: 0}}
@@ -285,4 +295,17 @@ func fileSafe(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// ParsePairs reads a --scatter list: A:B pairs separated by commas.
+func ParsePairs(s string) ([][2]string, error) {
+	var out [][2]string
+	for _, p := range ParseList(s) {
+		a, b, ok := strings.Cut(p, ":")
+		if !ok || a == "" || b == "" || a == b {
+			return nil, fmt.Errorf("%q: want A:B, two different backends or configurations", p)
+		}
+		out = append(out, [2]string{a, b})
+	}
+	return out, nil
 }

@@ -132,6 +132,8 @@ type ReportOptions struct {
 	Meta *Meta
 	// LaTeX also writes aggregate.tex and cells.tex (booktabs tables).
 	LaTeX bool
+	// Pairs are the pairs of series compared by scatter plots (nil: all).
+	Pairs [][2]string
 }
 
 // Report writes into dir the per-cell table (summary.txt, .md, .csv), the
@@ -181,7 +183,7 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 	if err != nil {
 		return s, files, err
 	}
-	cmp, err := WriteComparePictures(dir, runs)
+	cmp, err := WriteComparePictures(dir, runs, opt.Pairs)
 	files = append(files, cmp...)
 	if err != nil {
 		return s, files, err

@@ -78,7 +78,7 @@ func settingsRows(m *Meta) [][2]string {
 		{"machine", fmt.Sprintf("%s, %s, %d logical cores, %.0f MiB memory", m.Arch, orDash(m.CPUModel), m.Cores, m.MemoryMB)},
 		{"system", strings.TrimSpace(m.OS + " " + m.Kernel)},
 		{"time limit", fmt.Sprintf("%s s per run", fullSec(m.TimeLimit))},
-		{"memory limit", fmt.Sprintf("%d MiB per run (0 = none)", m.MemoryLimitMB)},
+		{"memory limit", memoryText(m.MemoryLimitMB)},
 		{"started / ended", m.Start.Format("2006-01-02 15:04:05 MST") + " / " + m.End.Format("2006-01-02 15:04:05 MST")},
 	}
 	if len(m.Seeds) > 0 {
@@ -97,6 +97,13 @@ func settingsRows(m *Meta) [][2]string {
 		rows = append(rows, [2]string{"external solvers", strings.Join(solvers, "; ")})
 	}
 	return rows
+}
+
+func memoryText(mb int) string {
+	if mb <= 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d MiB per run", mb)
 }
 
 func orDash(s string) string {
