@@ -4,25 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
+	"github.com/odtkit/odtkit/model"
 )
 
 func runBench(e env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runBenchMerge(e, args[1:])
 	}
-	c := newFlags("bench", "odt bench --backends A,B,... [flags] DATA...\n       odt bench merge [--out DIR] RESULTS...",
+	if len(args) > 0 && args[0] == "report" {
+		return runBenchReport(e, args[1:])
+	}
+	c := newFlags("bench", "odt bench --backends A,B,... [flags] DATA...\n       odt bench merge [--out DIR] RESULTS...\n       odt bench report [--out DIR] [--latex] RESULTS...",
 		"Runs every combination of backend, data file, depth and repeat, each as its own\n"+
 			"`odt solve` process (a crash, hang or memory blow-up of one run is reported, not fatal),\n"+
-			"then writes under --out: runs.jsonl (one JSON line per run), summary.txt/.md/.csv (per\n"+
-			"dataset and depth, each backend's objective, bound, proof time and primal integral\n"+
-			"against the grid's best objective) and anytime pictures (anytime-*.svg/.png).\n"+
+			"then writes under --out: runs.jsonl (one JSON line per run), runs/ (each run's output),\n"+
+			"meta.json (machine, odt revision, command, limits), summary.txt/.md/.csv (per dataset\n"+
+			"and depth, each backend's objective, bound, proof time and primal integral against the\n"+
+			"grid's best objective), aggregate.txt/.md/.csv (per backend and depth: solved, time-outs,\n"+
+			"memory-outs, failures, PAR-2, shifted geometric mean, wins, the virtual best solver),\n"+
+			"pictures (cactus, performance profile, pairwise scatter, anytime; SVG and PNG) and\n"+
+			"report.html, one self-contained page with all of it. `odt bench report` rebuilds these\n"+
+			"from runs.jsonl without running anything.\n"+
 			"Backends that both prove optimality must agree: a disagreement is printed as a\n"+
 			"CROSS-CHECK ERROR and the exit code is 1. --shard I/N runs the I-th of N\n"+
 			"deterministic slices of the grid; `odt bench merge` combines shard outputs.\n\n"+
@@ -32,22 +44,31 @@ func runBench(e env, args []string) error {
 			"and refits on train+valid. Splits are written to DIR/splits/NAME-seedS.json; the test\n"+
 			"accuracy per backend goes to accuracy.txt/.md/.csv and test-accuracy.svg/.png.", 1, -1)
 	var (
+		configs                      configFlag
+		objective                    string
 		backends, depths, shard, out string
 		threadList                   string
 		timeLimit                    time.Duration
 		repeat, memLimit             int
 		quiet                        bool
+		shift                        float64
+		scatter                      string
 		opts                         optFlag
 		pl                           protocolFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
-	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
+	c.Var(&configs, "config", "named configuration `NAME=BACKEND[:key=value,...]`, run as its own column beside --backends "+
+		"(repeatable; key objective=OBJ sets its objective, other keys are its --opt values)")
+	c.StringVar(&objective, "objective", "", "objective of every run (`OBJ`: error, min-depth, min-size, diagram; default: each backend's main one)")
+	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS` (default 3; for min-depth, min-size and diagram runs: none given unless set)")
 	c.durationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
 	c.StringVar(&shard, "shard", "", "run only slice `I/N` of the grid (e.g. 2/5)")
 	c.IntVar(&memLimit, "memory-limit", 0, "kill a run whose resident memory exceeds `MB` (0 = none)")
 	c.Var(&opts, "opt", "backend option `key=value` passed to every run (repeatable)")
+	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the aggregate's shifted geometric mean of times (`SECONDS`)")
+	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom,dl85:cart (default: every pair)")
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
 	pl.declare(c)
@@ -56,8 +77,22 @@ func runBench(e env, args []string) error {
 		return err
 	}
 	bs := bench.ParseList(backends)
+	for _, cf := range configs.list {
+		if slices.Contains(bs, cf.Name) {
+			return usagef("--config %s: the name is already a column of the grid", cf.Name)
+		}
+		if _, ok := odtkit.DefaultRegistry().Get(cf.Name); ok {
+			return usagef("--config %s: the name is a backend's; choose another", cf.Name)
+		}
+		bs = append(bs, cf.Name)
+	}
 	if len(bs) == 0 {
-		return usagef("--backends is required (e.g. --backends dl85,cart)")
+		return usagef("--backends or --config is required (e.g. --backends dl85,cart)")
+	}
+	switch model.Objective(objective) {
+	case "", model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+	default:
+		return usagef("--objective %q: want error, min-depth, min-size or diagram", objective)
 	}
 	ds, err := bench.ParseInts(depths)
 	if err != nil {
@@ -65,6 +100,20 @@ func runBench(e env, args []string) error {
 	}
 	if repeat < 1 || timeLimit < 0 || memLimit < 0 {
 		return usagef("--repeat must be at least 1; --time-limit and --memory-limit must not be negative")
+	}
+	if !(shift > 0) || math.IsInf(shift, 0) {
+		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
+	}
+	pairs, err := bench.ParsePairs(scatter)
+	if err != nil {
+		return usagef("--scatter: %v", err)
+	}
+	for _, pr := range pairs {
+		for _, s := range pr {
+			if !slices.Contains(bs, s) {
+				return usagef("--scatter %s:%s: %s is not a backend or configuration of the grid", pr[0], pr[1], s)
+			}
+		}
 	}
 	if err := pl.check(ds, repeat); err != nil {
 		return err
@@ -78,6 +127,25 @@ func runBench(e env, args []string) error {
 	cells := bench.Grid(pos, bs, ds, repeat)
 	if pl.protocol != "" {
 		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
+	}
+	cells = bench.ApplyConfigs(cells, configs.list)
+	var globalOpts []string
+	for k, v := range opts.opts {
+		globalOpts = append(globalOpts, k+"="+v)
+	}
+	slices.Sort(globalOpts)
+	for i, cl := range cells {
+		cl.Options = append(slices.Clone(globalOpts), cl.Options...)
+		if cl.ObjectiveName == "" {
+			cl.ObjectiveName = objective
+		}
+		if cl.ObjectiveName == "" {
+			cl.ObjectiveName = mainObjective(cl.Backend)
+		}
+		if !isSet(c, "depth") && cl.ObjectiveName != "" && cl.ObjectiveName != string(model.MinError) {
+			cl.Depth = bench.NoDepth
+		}
+		cells[i] = cl
 	}
 	cells = bench.WithThreads(pl.depthless(cells), threads)
 	if shard != "" {
@@ -101,10 +169,16 @@ func runBench(e env, args []string) error {
 		return fmt.Errorf("cannot locate the odt binary to run solves: %w", err)
 	}
 	var extra []string
-	for k, v := range opts.opts {
-		extra = append(extra, "--opt", k+"="+v)
+	for _, cl := range cells {
+		for _, o := range cl.Options {
+			extra = append(extra, "--opt", o)
+		}
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra, Prepare: pl.prepare, Validate: true}
+	rev := buildVersion().Revision
+	if buildVersion().Modified && rev != "" {
+		rev += "+modified"
+	}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Prepare: pl.prepare, Validate: true, Revision: rev}
 	prog := e.stderr
 	if quiet {
 		prog = nil
@@ -118,11 +192,77 @@ func runBench(e env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	meta := newMeta(ctx, timeLimit, memLimit, extra, shift)
+	for _, c := range cells {
+		if !slices.Contains(meta.Seeds, c.SeedOf()) {
+			meta.Seeds = append(meta.Seeds, c.SeedOf())
+		}
+	}
 	runs, err := bench.Execute(ctx, rn, cells, out, prog)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	return benchReport(e, out, runs)
+	meta.End = time.Now()
+	if _, err := bench.WriteMeta(out, meta); err != nil {
+		return err
+	}
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, Pairs: pairs})
+}
+
+// configFlag collects --config values.
+type configFlag struct{ list []bench.Config }
+
+func (f *configFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	var names []string
+	for _, c := range f.list {
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+func (f *configFlag) Set(s string) error {
+	c, err := bench.ParseConfig(s)
+	if err != nil {
+		return err
+	}
+	if _, ok := odtkit.DefaultRegistry().Get(c.Backend); !ok {
+		return fmt.Errorf("configuration %s: unknown backend %q (see odt backends)", c.Name, c.Backend)
+	}
+	for _, o := range f.list {
+		if o.Name == c.Name {
+			return fmt.Errorf("configuration %s given twice", c.Name)
+		}
+	}
+	f.list = append(f.list, c)
+	return nil
+}
+
+// mainObjective is a backend's main objective ("" when unknown).
+func mainObjective(name string) string {
+	if b, ok := odtkit.DefaultRegistry().Get(name); ok && len(b.Info().Objectives) > 0 {
+		return string(b.Info().Objectives[0])
+	}
+	return ""
+}
+
+// newMeta records the setting of a bench run: this machine, this binary,
+// the command line and the limits; Start is now.
+func newMeta(ctx context.Context, timeLimit time.Duration, memLimit int, extra []string, shift float64) *bench.Meta {
+	v := buildVersion()
+	m := &bench.Meta{Version: v.Version, Revision: v.Revision, Go: v.Go, Tags: v.Tags, Command: os.Args,
+		TimeLimit: timeLimit.Seconds(), MemoryLimitMB: memLimit, SGMShift: shift, Start: time.Now()}
+	if m.Tags == nil {
+		m.Tags = []string{}
+	}
+	if v.Modified {
+		m.Revision += "+modified"
+	}
+	bench.MachineMeta(m)
+	m.Solvers = bench.ExternalSolvers(ctx, extra)
+	return m
 }
 
 func runBenchMerge(e env, args []string) error {
@@ -159,13 +299,103 @@ func runBenchMerge(e env, args []string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return benchReport(e, out, runs)
+	meta, err := firstMeta(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	if meta != nil {
+		if _, err := bench.WriteMeta(out, meta); err != nil {
+			return err
+		}
+	}
+	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta})
+}
+
+// firstMeta reads the settings record of the first result folder among
+// paths that has one (nil when none has).
+func firstMeta(paths []string) (*bench.Meta, error) {
+	for _, p := range paths {
+		dir := p
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			dir = filepath.Dir(p)
+		}
+		m, err := bench.ReadMeta(dir)
+		if m != nil || err != nil {
+			return m, err
+		}
+	}
+	return nil, nil
+}
+
+func runBenchReport(e env, args []string) error {
+	c := newFlags("bench report", "odt bench report [--out DIR] [--latex] [--sgm-shift S] RESULTS...",
+		"Rebuilds every table, picture and report.html from the runs.jsonl of one result folder or\n"+
+			"of several (merged shards), without running anything. --out defaults to the one folder\n"+
+			"given; with several, a new folder bench-report-YYYYMMDD-HHMMSS here. --latex also\n"+
+			"writes aggregate.tex and cells.tex (booktabs tables) for a paper.", 1, -1)
+	var (
+		out, scatter string
+		latex        bool
+		shift        float64
+	)
+	c.outFlag(&out, "output `DIR` (default: the result folder, when one is given)")
+	c.BoolVar(&latex, "latex", false, "also write aggregate.tex and cells.tex (booktabs)")
+	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the shifted geometric mean of times (`SECONDS`)")
+	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom (default: every pair)")
+	pos, err := c.parse(e.stdout, args)
+	if err != nil {
+		return err
+	}
+	if !(shift > 0) || math.IsInf(shift, 0) {
+		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
+	}
+	pairs, err := bench.ParsePairs(scatter)
+	if err != nil {
+		return usagef("--scatter: %v", err)
+	}
+	runs, err := bench.ReadRunFiles(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	meta, err := firstMeta(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	if out == "" {
+		if st, err := os.Stat(pos[0]); len(pos) == 1 && err == nil && st.IsDir() {
+			out = pos[0]
+		} else {
+			out = "bench-report-" + time.Now().Format("20060102-150405")
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(out, bench.RunsFile)); os.IsNotExist(err) {
+		if err := writeRunsFile(out, runs); err != nil {
+			return err
+		}
+	}
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex, Pairs: pairs})
+}
+
+// writeRunsFile writes runs to dir/runs.jsonl.
+func writeRunsFile(dir string, runs []bench.Run) error {
+	f, err := os.Create(filepath.Join(dir, bench.RunsFile))
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteRuns(f, runs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // benchReport writes the tables and pictures, prints the table, and fails
 // when proven optima disagree.
-func benchReport(e env, dir string, runs []bench.Run) error {
-	s, files, err := bench.Report(dir, runs, e.stdout)
+func benchReport(e env, dir string, runs []bench.Run, opt bench.ReportOptions) error {
+	s, files, err := bench.Report(dir, runs, e.stdout, opt)
 	if err != nil {
 		return err
 	}

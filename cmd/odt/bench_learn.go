@@ -118,7 +118,7 @@ func (p *protocolFlags) depthless(cells []bench.Cell) []bench.Cell {
 	var out []bench.Cell
 	for _, c := range cells {
 		if p.diagrams[c.Backend] {
-			c.Depth = 0
+			c.Depth = bench.NoDepth
 		}
 		if seen[c.Key()] {
 			continue

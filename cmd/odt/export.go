@@ -9,6 +9,7 @@ import (
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -86,13 +87,17 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 }
 
 func runExport(e env, args []string) error {
-	c := newFlags("export", "odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE",
+	c := newFlags("export", "odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE\n"+
+		"       odt export --to dimacs|mps --backend NAME[,NAME...] --depth K[,K...] [flags] DATA... -o DIR",
 		"Writes the formulation of a backend for an external solver: the CNF of Avellaneda's\n"+
 			"encoding in DIMACS (sat-depth, sat-size: the formula of one depth, --depth K, with\n"+
 			"the node limit --max-nodes N) or the ODD flow MILP in MPS (milp-odd on --skeleton,\n"+
 			"milp-odt at --depth K or on a skeleton). The file's comment header maps the\n"+
 			"variables and repeats the odt decode command that reads the solver's answer back.\n"+
-			"An existing FILE is replaced only when the export succeeds.", 1, 1)
+			"An existing FILE is replaced only when the export succeeds.\n\n"+
+			"With several data files, backends or depths, -o names a folder: one file per data file,\n"+
+			"backend and depth, named DATA-BACKEND-dK.FORMAT, and index.csv listing each with its size\n"+
+			"(as its header states it) and its odt decode command (an instance family for other solvers).", 1, -1)
 	var to, out string
 	var ef encodingFlags
 	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size) or mps (milp-odd, milp-odt) (required)")
@@ -116,6 +121,24 @@ func runExport(e env, args []string) error {
 	}
 	if out == "" {
 		return usagef("--out/-o FILE is required (- for stdout)")
+	}
+	backends := bench.ParseList(ef.backend)
+	depths := ef.pf.depth.vals
+	if len(pos) > 1 || len(backends) > 1 || len(depths) > 1 {
+		if ef.encoding != "" {
+			return usagef("--encoding names one backend; give --backend A,B for several")
+		}
+		ef.pf.depth.vals = depths[:1]
+		if !ef.pf.depth.set {
+			depths = []int{bench.NoDepth}
+		}
+		ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the export, no file kept")
+		defer stop()
+		err := exportMany(ctx, intr, e, &ef, to, backends, depths, pos, out, memoryCapMB(memLimit))
+		if err != nil && ctx.Err() != nil {
+			return fmt.Errorf("%w: no file kept", errInterrupted)
+		}
+		return err
 	}
 	name, problem, opts, err := ef.request(to)
 	if err != nil {

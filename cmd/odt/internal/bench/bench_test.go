@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +38,7 @@ func TestShardsCoverGridOnce(t *testing.T) {
 	}
 	again := Grid([]string{"a.txt", "b.txt", "c.csv"}, []string{"dl85", "cart"}, []int{2, 3, 4}, 2)
 	for i := range cells {
-		if cells[i] != again[i] {
+		if cells[i].Key() != again[i].Key() || cells[i].Index != again[i].Index {
 			t.Fatal("grid order is not deterministic")
 		}
 	}
@@ -87,6 +89,26 @@ func TestSummarizeCrossCheckAndIntegral(t *testing.T) {
 	// gap 1 on [0,1), 8/20 on [1,2), 0 after: integral 1.4.
 	if want := 1 + 0.4; dl.Integral < want-1e-9 || dl.Integral > want+1e-9 {
 		t.Fatalf("dl85 integral %v, want %v", dl.Integral, want)
+	}
+	// cart ends at 14 against the best 12: primal gap 2/14.
+	for _, e := range s.Entries {
+		if want := map[string]float64{"dl85": 0, "blossom": 0, "cart": 2.0 / 14}[e.Backend]; math.Abs(e.Gap-want) > 1e-12 {
+			t.Errorf("%s: primal gap at the end %v, want %v", e.Backend, e.Gap, want)
+		}
+	}
+	// Runs of another objective on the same data and depth are another
+	// problem: neither compared nor part of the best objective.
+	other := run("vote", "sat-depth", 3, 5, true)
+	other.ObjectiveName = "min-depth"
+	infeasible := Run{Cell: Cell{Dataset: "/data/vote.txt", Backend: "sat-size", Depth: 3, Repeat: 1, ObjectiveName: "min-size"}, Status: "infeasible"}
+	if s := Summarize(append(slices.Clone(runs), other, infeasible)); len(s.Conflicts) != 0 || len(s.Failures) != 0 || s.Best["vote/d3"] != 12 {
+		t.Fatalf("another objective compared: conflicts %v, failures %v, best %v", s.Conflicts, s.Failures, s.Best)
+	}
+	// A proven infeasible problem beside a model of the same problem is
+	// a cross-check error.
+	infeasible.Backend, infeasible.ObjectiveName = "x", ""
+	if s := Summarize(append(slices.Clone(runs), infeasible)); len(s.Conflicts) != 1 || !strings.Contains(s.Conflicts[0], "infeasible") {
+		t.Fatalf("infeasible vs found: conflicts %v", s.Conflicts)
 	}
 	runs = append(runs, run("vote", "contree", 3, 11, true))
 	s = Summarize(runs)
@@ -146,7 +168,7 @@ func TestRunnerRecordsFailuresAndCompletes(t *testing.T) {
 		t.Fatalf("runs.jsonl holds %d runs (%v), want %d", len(back), err, len(cells))
 	}
 	var out bytes.Buffer
-	s, files, err := Report(dir, back, &out)
+	s, files, err := Report(dir, back, &out, ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +214,8 @@ func TestMergedShardsGiveSameTable(t *testing.T) {
 		var out []string
 		for _, l := range strings.Split(s, "\n") {
 			f := strings.Split(l, "|")
-			if len(f) > 11 {
-				f[9], f[10], f[11] = "", "", ""
+			if len(f) > 12 {
+				f[10], f[11], f[12] = "", "", ""
 			}
 			out = append(out, strings.Join(f, "|"))
 		}
@@ -286,9 +308,9 @@ func TestSummaryThreadsColumn(t *testing.T) {
 	if err := Summarize([]Run{one(1, 2), one(2, 3.5)}).WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := "dataset,depth,backend,threads,objective,bound,optimal,proof_s,primal_integral,wall_s,cpu_s,peak_mb,status\n" +
-		"d,2,a,1,3,3,1/1,3.000,2.000,2.000,2.000,0.0,optimal\n" +
-		"d,2,a,2,3,3,1/1,3.000,2.000,2.000,3.500,0.0,optimal\n"
+	want := "dataset,depth,backend,threads,objective,bound,optimal,proof_s,primal_integral,primal_gap,wall_s,cpu_s,peak_mb,status\n" +
+		"d,2,a,1,3,3,1/1,3.000,2.000,0,2.000,2.000,0.0,optimal\n" +
+		"d,2,a,2,3,3,1/1,3.000,2.000,0,2.000,3.500,0.0,optimal\n"
 	if b.String() != want {
 		t.Fatalf("table\n%s\nwant\n%s", b.String(), want)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -61,6 +62,9 @@ func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress
 			return runs, context.Canceled
 		}
 		run := rn.Run(ctx, c)
+		if err := keepOutput(dir, &run); err != nil {
+			return runs, err
+		}
 		runs = append(runs, run)
 		if err := WriteRuns(f, runs[len(runs)-1:]); err != nil {
 			return runs, err
@@ -71,6 +75,35 @@ func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress
 		}
 	}
 	return runs, nil
+}
+
+// OutputDir is the folder, inside a result folder, of the runs' outputs.
+const OutputDir = "runs"
+
+// keepOutput writes what the run's process printed to
+// dir/runs/NNNN-BACKEND-DATA-dD-rR.json (its result) or .txt (its
+// messages, when it gave no result) and records the file in run.Output.
+func keepOutput(dir string, run *Run) error {
+	body, ext := run.stdout, ".json"
+	if run.Failed() || len(body) == 0 {
+		body, ext = append(slices.Clip(run.stdout), run.stderr...), ".txt"
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, OutputDir), 0o755); err != nil {
+		return err
+	}
+	name := fmt.Sprintf("%04d-%s-%s-%s-r%d", run.Index, fileSafe(run.Series()), fileSafe(run.Name()), "d"+runDepth(run), run.Repeat)
+	if run.Protocol != "" {
+		name += fmt.Sprintf("-s%d-f%d", run.Seed, run.Fold)
+	}
+	rel := OutputDir + "/" + name + ext
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), body, 0o644); err != nil {
+		return err
+	}
+	run.Output = rel
+	return nil
 }
 
 func bar(done, total, width int) string {
@@ -89,30 +122,59 @@ func describe(r Run) string {
 	return s
 }
 
-// Report writes the summary table (summary.txt, summary.md, summary.csv)
-// and the pictures into dir, prints the text table to out, and returns
-// the summary; its Conflicts are cross-check errors.
-func Report(dir string, runs []Run, out io.Writer) (Summary, []string, error) {
+// ReportOptions set what Report writes beyond the per-cell tables.
+type ReportOptions struct {
+	// Shift is the shifted geometric mean's shift in seconds
+	// (DefaultSGMShift when ≤ 0).
+	Shift float64
+	// Meta is the settings record shown in the HTML report (nil: none
+	// recorded).
+	Meta *Meta
+	// LaTeX also writes aggregate.tex and cells.tex (booktabs tables).
+	LaTeX bool
+	// Pairs are the pairs of series compared by scatter plots (nil: all).
+	Pairs [][2]string
+}
+
+// Report writes into dir the per-cell table (summary.txt, .md, .csv), the
+// aggregate per backend (aggregate.txt, .md, .csv), the anytime and
+// comparison pictures (SVG and PNG), the accuracy table of learning
+// protocols, optionally LaTeX tables, and report.html tying them
+// together; it prints the per-cell and aggregate tables to out and
+// returns the summary (its Conflicts are cross-check errors) and the
+// files written.
+func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, []string, error) {
 	s := Summarize(runs)
+	shift := opt.Shift
+	if shift <= 0 {
+		shift = DefaultSGMShift
+	}
+	agg := Aggregate(runs, shift)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return s, nil, err
 	}
-	writers := map[string]func(io.Writer) error{
-		"summary.txt": s.WriteText, "summary.md": s.WriteMarkdown, "summary.csv": s.WriteCSV,
+	writers := []namedWriter{
+		{"summary.txt", s.WriteText}, {"summary.md", s.WriteMarkdown}, {"summary.csv", s.WriteCSV},
+		{"aggregate.txt", func(w io.Writer) error { return WriteAggregateText(w, agg, shift) }},
+		{"aggregate.md", func(w io.Writer) error { return WriteAggregateMarkdown(w, agg, shift) }},
+		{"aggregate.csv", func(w io.Writer) error { return WriteAggregateCSV(w, agg) }},
+	}
+	if opt.LaTeX {
+		writers = append(writers,
+			namedWriter{"aggregate.tex", func(w io.Writer) error { return WriteAggregateLaTeX(w, agg, shift) }},
+			namedWriter{"cells.tex", s.WriteLaTeX})
+	}
+	if ft := FormulationTable(runs); ft != nil {
+		writers = append(writers,
+			namedWriter{"formulation.txt", func(w io.Writer) error { return WriteFormulationText(w, ft) }},
+			namedWriter{"formulation.md", func(w io.Writer) error { return WriteFormulationMarkdown(w, ft) }},
+			namedWriter{"formulation.csv", func(w io.Writer) error { return WriteFormulationCSV(w, ft) }})
 	}
 	var files []string
-	for _, name := range []string{"summary.txt", "summary.md", "summary.csv"} {
-		p := filepath.Join(dir, name)
-		f, err := os.Create(p)
-		if err != nil {
+	for _, wr := range writers {
+		p := filepath.Join(dir, wr.name)
+		if err := writeFile(p, wr.write); err != nil {
 			return s, files, err
-		}
-		err = writers[name](f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return s, files, fmt.Errorf("%s: %w", p, err)
 		}
 		files = append(files, p)
 	}
@@ -121,15 +183,59 @@ func Report(dir string, runs []Run, out io.Writer) (Summary, []string, error) {
 	if err != nil {
 		return s, files, err
 	}
+	cmp, err := WriteComparePictures(dir, runs, opt.Pairs)
+	files = append(files, cmp...)
+	if err != nil {
+		return s, files, err
+	}
 	if err := s.WriteText(out); err != nil {
 		return s, files, err
 	}
+	fmt.Fprintln(out)
+	if err := WriteAggregateText(out, agg, shift); err != nil {
+		return s, files, err
+	}
+	var accPics []string
 	if acc := Accuracy(runs, s.Backends); acc != nil {
 		more, err := writeAccuracy(dir, runs, acc, s.Backends, out)
 		files = append(files, more...)
+		accPics = more
 		if err != nil {
 			return s, files, err
 		}
 	}
+	var svgs []string
+	for _, f := range append(append(cmp, accPics...), pics...) {
+		if strings.HasSuffix(f, ".svg") {
+			svgs = append(svgs, f)
+		}
+	}
+	page, err := WriteHTML(dir, runs, s, agg, opt.Meta, shift, svgs)
+	if err != nil {
+		return s, files, err
+	}
+	files = append(files, page)
 	return s, files, nil
+}
+
+// namedWriter writes one file of a report.
+type namedWriter struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

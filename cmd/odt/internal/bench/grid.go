@@ -33,20 +33,123 @@ type Cell struct {
 	// Threads is the --threads the run's solve is given (0: none given,
 	// the solve's default).
 	Threads int `json:"threads"`
+	// Config names the configuration the cell runs ("" when it runs a
+	// backend as listed by --backends); Options are its --opt values
+	// (key=value, in the order given) and ObjectiveName the objective the
+	// solve is asked for (error, min-depth, min-size, diagram; "" = the
+	// backend's main one).
+	Config        string   `json:"config,omitempty"`
+	Options       []string `json:"options,omitempty"`
+	ObjectiveName string   `json:"objective_name,omitempty"`
+}
+
+// NoDepth is the Depth of a cell whose solve is given no --depth: the
+// objective's own default applies (no cap for min-depth and min-size; a
+// diagram's skeleton fixes its depth).
+const NoDepth = -1
+
+// Config is a named configuration: a backend with options of its own,
+// and optionally an objective, run as one series of the grid beside the
+// others (two option sets of one backend are two columns of every table).
+type Config struct {
+	Name, Backend, Objective string
+	Options                  []string
+}
+
+// ParseConfig reads NAME=BACKEND[:key=value,...]: the key objective sets
+// the configuration's objective, every other key=value becomes an --opt
+// of its solves. Names are letters, digits, '-', '_' and '.'.
+func ParseConfig(s string) (Config, error) {
+	name, rest, ok := strings.Cut(s, "=")
+	if !ok || name == "" || rest == "" {
+		return Config{}, fmt.Errorf("%q: want NAME=BACKEND[:key=value,...]", s)
+	}
+	if fileSafe(name) != name {
+		return Config{}, fmt.Errorf("configuration name %q: use letters, digits, '-', '_' and '.'", name)
+	}
+	c := Config{Name: name}
+	backendName, opts, _ := strings.Cut(rest, ":")
+	if c.Backend = strings.TrimSpace(backendName); c.Backend == "" {
+		return Config{}, fmt.Errorf("configuration %s: no backend", name)
+	}
+	if opts == "" {
+		return c, nil
+	}
+	for _, kv := range strings.Split(opts, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return Config{}, fmt.Errorf("configuration %s: option %q is not key=value", name, kv)
+		}
+		if k == "objective" {
+			c.Objective = v
+			continue
+		}
+		c.Options = append(c.Options, k+"="+v)
+	}
+	return c, nil
+}
+
+// ApplyConfigs turns the cells whose Backend names a configuration into
+// runs of that configuration: its backend, options and objective.
+func ApplyConfigs(cells []Cell, configs []Config) []Cell {
+	by := map[string]Config{}
+	for _, c := range configs {
+		by[c.Name] = c
+	}
+	for i, c := range cells {
+		if cf, ok := by[c.Backend]; ok {
+			c.Config, c.Backend, c.Options = cf.Name, cf.Backend, cf.Options
+			if cf.Objective != "" {
+				c.ObjectiveName = cf.Objective
+			}
+			cells[i] = c
+		}
+	}
+	return cells
 }
 
 // Key identifies a cell across shards and merges.
 func (c Cell) Key() string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold, c.Threads)
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d\x00%d\x00%s\x00%s", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold, c.Threads, c.Config, c.ObjectiveName)
 }
 
-// Series names the cell's line in tables and pictures: the backend, with
-// its thread count when the grid has a --threads dimension ("dl85 t2").
+// Series names the cell's line in tables and pictures: the backend, or
+// its configuration's name, with its thread count when the grid has a
+// --threads dimension ("dl85 t2").
 func (c Cell) Series() string {
-	if c.Threads > 0 {
-		return c.Backend + " t" + strconv.Itoa(c.Threads)
+	name := c.Backend
+	if c.Config != "" {
+		name = c.Config
 	}
-	return c.Backend
+	if c.Threads > 0 {
+		return name + " t" + strconv.Itoa(c.Threads)
+	}
+	return name
+}
+
+// solveArgs are the arguments of the cell's odt solve that state the
+// problem and the backend: backend, depth (unless NoDepth), objective and
+// the configuration's options.
+func (c Cell) solveArgs() []string {
+	args := []string{"solve", "--backend", c.Backend}
+	if c.Depth != NoDepth {
+		args = append(args, "--depth", strconv.Itoa(c.Depth))
+	}
+	if c.ObjectiveName != "" {
+		args = append(args, "--objective", c.ObjectiveName)
+	}
+	for _, o := range c.Options {
+		args = append(args, "--opt", o)
+	}
+	return args
+}
+
+// depthText is the cell's depth as tables show it ("-" for NoDepth).
+func depthText(depth int) string {
+	if depth == NoDepth {
+		return "-"
+	}
+	return strconv.Itoa(depth)
 }
 
 // WithThreads makes the thread counts a grid dimension: each cell becomes
@@ -114,7 +217,7 @@ func Grid(datasets, backends []string, depths []int, repeat int) []Cell {
 // where describes the cell's depth and repeat, or seed and fold.
 func (c Cell) where() string {
 	if c.Protocol == "" {
-		return fmt.Sprintf("depth %d run %d", c.Depth, c.Repeat)
+		return fmt.Sprintf("depth %s run %d", depthText(c.Depth), c.Repeat)
 	}
 	s := fmt.Sprintf("seed %d", c.Seed)
 	if c.Fold > 0 {
@@ -210,4 +313,13 @@ func ParseList(s string) []string {
 		}
 	}
 	return out
+}
+
+// SeedOf is the seed the cell's solve runs with: the protocol's seed, or
+// the repeat number.
+func (c Cell) SeedOf() int64 {
+	if c.Protocol != "" {
+		return c.Seed
+	}
+	return int64(c.Repeat)
 }

@@ -58,7 +58,7 @@ func learningOf(res *model.Result) Learning {
 // group names the runs whose proven optima must agree: same data, depth
 // and, for protocol runs, the same training rows and the same problem.
 func (r *Run) group() string {
-	g := groupKey(r.Name(), r.Depth)
+	g := groupKey(r.Name(), r.Depth, r.ObjectiveName)
 	if r.Protocol == "" {
 		return g
 	}
@@ -92,7 +92,7 @@ func (r *Run) label() string {
 	if r.Tuned {
 		return r.Name()
 	}
-	return fmt.Sprintf("%s d%d", r.Name(), r.Depth)
+	return fmt.Sprintf("%s d%s", r.Name(), depthText(r.Depth))
 }
 
 // AccuracyEntry summarises the test accuracy of one backend on one

@@ -88,18 +88,18 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 	type key struct{ group, backend string }
 	per := map[key][]Curve{}
 	horizon := map[string]float64{}
-	depthOf := map[string]int{}
+	avgOf := map[string]string{} // group -> its average picture
 	for _, r := range runs {
-		g := groupKey(r.Name(), r.Depth)
+		g := r.group()
 		h := r.TimeLimit
 		if h <= 0 {
 			h = r.Seconds
 		}
 		horizon[g] = math.Max(horizon[g], h)
-		depthOf[g] = r.Depth
+		avgOf[g] = groupKey("average", r.Depth, r.ObjectiveName)
 	}
 	for _, r := range runs {
-		g := groupKey(r.Name(), r.Depth)
+		g := r.group()
 		ref, ok := s.Best[g]
 		per[key{g, r.Series()}] = append(per[key{g, r.Series()}], gapCurve(r, ref, horizon[g], ok))
 	}
@@ -113,7 +113,7 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 		}
 		pics[k.group][k.backend] = c
 		hz[k.group] = horizon[k.group]
-		a := fmt.Sprintf("average/d%d", depthOf[k.group])
+		a := avgOf[k.group]
 		avg[key{a, k.backend}] = append(avg[key{a, k.backend}], c)
 		hz[a] = math.Max(hz[a], horizon[k.group])
 	}
@@ -124,6 +124,23 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 		pics[k.group][k.backend] = averageCurves(cs)
 	}
 	return pics, hz
+}
+
+// pictureTitle turns a picture's group name ("iris/d3", "average/d-/min-depth")
+// into its title ("iris, depth 3", "average over datasets, no depth limit, min-depth").
+func pictureTitle(name string) string {
+	parts := strings.Split(name, "/")
+	if parts[0] == "average" {
+		parts[0] = "average over datasets"
+	}
+	if len(parts) > 1 {
+		if parts[1] == "d-" {
+			parts[1] = "no depth limit"
+		} else {
+			parts[1] = "depth " + strings.TrimPrefix(parts[1], "d")
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // minTime is the left end of the log time axis; earlier times are drawn there.
@@ -155,10 +172,7 @@ func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
 	var files []string
 	for _, name := range names {
 		p := plot.New()
-		title := strings.Replace(name, "/d", ", depth ", 1)
-		if strings.HasPrefix(name, "average/") {
-			title = "average over datasets, depth " + strings.TrimPrefix(name, "average/d")
-		}
+		title := pictureTitle(name)
 		p.Title.Text = "anytime: " + title
 		// Runs span milliseconds to minutes: a log time axis from 1 ms.
 		p.X.Label.Text = "time (s, log scale)"

@@ -44,7 +44,22 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	// Formulation is the size of the formulation solved, when the backend
+	// reports one.
+	Formulation *Formulation `json:"formulation,omitempty"`
+	// Command is the run's odt command line (without the program) and
+	// Revision the odt revision that ran it ("" when unknown).
+	Command  []string `json:"command,omitempty"`
+	Revision string   `json:"revision,omitempty"`
+	// Output is the file, relative to the result folder, that holds what
+	// the run's process printed: its result JSON, or its messages when
+	// it gave no result ("" when not kept).
+	Output string `json:"output,omitempty"`
 	Learning
+
+	// stdout and stderr are what the process printed (not recorded in
+	// runs.jsonl; Execute keeps them in Output).
+	stdout, stderr []byte
 }
 
 // Failed reports whether the run produced no result.
@@ -66,6 +81,8 @@ type Runner struct {
 	// Validate makes Execute check the grid before its first run (see
 	// Validate).
 	Validate bool
+	// Revision is the odt revision recorded in every run.
+	Revision string
 
 	mu  sync.Mutex
 	cur *os.Process // the running solve, nil between runs
@@ -102,8 +119,7 @@ func (rn *Runner) grace() time.Duration {
 // is recorded in the Run, so a grid always completes.
 func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	run := Run{Cell: c, TimeLimit: rn.TimeLimit.Seconds(), Incumbents: []model.Incumbent{}}
-	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth),
-		"--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat)}
+	args := append(c.solveArgs(), "--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat))
 	if rn.TimeLimit > 0 {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
 	}
@@ -124,6 +140,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		args, solves = append(args, extra...), max(n, 1)
 	}
 	args = append(args, c.Dataset)
+	run.Command, run.Revision = args, rn.Revision
 	cmd := exec.Command(rn.Exe, args...)
 	// Its own process group, so that stopping a run stops whatever it
 	// started (process groups on unix, the process alone elsewhere).
@@ -148,6 +165,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	rn.setRunning(nil)
 	close(stopWatch)
 	run.Seconds = time.Since(start).Seconds()
+	run.stdout, run.stderr = stdout.Bytes(), stderr.Bytes()
 	if ps := cmd.ProcessState; ps != nil {
 		run.PeakMB = peakMB(ps)
 		run.ExitCode = ps.ExitCode()
@@ -189,6 +207,9 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		return run
 	}
 	run.Status, run.Optimal = string(res.Status), res.Optimal
+	if res.Status == model.StatusInfeasible && res.Model == nil {
+		run.Message = "proven infeasible: no model satisfies the problem as stated (" + problemText(res.Problem) + ")"
+	}
 	if res.Model != nil {
 		e, o, lb := res.Errors, res.Objective, res.LowerBound
 		run.Errors, run.Objective, run.LowerBound = &e, &o, &lb
@@ -197,6 +218,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		run.Incumbents = res.Incumbents
 	}
 	run.Learning = learningOf(&res)
+	run.Formulation = formulationOf(res.Stats)
 	if n := len(run.Incumbents); n > 0 {
 		t := run.Incumbents[n-1].Seconds
 		run.TimeToBest = &t
@@ -290,4 +312,21 @@ func residentMB(pid int) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// problemText states a problem's objective and limits in a few words.
+func problemText(p model.Problem) string {
+	parts := []string{"objective " + string(p.Objective)}
+	if len(p.Skeleton) > 0 {
+		parts = append(parts, fmt.Sprintf("skeleton %v", p.Skeleton))
+	} else if p.MaxDepth > 0 || p.Objective == model.MinError {
+		parts = append(parts, fmt.Sprintf("max depth %d", p.MaxDepth))
+	}
+	if p.MaxNodes > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d internal nodes", p.MaxNodes))
+	}
+	if p.MinSupport > 1 {
+		parts = append(parts, fmt.Sprintf("at least %d rows per leaf", p.MinSupport))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -54,11 +54,15 @@ func ReadRuns(r io.Reader, name string) ([]Run, error) {
 	return runs, nil
 }
 
-// ReadRunFiles reads runs from files or from folders holding runs.jsonl,
-// keeping one run per cell (a later file wins on a duplicate cell).
+// ReadRunFiles reads runs from files or from folders holding runs.jsonl.
+// A cell met twice keeps its later run when both ran the same options on
+// the same odt revision (a shard run again); when they differ, merging
+// would mix two variants into one row, and ReadRunFiles refuses with an
+// error naming both files (give the variants --config names instead).
 func ReadRunFiles(paths []string) ([]Run, error) {
 	byKey := map[string]int{}
 	var runs []Run
+	var from []string
 	for _, p := range paths {
 		if st, err := os.Stat(p); err == nil && st.IsDir() {
 			p = filepath.Join(p, RunsFile)
@@ -74,17 +78,42 @@ func ReadRunFiles(paths []string) ([]Run, error) {
 		}
 		for _, r := range rs {
 			if i, ok := byKey[r.Key()]; ok {
-				runs[i] = r
+				if old := runs[i]; !slices.Equal(old.Options, r.Options) || old.Revision != r.Revision {
+					return nil, fmt.Errorf("%s and %s both hold %s %s %s with different %s: merging would make one row of two variants; "+
+						"run them as named configurations (--config NAME=BACKEND:key=value,...)",
+						from[i], p, r.Series(), r.Name(), r.where(), differs(old, r))
+				}
+				runs[i], from[i] = r, p
 				continue
 			}
 			byKey[r.Key()] = len(runs)
 			runs = append(runs, r)
+			from = append(from, p)
 		}
 	}
 	// Grid order (files written before the index existed all hold 0 and
 	// keep their order).
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Index < runs[j].Index })
 	return runs, nil
+}
+
+// differs says what differs between two runs of one cell.
+func differs(a, b Run) string {
+	var d []string
+	if !slices.Equal(a.Options, b.Options) {
+		d = append(d, fmt.Sprintf("options (%s vs %s)", orNone(a.Options), orNone(b.Options)))
+	}
+	if a.Revision != b.Revision {
+		d = append(d, fmt.Sprintf("odt revisions (%s vs %s)", orDash(a.Revision), orDash(b.Revision)))
+	}
+	return strings.Join(d, " and ")
+}
+
+func orNone(opts []string) string {
+	if len(opts) == 0 {
+		return "none"
+	}
+	return strings.Join(opts, " ")
 }
 
 // RunsFile is the name of the JSON lines file in an output folder.
@@ -94,6 +123,9 @@ const RunsFile = "runs.jsonl"
 // (averaged over repeats).
 type Entry struct {
 	Dataset, Backend string
+	// Config is the runs' configuration name ("" for a plain backend) and
+	// ObjectiveName the objective they solve ("" = the backend's main one).
+	Config, ObjectiveName string
 	// Threads is the runs' --threads (0: none given).
 	Threads      int
 	Depth        int
@@ -108,6 +140,9 @@ type Entry struct {
 	// Integral is the mean primal integral over the repeats, against the
 	// grid's best known objective, up to the time limit.
 	Integral float64
+	// Gap is the mean primal gap at the end of the runs against the
+	// grid's best known objective (1 for a run without a model).
+	Gap float64
 	// WallSeconds and CPUSeconds are the means over the runs of the whole
 	// process's wall time and CPU time (user + system).
 	WallSeconds, CPUSeconds float64
@@ -132,7 +167,16 @@ type Summary struct {
 	Failures []string
 }
 
-func groupKey(name string, depth int) string { return name + "/d" + strconv.Itoa(depth) }
+// groupKey names the runs of one problem: the data set, the depth and,
+// unless it is the error of a depth-bounded tree, the objective. Only runs
+// of one group are compared (cross-checks, best objective, primal gaps).
+func groupKey(name string, depth int, objective string) string {
+	g := name + "/d" + depthText(depth)
+	if objective != "" && objective != "error" {
+		g += "/" + objective
+	}
+	return g
+}
 
 // Summarize builds the table: per dataset and depth, each backend's
 // objective, proof time and primal integral (computed with
@@ -141,15 +185,22 @@ func groupKey(name string, depth int) string { return name + "/d" + strconv.Itoa
 func Summarize(runs []Run) Summary {
 	s := Summary{Best: map[string]float64{}}
 	proven := map[string]map[string]float64{} // group -> backend -> objective
+	infeasible := map[string][]string{}       // group -> series that proved it infeasible
+	found := map[string][]string{}            // group -> series that found a model
 	for _, r := range runs {
 		if !slices.Contains(s.Backends, r.Series()) {
 			s.Backends = append(s.Backends, r.Series())
 		}
+		g := r.group()
 		if r.Objective == nil {
-			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %d %s run %d: %s: %s", r.Name(), r.Depth, r.Series(), r.Repeat, r.Status, r.Message))
+			if r.Status == "infeasible" {
+				infeasible[g] = append(infeasible[g], r.Series())
+				continue
+			}
+			s.Failures = append(s.Failures, fmt.Sprintf("%s depth %s %s run %d: %s: %s", r.Name(), depthText(r.Depth), r.Series(), r.Repeat, r.Status, r.Message))
 			continue
 		}
-		g := r.group()
+		found[g] = append(found[g], r.Series())
 		if b, ok := s.Best[g]; !ok || *r.Objective < b {
 			s.Best[g] = *r.Objective
 		}
@@ -164,6 +215,12 @@ func Summarize(runs []Run) Summary {
 		}
 	}
 	sort.Strings(s.Failures)
+	for g, inf := range infeasible {
+		if f := found[g]; len(f) > 0 {
+			slices.Sort(f)
+			s.Conflicts = append(s.Conflicts, fmt.Sprintf("%s: %s proved the problem infeasible but %s found a model", g, inf[0], strings.Join(slices.Compact(f), ", ")))
+		}
+	}
 	groups := make([]string, 0, len(proven))
 	for g := range proven {
 		groups = append(groups, g)
@@ -182,18 +239,20 @@ func Summarize(runs []Run) Summary {
 			}
 		}
 	}
+	sort.Strings(s.Conflicts)
 	type ek struct {
-		name, series string
-		depth        int
+		name, series, objective string
+		depth                   int
 	}
 	entries := map[ek]*Entry{}
-	sums := map[ek][5]float64{} // proof seconds sum, integral sum, n integral, wall sum, cpu sum
+	sums := map[ek][6]float64{} // proof seconds sum, integral sum, n integral, wall sum, cpu sum, final gap sum
 	for i := range runs {
 		r := &runs[i]
-		k := ek{r.entryName(), r.Series(), r.Depth}
+		k := ek{r.entryName(), r.Series(), r.ObjectiveName, r.Depth}
 		e := entries[k]
 		if e == nil {
-			e = &Entry{Dataset: k.name, Backend: r.Backend, Threads: r.Threads, Depth: k.depth, Objective: math.NaN(), Bound: math.NaN()}
+			e = &Entry{Dataset: k.name, Backend: r.Backend, Config: r.Config, ObjectiveName: r.ObjectiveName,
+				Objective: math.NaN(), Bound: math.NaN(), Threads: r.Threads, Depth: k.depth}
 			entries[k] = e
 		}
 		e.Runs++
@@ -230,6 +289,12 @@ func Summarize(runs []Run) Summary {
 		acc[2]++
 		acc[3] += r.Seconds
 		acc[4] += r.CPUSeconds
+		switch {
+		case r.Objective != nil && haveBest:
+			acc[5] += model.PrimalGap(*r.Objective, best)
+		case r.Status != "infeasible":
+			acc[5]++
+		}
 		sums[k] = acc
 	}
 	for k, e := range entries {
@@ -239,6 +304,7 @@ func Summarize(runs []Run) Summary {
 			e.ProofSeconds = acc[0] / float64(e.Optimal)
 		}
 		e.Integral = acc[1] / acc[2]
+		e.Gap = acc[5] / acc[2]
 		e.WallSeconds, e.CPUSeconds = acc[3]/acc[2], acc[4]/acc[2]
 		s.Entries = append(s.Entries, *e)
 	}
@@ -259,11 +325,30 @@ func Summarize(runs []Run) Summary {
 	return s
 }
 
+// fmtNum writes a number at full precision (the CSV tables).
 func fmtNum(x float64) string {
 	if math.IsNaN(x) {
 		return "-"
 	}
 	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// roundNum writes a number for reading: whole numbers as they are, others
+// to six significant digits.
+func roundNum(x float64) string {
+	if math.IsNaN(x) || x == math.Trunc(x) {
+		return fmtNum(x)
+	}
+	return strconv.FormatFloat(roundSig(x, 6), 'f', -1, 64)
+}
+
+// roundSig rounds x to n significant digits.
+func roundSig(x float64, n int) float64 {
+	if x == 0 {
+		return 0
+	}
+	p := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
 }
 
 func fmtSec(x float64) string {
@@ -274,23 +359,49 @@ func fmtSec(x float64) string {
 }
 
 // series is the entry's Cell.Series.
-func (e Entry) series() string { return Cell{Backend: e.Backend, Threads: e.Threads}.Series() }
+func (e Entry) series() string {
+	return Cell{Backend: e.Backend, Config: e.Config, Threads: e.Threads}.Series()
+}
+
+// name is the entry's backend, or its configuration's name.
+func (e Entry) name() string {
+	if e.Config != "" {
+		return e.Config
+	}
+	return e.Backend
+}
+
+// group is the entry's groupKey.
+func (e Entry) group() string { return groupKey(e.Dataset, e.Depth, e.ObjectiveName) }
 
 // rows renders the table as header + string rows; a threads column
 // follows the backend when the grid has a --threads dimension.
-func (s Summary) rows() ([]string, [][]string) {
+// Numbers are written by num; a problem column (the objective solved)
+// follows the backend when the grid mixes objectives.
+func (s Summary) rows(num func(float64) string) ([]string, [][]string) {
 	threads := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Threads > 0 })
-	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "wall_s", "cpu_s", "peak_mb", "status"}
+	mixed := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.ObjectiveName != s.Entries[0].ObjectiveName })
+	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "primal_gap", "wall_s", "cpu_s", "peak_mb", "status"}
+	if mixed {
+		head = slices.Insert(head, 3, "problem")
+	}
 	if threads {
 		head = slices.Insert(head, 3, "threads")
 	}
 	var rows [][]string
 	for _, e := range s.Entries {
 		row := []string{
-			e.Dataset, depthLabel(e), e.Backend, fmtNum(e.Objective), fmtNum(e.Bound),
-			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral),
+			e.Dataset, depthLabel(e), e.name(), num(e.Objective), num(e.Bound),
+			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral), num(e.Gap),
 			fmtSec(e.WallSeconds), fmtSec(e.CPUSeconds),
 			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
+		}
+		if mixed {
+			obj := e.ObjectiveName
+			if obj == "" {
+				obj = "-"
+			}
+			row = slices.Insert(row, 3, obj)
 		}
 		if threads {
 			row = slices.Insert(row, 3, strconv.Itoa(e.Threads))
@@ -302,7 +413,7 @@ func (s Summary) rows() ([]string, [][]string) {
 
 // WriteText writes the table with aligned columns.
 func (s Summary) WriteText(w io.Writer) error {
-	head, rows := s.rows()
+	head, rows := s.rows(roundNum)
 	var sb strings.Builder
 	writeAligned(&sb, head, rows)
 	s.writeConflicts(&sb)
@@ -324,7 +435,7 @@ func (s Summary) writeConflicts(sb *strings.Builder) {
 
 // WriteMarkdown writes the table as a Markdown table.
 func (s Summary) WriteMarkdown(w io.Writer) error {
-	head, rows := s.rows()
+	head, rows := s.rows(roundNum)
 	var sb strings.Builder
 	sb.WriteString("| " + strings.Join(head, " | ") + " |\n")
 	sb.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
@@ -341,7 +452,7 @@ func (s Summary) WriteMarkdown(w io.Writer) error {
 
 // WriteCSV writes the table as CSV.
 func (s Summary) WriteCSV(w io.Writer) error {
-	head, rows := s.rows()
+	head, rows := s.rows(fmtNum)
 	cw := csv.NewWriter(w)
 	cw.Write(head)
 	cw.WriteAll(rows)
@@ -352,5 +463,11 @@ func depthLabel(e Entry) string {
 	if e.Tuned {
 		return "tuned"
 	}
-	return strconv.Itoa(e.Depth)
+	return depthText(e.Depth)
+}
+
+// WriteLaTeX writes the per-cell table as a booktabs table.
+func (s Summary) WriteLaTeX(w io.Writer) error {
+	head, rows := s.rows(roundNum)
+	return writeLaTeXTable(w, head, rows, "Per data set and depth: each backend's objective, lower bound, proven runs, time to proof, primal integral, wall and CPU time, peak memory and status.")
 }

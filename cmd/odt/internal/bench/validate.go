@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -103,7 +102,7 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 func (rn *Runner) probe(ctx context.Context, c Cell) error {
 	ctx, cancel := context.WithTimeout(ctx, probeLimit)
 	defer cancel()
-	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth), "--check", "--quiet"}
+	args := append(c.solveArgs(), "--check", "--quiet")
 	args = append(args, rn.Args...)
 	if rn.Prepare != nil {
 		extra, _ := rn.Prepare(c)

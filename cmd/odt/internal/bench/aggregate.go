@@ -1,0 +1,328 @@
+package bench
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// DefaultSGMShift is the shift of the shifted geometric mean of times, in
+// seconds (the value of Mittelmann's MILP benchmarks).
+const DefaultSGMShift = 10.0
+
+// VBS names the virtual best solver's rows: on each instance, the fastest
+// series that solved it.
+const VBS = "VBS"
+
+// AggRow is one row of the aggregate table: one series (backend, or
+// backend and thread count) over the instances of one depth, or of every
+// depth ("all").
+//
+// An instance is a data file at a depth (and, for learning protocols, a
+// seed and fold; for repeats, a repeat): every series of the grid runs it
+// once. A run is solved when it proved its answer (optimal, or proven
+// infeasible); its time is the wall time of its whole process. Unsolved
+// runs count at the time limit in the shifted geometric mean and at twice
+// the time limit in PAR-2.
+type AggRow struct {
+	Backend string
+	// Depth is the depth as a table shows it: "3", "tuned" or "all".
+	Depth string
+	Runs  int
+	// Solved counts the proven runs; Timeouts the runs that ended without
+	// a proof and without running out of memory or failing (the time
+	// limit, a run killed for overrunning it, or a backend that proves
+	// nothing); Memouts the runs stopped by the memory limit; Failures the
+	// runs that gave no result for another reason (an error, a crash).
+	Solved, Timeouts, Memouts, Failures int
+	// PAR2 is the penalised average runtime (s): the mean of the solved
+	// runs' times and twice the time limit for every other run.
+	PAR2 float64
+	// SGM is the shifted geometric mean of times (s), unsolved runs at
+	// the time limit: exp(mean(ln(t + shift))) − shift.
+	SGM float64
+	// Wins counts the instances this series solved fastest (ties credit
+	// every tied series); SolvedOnly the instances no other series solved.
+	Wins, SolvedOnly int
+}
+
+// solvedRun reports whether a run proved its answer.
+func solvedRun(r *Run) bool {
+	return r.Status == "infeasible" || (!r.Failed() && r.Optimal)
+}
+
+// instanceKey identifies the instance a run solves: its cell without the
+// series (backend, configuration, thread count).
+func instanceKey(r *Run) string {
+	c := r.Cell
+	c.Backend, c.Config, c.Threads, c.Index = "", "", 0, 0
+	return c.Key()
+}
+
+// runTime is the time a run counts with in the aggregate: its wall time
+// when solved, else the time limit (or its wall time when it had none).
+func runTime(r *Run) float64 {
+	if solvedRun(r) || r.TimeLimit <= 0 {
+		return r.Seconds
+	}
+	return r.TimeLimit
+}
+
+// Aggregate builds the aggregate table: for each series one row per depth
+// and one row over all depths, then the virtual best solver's rows. shift
+// is the SGM shift in seconds (DefaultSGMShift when ≤ 0).
+func Aggregate(runs []Run, shift float64) []AggRow {
+	if shift <= 0 {
+		shift = DefaultSGMShift
+	}
+	var series []string
+	for i := range runs {
+		if s := runs[i].Series(); !slices.Contains(series, s) {
+			series = append(series, s)
+		}
+	}
+	// Per instance: the fastest solved time and the series that solved it.
+	type inst struct {
+		best   float64
+		solved []string
+		limit  float64
+		depth  string
+	}
+	insts := map[string]*inst{}
+	var order []string
+	for i := range runs {
+		r := &runs[i]
+		k := instanceKey(r)
+		in := insts[k]
+		if in == nil {
+			in = &inst{best: math.Inf(1), depth: runDepth(r)}
+			insts[k] = in
+			order = append(order, k)
+		}
+		in.limit = math.Max(in.limit, r.TimeLimit)
+		if solvedRun(r) {
+			in.solved = append(in.solved, r.Series())
+			in.best = math.Min(in.best, r.Seconds)
+		}
+	}
+	var depths []string
+	for _, k := range order {
+		if d := insts[k].depth; !slices.Contains(depths, d) {
+			depths = append(depths, d)
+		}
+	}
+	sort.Slice(depths, func(i, j int) bool { return depthLess(depths[i], depths[j]) })
+
+	row := func(name, depth string, pick func(*Run) bool) AggRow {
+		a := AggRow{Backend: name, Depth: depth}
+		var par2, logSum float64
+		for i := range runs {
+			r := &runs[i]
+			if r.Series() != name || !pick(r) {
+				continue
+			}
+			a.Runs++
+			t := runTime(r)
+			switch {
+			case solvedRun(r):
+				a.Solved++
+				par2 += r.Seconds
+				in := insts[instanceKey(r)]
+				if r.Seconds <= in.best*(1+1e-9) {
+					a.Wins++
+				}
+				if len(in.solved) == 1 {
+					a.SolvedOnly++
+				}
+			case r.Status == "memory-limit":
+				a.Memouts++
+				par2 += 2 * r.TimeLimit
+			case r.Failed() && r.Status != "killed":
+				a.Failures++
+				par2 += 2 * r.TimeLimit
+			default:
+				a.Timeouts++
+				par2 += 2 * r.TimeLimit
+			}
+			logSum += math.Log(t + shift)
+		}
+		if a.Runs > 0 {
+			a.PAR2 = par2 / float64(a.Runs)
+			a.SGM = math.Exp(logSum/float64(a.Runs)) - shift
+		}
+		return a
+	}
+	vbs := func(depth string) AggRow {
+		a := AggRow{Backend: VBS, Depth: depth}
+		var par2, logSum float64
+		for _, k := range order {
+			in := insts[k]
+			if depth != "all" && in.depth != depth {
+				continue
+			}
+			a.Runs++
+			t := in.limit
+			if len(in.solved) > 0 {
+				a.Solved++
+				a.Wins++
+				t = in.best
+				par2 += t
+			} else {
+				a.Timeouts++
+				par2 += 2 * in.limit
+			}
+			logSum += math.Log(t + shift)
+		}
+		if a.Runs > 0 {
+			a.PAR2 = par2 / float64(a.Runs)
+			a.SGM = math.Exp(logSum/float64(a.Runs)) - shift
+		}
+		return a
+	}
+	var rows []AggRow
+	for _, s := range series {
+		for _, d := range depths {
+			if r := row(s, d, func(r *Run) bool { return runDepth(r) == d }); r.Runs > 0 {
+				rows = append(rows, r)
+			}
+		}
+		rows = append(rows, row(s, "all", func(*Run) bool { return true }))
+	}
+	if len(series) > 1 {
+		for _, d := range depths {
+			rows = append(rows, vbs(d))
+		}
+		rows = append(rows, vbs("all"))
+	}
+	return rows
+}
+
+// runDepth is the run's depth as tables show it.
+func runDepth(r *Run) string {
+	if r.Tuned {
+		return "tuned"
+	}
+	return depthText(r.Depth)
+}
+
+// depthLess orders depths numerically, "tuned" last.
+func depthLess(a, b string) bool {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	switch {
+	case errA == nil && errB == nil:
+		return x < y
+	case errA == nil:
+		return true
+	case errB == nil:
+		return false
+	}
+	return a < b
+}
+
+// aggHead is the aggregate table's header.
+var aggHead = []string{"backend", "depth", "runs", "solved", "timeouts", "memouts", "failures", "par2_s", "sgm_s", "wins", "solved_only"}
+
+// aggRows renders rows with times formatted by sec.
+func aggRows(rows []AggRow, sec func(float64) string) [][]string {
+	out := make([][]string, len(rows))
+	for i, a := range rows {
+		out[i] = []string{a.Backend, a.Depth, strconv.Itoa(a.Runs), strconv.Itoa(a.Solved), strconv.Itoa(a.Timeouts),
+			strconv.Itoa(a.Memouts), strconv.Itoa(a.Failures), sec(a.PAR2), sec(a.SGM), strconv.Itoa(a.Wins), strconv.Itoa(a.SolvedOnly)}
+	}
+	return out
+}
+
+// fullSec writes seconds at full precision (the CSV).
+func fullSec(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// roundSec writes seconds rounded for reading: three significant digits,
+// at least millisecond resolution.
+func roundSec(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "-"
+	case x >= 100:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x >= 10:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	case x >= 1:
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
+}
+
+// WriteAggregateCSV writes the aggregate table as CSV at full precision.
+func WriteAggregateCSV(w io.Writer, rows []AggRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write(aggHead)
+	cw.WriteAll(aggRows(rows, fullSec))
+	return cw.Error()
+}
+
+// WriteAggregateText writes the aggregate table with aligned columns.
+func WriteAggregateText(w io.Writer, rows []AggRow, shift float64) error {
+	var sb strings.Builder
+	writeAligned(&sb, aggHead, aggRows(rows, roundSec))
+	fmt.Fprintf(&sb, "(solved = proven; par2_s: unsolved at 2 × the time limit; sgm_s: shifted geometric mean, shift %s s, unsolved at the limit)\n", fullSec(shift))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteAggregateMarkdown writes the aggregate table as a Markdown table.
+func WriteAggregateMarkdown(w io.Writer, rows []AggRow, shift float64) error {
+	var sb strings.Builder
+	writeMarkdownTable(&sb, aggHead, aggRows(rows, roundSec))
+	fmt.Fprintf(&sb, "\nsolved = proven; par2_s: unsolved at 2 × the time limit; sgm_s: shifted geometric mean, shift %s s, unsolved at the limit.\n", fullSec(shift))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// writeMarkdownTable writes head and rows as a Markdown table.
+func writeMarkdownTable(sb *strings.Builder, head []string, rows [][]string) {
+	sb.WriteString("| " + strings.Join(head, " | ") + " |\n")
+	sb.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
+	for _, r := range rows {
+		sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
+	}
+}
+
+// latexEscape escapes the characters LaTeX treats specially.
+func latexEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\textbackslash{}`, "_", `\_`, "%", `\%`, "&", `\&`, "#", `\#`, "$", `\$`, "{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`)
+	return r.Replace(s)
+}
+
+// writeLaTeXTable writes a booktabs table (the first two columns left
+// aligned, the rest right aligned).
+func writeLaTeXTable(w io.Writer, head []string, rows [][]string, caption string) error {
+	var sb strings.Builder
+	align := strings.Repeat("l", min(2, len(head))) + strings.Repeat("r", max(0, len(head)-2))
+	sb.WriteString("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n\\small\n")
+	fmt.Fprintf(&sb, "\\begin{tabular}{%s}\n\\toprule\n", align)
+	esc := func(xs []string) []string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = latexEscape(x)
+		}
+		return out
+	}
+	sb.WriteString(strings.Join(esc(head), " & ") + " \\\\\n\\midrule\n")
+	for _, r := range rows {
+		sb.WriteString(strings.Join(esc(r), " & ") + " \\\\\n")
+	}
+	fmt.Fprintf(&sb, "\\bottomrule\n\\end{tabular}\n\\caption{%s}\n\\end{table}\n", latexEscape(caption))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteAggregateLaTeX writes the aggregate table as a booktabs table.
+func WriteAggregateLaTeX(w io.Writer, rows []AggRow, shift float64) error {
+	return writeLaTeXTable(w, aggHead, aggRows(rows, roundSec), fmt.Sprintf(
+		"Per backend: runs, proven (solved), time-outs, memory-outs, failures, PAR-2 (unsolved at twice the time limit, s), shifted geometric mean of times (shift %s s, unsolved at the limit), wins and instances solved by this backend only.", fullSec(shift)))
+}

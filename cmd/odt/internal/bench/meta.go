@@ -1,0 +1,160 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MetaFile is the name of the settings record in an output folder.
+const MetaFile = "meta.json"
+
+// Meta records the setting of a bench run beside its results, so that a
+// reader can tell whether two result folders are comparable.
+type Meta struct {
+	// Machine: the host's architecture, CPU model, logical cores, memory
+	// and operating system.
+	Arch     string  `json:"arch"`
+	CPUModel string  `json:"cpu_model,omitempty"`
+	Cores    int     `json:"cores"`
+	MemoryMB float64 `json:"memory_mb,omitempty"`
+	OS       string  `json:"os"`
+	Kernel   string  `json:"kernel,omitempty"`
+	// The odt binary: module version, VCS revision (with "+modified" when
+	// built from a modified checkout), Go version and build tags.
+	Version  string   `json:"odt_version"`
+	Revision string   `json:"odt_revision,omitempty"`
+	Go       string   `json:"go"`
+	Tags     []string `json:"build_tags"`
+	// Solvers maps each external solver program the runs used to the first
+	// line of its version output.
+	Solvers map[string]string `json:"external_solvers,omitempty"`
+	// Command is the bench command line as given.
+	Command []string `json:"command"`
+	// Limits: each run's time limit (s) and memory cap (MiB, 0 = none).
+	TimeLimit     float64 `json:"time_limit_s"`
+	MemoryLimitMB int     `json:"memory_limit_mb"`
+	// Seeds are the seeds (repeat numbers or protocol seeds) of the runs.
+	Seeds []int64 `json:"seeds,omitempty"`
+	// SGMShift is the shift of the aggregate's shifted geometric mean (s).
+	SGMShift float64   `json:"sgm_shift_s"`
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+}
+
+// MachineMeta fills in the machine fields of a Meta from this host.
+func MachineMeta(m *Meta) {
+	m.Arch = runtime.GOOS + "/" + runtime.GOARCH
+	m.Cores = runtime.NumCPU()
+	m.OS = runtime.GOOS
+	if b, err := os.ReadFile("/etc/os-release"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+				m.OS = strings.Trim(v, `"`)
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+		f.Close()
+	}
+	if f, err := os.Open("/proc/meminfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+				if kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64); err == nil {
+					m.MemoryMB = kb / 1024
+				}
+				break
+			}
+		}
+		f.Close()
+	}
+}
+
+// ExternalSolvers finds the programs named by external solver options
+// among args ("--opt", "sat-solver=external:minisat {in} {out}", ...) and
+// asks each for its version (a few seconds at most each): the program's
+// first output line for --version, or "unknown".
+func ExternalSolvers(ctx context.Context, args []string) map[string]string {
+	out := map[string]string{}
+	for _, a := range args {
+		_, v, ok := strings.Cut(a, "=external:")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(strings.Trim(v, `"'`))
+		if len(fields) == 0 {
+			continue
+		}
+		prog := fields[0]
+		if _, seen := out[prog]; seen {
+			continue
+		}
+		out[prog] = programVersion(ctx, prog)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func programVersion(ctx context.Context, prog string) string {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	for _, flag := range []string{"--version", "-version", "-v"} {
+		b, _ := exec.CommandContext(ctx, prog, flag).CombinedOutput()
+		for _, line := range strings.Split(string(b), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				return line
+			}
+		}
+	}
+	return "unknown"
+}
+
+// WriteMeta writes m as indented JSON to dir/meta.json.
+func WriteMeta(dir string, m *Meta) (string, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, MetaFile)
+	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// ReadMeta reads dir/meta.json; a folder without one gives nil, nil.
+func ReadMeta(dir string) (*Meta, error) {
+	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m Meta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, MetaFile), err)
+	}
+	return &m, nil
+}
