@@ -1,0 +1,327 @@
+// Package satodt learns a decision tree of bounded depth with the fewest
+// (weighted) training errors from a propositional model: the complete
+// tree of depth d as Boolean variables (one test per internal node, one
+// class per leaf), one soft literal per group of identical rows and
+// class, and a totalizer over those literals whose outputs, assumed
+// false, bound the error. The search descends from an incumbent (cart's
+// greedy tree) through ever tighter bounds on one incremental solver
+// until the bound is refuted, which proves the last tree optimal; every
+// refuted bound k is a lower bound k+1, so a stopped search returns its
+// best tree and a true bound.
+//
+// The formula is in the line of the MaxSAT models of Hu, Siala, Hebrard
+// and Huguet (IJCAI 2020), on a fixed complete tree as in Narodytska et
+// al.'s and Avellaneda's depth encodings: rows with the same tests are
+// one group whose classes are soft literals weighted by their counts.
+// The same hard clauses and soft literals are written as weighted
+// MaxSAT (WCNF) and pseudo-Boolean (OPB) files for any external solver.
+package satodt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Group is a set of rows with equal values on every kept test: any tree
+// sends them to the same leaf.
+type Group struct {
+	// Rep is the group's first row.
+	Rep int
+	// Count is the total row weight of each class in the group.
+	Count []int
+}
+
+// Prepared is the data as the formula sees it: the binary view's tests
+// without duplicates, complements and constants, and the rows grouped
+// by their values on those tests.
+type Prepared struct {
+	View    *model.BinaryView
+	Tests   []int // kept tests (indices into View.Tests)
+	Groups  []Group
+	Classes int
+	// Floor is the error no tree avoids: in each group, the weight
+	// outside its heaviest class.
+	Floor int
+	// Total is the total row weight.
+	Total int
+}
+
+// Prepare builds the formula's view of the binary view v. Row weights
+// must be whole numbers (the counter is unary).
+func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
+	d := v.Data
+	if r, ok := d.FractionalWeight(); ok {
+		return nil, fmt.Errorf("satodt: row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
+	}
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{View: v, Classes: len(v.Class)}
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			p.Tests = append(p.Tests, t)
+		}
+	}
+	index := map[string]int{}
+	key := make([]byte, (len(p.Tests)+7)/8)
+	for r := range v.N {
+		if r%1024 == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		clear(key)
+		for i, t := range p.Tests {
+			if v.Value(t, r) {
+				key[i/8] |= 1 << (i % 8)
+			}
+		}
+		g, ok := index[string(key)]
+		if !ok {
+			g = len(p.Groups)
+			index[string(key)] = g
+			p.Groups = append(p.Groups, Group{Rep: r, Count: make([]int, p.Classes)})
+		}
+		w := int(d.Weight(r))
+		p.Groups[g].Count[d.Labels[r]] += w
+		p.Total += w
+	}
+	for _, g := range p.Groups {
+		_, e := model.Majority(g.Count64())
+		p.Floor += int(e)
+	}
+	return p, nil
+}
+
+// Count64 is Count as int64s.
+func (g Group) Count64() []int64 {
+	out := make([]int64, len(g.Count))
+	for i, c := range g.Count {
+		out[i] = int64(c)
+	}
+	return out
+}
+
+// Value is the group's value on kept test i.
+func (p *Prepared) Value(g, i int) bool { return p.View.Value(p.Tests[i], p.Groups[g].Rep) }
+
+// Soft is one soft literal of the objective: Lit true costs Weight
+// (group Group's rows of class Class are misclassified).
+type Soft struct {
+	Lit    sat.Lit
+	Weight int
+	Group  int
+	Class  int
+}
+
+// Formula is the complete tree of depth Depth as clauses in CNF, with
+// the soft literals of its error. Internal nodes are numbered 0..2^d-2
+// in heap order (children of n: 2n+1 low, 2n+2 high), leaves 0..2^d-1
+// from the left.
+type Formula struct {
+	CNF   *sat.CNF
+	Depth int
+	// F[node][test]: the node tests kept test `test` (at least one per
+	// node; the first true one is the node's test).
+	F sat.Group
+	// L[node][group]: the group goes low (its test is false) at the node.
+	L sat.Group
+	// Y is the leaves' classes: with two classes Y[leaf] is "class 1";
+	// with more, Y[leaf][class] one-hot (at most one; none reads as 0).
+	Y       sat.Group
+	Classes int
+	Soft    []Soft
+}
+
+// errTooLarge is returned when the formula would exceed its clause cap.
+var errTooLarge = errors.New("satodt: formula too large")
+
+// Clauses estimates the number of clauses of the formula of depth d
+// (the node-test-group links dominate).
+func (p *Prepared) Clauses(d int) int64 {
+	nodes := int64(1)<<d - 1
+	leaves := int64(1) << d
+	return nodes*int64(len(p.Groups))*int64(len(p.Tests)+1) + leaves*int64(len(p.Groups))*int64(p.Classes)
+}
+
+// Encode writes the formula of depth d ≥ 1 for the prepared data. ctx is
+// polled while it grows.
+func Encode(ctx context.Context, p *Prepared, d int) (*Formula, error) {
+	if d < 1 {
+		return nil, fmt.Errorf("satodt: depth %d: the formula needs at least one test", d)
+	}
+	if d > 20 {
+		return nil, fmt.Errorf("satodt: depth %d is too deep for a complete tree", d)
+	}
+	if len(p.Tests) == 0 {
+		return nil, fmt.Errorf("satodt: no test splits the data")
+	}
+	nodes, leaves, ng, nt := 1<<d-1, 1<<d, len(p.Groups), len(p.Tests)
+	c := &sat.CNF{}
+	f := &Formula{CNF: c, Depth: d, Classes: p.Classes}
+	f.F = c.NewGroup("F", "F[node][test]: internal node (heap order) tests kept test", nodes, nt)
+	f.L = c.NewGroup("L", "L[node][group]: the group of identical rows goes low (test false) at the node", nodes, ng)
+	if p.Classes == 2 {
+		f.Y = c.NewGroup("Y", "Y[leaf]: the leaf predicts class 1 (else class 0)", leaves)
+	} else {
+		f.Y = c.NewGroup("Y", "Y[leaf][class]: the leaf predicts the class (at most one; none reads as class 0)", leaves, p.Classes)
+	}
+	// One soft literal per group and class present in it.
+	first := c.NumVars + 1
+	for g, gr := range p.Groups {
+		for k, w := range gr.Count {
+			if w > 0 {
+				f.Soft = append(f.Soft, Soft{Lit: c.NewVar(), Weight: w, Group: g, Class: k})
+			}
+		}
+	}
+	c.Groups = append(c.Groups, sat.Group{Name: "E", Meaning: "E[i]: soft literal i (a group's rows of one class are misclassified), in group then class order", First: first, Count: len(f.Soft), Shape: []int{len(f.Soft)}})
+
+	lits := make([]sat.Lit, 0, max(nt, d+2))
+	for n := range nodes {
+		lits = lits[:0]
+		for t := range nt {
+			lits = append(lits, f.F.Lit(n, t))
+		}
+		c.Add(lits...)
+	}
+	for n := range nodes {
+		if err := ctx.Err(); err != nil {
+			return nil, context.Cause(ctx)
+		}
+		for g := range ng {
+			lo := f.L.Lit(n, g)
+			for t := range nt {
+				if p.Value(g, t) {
+					c.Add(f.F.Lit(n, t).Not(), lo.Not())
+				} else {
+					c.Add(f.F.Lit(n, t).Not(), lo)
+				}
+			}
+		}
+	}
+	if p.Classes > 2 {
+		for l := range leaves {
+			for a := range p.Classes {
+				for b := a + 1; b < p.Classes; b++ {
+					c.Add(f.Y.Lit(l, a).Not(), f.Y.Lit(l, b).Not())
+				}
+			}
+		}
+	}
+	for i, s := range f.Soft {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		for l := range leaves {
+			lits = lits[:0]
+			n := 0
+			for depth := range d {
+				high := l>>(d-1-depth)&1 == 1
+				lo := f.L.Lit(n, s.Group)
+				if high {
+					lits = append(lits, lo) // reaching the leaf needs lo false
+					n = 2*n + 2
+				} else {
+					lits = append(lits, lo.Not())
+					n = 2*n + 1
+				}
+			}
+			lits = append(lits, f.Predicts(l, s.Class), s.Lit)
+			c.Add(lits...)
+		}
+	}
+	return f, nil
+}
+
+// Predicts is the literal "leaf l predicts class k".
+func (f *Formula) Predicts(l, k int) sat.Lit {
+	if f.Classes == 2 {
+		if k == 1 {
+			return f.Y.Lit(l)
+		}
+		return f.Y.Lit(l).Not()
+	}
+	return f.Y.Lit(l, k)
+}
+
+// Cost is the weight of the soft literals true under val.
+func (f *Formula) Cost(val func(sat.Lit) bool) int {
+	cost := 0
+	for _, s := range f.Soft {
+		if val(s.Lit) {
+			cost += s.Weight
+		}
+	}
+	return cost
+}
+
+// Decode reads the tree of an assignment (val gives each literal's
+// value): each node's first true test, each leaf's class. Sibling leaves
+// of one class are merged into one leaf (the errors are the same).
+func (f *Formula) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
+	d := f.Depth
+	nodes := 1<<d - 1
+	nt := len(p.Tests)
+	test := make([]int, nodes)
+	for n := range nodes {
+		test[n] = -1
+		for t := range nt {
+			if val(f.F.Lit(n, t)) {
+				test[n] = t
+				break
+			}
+		}
+		if test[n] < 0 {
+			return nil, fmt.Errorf("node %d of the assignment tests nothing (F[%d][*] all false)", n, n)
+		}
+	}
+	class := func(l int) int {
+		if f.Classes == 2 {
+			if val(f.Y.Lit(l)) {
+				return 1
+			}
+			return 0
+		}
+		for k := range f.Classes {
+			if val(f.Y.Lit(l, k)) {
+				return k
+			}
+		}
+		return 0
+	}
+	b := model.NewBuilder(p.View.Data, model.KindTree)
+	// build returns the node's index and, when it is a leaf, its class.
+	var build func(n, depth int) (int, int)
+	build = func(n, depth int) (int, int) {
+		if depth == d {
+			k := class(n - nodes)
+			return b.Leaf(k), k
+		}
+		lo, kl := build(2*n+1, depth+1)
+		hi, kh := build(2*n+2, depth+1)
+		if kl >= 0 && kl == kh {
+			return b.Leaf(kl), kl
+		}
+		return b.Split(p.View.Tests[p.Tests[test[n]]], lo, hi), -1
+	}
+	root, _ := build(0, 0)
+	return b.Graph(root), nil
+}
+
+// names renders a formula's variable groups for a file header.
+func (f *Formula) names() []string {
+	var out []string
+	for _, g := range f.CNF.Groups {
+		shape := make([]string, len(g.Shape))
+		for i, s := range g.Shape {
+			shape[i] = fmt.Sprint(s)
+		}
+		out = append(out, fmt.Sprintf("%s %d..%d [%s] %s", g.Name, g.First, g.First+g.Count-1, strings.Join(shape, "x"), g.Meaning))
+	}
+	return out
+}
