@@ -37,6 +37,7 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
 		Params: []backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
+			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect"}, "bounds tried: descend (one below the best tree's error until refuted) or bisect (the middle of lower bound and best error)"),
 		},
 	}
@@ -86,6 +87,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	s := Settings{
 		Bisect:     job.Options.String("search") == "bisect",
 		MaxClauses: maxClauses,
+		Formula:    Options{Repeats: job.Options.Bool("repeats")},
 		Report:     job.Report,
 	}
 	spec := job.Options.String("sat-solver")

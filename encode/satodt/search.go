@@ -20,6 +20,8 @@ type Settings struct {
 	// MaxClauses refuses formulas estimated above that many clauses
 	// (0: no cap); the search then ends with the incumbent, unproven.
 	MaxClauses int64
+	// Formula shapes the formula.
+	Formula Options
 	// Report receives each improving tree with its weighted error.
 	Report model.IncumbentFunc
 }
@@ -66,7 +68,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		out.TooLarge = true
 		return out, nil
 	}
-	f, err := Encode(ctx, p, d)
+	f, err := Encode(ctx, p, d, s.Formula)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
@@ -74,12 +76,30 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		}
 		return nil, err
 	}
+	// The greedy tree in the formula's own terms: a better incumbent
+	// when it beats the one given, and where a solver that takes phases
+	// starts its search.
+	start := f.Values(p, p.Greedy(d, s.Formula))
+	startVal := func(l sat.Lit) bool { return start[l.Var()] == l.Sign() }
+	if ok, _ := f.CNF.Satisfies(start); !ok {
+		return nil, fmt.Errorf("satodt: the greedy tree does not satisfy the formula")
+	}
+	if g, err := f.Decode(p, startVal); err == nil {
+		if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
+			out.Tree, out.Cost = g, e
+			s.Report.Report(float64(e), g)
+		}
+	}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, nil
+	}
 	inputs := make([]sat.Lit, len(f.Soft))
 	weights := make([]int, len(f.Soft))
 	for i, sf := range f.Soft {
 		inputs[i], weights[i] = sf.Lit, sf.Weight
 	}
-	tot, err := sat.NewTotalizer(ctx, f.CNF, inputs, weights, cost)
+	tot, err := sat.NewTotalizer(ctx, f.CNF, inputs, weights, out.Cost)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
@@ -100,6 +120,15 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		defer c.Close()
 	}
 	sat.AddCNF(solver, f.CNF, 0)
+	if ph, ok := solver.(interface{ SetPhase(sat.Lit) }); ok {
+		for v := 1; v < len(start); v++ {
+			if start[v] {
+				ph.SetPhase(sat.Lit(v))
+			} else {
+				ph.SetPhase(-sat.Lit(v))
+			}
+		}
+	}
 	val := solver.Value
 	for out.LowerBound < out.Cost {
 		k := out.Cost - 1
