@@ -35,11 +35,11 @@ func (Backend) Info() backend.Info {
 		Exact:       true,
 		Anytime:     true,
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
-		Params: []backend.Param{
+		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect"}, "bounds tried: descend (one below the best tree's error until refuted) or bisect (the middle of lower bound and best error)"),
-		},
+		}, exportParams()...),
 	}
 }
 
