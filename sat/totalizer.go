@@ -46,9 +46,22 @@ func NewTotalizer(ctx context.Context, c *CNF, inputs []Lit, weights []int, limi
 	if limit < 1 {
 		return nil, fmt.Errorf("sat: totalizer cap %d below 1", limit)
 	}
-	if weights != nil && len(weights) != len(inputs) {
-		return nil, fmt.Errorf("sat: totalizer has %d inputs and %d weights", len(inputs), len(weights))
+	t := &Totalizer{Cap: limit}
+	if err := t.Add(ctx, c, inputs, weights); err != nil {
+		return nil, err
 	}
+	return t, nil
+}
+
+// Add counts more weighted inputs (nil weights: all 1) in the same
+// counter: their own totalizer, merged with the outputs so far. Bounds
+// assumed before Add counted the earlier inputs only; AtLeast now counts
+// all of them.
+func (t *Totalizer) Add(ctx context.Context, c *CNF, inputs []Lit, weights []int) error {
+	if weights != nil && len(weights) != len(inputs) {
+		return fmt.Errorf("sat: totalizer has %d inputs and %d weights", len(inputs), len(weights))
+	}
+	limit := t.Cap
 	level := make([][]Lit, 0, len(inputs))
 	for i, l := range inputs {
 		w := 1
@@ -56,7 +69,7 @@ func NewTotalizer(ctx context.Context, c *CNF, inputs []Lit, weights []int, limi
 			w = weights[i]
 		}
 		if w < 1 {
-			return nil, fmt.Errorf("sat: totalizer input %d has weight %d", i, w)
+			return fmt.Errorf("sat: totalizer input %d has weight %d", i, w)
 		}
 		u := make([]Lit, min(w, limit))
 		for j := range u {
@@ -64,16 +77,15 @@ func NewTotalizer(ctx context.Context, c *CNF, inputs []Lit, weights []int, limi
 		}
 		level = append(level, u)
 	}
-	t := &Totalizer{Cap: limit}
 	if len(level) == 0 {
-		return t, nil
+		return nil
 	}
 	merges := 0
 	for len(level) > 1 {
 		next := level[:0:0]
 		for i := 0; i+1 < len(level); i += 2 {
 			if merges++; merges%64 == 0 && ctx.Err() != nil {
-				return nil, context.Cause(ctx)
+				return context.Cause(ctx)
 			}
 			next = append(next, merge(c, level[i], level[i+1], limit))
 		}
@@ -82,8 +94,12 @@ func NewTotalizer(ctx context.Context, c *CNF, inputs []Lit, weights []int, limi
 		}
 		level = next
 	}
-	t.out = level[0]
-	return t, nil
+	if len(t.out) == 0 {
+		t.out = level[0]
+	} else {
+		t.out = merge(c, t.out, level[0], limit)
+	}
+	return nil
 }
 
 // merge adds the outputs of the sum of unary numbers a and b, cut at

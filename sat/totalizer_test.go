@@ -9,7 +9,8 @@ import (
 // TestTotalizerBounds fixes the inputs of random weighted totalizers
 // and checks, for every bound, that assuming "not at least k" is
 // satisfiable exactly when the weighted sum of the true inputs is below
-// k (the counter's outputs are forced, never free to lie low).
+// k (the counter's outputs are forced, never free to lie low), with
+// inputs given at once or in two parts (Add).
 func TestTotalizerBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 40 {
@@ -22,8 +23,13 @@ func TestTotalizerBounds(t *testing.T) {
 			w[i] = 1 + rng.IntN(4)
 		}
 		limit := 1 + rng.IntN(12)
-		tot, err := NewTotalizer(context.Background(), c, in, w, limit)
+		// Half the inputs at first, the rest added later.
+		h := rng.IntN(n + 1)
+		tot, err := NewTotalizer(context.Background(), c, in[:h], w[:h], limit)
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tot.Add(context.Background(), c, in[h:], w[h:]); err != nil {
 			t.Fatal(err)
 		}
 		for range 4 {

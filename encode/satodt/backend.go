@@ -39,7 +39,7 @@ func (Backend) Info() backend.Info {
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 			backend.StringParam("maxsat-solver", "", `solve the exported formula (see format, wcnf-form) with an external MaxSAT or PB solver instead: external:"CMD ARGS" with {in}/{out} placeholders, e.g. external:"clasp {in}" (WCNF) or external:"minisat+ {in}" with format=opb; its answer is verified like odt decode's`).Checked(checkMaxSATSpec),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
-			backend.EnumParam("search", "descend", []string{"descend", "bisect"}, "bounds tried: descend (one below the best tree's error until refuted) or bisect (the middle of lower bound and best error)"),
+			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
 		}, exportParams()...),
 	}
 }
@@ -109,8 +109,14 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			out.LowerBound = p.Floor // cart's tree may beat the leaf only down to the floor
 			out.Optimal = out.LowerBound >= out.Cost
 		}
-	} else if out, err = Search(ctx, p, depth, inc, int(math.Round(incErr)), s); err != nil {
-		return nil, err
+	} else {
+		search := Search
+		if job.Options.String("search") == "rows" {
+			search = SearchRows
+		}
+		if out, err = search(ctx, p, depth, inc, int(math.Round(incErr)), s); err != nil {
+			return nil, err
+		}
 	}
 	res := &model.Result{
 		Model:      out.Tree,

@@ -14,6 +14,7 @@ func TestConformance(t *testing.T) {
 		{},
 		{"sat-solver": "gini"},
 		{"search": "bisect"},
+		{"search": "rows"},
 	} {
 		t.Run(opts["sat-solver"]+opts["search"], func(t *testing.T) {
 			backendtest.Run(t, satodt.Backend{}, backendtest.Config{Options: opts})

@@ -135,6 +135,8 @@ type Formula struct {
 	Y       sat.Group
 	Classes int
 	Soft    []Soft
+	// groupSoft[g] lists the indices in Soft of group g's literals.
+	groupSoft [][]int
 }
 
 // errTooLarge is returned when the formula would exceed its clause cap.
@@ -155,9 +157,28 @@ type Options struct {
 	Repeats bool
 }
 
-// Encode writes the formula of depth d ≥ 1 for the prepared data. ctx is
+// Encode writes the formula of depth d ≥ 1 for the prepared data: the
+// tree's clauses (NewFormula) and every group's (AddGroup). ctx is
 // polled while it grows.
 func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error) {
+	f, err := NewFormula(p, d, o)
+	if err != nil {
+		return nil, err
+	}
+	for g := range p.Groups {
+		if g%64 == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		f.AddGroup(p, g)
+	}
+	return f, nil
+}
+
+// NewFormula allocates every variable of the formula of depth d ≥ 1 and
+// adds the clauses of the tree alone: a test per node (none repeating
+// an ancestor's unless o.Repeats) and at most one class per leaf. The
+// groups' clauses come with AddGroup.
+func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("satodt: depth %d: the formula needs at least one test", d)
 	}
@@ -169,7 +190,7 @@ func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error
 	}
 	nodes, leaves, ng, nt := 1<<d-1, 1<<d, len(p.Groups), len(p.Tests)
 	c := &sat.CNF{}
-	f := &Formula{CNF: c, Depth: d, Classes: p.Classes}
+	f := &Formula{CNF: c, Depth: d, Classes: p.Classes, groupSoft: make([][]int, ng)}
 	f.F = c.NewGroup("F", "F[node][test]: internal node (heap order) tests kept test", nodes, nt)
 	f.L = c.NewGroup("L", "L[node][group]: the group of identical rows goes low (test false) at the node", nodes, ng)
 	if p.Classes == 2 {
@@ -182,34 +203,20 @@ func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error
 	for g, gr := range p.Groups {
 		for k, w := range gr.Count {
 			if w > 0 {
+				f.groupSoft[g] = append(f.groupSoft[g], len(f.Soft))
 				f.Soft = append(f.Soft, Soft{Lit: c.NewVar(), Weight: w, Group: g, Class: k})
 			}
 		}
 	}
 	c.Groups = append(c.Groups, sat.Group{Name: "E", Meaning: "E[i]: soft literal i (a group's rows of one class are misclassified), in group then class order", First: first, Count: len(f.Soft), Shape: []int{len(f.Soft)}})
 
-	lits := make([]sat.Lit, 0, max(nt, d+2))
+	lits := make([]sat.Lit, 0, nt)
 	for n := range nodes {
 		lits = lits[:0]
 		for t := range nt {
 			lits = append(lits, f.F.Lit(n, t))
 		}
 		c.Add(lits...)
-	}
-	for n := range nodes {
-		if err := ctx.Err(); err != nil {
-			return nil, context.Cause(ctx)
-		}
-		for g := range ng {
-			lo := f.L.Lit(n, g)
-			for t := range nt {
-				if p.Value(g, t) {
-					c.Add(f.F.Lit(n, t).Not(), lo.Not())
-				} else {
-					c.Add(f.F.Lit(n, t).Not(), lo)
-				}
-			}
-		}
 	}
 	if !o.Repeats && nt >= d {
 		// No node repeats a test of its ancestors (one side of it would
@@ -237,17 +244,35 @@ func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error
 			}
 		}
 	}
-	for i, s := range f.Soft {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, context.Cause(ctx)
+	return f, nil
+}
+
+// AddGroup adds the clauses of group g: its side at every node, given
+// the node's test, and at every leaf, for each class present in it,
+// reaching the leaf without the leaf predicting the class makes its soft
+// literal true.
+func (f *Formula) AddGroup(p *Prepared, g int) {
+	c, d := f.CNF, f.Depth
+	nodes, leaves := 1<<d-1, 1<<d
+	for n := range nodes {
+		lo := f.L.Lit(n, g)
+		for t := range p.Tests {
+			if p.Value(g, t) {
+				c.Add(f.F.Lit(n, t).Not(), lo.Not())
+			} else {
+				c.Add(f.F.Lit(n, t).Not(), lo)
+			}
 		}
+	}
+	lits := make([]sat.Lit, 0, d+2)
+	for _, i := range f.groupSoft[g] {
+		s := f.Soft[i]
 		for l := range leaves {
 			lits = lits[:0]
 			n := 0
 			for depth := range d {
-				high := l>>(d-1-depth)&1 == 1
-				lo := f.L.Lit(n, s.Group)
-				if high {
+				lo := f.L.Lit(n, g)
+				if l>>(d-1-depth)&1 == 1 {
 					lits = append(lits, lo) // reaching the leaf needs lo false
 					n = 2*n + 2
 				} else {
@@ -259,8 +284,10 @@ func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error
 			c.Add(lits...)
 		}
 	}
-	return f, nil
 }
+
+// GroupSoft lists the indices (in Soft) of group g's soft literals.
+func (f *Formula) GroupSoft(g int) []int { return f.groupSoft[g] }
 
 // Predicts is the literal "leaf l predicts class k".
 func (f *Formula) Predicts(l, k int) sat.Lit {
