@@ -38,6 +38,7 @@ func (Backend) Info() backend.Info {
 		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 			backend.StringParam("maxsat-solver", "", `solve the exported formula (see format, wcnf-form) with an external MaxSAT or PB solver instead: external:"CMD ARGS" with {in}/{out} placeholders, e.g. external:"clasp {in}" (WCNF) or external:"minisat+ {in}" with format=opb; its answer is verified like odt decode's`).Checked(checkMaxSATSpec),
+			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
 		}, exportParams()...),
@@ -88,7 +89,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	s := Settings{
 		Bisect:     job.Options.String("search") == "bisect",
 		MaxClauses: maxClauses,
-		Formula:    Options{Repeats: job.Options.Bool("repeats")},
+		Formula:    formulaOptions(job.Options),
 		Report:     job.Report,
 	}
 	spec := job.Options.String("sat-solver")
@@ -159,4 +160,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		res.Status = model.StatusFeasible
 	}
 	return res, nil
+}
+
+// formulaOptions reads the options that shape the formula (solve,
+// export and decode alike).
+func formulaOptions(v backend.Values) Options {
+	return Options{Repeats: v.Bool("repeats"), Dead: v.Bool("dead")}
 }

@@ -132,7 +132,10 @@ type Formula struct {
 	L sat.Group
 	// Y is the leaves' classes: with two classes Y[leaf] is "class 1";
 	// with more, Y[leaf][class] one-hot (at most one; none reads as 0).
-	Y       sat.Group
+	Y sat.Group
+	// S[m] (Options.Dead, two classes): the leaves under the m-th node
+	// of the last internal level predict the same class.
+	S       sat.Group
 	Classes int
 	Soft    []Soft
 	// groupSoft[g] lists the indices in Soft of group g's literals.
@@ -155,6 +158,10 @@ type Options struct {
 	// Repeats allows a node to repeat an ancestor's test (by default
 	// such trees are left out: they add nothing but symmetric answers).
 	Repeats bool
+	// Dead (two classes) makes a node above two leaves of one class test
+	// kept test 0: its test is then irrelevant, and one choice instead
+	// of every test spares the solver symmetric answers.
+	Dead bool
 }
 
 // Encode writes the formula of depth d ≥ 1 for the prepared data: the
@@ -218,17 +225,44 @@ func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 		}
 		c.Add(lits...)
 	}
+	// S[m], for a node m above two leaves (two classes, o.Dead): both
+	// leaves predict the same class. Such a node's test changes nothing:
+	// it takes test 0, which it may share with an ancestor.
+	var same func(m int) sat.Lit
+	if o.Dead && p.Classes == 2 {
+		lastFirst := 1<<(d-1) - 1
+		f.S = c.NewGroup("S", "S[m]: the two leaves under internal node lastFirst+m (heap order) predict the same class; the node then tests kept test 0", 1<<(d-1))
+		same = func(m int) sat.Lit {
+			if m < lastFirst {
+				return 0
+			}
+			return f.S.Lit(m - lastFirst)
+		}
+		for m := lastFirst; m < nodes; m++ {
+			sm := same(m)
+			yl, yh := f.Y.Lit(2*m+1-nodes), f.Y.Lit(2*m+2-nodes)
+			c.Add(sm.Not(), yl.Not(), yh)
+			c.Add(sm.Not(), yl, yh.Not())
+			c.Add(sm, yl, yh)
+			c.Add(sm, yl.Not(), yh.Not())
+			c.Add(sm.Not(), f.F.Lit(m, 0))
+		}
+	}
 	if !o.Repeats && nt >= d {
 		// No node repeats a test of its ancestors (one side of it would
 		// receive no row): any tree of depth d is a tree without repeats
 		// when there are at least d tests (a repeating node's rows all go
 		// one way; any other test there, with that side's subtree on both
-		// sides, computes the same).
+		// sides, computes the same). A dead node (S) may repeat test 0.
 		for n := range nodes {
 			// n's descendants, level by level: first .. first+width-1.
 			for first, width := 2*n+1, 2; first < nodes; first, width = 2*first+1, 2*width {
 				for desc := first; desc < first+width; desc++ {
 					for t := range nt {
+						if t == 0 && same != nil && same(desc) != 0 {
+							c.Add(f.F.Lit(n, t).Not(), f.F.Lit(desc, t).Not(), same(desc))
+							continue
+						}
 						c.Add(f.F.Lit(n, t).Not(), f.F.Lit(desc, t).Not())
 					}
 				}
@@ -458,6 +492,13 @@ func (p *Prepared) Greedy(d int, o Options) Assignment {
 		all[g] = g
 	}
 	grow(0, all, nil, 0)
+	if o.Dead && p.Classes == 2 {
+		for m := 1<<(d-1) - 1; m < nodes; m++ {
+			if a.Class[2*m+1-nodes] == a.Class[2*m+2-nodes] {
+				a.Test[m] = 0
+			}
+		}
+	}
 	return a
 }
 
@@ -492,6 +533,10 @@ func (f *Formula) Values(p *Prepared, a Assignment) []bool {
 	}
 	for l, k := range a.Class {
 		set(f.Predicts(l, k), true)
+	}
+	for i := range f.S.Count {
+		m := 1<<(f.Depth-1) - 1 + i
+		set(f.S.Lit(i), a.Class[2*m+1-nodes] == a.Class[2*m+2-nodes])
 	}
 	for _, s := range f.Soft {
 		n := 0

@@ -52,7 +52,7 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error)
 	if c := p.Clauses(d); c > maxClauses {
 		return nil, nil, backend.Invalidf("sat-odt: the formula of depth %d would have about %d clauses (more than %d)", d, c, int64(maxClauses))
 	}
-	f, err := Encode(ctx, p, d, Options{Repeats: job.Options.Bool("repeats")})
+	f, err := Encode(ctx, p, d, formulaOptions(job.Options))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,7 +82,7 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	f.CNF.Comments = append(f.CNF.Comments,
 		fmt.Sprintf("sat-odt: minimum-error tree of depth at most %d on %s (%d rows, %d kept tests, %d groups of identical rows, %d classes)", f.Depth, d.Name, d.Rows(), len(p.Tests), len(p.Groups), p.Classes),
 		"the cost of a model is the weighted error of its tree; no tree does better than the optimum's cost",
-		fmt.Sprintf("decode an answer with: odt decode --backend sat-odt --depth %d --opt repeats=%v DATA SOLVER_OUTPUT", f.Depth, job.Options.Bool("repeats")),
+		fmt.Sprintf("decode an answer with: odt decode --backend sat-odt --depth %d --opt repeats=%v --opt dead=%v DATA SOLVER_OUTPUT", f.Depth, job.Options.Bool("repeats"), job.Options.Bool("dead")),
 		"internal nodes in heap order (children of n: 2n+1 when its test is false, 2n+2 when true); leaves from the left",
 	)
 	for i, t := range p.Tests {
