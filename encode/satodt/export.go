@@ -114,7 +114,11 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Invalidf("solver output: %w", err)
 	}
-	return answerResult(job, p, f, a)
+	res, err := answerResult(job, p, f, a)
+	if err != nil {
+		return nil, backend.Invalid(err) // the answer file is the bad input
+	}
+	return res, nil
 }
 
 // answerResult verifies a solver's answer and turns it into a result.
