@@ -95,4 +95,3 @@ func TestMaxSATRoundTrips(t *testing.T) {
 		t.Errorf("the 2022 form has a p line, no h clause or no decode command:\n%.600s", text)
 	}
 }
-
