@@ -22,7 +22,7 @@ const viewBytes = 256 << 20
 // maxClauses caps the formula: beyond it the solve ends with the greedy
 // tree, unproven, instead of filling the memory (about 30 bytes per
 // binary clause in the formula and as much again in the solver).
-const maxClauses = 60_000_000
+const maxClauses = 10_000_000
 
 // Info describes sat-odt.
 func (Backend) Info() backend.Info {
