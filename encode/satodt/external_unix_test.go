@@ -63,6 +63,25 @@ func TestExternalMaxSATSolvers(t *testing.T) {
 	}
 }
 
+// TestExternalDIMACSSolver: the incremental search on minisat (re-run
+// for every bound, the bound's assumption as a unit clause) proves
+// dl85's optimum.
+func TestExternalDIMACSSolver(t *testing.T) {
+	if _, err := exec.LookPath("minisat"); err != nil {
+		t.Skip("minisat not installed (apt-get install minisat)")
+	}
+	d, err := model.ReadFile("../../testdata/iris.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Problem{MaxDepth: 2}
+	ref := solve(t, dl85.Backend{}, d, p, nil)
+	res := solve(t, satodt.Backend{}, d, p, map[string]string{"sat-solver": "external:minisat {in} {out}"})
+	if res.Objective != ref.Objective {
+		t.Errorf("sat-odt on minisat: %v, dl85 %v", res.Objective, ref.Objective)
+	}
+}
+
 // TestExternalMaxSATClaims: a solver whose model breaks a hard clause,
 // or whose cost line is not its model's cost, is an error, never a
 // result; an unknown command is refused before any work.
