@@ -32,7 +32,7 @@ type encodingFlags struct {
 var encodingNames = map[string]string{"depth": "sat-depth", "size": "sat-size", "odd": "milp-odd", "odt": "milp-odt"}
 
 func (f *encodingFlags) declare(c *cmdFlags) {
-	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd or milp-odt (MPS), sat-odt (WCNF, OPB)")
+	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd or milp-odt (MPS), sat-odt or sat-odd (WCNF, OPB)")
 	c.StringVar(&f.encoding, "encoding", "", "old name of --backend: `E` = depth, size, odd or odt")
 	f.pf.declare(c, true)
 	f.df.declare(c)
@@ -114,7 +114,7 @@ func runExport(e env, args []string) error {
 			"An existing FILE is replaced only when the export succeeds.", 1, 1)
 	var to, out string
 	var ef encodingFlags
-	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps (milp-odd, milp-odt), wcnf or opb (sat-odt) (required)")
+	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps (milp-odd, milp-odt), wcnf or opb (sat-odt, sat-odd) (required)")
 	ef.declare(c)
 	c.outFlag(&out, "write the formulation to `FILE` (required)")
 	pos, err := c.parse(e.stdout, args)

@@ -95,3 +95,31 @@ func TestMaxSATRoundTrips(t *testing.T) {
 		t.Errorf("the 2022 form has a p line, no h clause or no decode command:\n%.600s", text)
 	}
 }
+
+// TestMaxSATRoundTripDiagram: the sat-odd formula of iris on the
+// skeleton 1,2 goes through clasp (WCNF) and minisat+ (OPB) and decodes
+// to the in-process sat-odd optimum.
+func TestMaxSATRoundTripDiagram(t *testing.T) {
+	data := "../../testdata/iris.csv"
+	flags := []string{"--backend", "sat-odd", "--skeleton", "1,2", "--alpha", "0.01"}
+	own := odtJSON(t, append(append([]string{"solve", "-q", "--format", "json"}, flags...), data)...)
+	if !own.Optimal {
+		t.Fatalf("in-process sat-odd not optimal: %+v", own)
+	}
+	dir := t.TempDir()
+	for _, r := range []struct{ bin, to string }{{"clasp", "wcnf"}, {"minisat+", "opb"}} {
+		if _, err := exec.LookPath(r.bin); err != nil {
+			t.Logf("%s not installed (apt-get install %s): skipped", r.bin, r.bin)
+			continue
+		}
+		in := filepath.Join(dir, "iris."+r.to)
+		if _, stderr, code := odt(t, append(append([]string{"export", "--to", r.to}, flags...), data, "-o", in)...); code != 0 {
+			t.Fatalf("export %s: exit %d: %s", r.to, code, stderr)
+		}
+		runSolver(t, in+".answer", r.bin, in)
+		got := odtJSON(t, append(append([]string{"decode", "--format", "json"}, flags...), data, in+".answer")...)
+		if !got.Optimal || got.Objective != own.Objective {
+			t.Errorf("via %s: decoded %v (optimal %v), in-process %v", r.bin, got.Objective, got.Optimal, own.Objective)
+		}
+	}
+}

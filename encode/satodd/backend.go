@@ -27,6 +27,8 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{Weights: backend.NoWeights},
 		Params: []backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
+			backend.EnumParam("format", "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to): weighted MaxSAT or pseudo-Boolean"),
+			backend.EnumParam("wcnf-form", "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header) or 2022 (no header, \"h\" before hard clauses)"),
 		},
 	}
 }
