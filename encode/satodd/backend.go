@@ -66,11 +66,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		out.LowerBound = out.Cost
 	} else {
 		spec := job.Options.String("sat-solver")
-		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), func() (sat.Solver, error) { return sat.NewSolver(spec) }); err != nil {
+		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), func() (sat.Solver, error) { return sat.NewSolver(spec) },
+			func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) }); err != nil {
 			return nil, err
-		}
-		if out.Graph != inc {
-			job.Report.Report(pr.Evaluate(d, out.Graph), out.Graph)
 		}
 	}
 	g := out.Graph

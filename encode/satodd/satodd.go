@@ -283,8 +283,9 @@ type Outcome struct {
 }
 
 // Search descends from the incumbent (a diagram of scaled cost cost)
-// through ever smaller bounds until one is refuted.
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, newSolver func() (sat.Solver, error)) (*Outcome, error) {
+// through ever smaller bounds until one is refuted; report (if not nil)
+// receives each better diagram.
+func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
 	out := &Outcome{Graph: inc, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
@@ -347,6 +348,9 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 				return nil, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
 			}
 			out.Graph, out.Cost = g, got
+			if report != nil {
+				report(g)
+			}
 		}
 	}
 	out.LowerBound = out.Cost
