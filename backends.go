@@ -10,6 +10,8 @@ import (
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/odd"
+	"github.com/odtkit/odtkit/encode/satodd"
+	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/race"
 )
@@ -35,6 +37,7 @@ func defaultBackends() []backend.Backend {
 		dl85.AnytimeBackend{},
 		blossom.Backend{},
 		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
+		satodt.Backend{}, satodd.Backend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
 		contree.Backend{},
 		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),

@@ -46,6 +46,14 @@ type Exporter interface {
 	Export(ctx context.Context, w io.Writer, job *Job) error
 }
 
+// FormatsExporter is an Exporter that writes several formats:
+// ExportFormat is its default, and the job's option "format" (one of
+// ExportFormats) picks the one written.
+type FormatsExporter interface {
+	Exporter
+	ExportFormats() []string
+}
+
 // Decoder is implemented by exporters that read another solver's output
 // for an exported formulation back into a result (its model is verified
 // by the caller like any other).

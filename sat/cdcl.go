@@ -966,6 +966,17 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 	}
 }
 
+// SetPhase makes l the value the search tries first for its variable,
+// until a conflict or a model saves another (phase saving): a known
+// good assignment given this way is where the search starts.
+func (s *CDCL) SetPhase(l Lit) {
+	if l == 0 {
+		return
+	}
+	s.grow(l.Var())
+	s.phase[l.Var()-1] = l.Sign()
+}
+
 // SetConflictLimit makes every later Solve stop with Unknown after n
 // conflicts of its own (n <= 0: no limit, the default). Reset keeps the
 // limit.

@@ -127,35 +127,17 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	if err := fh.Close(); err != nil {
 		return Unknown, fmt.Errorf("external SAT solver: %w", err)
 	}
-	argv, usesOut := Substitute(e.argv, in, out)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Cancelling kills the solver's whole process group; output pipes a
-	// stray child keeps open are abandoned shortly after.
-	ownGroup(cmd)
-	cmd.WaitDelay = 200 * time.Millisecond
-	runErr := cmd.Run()
-	// No process of the solver's outlives the call.
-	_ = killGroup(cmd)
-	if ctx.Err() != nil {
+	answerText, stderr, stopped, err := RunSolver(ctx, e.argv, in, out)
+	if stopped {
 		return Unknown, nil
 	}
-	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return Unknown, fmt.Errorf("external SAT solver %q: %w", argv[0], runErr)
-	}
-	var answer io.Reader = &stdout
-	if usesOut {
-		b, err := os.ReadFile(out)
-		if err != nil {
-			return Unknown, fmt.Errorf("external SAT solver %q wrote no answer file: %w (stderr: %s)", argv[0], err, clip(stderr.String()))
-		}
-		answer = bytes.NewReader(b)
-	}
-	st, m, err := ParseOutput(answer)
 	if err != nil {
-		return Unknown, fmt.Errorf("external SAT solver %q: %w (stdout: %s; stderr: %s)", argv[0], err, clip(stdout.String()), clip(stderr.String()))
+		return Unknown, fmt.Errorf("external SAT solver: %w", err)
+	}
+	argv := e.argv
+	st, m, err := ParseOutput(bytes.NewReader(answerText))
+	if err != nil {
+		return Unknown, fmt.Errorf("external SAT solver %q: %w (answer: %s; stderr: %s)", argv[0], err, clip(string(answerText)), clip(string(stderr)))
 	}
 	e.model = m
 	if st == Satisfiable {
@@ -164,6 +146,43 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		}
 	}
 	return st, nil
+}
+
+// RunSolver runs a solver's command line (words with {in}/{out}
+// placeholders, see Substitute) on the input file in, in a process group
+// of its own that is killed when ctx ends and once the solver has
+// exited, so that no process it started outlives the call. The answer
+// is the file out when a word names {out}, else the solver's standard
+// output; stopped reports that ctx ended first (the answer is then what
+// the solver had written so far, possibly nothing). The exit status is
+// ignored (solvers exit with 10, 20 or 30 by convention).
+func RunSolver(ctx context.Context, words []string, in, out string) (answer, stderr []byte, stopped bool, err error) {
+	argv, usesOut := Substitute(words, in, out)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	// Cancelling kills the solver's whole process group; output pipes a
+	// stray child keeps open are abandoned shortly after.
+	ownGroup(cmd)
+	cmd.WaitDelay = 200 * time.Millisecond
+	runErr := cmd.Run()
+	_ = killGroup(cmd)
+	answer = so.Bytes()
+	if usesOut {
+		b, rerr := os.ReadFile(out)
+		if rerr != nil && ctx.Err() == nil {
+			return nil, se.Bytes(), false, fmt.Errorf("%q wrote no answer file: %w (stderr: %s)", argv[0], rerr, clip(se.String()))
+		}
+		answer = b
+	}
+	if ctx.Err() != nil {
+		return answer, se.Bytes(), true, nil
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, se.Bytes(), false, fmt.Errorf("%q: %w", argv[0], runErr)
+	}
+	return answer, se.Bytes(), false, nil
 }
 
 func clip(s string) string {

@@ -9,7 +9,7 @@ set -euo pipefail
 # Debian packages the project needs: minisat (external DIMACS solver in the SAT tests);
 # glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
 # xz-utils (HiGHS build for the `highs` build tag).
-PACKAGES="minisat glpk-utils cmake g++ make pkg-config xz-utils"
+PACKAGES="minisat clasp minisat+ glpk-utils cmake g++ make pkg-config xz-utils"
 # Installed when the release has them: coinor-cbc (cbc, in the MPS round trip).
 OPTIONAL_PACKAGES="coinor-cbc"
 # Go toolchain fetched when no `go` is on the PATH (go.mod asks for 1.26).

@@ -173,7 +173,8 @@ func writeIndex(dir, format string, done []instance) error {
 // non-zeros; "" where the format does not state it) and the odt decode
 // command its comment header gives.
 //
-// DIMACS: "p cnf V C". MPS: the ROWS section's constraint rows, the
+// DIMACS: "p cnf V C"; classic WCNF: "p wcnf V C TOP"; OPB: "* #variable= V
+// #constraint= C". MPS: the ROWS section's constraint rows, the
 // COLUMNS section's distinct columns and its non-zero coefficients of
 // constraint rows.
 func instanceHeader(path, format string) ([3]string, string, error) {
@@ -202,6 +203,18 @@ func instanceHeader(path, format string) ([3]string, string, error) {
 			if f := strings.Fields(line); len(f) == 4 && f[0] == "p" && f[1] == "cnf" {
 				sz[0], sz[1] = f[2], f[3]
 				return sz, decode, nil
+			}
+		case "wcnf":
+			if f := strings.Fields(line); len(f) >= 4 && f[0] == "p" && f[1] == "wcnf" {
+				sz[0], sz[1] = f[2], f[3]
+				return sz, decode, nil
+			}
+		case "opb":
+			// "* #variable= V #constraint= C"
+			if f := strings.Fields(line); len(f) >= 5 && f[0] == "*" && f[1] == "#variable=" && f[3] == "#constraint=" {
+				sz[0], sz[1] = f[2], f[4]
+			} else if !strings.HasPrefix(line, "*") && sz[0] != "" {
+				return sz, decode, nil // past the comment header
 			}
 		case "mps":
 			if line == "" || line[0] == '*' {

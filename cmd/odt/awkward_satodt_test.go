@@ -1,0 +1,27 @@
+package main
+
+import "testing"
+
+// TestAwkwardSatODT: requests and solver answers sat-odt must refuse
+// cleanly (exit 2, the file and line named), and a time limit held.
+func TestAwkwardSatODT(t *testing.T) {
+	weighted := "x,y,w\n0,a,1.5\n1,b,1\n1,a,2\n"
+	runAwkward(t, []awkwardCase{
+		{name: "opb for a DIMACS backend", args: []string{"export", "--to", "opb", "--backend", "sat-depth", "$T/iris.csv", "-o", "$D/f.opb"}, code: 2, stderr: []string{"--to opb", "dimacs"}},
+		{name: "dimacs for sat-odt", args: []string{"export", "--to", "dimacs", "--backend", "sat-odt", "$T/iris.csv", "-o", "$D/f.cnf"}, code: 2, stderr: []string{"wcnf or opb"}},
+		{name: "export depth 0", args: []string{"export", "--to", "wcnf", "--backend", "sat-odt", "--depth", "0", "$T/iris.csv", "-o", "$D/f.wcnf"}, code: 2, stderr: []string{"depth"}},
+		{name: "bad wcnf form", args: []string{"export", "--to", "wcnf", "--opt", "wcnf-form=2019", "--backend", "sat-odt", "$T/iris.csv", "-o", "$D/f.wcnf"}, code: 2, stderr: []string{"wcnf-form"}},
+		{name: "garbage answer", args: []string{"decode", "--backend", "sat-odt", "--depth", "1", "$T/iris.csv", "$D/ans.txt"},
+			files: map[string]string{"ans.txt": "s OPTIMUM FOUND\nv 1 2 zz 0\n"}, code: 2, stderr: []string{"ans.txt", "line 2", "zz"}},
+		{name: "answer without status", args: []string{"decode", "--backend", "sat-odt", "--depth", "1", "$T/iris.csv", "$D/ans.txt"},
+			files: map[string]string{"ans.txt": "v 1 2 0\n"}, code: 2, stderr: []string{"ans.txt", "no status line"}},
+		{name: "answer breaking a hard clause", args: []string{"decode", "--backend", "sat-odt", "--depth", "1", "$T/iris.csv", "$D/ans.txt"},
+			files: map[string]string{"ans.txt": "s OPTIMUM FOUND\nv -1 0\n"}, code: 2, stderr: []string{"ans.txt", "falsifies hard clause"}},
+		{name: "fractional weights", args: []string{"solve", "--backend", "sat-odt", "--depth", "1", "--weight", "w", "--label", "y", "$D/w.csv"},
+			files: map[string]string{"w.csv": weighted}, code: 2, stderr: []string{"whole-number", "row 1"}},
+		{name: "unknown maxsat solver", args: []string{"solve", "--backend", "sat-odt", "--opt", "maxsat-solver=clasp", "$T/iris.csv"}, code: 2, stderr: []string{"external:"}},
+		{name: "min support refused", args: []string{"solve", "--backend", "sat-odt", "--min-support", "3", "$T/iris.csv"}, code: 2, stderr: []string{"min-support"}},
+		{name: "vote depth 3 in 3 s", args: []string{"solve", "--backend", "sat-odt", "--depth", "3", "--time-limit", "3s", "--memory-limit", "300", "$T/vote.txt"},
+			code: 0, stdout: []string{"time-limit"}, limit: 3, limitMB: 300},
+	})
+}

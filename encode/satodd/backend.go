@@ -1,0 +1,153 @@
+package satodd
+
+import (
+	"context"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Backend is the sat-odd backend: an optimal decision diagram on a
+// skeleton by SAT with a totalizer over the scaled objective.
+type Backend struct{}
+
+// Info describes sat-odd.
+func (Backend) Info() backend.Info {
+	return backend.Info{
+		Name:        "sat-odd",
+		Family:      backend.FamilySAT,
+		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a totalizer bound descending from the root stump",
+		Objectives:  []model.Objective{model.DiagramError},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		Caps:        backend.Caps{Weights: backend.NoWeights},
+		Params: []backend.Param{
+			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
+			backend.EnumParam("format", "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to): weighted MaxSAT or pseudo-Boolean"),
+			backend.EnumParam("wcnf-form", "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header) or 2022 (no header, \"h\" before hard clauses)"),
+		},
+	}
+}
+
+// Solve finds a diagram of least objective on the problem's skeleton.
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	d := job.Data
+	pr := job.Problem
+	costs, err := ScaledCosts(d.Rows(), pr.Skeleton, pr.Alpha)
+	if err != nil {
+		return nil, backend.Invalid(err)
+	}
+	v, err := model.BinarizeBudget(ctx, d, 256<<20)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, err
+	}
+	p, err := satodt.Prepare(ctx, v)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, backend.Invalid(err)
+	}
+	inc := stump(p)
+	job.Report.Report(pr.Evaluate(d, inc), inc)
+	out := &Outcome{Graph: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
+	if out.Optimal {
+		out.LowerBound = out.Cost
+	} else {
+		spec := job.Options.String("sat-solver")
+		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), func() (sat.Solver, error) { return sat.NewSolver(spec) },
+			func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) }); err != nil {
+			return nil, err
+		}
+	}
+	g := out.Graph
+	res := &model.Result{
+		Model:      g,
+		Errors:     g.Errors(d),
+		Objective:  pr.Evaluate(d, g),
+		LowerBound: objectiveOf(out.LowerBound, costs, d.Rows()),
+		Optimal:    out.Optimal && !v.Coarse,
+		Stats: map[string]any{
+			"tests_used":    len(p.Tests),
+			"distinct_rows": len(p.Groups),
+			"solver_calls":  out.Calls,
+			"variables":     out.Vars,
+			"clauses":       out.Clauses,
+			"cost_error":    costs.Error,
+			"cost_node":     costs.Node,
+			"seconds":       time.Since(start).Seconds(),
+		},
+	}
+	if v.Coarse {
+		res.LowerBound = 0
+	}
+	if res.Optimal {
+		res.LowerBound = res.Objective
+	}
+	res.LowerBound = min(res.LowerBound, res.Objective)
+	switch {
+	case res.Optimal:
+		res.Status = model.StatusOptimal
+	case out.Stopped || ctx.Err() != nil:
+		res.Status = model.StoppedStatus(ctx)
+		if res.Status == "" {
+			res.Status = model.StatusTimeLimit
+		}
+	default:
+		res.Status = model.StatusFeasible
+	}
+	return res, nil
+}
+
+// stump is the root alone with the kept test whose two sides'
+// majorities err least, each side to its majority class (a leaf of the
+// majority class when no test splits the data).
+func stump(p *satodt.Prepared) *model.Graph {
+	d := p.View.Data
+	b := model.NewBuilder(d, model.KindDiagram)
+	cnt := make([]float64, p.Classes)
+	for _, g := range p.Groups {
+		for k, w := range g.Count {
+			cnt[k] += float64(w)
+		}
+	}
+	best, bestErr, bk := -1, 0.0, [2]int{}
+	for t := range p.Tests {
+		side := [2][]float64{make([]float64, p.Classes), make([]float64, p.Classes)}
+		for gi, g := range p.Groups {
+			s := 0
+			if p.Value(gi, t) {
+				s = 1
+			}
+			for k, w := range g.Count {
+				side[s][k] += float64(w)
+			}
+		}
+		k0, e0 := model.Majority(side[0])
+		k1, e1 := model.Majority(side[1])
+		if best < 0 || e0+e1 < bestErr {
+			best, bestErr, bk = t, e0+e1, [2]int{k0, k1}
+		}
+	}
+	if best < 0 {
+		k, _ := model.Majority(cnt)
+		return b.Graph(b.Leaf(k))
+	}
+	lo := b.Leaf(bk[0])
+	hi := lo
+	if bk[1] != bk[0] {
+		hi = b.Leaf(bk[1])
+	}
+	return b.Graph(b.Split(p.View.Tests[p.Tests[best]], lo, hi))
+}

@@ -1,0 +1,141 @@
+package satodd
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// ExportFormat is "wcnf", the default of ExportFormats.
+func (Backend) ExportFormat() string { return "wcnf" }
+
+// ExportFormats are weighted MaxSAT ("wcnf") and pseudo-Boolean ("opb");
+// the job's option "format" picks one.
+func (Backend) ExportFormats() []string { return []string{"wcnf", "opb"} }
+
+// formula prepares the job's data and encodes its formula (the same
+// numbering for export and decode).
+func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Formula, Costs, error) {
+	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
+		return nil, nil, Costs{}, err
+	}
+	costs, err := ScaledCosts(job.Data.Rows(), job.Problem.Skeleton, job.Problem.Alpha)
+	if err != nil {
+		return nil, nil, costs, backend.Invalid(err)
+	}
+	v, err := model.BinarizeBudget(ctx, job.Data, 256<<20)
+	if err != nil {
+		return nil, nil, costs, err
+	}
+	if v.Coarse {
+		return nil, nil, costs, backend.Invalidf("sat-odd: the binary view of the data does not fit 256 MiB; the formula would leave out thresholds")
+	}
+	p, err := satodt.Prepare(ctx, v)
+	if err != nil {
+		return nil, nil, costs, backend.Invalid(err)
+	}
+	if len(p.Tests) == 0 {
+		return nil, nil, costs, backend.Invalidf("sat-odd: no test splits the data: there is nothing to export")
+	}
+	f, err := Encode(ctx, p, job.Problem.Skeleton, costs)
+	if err != nil {
+		return nil, nil, costs, err
+	}
+	return p, f, costs, nil
+}
+
+func (f *Formula) soft() []sat.WeightedLit {
+	out := make([]sat.WeightedLit, len(f.Soft))
+	for i, s := range f.Soft {
+		out[i] = sat.WeightedLit{Lit: s.Lit, Weight: int64(s.Weight)}
+	}
+	return out
+}
+
+// Export writes the formula as weighted MaxSAT or pseudo-Boolean, its
+// header naming the variables, the scaled weights and the decode command.
+func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	_, f, costs, err := formula(ctx, job)
+	if err != nil {
+		return err
+	}
+	pr := job.Problem
+	f.CNF.Comments = append(f.CNF.Comments,
+		fmt.Sprintf("sat-odd: decision diagram on the skeleton %v, alpha %v, on %s (%d rows)", pr.Skeleton, pr.Alpha, job.Data.Name, job.Data.Rows()),
+		fmt.Sprintf("cost = %d per misclassified row + %d per active internal node but the root (the objective times a constant)", costs.Error, costs.Node),
+		fmt.Sprintf("decode an answer with: odt decode --backend sat-odd --skeleton %s --alpha %v DATA SOLVER_OUTPUT", skeletonFlag(pr.Skeleton), pr.Alpha),
+		"arc variables follow F..R: per side (low, then high), per node, the next layer's nodes then the classes; then the error literals per group and class",
+	)
+	if job.Options.String("format") == "opb" {
+		return f.CNF.WriteOPB(w, f.soft())
+	}
+	return f.CNF.WriteWCNF(w, f.soft(), job.Options.String("wcnf-form") != "2022")
+}
+
+func skeletonFlag(s []int) string {
+	out := ""
+	for i, w := range s {
+		if i > 0 {
+			out += ","
+		}
+		out += fmt.Sprint(w)
+	}
+	return out
+}
+
+// Decode reads a MaxSAT or PB solver's answer for the exported formula
+// and verifies it like sat-odt's decode: hard clauses satisfied, a cost
+// line equal to the model's cost, and at a claimed optimum the model's
+// cost equal to its diagram's.
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	p, f, costs, err := formula(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	a, err := sat.ParseAnswer(r, f.CNF.NumVars)
+	if err != nil {
+		return nil, backend.Invalidf("solver output: %w", err)
+	}
+	res := &model.Result{Stats: map[string]any{"solver_status": string(a.Status), "cost_error": costs.Error, "cost_node": costs.Node}}
+	if a.Status == sat.OptUnsatisfiable {
+		return nil, backend.Invalid(fmt.Errorf("%w: the solver claims the formula unsatisfiable, but the root stump satisfies it", sat.ErrOutput))
+	}
+	if a.Model == nil {
+		res.Status = model.StatusNoSolution
+		return res, nil
+	}
+	m := a.Model
+	if ok, i := f.CNF.Satisfies(m); !ok {
+		return nil, backend.Invalid(fmt.Errorf("%w: the model falsifies hard clause %d %v (were the skeleton and alpha the same as for the export?)", sat.ErrOutput, i+1, f.CNF.Clause(i)))
+	}
+	val := func(l sat.Lit) bool { v := l.Var(); return (v < len(m) && m[v]) == l.Sign() }
+	cost := 0
+	for _, s := range f.Soft {
+		if val(s.Lit) {
+			cost += s.Weight
+		}
+	}
+	if a.HasCost && a.Cost != int64(cost) {
+		return nil, backend.Invalid(fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost))
+	}
+	g, err := f.Decode(p, val)
+	if err != nil {
+		return nil, backend.Invalid(fmt.Errorf("%w: %w", sat.ErrOutput, err))
+	}
+	d := job.Data
+	res.Model, res.Errors, res.Objective = g, g.Errors(d), job.Problem.Evaluate(d, g)
+	res.Status = model.StatusFeasible
+	if a.Status == sat.OptOptimum {
+		if costs.Cost(d, g) != cost {
+			return nil, backend.Invalid(fmt.Errorf("%w: the solver claims an optimum of cost %d, but its diagram costs %d: the model is not optimal", sat.ErrOutput, cost, costs.Cost(d, g)))
+		}
+		res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
+		res.Stats["optimality"] = "claimed by the external solver"
+	}
+	return res, nil
+}

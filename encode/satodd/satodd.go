@@ -1,0 +1,368 @@
+// Package satodd learns a decision diagram on a skeleton of layer widths
+// from a propositional model, with the objective and the meaning of an
+// inactive node of the ODD flow MILP (package odd): the misclassification
+// rate plus α × (active internal nodes − 1)/(skeleton nodes − 1); an
+// active node tests one binary-view test and sends each side to an
+// active node of the next layer or to a class; an inactive node takes no
+// row and costs nothing.
+//
+// The objective, scaled by n·(skeleton nodes − 1)·10^p (α = a/10^p), is
+// a whole-number sum: a weight per misclassified row and one per active
+// non-root node, divided by their greatest common divisor. A totalizer
+// over those weighted literals bounds it, and the search descends from a
+// stump (the root alone, its two sides to their majority classes) until
+// the bound is refuted, as package satodt does for trees.
+package satodd
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strconv"
+
+	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Costs are the whole-number weights of the scaled objective.
+type Costs struct {
+	Error, Node int
+}
+
+// maxUnit caps the counter's cut: above it the unary count is too large.
+const maxUnit = 200_000
+
+// ScaledCosts turns the objective errors/n + α(k−1)/(S−1) into whole
+// weights proportional to it: Error per misclassified row, Node per
+// active internal node but the root. α is read as the shortest decimal
+// that prints as it.
+func ScaledCosts(n int, skeleton []int, alpha float64) (Costs, error) {
+	total := 0
+	for _, w := range skeleton {
+		total += w
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(alpha, 'g', -1, 64))
+	if !ok || r.Sign() < 0 {
+		return Costs{}, fmt.Errorf("satodd: alpha %v is not a non-negative decimal", alpha)
+	}
+	// errors·(S−1)·den + num·n·(k−1), with α = num/den.
+	e := new(big.Int).Mul(big.NewInt(int64(max(total-1, 1))), r.Denom())
+	k := new(big.Int).Mul(r.Num(), big.NewInt(int64(n)))
+	if total <= 1 {
+		k.SetInt64(0) // a single node: no node term
+	}
+	g := new(big.Int).GCD(nil, nil, e, k)
+	if k.Sign() == 0 {
+		g.Set(e)
+	}
+	e.Quo(e, g)
+	k.Quo(k, g)
+	if !e.IsInt64() || !k.IsInt64() || e.Int64() > maxUnit || k.Int64() > maxUnit {
+		return Costs{}, fmt.Errorf("satodd: alpha %v with %d rows and %d skeleton nodes needs weights %v per error and %v per node: too large for the unary counter", alpha, n, total, e, k)
+	}
+	return Costs{Error: int(e.Int64()), Node: int(k.Int64())}, nil
+}
+
+// Formula is the diagram on the skeleton as clauses. Nodes are numbered
+// layer by layer (root 0); Succ[u] lists, per side, the targets of node
+// u: the nodes of the next layer, then the classes.
+type Formula struct {
+	CNF      *sat.CNF
+	Layers   [][]int
+	NumNodes int
+	Classes  int
+	// A[u]: node u is active (the root always is).
+	A sat.Group
+	// F[u][test]: node u tests the kept test (at least one when active).
+	F sat.Group
+	// L[u][group]: the group goes low at node u.
+	L sat.Group
+	// R[u][group]: the group reaches node u (forced along its path).
+	R sat.Group
+	// Arc[side][u] lists the arc literals of node u's side: to each node
+	// of the next layer, then to each class (exactly one when active).
+	Arc [2][][]sat.Lit
+	// Soft literals: errors (group, class) and active non-root nodes.
+	Soft []Soft
+}
+
+// Soft is a weighted literal of the objective.
+type Soft struct {
+	Lit    sat.Lit
+	Weight int
+}
+
+// Encode builds the formula for the prepared data on the skeleton.
+func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs) (*Formula, error) {
+	if len(p.Tests) == 0 {
+		return nil, fmt.Errorf("satodd: no test splits the data")
+	}
+	f := &Formula{CNF: &sat.CNF{}, Classes: p.Classes}
+	c := f.CNF
+	for _, w := range skeleton {
+		var layer []int
+		for range w {
+			layer = append(layer, f.NumNodes)
+			f.NumNodes++
+		}
+		f.Layers = append(f.Layers, layer)
+	}
+	nn, nt, ng, nc := f.NumNodes, len(p.Tests), len(p.Groups), p.Classes
+	f.A = c.NewGroup("A", "A[u]: internal node u (layer by layer, root 0) is active", nn)
+	f.F = c.NewGroup("F", "F[u][test]: node u tests kept test", nn, nt)
+	f.L = c.NewGroup("L", "L[u][group]: the group goes low (test false) at node u", nn, ng)
+	f.R = c.NewGroup("R", "R[u][group]: the group reaches node u", nn, ng)
+	layerOf := make([]int, nn)
+	for l, layer := range f.Layers {
+		for _, u := range layer {
+			layerOf[u] = l
+		}
+	}
+	targets := func(u int) []int { // next-layer nodes
+		if l := layerOf[u]; l+1 < len(f.Layers) {
+			return f.Layers[l+1]
+		}
+		return nil
+	}
+	for s := range 2 {
+		f.Arc[s] = make([][]sat.Lit, nn)
+		for u := range nn {
+			for range len(targets(u)) + nc {
+				f.Arc[s][u] = append(f.Arc[s][u], c.NewVar())
+			}
+		}
+	}
+	c.Add(f.A.Lit(0))
+	for u := range nn {
+		act := f.A.Lit(u)
+		lits := []sat.Lit{act.Not()}
+		for t := range nt {
+			lits = append(lits, f.F.Lit(u, t))
+		}
+		c.Add(lits...)
+		for s := range 2 {
+			arcs := f.Arc[s][u]
+			c.Add(append([]sat.Lit{act.Not()}, arcs...)...)
+			for i := range arcs {
+				c.Add(act, arcs[i].Not())
+				for j := i + 1; j < len(arcs); j++ {
+					c.Add(arcs[i].Not(), arcs[j].Not())
+				}
+			}
+			for i, v := range targets(u) {
+				c.Add(arcs[i].Not(), f.A.Lit(v))
+			}
+		}
+		if u > 0 && costs.Node > 0 {
+			f.Soft = append(f.Soft, Soft{Lit: act, Weight: costs.Node})
+		}
+	}
+	errLit := make([][]sat.Lit, ng)
+	for g, gr := range p.Groups {
+		errLit[g] = make([]sat.Lit, nc)
+		for k, w := range gr.Count {
+			if w > 0 {
+				errLit[g][k] = c.NewVar()
+				f.Soft = append(f.Soft, Soft{Lit: errLit[g][k], Weight: w * costs.Error})
+			}
+		}
+	}
+	for u := range nn {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		tg := targets(u)
+		for g := range ng {
+			lo, reach := f.L.Lit(u, g), f.R.Lit(u, g)
+			if u == 0 {
+				c.Add(reach)
+			}
+			for t := range nt {
+				if p.Value(g, t) {
+					c.Add(f.F.Lit(u, t).Not(), lo.Not())
+				} else {
+					c.Add(f.F.Lit(u, t).Not(), lo)
+				}
+			}
+			for s := range 2 {
+				side := lo.Not() // the group does not go to side s: low side needs lo
+				if s == 1 {
+					side = lo
+				}
+				for i, v := range tg {
+					c.Add(reach.Not(), side, f.Arc[s][u][i].Not(), f.R.Lit(v, g))
+				}
+				for k := range nc {
+					for k2, e := range errLit[g] {
+						if e != 0 && k2 != k {
+							c.Add(reach.Not(), side, f.Arc[s][u][len(tg)+k].Not(), e)
+						}
+					}
+				}
+			}
+		}
+	}
+	return f, nil
+}
+
+// Decode reads the diagram of an assignment: the active nodes reachable
+// from the root, their first true test and their arcs.
+func (f *Formula) Decode(p *satodt.Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
+	d := p.View.Data
+	b := model.NewBuilder(d, model.KindDiagram)
+	id := make([]int, f.NumNodes)
+	leaf := make([]int, f.Classes)
+	for k := range leaf {
+		leaf[k] = -1
+	}
+	for l := len(f.Layers) - 1; l >= 0; l-- {
+		var next []int
+		if l+1 < len(f.Layers) {
+			next = f.Layers[l+1]
+		}
+		for _, u := range f.Layers[l] {
+			id[u] = -1
+			if !val(f.A.Lit(u)) {
+				continue
+			}
+			t := -1
+			for i := range p.Tests {
+				if val(f.F.Lit(u, i)) {
+					t = i
+					break
+				}
+			}
+			if t < 0 {
+				return nil, fmt.Errorf("satodd: active node %d tests nothing", u)
+			}
+			var side [2]int
+			for s := range 2 {
+				side[s] = -1
+				for i, a := range f.Arc[s][u] {
+					if !val(a) {
+						continue
+					}
+					if i < len(next) {
+						side[s] = id[next[i]]
+					} else {
+						k := i - len(next)
+						if leaf[k] < 0 {
+							leaf[k] = b.Leaf(k)
+						}
+						side[s] = leaf[k]
+					}
+					break
+				}
+				if side[s] < 0 {
+					return nil, fmt.Errorf("satodd: active node %d has no arc to an active target on side %d", u, s)
+				}
+			}
+			id[u] = b.Split(p.View.Tests[p.Tests[t]], side[0], side[1])
+		}
+	}
+	g := b.Graph(id[0])
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("satodd: %w", err)
+	}
+	return g, nil
+}
+
+// Cost is the scaled objective of a diagram on the data.
+func (c Costs) Cost(d *model.Dataset, g *model.Graph) int {
+	return g.Errors(d)*c.Error + max(g.InternalNodes()-1, 0)*c.Node
+}
+
+// Outcome is what a search found.
+type Outcome struct {
+	Graph            *model.Graph
+	Cost, LowerBound int
+	Optimal, Stopped bool
+	Calls            int
+	Vars, Clauses    int
+}
+
+// Search descends from the incumbent (a diagram of scaled cost cost)
+// through ever smaller bounds until one is refuted; report (if not nil)
+// receives each better diagram.
+func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
+	out := &Outcome{Graph: inc, Cost: cost}
+	floor := p.Floor * costs.Error
+	out.LowerBound = floor
+	if floor >= cost {
+		out.LowerBound, out.Optimal = cost, true
+		return out, nil
+	}
+	f, err := Encode(ctx, p, skeleton, costs)
+	if err != nil {
+		if ctx.Err() != nil {
+			out.Stopped = true
+			return out, nil
+		}
+		return nil, err
+	}
+	lits := make([]sat.Lit, len(f.Soft))
+	ws := make([]int, len(f.Soft))
+	for i, s := range f.Soft {
+		lits[i], ws[i] = s.Lit, s.Weight
+	}
+	tot, err := sat.NewTotalizer(ctx, f.CNF, lits, ws, cost)
+	if err != nil {
+		if ctx.Err() != nil {
+			out.Stopped = true
+			return out, nil
+		}
+		return nil, err
+	}
+	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
+	solver, err := newSolver()
+	if err != nil {
+		return nil, err
+	}
+	sat.AddCNF(solver, f.CNF, 0)
+	d := p.View.Data
+	for out.LowerBound < out.Cost {
+		k := out.Cost - 1
+		var assume []sat.Lit
+		if o := tot.AtLeast(k + 1); o != 0 {
+			assume = append(assume, o.Not())
+		}
+		st, err := solver.Solve(ctx, assume...)
+		out.Calls++
+		if err != nil {
+			return nil, fmt.Errorf("satodd: solver: %w", err)
+		}
+		switch st {
+		case sat.Unknown:
+			out.Stopped = true
+			return out, nil
+		case sat.Unsatisfiable:
+			out.LowerBound = k + 1
+		case sat.Satisfiable:
+			g, err := f.Decode(p, solver.Value)
+			if err != nil {
+				return nil, err
+			}
+			got := costs.Cost(d, g)
+			if got > k {
+				return nil, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
+			}
+			out.Graph, out.Cost = g, got
+			if report != nil {
+				report(g)
+			}
+		}
+	}
+	out.LowerBound = out.Cost
+	out.Optimal = true
+	return out, nil
+}
+
+// objectiveOf maps a scaled cost back to the objective's scale (for a
+// lower bound).
+func objectiveOf(cost int, costs Costs, n int) float64 {
+	if costs.Error == 0 {
+		return 0
+	}
+	return float64(cost) / float64(costs.Error) / float64(n) * (1 - 1e-12)
+}

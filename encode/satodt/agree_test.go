@@ -1,0 +1,146 @@
+package satodt_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/dl85"
+	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/model"
+)
+
+// randomData is n rows of f features with a few values each (the last
+// one categorical), k classes with a signal on the first two features,
+// and whole row weights in 1..3 when weighted.
+func randomData(rng *rand.Rand, n, f, k int, weighted bool) *model.Dataset {
+	d := &model.Dataset{Name: fmt.Sprintf("random-%dx%d-k%d", n, f, k)}
+	for c := range k {
+		d.Classes = append(d.Classes, fmt.Sprint("c", c))
+	}
+	for j := range f {
+		ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
+		levels := 2 + j%3
+		if j == f-1 && f > 1 {
+			ft.Kind = model.Categorical
+			ft.Levels = []string{"red", "green", "blue"}
+			levels = 3
+		}
+		for r := range n {
+			ft.Values[r] = float64(rng.IntN(levels))
+		}
+		d.Features = append(d.Features, ft)
+	}
+	d.Labels = make([]int, n)
+	for r := range n {
+		d.Labels[r] = (int(d.Features[0].Values[r]) + int(d.Features[min(1, f-1)].Values[r])) % k
+		if rng.IntN(4) == 0 {
+			d.Labels[r] = rng.IntN(k)
+		}
+	}
+	for c := range k {
+		d.Labels[c%n] = c
+	}
+	if weighted {
+		d.Weights = make([]float64, n)
+		for r := range d.Weights {
+			d.Weights[r] = float64(1 + rng.IntN(3))
+		}
+	}
+	return d
+}
+
+// bruteError is the least weighted error of a tree of depth at most
+// depth on the rows, over every test of the binary view: the leaf's
+// error, or the best split's two subtrees.
+func bruteError(v *model.BinaryView, rows []int, depth int) float64 {
+	cnt := make([]float64, len(v.Class))
+	for _, r := range rows {
+		cnt[v.Data.Labels[r]] += v.Data.Weight(r)
+	}
+	_, best := model.Majority(cnt)
+	if depth == 0 || best == 0 {
+		return best
+	}
+	for t := range v.Tests {
+		var lo, hi []int
+		for _, r := range rows {
+			if v.Value(t, r) {
+				hi = append(hi, r)
+			} else {
+				lo = append(lo, r)
+			}
+		}
+		if len(lo) == 0 || len(hi) == 0 {
+			continue
+		}
+		best = min(best, bruteError(v, lo, depth-1)+bruteError(v, hi, depth-1))
+	}
+	return best
+}
+
+func solve(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem, opts map[string]string) *model.Result {
+	t.Helper()
+	job, err := backend.NewJob(b.Info(), d, p, opts)
+	if err != nil {
+		t.Fatalf("%s on %s: %v", b.Info().Name, d.Name, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := b.Solve(ctx, job)
+	if err != nil {
+		t.Fatalf("%s on %s: %v", b.Info().Name, d.Name, err)
+	}
+	if !res.Optimal {
+		t.Fatalf("%s on %s depth %d: not proven (%s)", b.Info().Name, d.Name, p.MaxDepth, res.Status)
+	}
+	if e := res.Model.WeightedErrors(d); math.Abs(e-res.Objective) > 1e-9 {
+		t.Fatalf("%s on %s: claims %v, its tree makes %v", b.Info().Name, d.Name, res.Objective, e)
+	}
+	if res.Model.Depth() > p.MaxDepth {
+		t.Fatalf("%s on %s: depth %d above %d", b.Info().Name, d.Name, res.Model.Depth(), p.MaxDepth)
+	}
+	return res
+}
+
+// TestAgreesWithDL85AndBruteForce checks sat-odt's optimum against
+// dl85's and an exhaustive search on random data: two to four classes,
+// with and without whole row weights, depths one to three, on both
+// in-process solvers and both searches.
+func TestAgreesWithDL85AndBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	configs := []map[string]string{{}, {"sat-solver": "gini"}, {"search": "bisect"}, {"repeats": "true"}, {"dead": "true"}, {"search": "rows"}, {"search": "rows", "sat-solver": "gini"}}
+	searched := 0 // cases where cart's tree was not optimal
+	for i := range 36 {
+		n := 10 + rng.IntN(30)
+		k := 2 + i%3
+		d := randomData(rng, n, 2+rng.IntN(3), k, i%2 == 1)
+		depth := 1 + i%3
+		p := model.Problem{Objective: model.MinError, MaxDepth: depth}
+		v := model.Binarize(d)
+		all := make([]int, d.Rows())
+		for r := range all {
+			all[r] = r
+		}
+		want := bruteError(v, all, depth)
+		if got := solve(t, dl85.Backend{}, d, p, nil).Objective; got != want {
+			t.Fatalf("%s depth %d: dl85 %v, brute force %v", d.Name, depth, got, want)
+		}
+		opts := configs[i%len(configs)]
+		res := solve(t, satodt.Backend{}, d, p, opts)
+		if res.Stats["solver_calls"].(int) > 1 {
+			searched++
+		}
+		if got := res.Objective; got != want {
+			t.Errorf("%s depth %d (weights %v, %v): sat-odt %v, brute force and dl85 %v", d.Name, depth, d.Weights != nil, opts, got, want)
+		}
+	}
+	// The check means something only if the SAT search had work to do.
+	if searched < 8 {
+		t.Errorf("only %d of 36 cases took more than one solver call", searched)
+	}
+}

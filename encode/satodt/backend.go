@@ -1,0 +1,169 @@
+package satodt
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Backend is the sat-odt backend: a minimum-error tree of bounded depth
+// by SAT with a totalizer over the error, descending from cart's tree.
+type Backend struct{}
+
+// viewBytes caps the binary view's bitsets (a quarter of the solve's
+// memory cap when smaller).
+const viewBytes = 256 << 20
+
+// maxClauses caps the formula: beyond it the solve ends with the greedy
+// tree, unproven, instead of filling the memory (about 30 bytes per
+// binary clause in the formula and as much again in the solver).
+const maxClauses = 10_000_000
+
+// Info describes sat-odt.
+func (Backend) Info() backend.Info {
+	return backend.Info{
+		Name:        "sat-odt",
+		Family:      backend.FamilySAT,
+		Description: "minimum-error tree of bounded depth by SAT: complete tree of the depth, one soft literal per group of identical rows and class, a totalizer bound descending from cart's tree (multiclass, whole row weights)",
+		Objectives:  []model.Objective{model.MinError},
+		Input:       "binary view",
+		Exact:       true,
+		Anytime:     true,
+		Caps:        backend.Caps{Weights: backend.WholeWeights},
+		Params: append([]backend.Param{
+			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
+			backend.StringParam("maxsat-solver", "", `solve the exported formula (see format, wcnf-form) with an external MaxSAT or PB solver instead: external:"CMD ARGS" with {in}/{out} placeholders, e.g. external:"clasp {in}" (WCNF) or external:"minisat+ {in}" with format=opb; its answer is verified like odt decode's`).Checked(checkMaxSATSpec),
+			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
+			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
+			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
+		}, exportParams()...),
+	}
+}
+
+// Solve finds a minimum-error tree of depth at most the problem's.
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	start := time.Now()
+	d := job.Data
+	limit := int64(viewBytes)
+	if l := job.Budget.Limit(); l > 0 {
+		limit = min(limit, l/4)
+	}
+	v, err := model.BinarizeBudget(ctx, d, limit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, err
+	}
+	p, err := Prepare(ctx, v)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, backend.Invalid(err)
+	}
+	prep := time.Since(start).Seconds()
+	depth := job.Problem.MaxDepth
+	// The incumbent: cart's greedy tree, or the majority leaf when cart
+	// was stopped or does no better.
+	b0 := model.NewBuilder(d, model.KindTree)
+	k, _ := model.Majority(d.ClassCounts())
+	inc := b0.Graph(b0.Leaf(k))
+	incErr := inc.WeightedErrors(d)
+	if depth > 0 {
+		if g, _ := cart.Grow(ctx, v, depth, cart.Config{}); ctx.Err() == nil {
+			if e := g.WeightedErrors(d); e < incErr {
+				inc, incErr = g, e
+			}
+		}
+	}
+	job.Report.Report(incErr, inc)
+	s := Settings{
+		Bisect:     job.Options.String("search") == "bisect",
+		MaxClauses: maxClauses,
+		Formula:    formulaOptions(job.Options),
+		Report:     job.Report,
+	}
+	spec := job.Options.String("sat-solver")
+	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
+	if argv, _ := maxSATCommand(job.Options.String("maxsat-solver")); argv != nil && depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
+		res, err := solveExternal(ctx, job, argv, inc, incErr)
+		if err != nil {
+			return nil, err
+		}
+		res.Stats["seconds_prepare"] = prep
+		return res, nil
+	}
+	var out *Outcome
+	if depth == 0 || len(p.Tests) == 0 || p.Classes < 2 {
+		// One leaf is all a tree can be: the majority leaf is optimal.
+		out = &Outcome{Tree: inc, Cost: int(math.Round(incErr)), LowerBound: int(math.Round(incErr)), Optimal: true}
+		if depth > 0 {
+			out.LowerBound = p.Floor // cart's tree may beat the leaf only down to the floor
+			out.Optimal = out.LowerBound >= out.Cost
+		}
+	} else {
+		search := Search
+		if job.Options.String("search") == "rows" {
+			search = SearchRows
+		}
+		if out, err = search(ctx, p, depth, inc, int(math.Round(incErr)), s); err != nil {
+			return nil, err
+		}
+	}
+	res := &model.Result{
+		Model:      out.Tree,
+		Errors:     out.Tree.Errors(d),
+		Objective:  job.Problem.Evaluate(d, out.Tree),
+		LowerBound: float64(out.LowerBound),
+		Optimal:    out.Optimal,
+		Stats: map[string]any{
+			"binary_tests":    v.NumTests(),
+			"tests_used":      len(p.Tests),
+			"distinct_rows":   len(p.Groups),
+			"solver_calls":    out.Calls,
+			"variables":       out.Vars,
+			"clauses":         out.Clauses,
+			"seconds_prepare": prep,
+		},
+	}
+	if out.TooLarge {
+		res.Stats["formula"] = "too large: the greedy tree is returned unproven"
+	}
+	if v.Coarse {
+		// Proven among the view's thresholds only: no bound for the data
+		// but the conflict floor of unweighted data.
+		res.Optimal = false
+		res.LowerBound = 0
+		if d.Weights == nil {
+			res.LowerBound = float64(d.ConflictFloor())
+		}
+	}
+	res.LowerBound = min(res.LowerBound, res.Objective)
+	switch {
+	case res.Optimal:
+		res.Status = model.StatusOptimal
+	case out.Stopped || ctx.Err() != nil:
+		res.Status = model.StoppedStatus(ctx)
+		if res.Status == "" {
+			res.Status = model.StatusTimeLimit
+		}
+	default:
+		res.Status = model.StatusFeasible
+	}
+	return res, nil
+}
+
+// formulaOptions reads the options that shape the formula (solve,
+// export and decode alike).
+func formulaOptions(v backend.Values) Options {
+	return Options{Repeats: v.Bool("repeats"), Dead: v.Bool("dead")}
+}

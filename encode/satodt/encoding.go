@@ -1,0 +1,553 @@
+// Package satodt learns a decision tree of bounded depth with the fewest
+// (weighted) training errors from a propositional model: the complete
+// tree of depth d as Boolean variables (one test per internal node, one
+// class per leaf), one soft literal per group of identical rows and
+// class, and a totalizer over those literals whose outputs, assumed
+// false, bound the error. The search descends from an incumbent (cart's
+// greedy tree) through ever tighter bounds on one incremental solver
+// until the bound is refuted, which proves the last tree optimal; every
+// refuted bound k is a lower bound k+1, so a stopped search returns its
+// best tree and a true bound.
+//
+// The formula is in the line of the MaxSAT models of Hu, Siala, Hebrard
+// and Huguet (IJCAI 2020), on a fixed complete tree as in Narodytska et
+// al.'s and Avellaneda's depth encodings: rows with the same tests are
+// one group whose classes are soft literals weighted by their counts.
+// The same hard clauses and soft literals are written as weighted
+// MaxSAT (WCNF) and pseudo-Boolean (OPB) files for any external solver.
+package satodt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Group is a set of rows with equal values on every kept test: any tree
+// sends them to the same leaf.
+type Group struct {
+	// Rep is the group's first row.
+	Rep int
+	// Count is the total row weight of each class in the group.
+	Count []int
+}
+
+// Prepared is the data as the formula sees it: the binary view's tests
+// without duplicates, complements and constants, and the rows grouped
+// by their values on those tests.
+type Prepared struct {
+	View    *model.BinaryView
+	Tests   []int // kept tests (indices into View.Tests)
+	Groups  []Group
+	Classes int
+	// Floor is the error no tree avoids: in each group, the weight
+	// outside its heaviest class.
+	Floor int
+	// Total is the total row weight.
+	Total int
+}
+
+// Prepare builds the formula's view of the binary view v. Row weights
+// must be whole numbers (the counter is unary).
+func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
+	d := v.Data
+	if r, ok := d.FractionalWeight(); ok {
+		return nil, fmt.Errorf("satodt: row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
+	}
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{View: v, Classes: len(v.Class)}
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			p.Tests = append(p.Tests, t)
+		}
+	}
+	index := map[string]int{}
+	key := make([]byte, (len(p.Tests)+7)/8)
+	for r := range v.N {
+		if r%1024 == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		clear(key)
+		for i, t := range p.Tests {
+			if v.Value(t, r) {
+				key[i/8] |= 1 << (i % 8)
+			}
+		}
+		g, ok := index[string(key)]
+		if !ok {
+			g = len(p.Groups)
+			index[string(key)] = g
+			p.Groups = append(p.Groups, Group{Rep: r, Count: make([]int, p.Classes)})
+		}
+		w := int(d.Weight(r))
+		p.Groups[g].Count[d.Labels[r]] += w
+		p.Total += w
+	}
+	for _, g := range p.Groups {
+		_, e := model.Majority(g.Count64())
+		p.Floor += int(e)
+	}
+	return p, nil
+}
+
+// Count64 is Count as int64s.
+func (g Group) Count64() []int64 {
+	out := make([]int64, len(g.Count))
+	for i, c := range g.Count {
+		out[i] = int64(c)
+	}
+	return out
+}
+
+// Value is the group's value on kept test i.
+func (p *Prepared) Value(g, i int) bool { return p.View.Value(p.Tests[i], p.Groups[g].Rep) }
+
+// Soft is one soft literal of the objective: Lit true costs Weight
+// (group Group's rows of class Class are misclassified).
+type Soft struct {
+	Lit    sat.Lit
+	Weight int
+	Group  int
+	Class  int
+}
+
+// Formula is the complete tree of depth Depth as clauses in CNF, with
+// the soft literals of its error. Internal nodes are numbered 0..2^d-2
+// in heap order (children of n: 2n+1 low, 2n+2 high), leaves 0..2^d-1
+// from the left.
+type Formula struct {
+	CNF   *sat.CNF
+	Depth int
+	// F[node][test]: the node tests kept test `test` (at least one per
+	// node; the first true one is the node's test).
+	F sat.Group
+	// L[node][group]: the group goes low (its test is false) at the node.
+	L sat.Group
+	// Y is the leaves' classes: with two classes Y[leaf] is "class 1";
+	// with more, Y[leaf][class] one-hot (at most one; none reads as 0).
+	Y sat.Group
+	// S[m] (Options.Dead, two classes): the leaves under the m-th node
+	// of the last internal level predict the same class.
+	S       sat.Group
+	Classes int
+	Soft    []Soft
+	// groupSoft[g] lists the indices in Soft of group g's literals.
+	groupSoft [][]int
+}
+
+// errTooLarge is returned when the formula would exceed its clause cap.
+var errTooLarge = errors.New("satodt: formula too large")
+
+// Clauses estimates the number of clauses of the formula of depth d
+// (the node-test-group links dominate).
+func (p *Prepared) Clauses(d int) int64 {
+	nodes := int64(1)<<d - 1
+	leaves := int64(1) << d
+	return nodes*int64(len(p.Groups))*int64(len(p.Tests)+1) + leaves*int64(len(p.Groups))*int64(p.Classes)
+}
+
+// Options shape the formula.
+type Options struct {
+	// Repeats allows a node to repeat an ancestor's test (by default
+	// such trees are left out: they add nothing but symmetric answers).
+	Repeats bool
+	// Dead (two classes) makes a node above two leaves of one class test
+	// kept test 0: its test is then irrelevant, and one choice instead
+	// of every test spares the solver symmetric answers.
+	Dead bool
+}
+
+// Encode writes the formula of depth d ≥ 1 for the prepared data: the
+// tree's clauses (NewFormula) and every group's (AddGroup). ctx is
+// polled while it grows.
+func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error) {
+	f, err := NewFormula(p, d, o)
+	if err != nil {
+		return nil, err
+	}
+	for g := range p.Groups {
+		if g%64 == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		f.AddGroup(p, g)
+	}
+	return f, nil
+}
+
+// NewFormula allocates every variable of the formula of depth d ≥ 1 and
+// adds the clauses of the tree alone: a test per node (none repeating
+// an ancestor's unless o.Repeats) and at most one class per leaf. The
+// groups' clauses come with AddGroup.
+func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
+	if d < 1 {
+		return nil, fmt.Errorf("satodt: depth %d: the formula needs at least one test", d)
+	}
+	if d > 20 {
+		return nil, fmt.Errorf("satodt: depth %d is too deep for a complete tree", d)
+	}
+	if len(p.Tests) == 0 {
+		return nil, fmt.Errorf("satodt: no test splits the data")
+	}
+	nodes, leaves, ng, nt := 1<<d-1, 1<<d, len(p.Groups), len(p.Tests)
+	c := &sat.CNF{}
+	f := &Formula{CNF: c, Depth: d, Classes: p.Classes, groupSoft: make([][]int, ng)}
+	f.F = c.NewGroup("F", "F[node][test]: internal node (heap order) tests kept test", nodes, nt)
+	f.L = c.NewGroup("L", "L[node][group]: the group of identical rows goes low (test false) at the node", nodes, ng)
+	if p.Classes == 2 {
+		f.Y = c.NewGroup("Y", "Y[leaf]: the leaf predicts class 1 (else class 0)", leaves)
+	} else {
+		f.Y = c.NewGroup("Y", "Y[leaf][class]: the leaf predicts the class (at most one; none reads as class 0)", leaves, p.Classes)
+	}
+	// One soft literal per group and class present in it.
+	first := c.NumVars + 1
+	for g, gr := range p.Groups {
+		for k, w := range gr.Count {
+			if w > 0 {
+				f.groupSoft[g] = append(f.groupSoft[g], len(f.Soft))
+				f.Soft = append(f.Soft, Soft{Lit: c.NewVar(), Weight: w, Group: g, Class: k})
+			}
+		}
+	}
+	c.Groups = append(c.Groups, sat.Group{Name: "E", Meaning: "E[i]: soft literal i (a group's rows of one class are misclassified), in group then class order", First: first, Count: len(f.Soft), Shape: []int{len(f.Soft)}})
+
+	lits := make([]sat.Lit, 0, nt)
+	for n := range nodes {
+		lits = lits[:0]
+		for t := range nt {
+			lits = append(lits, f.F.Lit(n, t))
+		}
+		c.Add(lits...)
+	}
+	// S[m], for a node m above two leaves (two classes, o.Dead): both
+	// leaves predict the same class. Such a node's test changes nothing:
+	// it takes test 0, which it may share with an ancestor.
+	var same func(m int) sat.Lit
+	if o.Dead && p.Classes == 2 {
+		lastFirst := 1<<(d-1) - 1
+		f.S = c.NewGroup("S", "S[m]: the two leaves under internal node lastFirst+m (heap order) predict the same class; the node then tests kept test 0", 1<<(d-1))
+		same = func(m int) sat.Lit {
+			if m < lastFirst {
+				return 0
+			}
+			return f.S.Lit(m - lastFirst)
+		}
+		for m := lastFirst; m < nodes; m++ {
+			sm := same(m)
+			yl, yh := f.Y.Lit(2*m+1-nodes), f.Y.Lit(2*m+2-nodes)
+			c.Add(sm.Not(), yl.Not(), yh)
+			c.Add(sm.Not(), yl, yh.Not())
+			c.Add(sm, yl, yh)
+			c.Add(sm, yl.Not(), yh.Not())
+			c.Add(sm.Not(), f.F.Lit(m, 0))
+		}
+	}
+	if !o.Repeats && nt >= d {
+		// No node repeats a test of its ancestors (one side of it would
+		// receive no row): any tree of depth d is a tree without repeats
+		// when there are at least d tests (a repeating node's rows all go
+		// one way; any other test there, with that side's subtree on both
+		// sides, computes the same). A dead node (S) may repeat test 0.
+		for n := range nodes {
+			// n's descendants, level by level: first .. first+width-1.
+			for first, width := 2*n+1, 2; first < nodes; first, width = 2*first+1, 2*width {
+				for desc := first; desc < first+width; desc++ {
+					for t := range nt {
+						if t == 0 && same != nil && same(desc) != 0 {
+							c.Add(f.F.Lit(n, t).Not(), f.F.Lit(desc, t).Not(), same(desc))
+							continue
+						}
+						c.Add(f.F.Lit(n, t).Not(), f.F.Lit(desc, t).Not())
+					}
+				}
+			}
+		}
+	}
+	if p.Classes > 2 {
+		for l := range leaves {
+			for a := range p.Classes {
+				for b := a + 1; b < p.Classes; b++ {
+					c.Add(f.Y.Lit(l, a).Not(), f.Y.Lit(l, b).Not())
+				}
+			}
+		}
+	}
+	return f, nil
+}
+
+// AddGroup adds the clauses of group g: its side at every node, given
+// the node's test, and at every leaf, for each class present in it,
+// reaching the leaf without the leaf predicting the class makes its soft
+// literal true.
+func (f *Formula) AddGroup(p *Prepared, g int) {
+	c, d := f.CNF, f.Depth
+	nodes, leaves := 1<<d-1, 1<<d
+	for n := range nodes {
+		lo := f.L.Lit(n, g)
+		for t := range p.Tests {
+			if p.Value(g, t) {
+				c.Add(f.F.Lit(n, t).Not(), lo.Not())
+			} else {
+				c.Add(f.F.Lit(n, t).Not(), lo)
+			}
+		}
+	}
+	lits := make([]sat.Lit, 0, d+2)
+	for _, i := range f.groupSoft[g] {
+		s := f.Soft[i]
+		for l := range leaves {
+			lits = lits[:0]
+			n := 0
+			for depth := range d {
+				lo := f.L.Lit(n, g)
+				if l>>(d-1-depth)&1 == 1 {
+					lits = append(lits, lo) // reaching the leaf needs lo false
+					n = 2*n + 2
+				} else {
+					lits = append(lits, lo.Not())
+					n = 2*n + 1
+				}
+			}
+			lits = append(lits, f.Predicts(l, s.Class), s.Lit)
+			c.Add(lits...)
+		}
+	}
+}
+
+// GroupSoft lists the indices (in Soft) of group g's soft literals.
+func (f *Formula) GroupSoft(g int) []int { return f.groupSoft[g] }
+
+// Predicts is the literal "leaf l predicts class k".
+func (f *Formula) Predicts(l, k int) sat.Lit {
+	if f.Classes == 2 {
+		if k == 1 {
+			return f.Y.Lit(l)
+		}
+		return f.Y.Lit(l).Not()
+	}
+	return f.Y.Lit(l, k)
+}
+
+// Cost is the weight of the soft literals true under val.
+func (f *Formula) Cost(val func(sat.Lit) bool) int {
+	cost := 0
+	for _, s := range f.Soft {
+		if val(s.Lit) {
+			cost += s.Weight
+		}
+	}
+	return cost
+}
+
+// Decode reads the tree of an assignment (val gives each literal's
+// value): each node's first true test, each leaf's class. Sibling leaves
+// of one class are merged into one leaf (the errors are the same).
+func (f *Formula) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
+	d := f.Depth
+	nodes := 1<<d - 1
+	nt := len(p.Tests)
+	test := make([]int, nodes)
+	for n := range nodes {
+		test[n] = -1
+		for t := range nt {
+			if val(f.F.Lit(n, t)) {
+				test[n] = t
+				break
+			}
+		}
+		if test[n] < 0 {
+			return nil, fmt.Errorf("node %d of the assignment tests nothing (F[%d][*] all false)", n, n)
+		}
+	}
+	class := func(l int) int {
+		if f.Classes == 2 {
+			if val(f.Y.Lit(l)) {
+				return 1
+			}
+			return 0
+		}
+		for k := range f.Classes {
+			if val(f.Y.Lit(l, k)) {
+				return k
+			}
+		}
+		return 0
+	}
+	b := model.NewBuilder(p.View.Data, model.KindTree)
+	// build returns the node's index and, when it is a leaf, its class.
+	var build func(n, depth int) (int, int)
+	build = func(n, depth int) (int, int) {
+		if depth == d {
+			k := class(n - nodes)
+			return b.Leaf(k), k
+		}
+		lo, kl := build(2*n+1, depth+1)
+		hi, kh := build(2*n+2, depth+1)
+		if kl >= 0 && kl == kh {
+			return b.Leaf(kl), kl
+		}
+		return b.Split(p.View.Tests[p.Tests[test[n]]], lo, hi), -1
+	}
+	root, _ := build(0, 0)
+	return b.Graph(root), nil
+}
+
+// names renders a formula's variable groups for a file header.
+func (f *Formula) names() []string {
+	var out []string
+	for _, g := range f.CNF.Groups {
+		shape := make([]string, len(g.Shape))
+		for i, s := range g.Shape {
+			shape[i] = fmt.Sprint(s)
+		}
+		out = append(out, fmt.Sprintf("%s %d..%d [%s] %s", g.Name, g.First, g.First+g.Count-1, strings.Join(shape, "x"), g.Meaning))
+	}
+	return out
+}
+
+// Assignment is a complete tree of the formula's shape: Test[node] a kept
+// test per internal node (heap order), Class[leaf] a class per leaf.
+type Assignment struct {
+	Test, Class []int
+}
+
+// Greedy grows a complete tree of depth d ≥ 1 top-down: each node takes
+// the test whose two sides' majority errors add up least (ties: lowest
+// index) among the tests its ancestors do not use (unless o.Repeats),
+// and each leaf predicts its rows' majority (its parent's when no row
+// reaches it). It is a first assignment for the search to start from.
+func (p *Prepared) Greedy(d int, o Options) Assignment {
+	nodes := 1<<d - 1
+	a := Assignment{Test: make([]int, nodes), Class: make([]int, 1<<d)}
+	errOf := func(cnt []int) (int, int) {
+		k, best, tot := 0, -1, 0
+		for c, x := range cnt {
+			tot += x
+			if x > best {
+				k, best = c, x
+			}
+		}
+		return k, tot - best
+	}
+	lo, hi := make([]int, p.Classes), make([]int, p.Classes)
+	var grow func(n int, groups []int, used []int, parent int)
+	grow = func(n int, groups []int, used []int, parent int) {
+		cnt := make([]int, p.Classes)
+		for _, g := range groups {
+			for k, x := range p.Groups[g].Count {
+				cnt[k] += x
+			}
+		}
+		k, _ := errOf(cnt)
+		if len(groups) == 0 {
+			k = parent
+		}
+		if n >= nodes {
+			a.Class[n-nodes] = k
+			return
+		}
+		best, bestErr := -1, 0
+		for t := range p.Tests {
+			if !o.Repeats && len(p.Tests) >= d && contains(used, t) {
+				continue
+			}
+			clear(lo)
+			clear(hi)
+			for _, g := range groups {
+				side := lo
+				if p.Value(g, t) {
+					side = hi
+				}
+				for c, x := range p.Groups[g].Count {
+					side[c] += x
+				}
+			}
+			_, el := errOf(lo)
+			_, eh := errOf(hi)
+			if best < 0 || el+eh < bestErr {
+				best, bestErr = t, el+eh
+			}
+		}
+		a.Test[n] = best
+		var gl, gh []int
+		for _, g := range groups {
+			if p.Value(g, best) {
+				gh = append(gh, g)
+			} else {
+				gl = append(gl, g)
+			}
+		}
+		used = append(used, best)
+		grow(2*n+1, gl, used, k)
+		grow(2*n+2, gh, used, k)
+	}
+	all := make([]int, len(p.Groups))
+	for g := range all {
+		all[g] = g
+	}
+	grow(0, all, nil, 0)
+	if o.Dead && p.Classes == 2 {
+		for m := 1<<(d-1) - 1; m < nodes; m++ {
+			if a.Class[2*m+1-nodes] == a.Class[2*m+2-nodes] {
+				a.Test[m] = 0
+			}
+		}
+	}
+	return a
+}
+
+func contains(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Values is the assignment of the formula's variables (indexed by
+// variable, entry 0 unused) that the tree a induces: its tests and
+// classes, each group's side at each node and the soft literals of the
+// rows it misclassifies. Variables beyond the formula's own (a counter's)
+// are false.
+func (f *Formula) Values(p *Prepared, a Assignment) []bool {
+	val := make([]bool, f.CNF.NumVars+1)
+	set := func(l sat.Lit, b bool) {
+		if l < 0 {
+			l, b = -l, !b
+		}
+		val[l] = b
+	}
+	nodes := 1<<f.Depth - 1
+	for n := range nodes {
+		set(f.F.Lit(n, a.Test[n]), true)
+		for g := range p.Groups {
+			set(f.L.Lit(n, g), !p.Value(g, a.Test[n]))
+		}
+	}
+	for l, k := range a.Class {
+		set(f.Predicts(l, k), true)
+	}
+	for i := range f.S.Count {
+		m := 1<<(f.Depth-1) - 1 + i
+		set(f.S.Lit(i), a.Class[2*m+1-nodes] == a.Class[2*m+2-nodes])
+	}
+	for _, s := range f.Soft {
+		n := 0
+		for n < nodes {
+			if p.Value(s.Group, a.Test[n]) {
+				n = 2*n + 2
+			} else {
+				n = 2*n + 1
+			}
+		}
+		set(s.Lit, a.Class[n-nodes] != s.Class)
+	}
+	return val
+}

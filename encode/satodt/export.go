@@ -1,0 +1,169 @@
+package satodt
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// ExportFormat is "wcnf", the default of ExportFormats.
+func (Backend) ExportFormat() string { return "wcnf" }
+
+// ExportFormats are weighted MaxSAT ("wcnf") and pseudo-Boolean ("opb");
+// the job's option "format" picks one.
+func (Backend) ExportFormats() []string { return []string{"wcnf", "opb"} }
+
+// exportParams are the options of the exported file.
+func exportParams() []backend.Param {
+	return []backend.Param{
+		backend.EnumParam("format", "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to): weighted MaxSAT or pseudo-Boolean"),
+		backend.EnumParam("wcnf-form", "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header, weights before every clause, read by clasp, open-wbo, z3) or 2022 (no header, \"h\" before hard clauses, as in the MaxSAT evaluations since 2022)"),
+	}
+}
+
+// formula prepares the job's data and encodes the formula of its depth
+// (the same numbering for export and decode).
+func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error) {
+	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
+		return nil, nil, err
+	}
+	d := job.Problem.MaxDepth
+	if d < 1 {
+		return nil, nil, backend.Invalidf("sat-odt: export and decode need a tree depth of at least 1 (--depth K)")
+	}
+	v, err := model.BinarizeBudget(ctx, job.Data, viewBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if v.Coarse {
+		return nil, nil, backend.Invalidf("sat-odt: the binary view of the data does not fit %d MiB; the formula would leave out thresholds", viewBytes>>20)
+	}
+	p, err := Prepare(ctx, v)
+	if err != nil {
+		return nil, nil, backend.Invalid(err)
+	}
+	if p.Classes < 2 || len(p.Tests) == 0 {
+		return nil, nil, backend.Invalidf("sat-odt: the data has a single class or no test splits it: a single leaf is optimal, there is nothing to export")
+	}
+	if c := p.Clauses(d); c > maxClauses {
+		return nil, nil, backend.Invalidf("sat-odt: the formula of depth %d would have about %d clauses (more than %d)", d, c, int64(maxClauses))
+	}
+	f, err := Encode(ctx, p, d, formulaOptions(job.Options))
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, f, nil
+}
+
+// soft is the formula's objective for the file writers.
+func (f *Formula) soft() []sat.WeightedLit {
+	out := make([]sat.WeightedLit, len(f.Soft))
+	for i, s := range f.Soft {
+		out[i] = sat.WeightedLit{Lit: s.Lit, Weight: int64(s.Weight)}
+	}
+	return out
+}
+
+// Export writes the formula of the problem's depth as weighted MaxSAT
+// (soft unit clauses ¬E[i]) or as a pseudo-Boolean problem (min: Σ w·E[i]),
+// its comment header naming the variables and the decode command. The
+// optimum's cost is the least weighted error of a tree of that depth.
+func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	p, f, err := formula(ctx, job)
+	if err != nil {
+		return err
+	}
+	d := job.Data
+	format := job.Options.String("format")
+	f.CNF.Comments = append(f.CNF.Comments,
+		fmt.Sprintf("sat-odt: minimum-error tree of depth at most %d on %s (%d rows, %d kept tests, %d groups of identical rows, %d classes)", f.Depth, d.Name, d.Rows(), len(p.Tests), len(p.Groups), p.Classes),
+		"the cost of a model is the weighted error of its tree; no tree does better than the optimum's cost",
+		fmt.Sprintf("decode an answer with: odt decode --backend sat-odt --depth %d --opt repeats=%v --opt dead=%v DATA SOLVER_OUTPUT", f.Depth, job.Options.Bool("repeats"), job.Options.Bool("dead")),
+		"internal nodes in heap order (children of n: 2n+1 when its test is false, 2n+2 when true); leaves from the left",
+	)
+	for i, t := range p.Tests {
+		f.CNF.Comments = append(f.CNF.Comments, fmt.Sprintf("test %d: %s", i, p.View.Tests[t].String(d)))
+	}
+	if err := ctx.Err(); err != nil {
+		return context.Cause(ctx)
+	}
+	if format == "opb" {
+		return f.CNF.WriteOPB(w, f.soft())
+	}
+	return f.CNF.WriteWCNF(w, f.soft(), job.Options.String("wcnf-form") != "2022")
+}
+
+// Decode reads a MaxSAT or PB solver's answer for the exported formula
+// (see sat.ParseAnswer). The model must satisfy every hard clause and a
+// claimed cost ("o" line) must be its cost; it decodes into a tree
+// whose weighted error is that cost when the solver claims the optimum
+// (a model whose soft literals overcount its tree's error is not
+// optimal). A claimed optimum is reported as optimal: the proof is the
+// solver's. An unsatisfiable claim is an error: every complete tree of
+// the depth satisfies the hard clauses.
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	p, f, err := formula(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	a, err := sat.ParseAnswer(r, f.CNF.NumVars)
+	if err != nil {
+		return nil, backend.Invalidf("solver output: %w", err)
+	}
+	res, err := answerResult(job, p, f, a)
+	if err != nil {
+		return nil, backend.Invalid(err) // the answer file is the bad input
+	}
+	return res, nil
+}
+
+// answerResult verifies a solver's answer and turns it into a result.
+func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*model.Result, error) {
+	res := &model.Result{Stats: map[string]any{
+		"solver_status": string(a.Status),
+		"depth":         f.Depth,
+		"distinct_rows": len(p.Groups),
+		"tests_used":    len(p.Tests),
+		"variables":     f.CNF.NumVars,
+		"clauses":       f.CNF.NumClauses(),
+	}}
+	if a.Status == sat.OptUnsatisfiable {
+		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but every complete tree of depth %d satisfies it", sat.ErrOutput, f.Depth)
+	}
+	if a.Model == nil {
+		res.Status = model.StatusNoSolution
+		return res, nil
+	}
+	m := a.Model
+	if ok, i := f.CNF.Satisfies(m); !ok {
+		return nil, fmt.Errorf("%w: the model falsifies hard clause %d %v (were the depth and options the same as for the export?)", sat.ErrOutput, i+1, f.CNF.Clause(i))
+	}
+	val := func(l sat.Lit) bool { v := l.Var(); return (v < len(m) && m[v]) == l.Sign() }
+	cost := f.Cost(val)
+	if a.HasCost && a.Cost != int64(cost) {
+		return nil, fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost)
+	}
+	g, err := f.Decode(p, val)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", sat.ErrOutput, err)
+	}
+	d := job.Data
+	res.Model = g
+	res.Errors = g.Errors(d)
+	res.Objective = job.Problem.Evaluate(d, g)
+	res.Status = model.StatusFeasible
+	res.LowerBound = float64(p.Floor)
+	if a.Status == sat.OptOptimum {
+		if float64(cost) != res.Objective {
+			return nil, fmt.Errorf("%w: the solver claims an optimum of cost %d, but the model's tree makes %v errors: the model is not optimal", sat.ErrOutput, cost, res.Objective)
+		}
+		res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
+		res.Stats["optimality"] = "claimed by the external solver"
+	}
+	res.LowerBound = min(res.LowerBound, res.Objective)
+	return res, nil
+}

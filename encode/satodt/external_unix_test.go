@@ -1,0 +1,146 @@
+//go:build unix
+
+package satodt_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/dl85"
+	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/model"
+)
+
+// script writes an executable shell script and returns its path.
+func script(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "solver.sh")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func voteJob(t *testing.T, depth int, opts map[string]string) (*model.Dataset, *backend.Job) {
+	t.Helper()
+	d, err := model.ReadFile("../../testdata/vote.txt", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := backend.NewJob(satodt.Backend{}.Info(), d, model.Problem{MaxDepth: depth}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, job
+}
+
+// TestExternalMaxSATSolvers runs the formula on clasp (WCNF) and
+// minisat+ (OPB) when installed: each proves dl85's optimum.
+func TestExternalMaxSATSolvers(t *testing.T) {
+	d, _ := voteJob(t, 2, nil)
+	for _, c := range []struct {
+		bin, cmd, format string
+		depth            int
+	}{
+		{"clasp", "clasp {in}", "wcnf", 2},
+		{"minisat+", "minisat+ {in}", "opb", 1},
+	} {
+		ref := solve(t, dl85.Backend{}, d, model.Problem{MaxDepth: c.depth}, nil)
+		if _, err := exec.LookPath(c.bin); err != nil {
+			t.Logf("%s not installed (apt-get install %s): skipped", c.bin, c.bin)
+			continue
+		}
+		res := solve(t, satodt.Backend{}, d, model.Problem{MaxDepth: c.depth}, map[string]string{"maxsat-solver": "external:" + c.cmd, "format": c.format})
+		if res.Objective != ref.Objective {
+			t.Errorf("%s: %v, dl85 %v", c.bin, res.Objective, ref.Objective)
+		}
+	}
+}
+
+// TestExternalDIMACSSolver: the incremental search on minisat (re-run
+// for every bound, the bound's assumption as a unit clause) proves
+// dl85's optimum.
+func TestExternalDIMACSSolver(t *testing.T) {
+	if _, err := exec.LookPath("minisat"); err != nil {
+		t.Skip("minisat not installed (apt-get install minisat)")
+	}
+	d, err := model.ReadFile("../../testdata/iris.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Problem{MaxDepth: 2}
+	ref := solve(t, dl85.Backend{}, d, p, nil)
+	res := solve(t, satodt.Backend{}, d, p, map[string]string{"sat-solver": "external:minisat {in} {out}"})
+	if res.Objective != ref.Objective {
+		t.Errorf("sat-odt on minisat: %v, dl85 %v", res.Objective, ref.Objective)
+	}
+}
+
+// TestExternalMaxSATClaims: a solver whose model breaks a hard clause,
+// or whose cost line is not its model's cost, is an error, never a
+// result; an unknown command is refused before any work.
+func TestExternalMaxSATClaims(t *testing.T) {
+	for name, body := range map[string]string{
+		"falsifies hard clause": "echo 's OPTIMUM FOUND'; echo 'o 0'; echo 'v -1 0'\n",
+		"formula unsatisfiable": "echo 's UNSATISFIABLE'\n",
+	} {
+		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + script(t, body)})
+		res, err := satodt.Backend{}.Solve(context.Background(), job)
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: result %+v, error %v", name, res, err)
+		}
+	}
+	if _, err := exec.LookPath("clasp"); err == nil {
+		// clasp's true optimum with a lying cost line.
+		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + script(t, "clasp \"$1\" | sed 's/^o .*/o 0/'\n")})
+		res, err := satodt.Backend{}.Solve(context.Background(), job)
+		if err == nil || !strings.Contains(err.Error(), "claims cost 0") {
+			t.Errorf("a wrong cost line: result %+v, error %v", res, err)
+		}
+	}
+	if _, err := backend.NewJob(satodt.Backend{}.Info(), &model.Dataset{}, model.Problem{MaxDepth: 1}, map[string]string{"maxsat-solver": "clasp"}); err == nil {
+		t.Error("maxsat-solver=clasp (no external:) accepted")
+	}
+}
+
+// TestExternalMaxSATStopped: a solver still running at the time limit
+// is killed, its temporary files are removed, and the result is the
+// incumbent, unproven, soon after the deadline.
+func TestExternalMaxSATStopped(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pidFile := filepath.Join(tmp, "pid")
+	_, job := voteJob(t, 2, map[string]string{"maxsat-solver": "external:" + script(t, "echo $$ > "+pidFile+"\nexec sleep 30\n")})
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := satodt.Backend{}.Solve(ctx, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("returned %v after the start (deadline 0.5 s)", took)
+	}
+	if res.Optimal || res.Model == nil || res.Status != model.StatusTimeLimit {
+		t.Errorf("stopped result: %+v", res)
+	}
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "odtkit-maxsat-") {
+			t.Errorf("temporary %s left behind", e.Name())
+		}
+	}
+	pid, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the solver did not start: %v", err)
+	}
+	if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
+		t.Errorf("the solver (pid %s) still runs", strings.TrimSpace(string(pid)))
+	}
+}

@@ -1,0 +1,326 @@
+package satodt
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// Settings control a search.
+type Settings struct {
+	// NewSolver returns the SAT solver (nil: odtkit's CDCL).
+	NewSolver func() (sat.Solver, error)
+	// Bisect tries the middle of [lower bound, incumbent) at each step
+	// instead of one below the incumbent: refuted bounds raise the lower
+	// bound early, satisfied ones may improve less.
+	Bisect bool
+	// MaxClauses refuses formulas estimated above that many clauses
+	// (0: no cap); the search then ends with the incumbent, unproven.
+	MaxClauses int64
+	// Formula shapes the formula.
+	Formula Options
+	// Report receives each improving tree with its weighted error.
+	Report model.IncumbentFunc
+}
+
+// Outcome is what a search found.
+type Outcome struct {
+	// Tree is the best tree (the incumbent when nothing better was found).
+	Tree *model.Graph
+	// Cost is Tree's weighted error; LowerBound a proven bound on the
+	// optimum (Cost when Optimal).
+	Cost, LowerBound int
+	Optimal          bool
+	// Stopped is set when ctx ended the search.
+	Stopped bool
+	// TooLarge is set when the formula exceeded Settings.MaxClauses.
+	TooLarge bool
+	// Calls counts solver calls; Vars and Clauses size the formula
+	// (totalizer included).
+	Calls, Vars, Clauses int
+	// Bounds lists each bound tried and its answer, in order.
+	Bounds []Step
+}
+
+// Step is one solver call: the bound on the error and the answer.
+type Step struct {
+	Bound  int
+	Status sat.Status
+	Cost   int // error of the tree found (satisfiable calls)
+}
+
+// Search finds a minimum-error tree of depth at most d ≥ 1, starting
+// from incumbent (a tree of depth at most d with weighted error cost on
+// the prepared data). It encodes the complete tree once, adds a
+// totalizer cut at the incumbent's error and asks the solver for ever
+// smaller bounds through assumptions: a satisfiable bound gives a
+// better tree (reported), a refuted bound k proves k+1.
+func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+	out := &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, nil
+	}
+	if s.MaxClauses > 0 && p.Clauses(d) > s.MaxClauses {
+		out.TooLarge = true
+		return out, nil
+	}
+	f, err := Encode(ctx, p, d, s.Formula)
+	if err != nil {
+		if ctx.Err() != nil {
+			out.Stopped = true
+			return out, nil
+		}
+		return nil, err
+	}
+	// The greedy tree in the formula's own terms: a better incumbent
+	// when it beats the one given, and where a solver that takes phases
+	// starts its search.
+	start := f.Values(p, p.Greedy(d, s.Formula))
+	startVal := func(l sat.Lit) bool { return start[l.Var()] == l.Sign() }
+	if ok, _ := f.CNF.Satisfies(start); !ok {
+		return nil, fmt.Errorf("satodt: the greedy tree does not satisfy the formula")
+	}
+	if g, err := f.Decode(p, startVal); err == nil {
+		if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
+			out.Tree, out.Cost = g, e
+			s.Report.Report(float64(e), g)
+		}
+	}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, nil
+	}
+	inputs := make([]sat.Lit, len(f.Soft))
+	weights := make([]int, len(f.Soft))
+	for i, sf := range f.Soft {
+		inputs[i], weights[i] = sf.Lit, sf.Weight
+	}
+	tot, err := sat.NewTotalizer(ctx, f.CNF, inputs, weights, out.Cost)
+	if err != nil {
+		if ctx.Err() != nil {
+			out.Stopped = true
+			return out, nil
+		}
+		return nil, err
+	}
+	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
+	newSolver := s.NewSolver
+	if newSolver == nil {
+		newSolver = func() (sat.Solver, error) { return sat.NewCDCL(), nil }
+	}
+	solver, err := newSolver()
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := solver.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
+	sat.AddCNF(solver, f.CNF, 0)
+	if ph, ok := solver.(interface{ SetPhase(sat.Lit) }); ok {
+		for v := 1; v < len(start); v++ {
+			if start[v] {
+				ph.SetPhase(sat.Lit(v))
+			} else {
+				ph.SetPhase(-sat.Lit(v))
+			}
+		}
+	}
+	val := solver.Value
+	for out.LowerBound < out.Cost {
+		k := out.Cost - 1
+		if s.Bisect {
+			k = out.LowerBound + (out.Cost-1-out.LowerBound)/2
+		}
+		var assume []sat.Lit
+		if o := tot.AtLeast(k + 1); o != 0 {
+			assume = append(assume, o.Not())
+		}
+		st, err := solver.Solve(ctx, assume...)
+		out.Calls++
+		if err != nil {
+			return nil, fmt.Errorf("satodt: solver: %w", err)
+		}
+		step := Step{Bound: k, Status: st}
+		switch st {
+		case sat.Unknown:
+			out.Stopped = true
+			out.Bounds = append(out.Bounds, step)
+			return out, nil
+		case sat.Unsatisfiable:
+			out.LowerBound = k + 1
+		case sat.Satisfiable:
+			g, err := f.Decode(p, val)
+			if err != nil {
+				return nil, fmt.Errorf("satodt: %w", err)
+			}
+			e := g.WeightedErrors(p.View.Data)
+			got := int(math.Round(e))
+			if got > k || got > f.Cost(val) {
+				return nil, fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(val))
+			}
+			step.Cost = got
+			out.Tree, out.Cost = g, got
+			s.Report.Report(e, g)
+		}
+		out.Bounds = append(out.Bounds, step)
+	}
+	out.LowerBound = out.Cost
+	out.Optimal = true
+	return out, nil
+}
+
+// SearchRows finds the same optimum as Search by a lower-bounding search
+// on a growing set of groups: the formula holds only the groups met so
+// far, and the bound k starts at the known lower bound. When no tree
+// makes at most k errors on those groups, none does on all rows either:
+// k+1 is a lower bound. When one does, its error on all rows is computed;
+// at most k proves it optimal, else the groups it misclassifies join the
+// formula and the same bound is tried again. Every tree found is a
+// candidate incumbent, so the search is anytime on both sides; its
+// proofs are on fewer rows than the whole formula's.
+func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+	out := &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, nil
+	}
+	if s.MaxClauses > 0 && p.Clauses(d) > s.MaxClauses {
+		out.TooLarge = true
+		return out, nil
+	}
+	f, err := NewFormula(p, d, s.Formula)
+	if err != nil {
+		return nil, err
+	}
+	newSolver := s.NewSolver
+	if newSolver == nil {
+		newSolver = func() (sat.Solver, error) { return sat.NewCDCL(), nil }
+	}
+	solver, err := newSolver()
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := solver.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
+	greedy := f.Values(p, p.Greedy(d, s.Formula))
+	if ph, ok := solver.(interface{ SetPhase(sat.Lit) }); ok {
+		for v := 1; v < len(greedy); v++ {
+			if greedy[v] {
+				ph.SetPhase(sat.Lit(v))
+			} else {
+				ph.SetPhase(-sat.Lit(v))
+			}
+		}
+	}
+	tot := &sat.Totalizer{Cap: cost}
+	in := make([]bool, len(p.Groups))
+	added := 0
+	// add puts groups into the formula and their soft literals into the
+	// counter.
+	add := func(groups []int) error {
+		var lits []sat.Lit
+		var ws []int
+		for _, g := range groups {
+			if in[g] {
+				continue
+			}
+			in[g] = true
+			f.AddGroup(p, g)
+			for _, i := range f.GroupSoft(g) {
+				lits = append(lits, f.Soft[i].Lit)
+				ws = append(ws, f.Soft[i].Weight)
+			}
+		}
+		if err := tot.Add(ctx, f.CNF, lits, ws); err != nil {
+			return err
+		}
+		added = sat.AddCNF(solver, f.CNF, added)
+		return nil
+	}
+	// The groups the incumbent misclassifies start the set.
+	if err := add(misclassified(p, incumbent, in)); err != nil {
+		out.Stopped = ctx.Err() != nil
+		if out.Stopped {
+			return out, nil
+		}
+		return nil, err
+	}
+	val := solver.Value
+	for out.LowerBound < out.Cost {
+		k := out.LowerBound
+		var assume []sat.Lit
+		if o := tot.AtLeast(k + 1); o != 0 {
+			assume = append(assume, o.Not())
+		}
+		st, err := solver.Solve(ctx, assume...)
+		out.Calls++
+		if err != nil {
+			return nil, fmt.Errorf("satodt: solver: %w", err)
+		}
+		step := Step{Bound: k, Status: st}
+		switch st {
+		case sat.Unknown:
+			out.Stopped = true
+			out.Bounds = append(out.Bounds, step)
+			out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
+			return out, nil
+		case sat.Unsatisfiable:
+			out.LowerBound = k + 1
+		case sat.Satisfiable:
+			g, err := f.Decode(p, val)
+			if err != nil {
+				return nil, fmt.Errorf("satodt: %w", err)
+			}
+			e := g.WeightedErrors(p.View.Data)
+			got := int(math.Round(e))
+			step.Cost = got
+			if got < out.Cost {
+				out.Tree, out.Cost = g, got
+				s.Report.Report(e, g)
+			}
+			if got > k {
+				more := misclassified(p, g, in)
+				if len(more) == 0 {
+					return nil, fmt.Errorf("satodt: the solver's tree makes %d errors, above the bound %d, on the groups of the formula", got, k)
+				}
+				if err := add(more); err != nil {
+					if ctx.Err() != nil {
+						out.Stopped = true
+						return out, nil
+					}
+					return nil, err
+				}
+			}
+		}
+		out.Bounds = append(out.Bounds, step)
+	}
+	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
+	out.LowerBound = out.Cost
+	out.Optimal = true
+	return out, nil
+}
+
+// misclassified lists the groups not yet in the formula (in[g] false)
+// some of whose rows tree g misclassifies.
+func misclassified(p *Prepared, g *model.Graph, in []bool) []int {
+	var out []int
+	d := p.View.Data
+	for i, gr := range p.Groups {
+		if in[i] {
+			continue
+		}
+		k := g.Predict(d, gr.Rep)
+		for c, w := range gr.Count {
+			if c != k && w > 0 {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}

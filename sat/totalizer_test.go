@@ -1,0 +1,62 @@
+package sat
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestTotalizerBounds fixes the inputs of random weighted totalizers
+// and checks, for every bound, that assuming "not at least k" is
+// satisfiable exactly when the weighted sum of the true inputs is below
+// k (the counter's outputs are forced, never free to lie low), with
+// inputs given at once or in two parts (Add).
+func TestTotalizerBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 40 {
+		n := 1 + rng.IntN(7)
+		c := &CNF{}
+		in := make([]Lit, n)
+		w := make([]int, n)
+		for i := range in {
+			in[i] = c.NewVar()
+			w[i] = 1 + rng.IntN(4)
+		}
+		limit := 1 + rng.IntN(12)
+		// Half the inputs at first, the rest added later.
+		h := rng.IntN(n + 1)
+		tot, err := NewTotalizer(context.Background(), c, in[:h], w[:h], limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tot.Add(context.Background(), c, in[h:], w[h:]); err != nil {
+			t.Fatal(err)
+		}
+		for range 4 {
+			s := NewCDCL()
+			AddCNF(s, c, 0)
+			sum := 0
+			for i, l := range in {
+				if rng.IntN(2) == 0 {
+					s.AddClause(l)
+					sum += w[i]
+				} else {
+					s.AddClause(l.Not())
+				}
+			}
+			for k := 1; k <= limit; k++ {
+				var as []Lit
+				if o := tot.AtLeast(k); o != 0 {
+					as = append(as, o.Not())
+				}
+				st, err := s.Solve(context.Background(), as...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := sum < k; (st == Satisfiable) != want {
+					t.Fatalf("weights %v sum %d cap %d: at most %d is %v", w, sum, limit, k-1, st)
+				}
+			}
+		}
+	}
+}
