@@ -128,7 +128,7 @@ func badInput(err error) error {
 	return &inputError{err}
 }
 
-// exitCode maps an error to the exit codes of DESIGN.md: 2 for bad usage
+// exitCode maps an error to the documented exit codes: 2 for bad usage
 // or bad input, 1 for everything else.
 func exitCode(err error) int {
 	var ue *usageError
