@@ -39,6 +39,7 @@ func runBench(e env, args []string) error {
 		quiet                        bool
 		opts                         optFlag
 		pl                           protocolFlags
+		df                           dataFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
@@ -51,6 +52,7 @@ func runBench(e env, args []string) error {
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
 	pl.declare(c)
+	df.declare(c)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -90,6 +92,7 @@ func runBench(e env, args []string) error {
 	if out == "" {
 		out = "bench-" + time.Now().Format("20060102-150405")
 	}
+	pl.data = &df
 	if err := pl.writeSplits(cells, out); err != nil {
 		return err
 	}
@@ -100,6 +103,12 @@ func runBench(e env, args []string) error {
 	var extra []string
 	for k, v := range opts.opts {
 		extra = append(extra, "--opt", k+"="+v)
+	}
+	// How to read the data files is the same for every run.
+	for _, f := range []struct{ name, v string }{{"--label", df.label}, {"--weight", df.weight}, {"--data-format", df.format}} {
+		if f.v != "" {
+			extra = append(extra, f.name, f.v)
+		}
 	}
 	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: extra, Prepare: pl.prepare, Validate: true}
 	prog := e.stderr
@@ -119,7 +128,7 @@ func runBench(e env, args []string) error {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	return benchReport(e, out, runs)
+	return benchReport(e, out, runs, quiet)
 }
 
 func runBenchMerge(e env, args []string) error {
@@ -127,7 +136,9 @@ func runBenchMerge(e env, args []string) error {
 		"Combines the runs.jsonl of several shards (files, or the folders holding them) into one\n"+
 			"table and set of pictures, as if the whole grid had run at once.", 1, -1)
 	var out string
+	var quiet bool
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-merged-YYYYMMDD-HHMMSS here)")
+	c.quietFlag(&quiet)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -153,17 +164,19 @@ func runBenchMerge(e env, args []string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return benchReport(e, out, runs)
+	return benchReport(e, out, runs, quiet)
 }
 
 // benchReport writes the tables and pictures, prints the table, and fails
 // when proven optima disagree.
-func benchReport(e env, dir string, runs []bench.Run) error {
+func benchReport(e env, dir string, runs []bench.Run, quiet bool) error {
 	s, files, err := bench.Report(dir, runs, e.stdout)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "odt bench: wrote %s and %d more files in %s\n", bench.RunsFile, len(files), dir)
+	if !quiet {
+		fmt.Fprintf(e.stderr, "odt bench: wrote %s and %d more files in %s\n", bench.RunsFile, len(files), dir)
+	}
 	if len(s.Conflicts) > 0 {
 		return fmt.Errorf("%d cross-check error(s): backends that proved optimality disagree (see the table)", len(s.Conflicts))
 	}
