@@ -10,8 +10,9 @@ set -euo pipefail
 # glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
 # xz-utils (HiGHS build for the `highs` build tag).
 PACKAGES="minisat glpk-utils cmake g++ make pkg-config xz-utils"
-# Installed when the release has them: coinor-cbc (cbc, in the MPS round trip).
-OPTIONAL_PACKAGES="coinor-cbc"
+# Installed when the release has them: coinor-cbc (cbc, in the MPS round trip); zsh and fish
+# (the syntax check of `odt completion zsh|fish`).
+OPTIONAL_PACKAGES="coinor-cbc zsh fish"
 # Go toolchain fetched when no `go` is on the PATH (go.mod asks for 1.26).
 GO_VERSION="1.26.8"
 

@@ -8,10 +8,11 @@
 //	odt eval --model FILE DATA    errors, accuracy and confusion matrix
 //	odt predict --model FILE DATA one predicted label per row
 //	odt backends                  the registered backends and their options
-//	odt export --to dimacs|mps --encoding E [flags] DATA -o FILE
-//	odt decode --encoding E [flags] DATA SOLVER_OUTPUT
+//	odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE
+//	odt decode --backend NAME [flags] DATA SOLVER_OUTPUT
 //	odt bench --backends A,B [flags] DATA...   compare backends (odt bench --help)
 //	odt version                   module version and build tags
+//	odt completion bash|zsh|fish  a shell completion script
 //
 // Exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage
 // or bad input. The result goes to stdout (or --out/-o FILE); progress
@@ -55,6 +56,7 @@ func commands() []command {
 		{"decode", "read an external solver's output back into a verified model", runDecode},
 		{"bench", "run backends × datasets × depths, cross-check optima, tables and anytime pictures", runBench},
 		{"version", "print the module version, revision and build tags (with or without HiGHS)", runVersion},
+		{"completion", "print a shell completion script (bash, zsh or fish)", runCompletion},
 	}
 }
 
@@ -99,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "odt %s: %s\n", name, oneLine(err.Error()))
 		return exitCode(err)
 	}
-	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode, bench, version; see odt --help)\n", name)
+	fmt.Fprintf(stderr, "odt: unknown command %q (commands: %s; see odt --help)\n", name, strings.Join(completionCommands(), ", "))
 	return 2
 }
 
