@@ -125,6 +125,7 @@ type infoJSON struct {
 	Name        string      `json:"name"`
 	Family      string      `json:"family"`
 	Description string      `json:"description"`
+	Paper       string      `json:"paper,omitempty"`
 	Objectives  []string    `json:"objectives"`
 	Input       string      `json:"input"`
 	Exact       bool        `json:"exact"`
@@ -140,7 +141,7 @@ type infoJSON struct {
 func infosJSON(infos []backend.Info) []infoJSON {
 	out := make([]infoJSON, len(infos))
 	for i, in := range infos {
-		j := infoJSON{Name: in.Name, Family: string(in.Family), Description: in.Description, Input: in.Input, Exact: in.Exact,
+		j := infoJSON{Name: in.Name, Family: string(in.Family), Description: in.Description, Paper: in.Paper, Input: in.Input, Exact: in.Exact,
 			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes, LeafCost: in.Caps.LeafCost,
 			Threads: in.Caps.Threads,
 			Weights: in.Caps.Weights.String(), Objectives: []string{}, Params: []paramJSON{}}

@@ -28,6 +28,7 @@ func writeBackendsMarkdown(w io.Writer, infos []backend.Info) error {
 	b.WriteString("and branch-and-bound), `sat` (a SAT encoding), `milp` (a mixed-integer program), ")
 	b.WriteString("`heuristic` (no proof of optimality), `portfolio` (several backends at once). ")
 	b.WriteString("*Exact*: proves optimality when it finishes; *anytime*: reports improving models as it goes.\n\n")
+	b.WriteString("Each section gives the backend's formulation, the paper it follows, and its options.\n\n")
 	b.WriteString("| backend | family | objectives | input | exact | anytime | also takes |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, in := range infos {
@@ -36,6 +37,9 @@ func writeBackendsMarkdown(w io.Writer, infos []backend.Info) error {
 	}
 	for _, in := range infos {
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\n", in.Name, sentence(in.Description))
+		if in.Paper != "" {
+			fmt.Fprintf(&b, "- paper: %s\n", in.Paper)
+		}
 		fmt.Fprintf(&b, "- family: %s\n", orDash(string(in.Family)))
 		fmt.Fprintf(&b, "- objectives: %s (the first is its main one)\n", objectives(in))
 		fmt.Fprintf(&b, "- input: %s\n", in.Input)
