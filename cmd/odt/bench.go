@@ -57,6 +57,11 @@ func runBench(e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	switch strings.ToLower(df.format) {
+	case "", "csv", "text", "txt", "dl8", "dl85":
+	default:
+		return usagef("--data-format %q: want csv or text", df.format)
+	}
 	bs := bench.ParseList(backends)
 	if len(bs) == 0 {
 		return usagef("--backends is required (e.g. --backends dl85,cart)")
