@@ -126,3 +126,42 @@ func TestCompletionZshFish(t *testing.T) {
 		t.Errorf("odt completion tcsh: exit %d, %q", code, stderr)
 	}
 }
+
+// The fish script completes commands, flags and backend names (when fish
+// is installed).
+func TestCompletionFishCompletes(t *testing.T) {
+	if _, err := exec.LookPath("fish"); err != nil {
+		t.Skip("fish not installed")
+	}
+	out, _, code := odt(t, "completion", "fish")
+	if code != 0 {
+		t.Fatalf("odt completion fish: exit %d", code)
+	}
+	script := filepath.Join(t.TempDir(), "odt.fish")
+	if err := os.WriteFile(script, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]string{
+		"odt so":                  "solve",
+		"odt solve --ba":          "--backend",
+		"odt solve --backend dl":  "dl85",
+		"odt bench me":            "merge",
+		"odt bench merge --qu":    "--quiet",
+		"odt export --to ":        "dimacs",
+		"odt solve --objective m": "min-size",
+	} {
+		got, err := exec.Command("fish", "-c", "source "+script+"; complete -C '"+line+"'").CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish completing %q: %v\n%s", line, err, got)
+		}
+		found := false
+		for _, l := range strings.Split(string(got), "\n") {
+			if w, _, _ := strings.Cut(l, "\t"); w == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("fish completes %q to\n%s\nwant %q among them", line, got, want)
+		}
+	}
+}
