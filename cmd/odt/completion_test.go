@@ -165,3 +165,28 @@ func TestCompletionFishCompletes(t *testing.T) {
 		}
 	}
 }
+
+// Sourced after compinit, the zsh script registers its function for odt
+// (when zsh is installed).
+func TestCompletionZshRegisters(t *testing.T) {
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Skip("zsh not installed")
+	}
+	out, _, code := odt(t, "completion", "zsh")
+	if code != 0 {
+		t.Fatalf("odt completion zsh: exit %d", code)
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "_odt")
+	if err := os.WriteFile(script, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := exec.Command("zsh", "-f", "-c", "autoload -U compinit; compinit -u -d "+filepath.Join(dir, "zcompdump")+
+		"; source "+script+"; whence -w _odt; print ${_comps[odt]}").CombinedOutput()
+	if err != nil {
+		t.Fatalf("zsh: %v\n%s", err, got)
+	}
+	if string(got) != "_odt: function\n_odt\n" {
+		t.Errorf("zsh after sourcing the script: %q, want _odt defined and registered for odt", got)
+	}
+}
