@@ -2,6 +2,7 @@ package odtkit
 
 import (
 	"context"
+	"io"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/blossom"
@@ -52,4 +53,19 @@ func Solve(ctx context.Context, d *model.Dataset, p model.Problem, s Settings) (
 // Check validates a request with the default registry; see Registry.Check.
 func Check(d *model.Dataset, p model.Problem, s Settings) error {
 	return DefaultRegistry().Check(d, p, s)
+}
+
+// Export writes the formulation of the problem for the named backend with
+// the default registry (DIMACS for sat-depth and sat-size, MPS for
+// milp-odd and milp-odt) and returns the format written; see
+// Registry.Export. Decode reads a solver's answer to it back.
+func Export(ctx context.Context, w io.Writer, d *model.Dataset, p model.Problem, s Settings) (string, error) {
+	return DefaultRegistry().Export(ctx, w, d, p, s)
+}
+
+// Decode reads an external solver's solution of the formulation Export
+// wrote for the same data, problem and settings, with the default
+// registry, and returns it as a verified result; see Registry.Decode.
+func Decode(ctx context.Context, solution io.Reader, d *model.Dataset, p model.Problem, s Settings) (*model.Result, error) {
+	return DefaultRegistry().Decode(ctx, solution, d, p, s)
 }

@@ -1,8 +1,65 @@
-// Package odtkit is the backend selector of odtkit: a registry of solver
-// backends by name, each stating what it accepts, and Solve, which runs
-// one of them under a time limit, forwards its incumbents, and verifies
-// the returned model on the data before reporting it.
+// Package odtkit learns provably optimal decision trees and decision
+// diagrams. One call, [Solve], runs any of several solver backends on a
+// dataset and a stated problem, under a time limit and a memory cap, and
+// returns a model that has been re-evaluated on the data before it is
+// reported: a result is "optimal" only when the backend proved it, and a
+// backend whose claims do not hold is an error, never a result.
 //
-// Backends live in their own packages (dp, encode+sat, encode+milp); this
-// package is the only one that knows all of them.
+// # Problems
+//
+// A [model.Problem] states the objective:
+//
+//   - error: fewest (weighted) training errors of a tree of at most
+//     MaxDepth levels, optionally with MinSupport rows per leaf, at most
+//     MaxNodes internal nodes, or a LeafCost per leaf (sparse trees);
+//   - min-depth / min-size: the smallest tree with no training error;
+//   - diagram: a decision diagram on a skeleton of layer widths, trading
+//     the error rate against the number of internal nodes (Alpha).
+//
+// The data are a [model.Dataset], read from CSV or whitespace text by
+// [model.ReadFile]. Numeric, binary and categorical columns are all
+// accepted; backends that work on Boolean tests see the binary view.
+//
+// # Backends
+//
+// Settings.Backend names the backend ("auto" or "" picks one for the
+// problem and data; see [Registry.Auto]). [DefaultRegistry] holds:
+//
+//	backend    family     objectives        notes
+//	cart       heuristic  error             greedy baseline, never claims optimality
+//	dl85       dp         error             DL8.5, caching branch-and-bound on the binary view
+//	cadl85     dp         error             complete anytime DL8.5 (restarts under relaxed pruning)
+//	blossom    dp         error             anytime exact search, memory linear in the tree size
+//	contree    dp         error             ConTree: exact search directly on numeric thresholds
+//	sat-depth  sat        min-depth         Avellaneda's SAT encoding; DIMACS export
+//	sat-size   sat        min-size          the same encoding, fewest nodes; DIMACS export
+//	milp-odd   milp       diagram           ODD flow MILP on HiGHS (build tag highs); MPS export
+//	milp-odt   milp       error, diagram    its tree special case; MPS export
+//	race       portfolio  error             dl85, blossom and contree raced, stopped at the first proof
+//
+// [Registry.List] (or the command `odt backends`) gives each backend's
+// input, capabilities and typed options; docs/backends.md in the
+// repository is generated from it. Options are passed as text in
+// Settings.Options and validated before any work; a request a backend
+// cannot honour fails with an error wrapping [ErrInvalid].
+//
+// # Entry points
+//
+//   - [Solve] learns a model; Settings.OnIncumbent receives each
+//     improving model as it is found.
+//   - [Check] validates a request as Solve would, without solving.
+//   - [Export] writes a backend's formulation (DIMACS or MPS) for an
+//     external SAT or MILP solver, and [Decode] reads that solver's
+//     answer back into a verified result.
+//   - [Verify] re-evaluates a result's claims on the data.
+//
+// The MILP backends need the HiGHS library at build time: build with
+// `-tags highs` on a system where pkg-config finds highs. Without the
+// tag they are still listed, [Export] still writes their MPS files, and a
+// solve fails with an error saying how to enable them.
+//
+// Each solver package can also be used on its own (dp/dl85, dp/contree,
+// dp/blossom, dp/cart, encode/avellaneda, encode/odd), and every backend
+// implements [backend.Backend] and passes the conformance suite in
+// backend/backendtest.
 package odtkit

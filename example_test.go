@@ -1,13 +1,17 @@
 package odtkit_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
 )
 
 func ExampleSolve() {
@@ -66,4 +70,96 @@ func ExampleVerify() {
 	// Output:
 	// verification failed: the backend claims 10 errors, its model makes 50
 	// <nil>
+}
+
+// xorData is a small CSV: the label is x XOR y, so a consistent tree
+// needs depth 2.
+const xorData = "x,y,z,label\n0,0,1,a\n0,1,0,b\n1,0,0,b\n1,1,1,a\n0,0,0,a\n1,1,0,a\n"
+
+func ExampleExport() {
+	d, err := model.ReadCSV(strings.NewReader(xorData), "xor.csv", model.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	var cnf bytes.Buffer
+	format, err := odtkit.Export(context.Background(), &cnf, d,
+		model.Problem{Objective: model.MinDepth, MaxDepth: 2}, odtkit.Settings{Backend: "sat-depth"})
+	if err != nil {
+		panic(err)
+	}
+	f, err := sat.ReadDIMACS(&cnf)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(format, f.NumClauses() > 0)
+	// Output: dimacs true
+}
+
+// Decode reads a SAT solver's answer in the usual s/v output form; here
+// the solver is odtkit's own CDCL solver run on the exported formula.
+func ExampleDecode() {
+	ctx := context.Background()
+	d, err := model.ReadCSV(strings.NewReader(xorData), "xor.csv", model.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	p := model.Problem{Objective: model.MinDepth, MaxDepth: 2}
+	s := odtkit.Settings{Backend: "sat-depth"}
+	var cnf bytes.Buffer
+	if _, err := odtkit.Export(ctx, &cnf, d, p, s); err != nil {
+		panic(err)
+	}
+	f, err := sat.ReadDIMACS(&cnf)
+	if err != nil {
+		panic(err)
+	}
+	solver := sat.NewCDCL()
+	sat.AddCNF(solver, f, 0)
+	if st, err := solver.Solve(ctx); err != nil || st != sat.Satisfiable {
+		panic(fmt.Sprint(st, err))
+	}
+	var out strings.Builder
+	out.WriteString("s SATISFIABLE\nv")
+	for v := 1; v <= f.NumVars; v++ {
+		l := sat.Lit(v)
+		if !solver.Value(l) {
+			l = l.Not()
+		}
+		fmt.Fprintf(&out, " %d", l)
+	}
+	out.WriteString(" 0\n")
+	res, err := odtkit.Decode(ctx, strings.NewReader(out.String()), d, p, s)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("errors:", res.Errors, "depth:", res.Model.Depth())
+	// Output: errors: 0 depth: 2
+}
+
+// The default registry chooses a backend for "auto" from the problem and
+// the data: contree for fewest errors on numeric columns, the SAT
+// encoding for the smallest consistent tree.
+func ExampleDefaultRegistry() {
+	d, err := model.ReadFile("testdata/iris.csv", model.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	r := odtkit.DefaultRegistry()
+	for _, p := range []model.Problem{{MaxDepth: 3}, {Objective: model.MinDepth}} {
+		name, err := r.Auto(d, p)
+		fmt.Println(name, err)
+	}
+	// Output:
+	// contree <nil>
+	// sat-depth <nil>
+}
+
+func ExampleNewRegistry() {
+	r := odtkit.NewRegistry(cart.Backend{})
+	if err := r.Alias("greedy", "cart"); err != nil {
+		panic(err)
+	}
+	b, ok := r.Get("greedy")
+	fmt.Println(b.Info().Name, ok)
+	// Output: cart true
 }

@@ -53,3 +53,32 @@ func TestREADMELibrarySnippet(t *testing.T) {
 		t.Errorf("the README snippet printed %q, want its first line to be \"6 true optimal\"", out)
 	}
 }
+
+// The README stays a short page for users that starts with the set-up
+// and run command and the test command, the latter being what CI runs.
+func TestREADMEShortWithQuickStartFirst(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(readme), "\n"), "\n")
+	if len(lines) > 300 {
+		t.Errorf("README.md has %d lines; keep it at most 300 and move reference material to docs/", len(lines))
+	}
+	head := strings.Join(lines[:min(len(lines), 25)], "\n")
+	for _, cmd := range []string{
+		"bash scripts/setup.sh && export PATH=/usr/local/go/bin:$PATH && go run ./cmd/odt solve --depth 3 testdata/vote.txt",
+		"bash scripts/test.sh",
+	} {
+		if !strings.Contains(head, "\n"+cmd+"\n") {
+			t.Errorf("the README's first screen lacks the command line %q", cmd)
+		}
+	}
+	ci, err := os.ReadFile(filepath.Join(".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ci), "scripts/test.sh") {
+		t.Errorf(".ci/run does not run scripts/test.sh, the README's test command:\n%s", ci)
+	}
+}

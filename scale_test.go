@@ -10,7 +10,7 @@ import (
 	"github.com/odtkit/odtkit/model/modeltest"
 )
 
-// Issue 12's first case: the seeded 10,000-row × 20-column numeric data
+// The first scale case: the seeded 10,000-row × 20-column numeric data
 // at depth 2 under a 300 MB cap and a 2 s limit. Every error backend
 // returns a verified model (Solve verifies it) with a stop status or
 // optimal, its accounted peak within the cap, and returns within the

@@ -120,6 +120,9 @@ type Caps struct {
 type Info struct {
 	Name        string
 	Description string
+	// Paper cites the publication the formulation follows ("" when none),
+	// for listings and the reference documentation.
+	Paper string
 	// Objectives the backend accepts; the first is its main one.
 	Objectives []model.Objective
 	// Input says what data it works on: "binary view", "numeric", ...

@@ -85,7 +85,7 @@ type Solver interface {
 }
 
 // ErrNotEnabled is returned by solvers that were not compiled in.
-var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: run scripts/setup.sh (it builds HiGHS), then build or test with `-tags highs`")
+var ErrNotEnabled = errors.New("milp: the HiGHS solver is not compiled in: install the HiGHS library (libhighs, found by pkg-config as highs) and build with `-tags highs`, or export the MPS file with `odt export --to mps` and solve it with an external MILP solver")
 
 // ErrOption is wrapped by the error about an option the solver refuses
 // (an unknown name or a value out of range).

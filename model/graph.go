@@ -19,7 +19,7 @@ const (
 // Node is a node of a decision graph: a leaf naming a class, or an
 // internal node with a test and two successors.
 //
-// Tests of internal nodes (see DESIGN.md):
+// Tests of internal nodes (docs/formats.md shows their JSON form):
 //   - univariate numeric: the row goes to Low when x[Feature] <= Threshold, else High;
 //   - categorical (IsCategory): to High when x[Feature] equals Category, else Low;
 //   - multivariate (Weights != nil, Feature = -1): to Low when

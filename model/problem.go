@@ -140,7 +140,7 @@ func (f IncumbentFunc) Report(objective float64, g *Graph) {
 	}
 }
 
-// Result is the outcome of a solve. See DESIGN.md for its JSON form.
+// Result is the outcome of a solve. docs/formats.md shows its JSON form.
 type Result struct {
 	Backend string  `json:"backend"`
 	Problem Problem `json:"problem"`

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The ODD paper's protocol on HiGHS (issue 15, item 3), in odt bench terms:
+# The ODD paper's protocol on HiGHS, in odt bench terms:
 # the N smallest uci54 datasets (default 20), a 50 % stratified training split
 # (seed 1), univariate diagrams on skeletons 1,2,4,8 and 1,2,2,2,2,2,2,2,
 # alpha 0.01 and 1, a time limit per run (default 60s). One bench per

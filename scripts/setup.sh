@@ -7,11 +7,14 @@
 set -euo pipefail
 
 # Debian packages the project needs: minisat (external DIMACS solver in the SAT tests);
+# clasp and minisat+ (MaxSAT / pseudo-Boolean round trips of sat-odt and sat-odd); chromium
+# (headless check of odt bench's report.html);
 # glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
 # xz-utils (HiGHS build for the `highs` build tag).
-PACKAGES="minisat clasp minisat+ glpk-utils cmake g++ make pkg-config xz-utils"
-# Installed when the release has them: coinor-cbc (cbc, in the MPS round trip).
-OPTIONAL_PACKAGES="coinor-cbc"
+PACKAGES="minisat clasp minisat+ glpk-utils chromium cmake g++ make pkg-config xz-utils"
+# Installed when the release has them: coinor-cbc (cbc, in the MPS round trip); zsh and fish
+# (the syntax check of `odt completion zsh|fish`).
+OPTIONAL_PACKAGES="coinor-cbc zsh fish"
 # Go toolchain fetched when no `go` is on the PATH (go.mod asks for 1.26).
 GO_VERSION="1.26.8"
 

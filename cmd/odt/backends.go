@@ -35,17 +35,7 @@ func runBackends(e env, args []string) error {
 			_, err = fmt.Fprintf(w, "%s\n", b)
 			return err
 		case "markdown":
-			fmt.Fprintln(w, "| backend | objectives | input | exact | anytime | also takes | options (default) | description |")
-			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
-			for _, in := range infos {
-				var ps []string
-				for _, p := range in.Params {
-					ps = append(ps, fmt.Sprintf("`%s` (%s)", p.Name, p.ShownDefault()))
-				}
-				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", in.Name, objectives(in), in.Input,
-					yesNo(in.Exact), yesNo(in.Anytime), caps(in.Caps), strings.Join(ps, ", "), in.Description)
-			}
-			return nil
+			return writeBackendsMarkdown(w, infos)
 		}
 		for i, in := range infos {
 			if i > 0 {
@@ -133,7 +123,9 @@ type paramJSON struct {
 
 type infoJSON struct {
 	Name        string      `json:"name"`
+	Family      string      `json:"family"`
 	Description string      `json:"description"`
+	Paper       string      `json:"paper,omitempty"`
 	Objectives  []string    `json:"objectives"`
 	Input       string      `json:"input"`
 	Exact       bool        `json:"exact"`
@@ -149,7 +141,7 @@ type infoJSON struct {
 func infosJSON(infos []backend.Info) []infoJSON {
 	out := make([]infoJSON, len(infos))
 	for i, in := range infos {
-		j := infoJSON{Name: in.Name, Description: in.Description, Input: in.Input, Exact: in.Exact,
+		j := infoJSON{Name: in.Name, Family: string(in.Family), Description: in.Description, Paper: in.Paper, Input: in.Input, Exact: in.Exact,
 			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes, LeafCost: in.Caps.LeafCost,
 			Threads: in.Caps.Threads,
 			Weights: in.Caps.Weights.String(), Objectives: []string{}, Params: []paramJSON{}}

@@ -55,6 +55,7 @@ func runBench(e env, args []string) error {
 		scatter                      string
 		opts                         optFlag
 		pl                           protocolFlags
+		df                           dataFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.Var(&configs, "config", "named configuration `NAME=BACKEND[:key=value,...]`, run as its own column beside --backends "+
@@ -72,9 +73,15 @@ func runBench(e env, args []string) error {
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
 	pl.declare(c)
+	df.declare(c)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
+	}
+	switch strings.ToLower(df.format) {
+	case "", "csv", "text", "txt", "dl8", "dl85":
+	default:
+		return usagef("--data-format %q: want csv or text", df.format)
 	}
 	bs := bench.ParseList(backends)
 	for _, cf := range configs.list {
@@ -161,6 +168,7 @@ func runBench(e env, args []string) error {
 	if out == "" {
 		out = "bench-" + time.Now().Format("20060102-150405")
 	}
+	pl.data = &df
 	if err := pl.writeSplits(cells, out); err != nil {
 		return err
 	}
@@ -174,11 +182,18 @@ func runBench(e env, args []string) error {
 			extra = append(extra, "--opt", o)
 		}
 	}
+	// How to read the data files is the same for every run.
+	var dataArgs []string
+	for _, f := range []struct{ name, v string }{{"--label", df.label}, {"--weight", df.weight}, {"--data-format", df.format}} {
+		if f.v != "" {
+			dataArgs = append(dataArgs, f.name, f.v)
+		}
+	}
 	rev := buildVersion().Revision
 	if buildVersion().Modified && rev != "" {
 		rev += "+modified"
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Prepare: pl.prepare, Validate: true, Revision: rev}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev}
 	prog := e.stderr
 	if quiet {
 		prog = nil
@@ -206,7 +221,7 @@ func runBench(e env, args []string) error {
 	if _, err := bench.WriteMeta(out, meta); err != nil {
 		return err
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, Pairs: pairs})
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, Pairs: pairs}, quiet)
 }
 
 // configFlag collects --config values.
@@ -270,7 +285,9 @@ func runBenchMerge(e env, args []string) error {
 		"Combines the runs.jsonl of several shards (files, or the folders holding them) into one\n"+
 			"table and set of pictures, as if the whole grid had run at once.", 1, -1)
 	var out string
+	var quiet bool
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-merged-YYYYMMDD-HHMMSS here)")
+	c.quietFlag(&quiet)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -308,7 +325,7 @@ func runBenchMerge(e env, args []string) error {
 			return err
 		}
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta})
+	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta}, quiet)
 }
 
 // firstMeta reads the settings record of the first result folder among
@@ -376,7 +393,7 @@ func runBenchReport(e env, args []string) error {
 			return err
 		}
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex, Pairs: pairs})
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex, Pairs: pairs}, false)
 }
 
 // writeRunsFile writes runs to dir/runs.jsonl.
@@ -394,12 +411,14 @@ func writeRunsFile(dir string, runs []bench.Run) error {
 
 // benchReport writes the tables and pictures, prints the table, and fails
 // when proven optima disagree.
-func benchReport(e env, dir string, runs []bench.Run, opt bench.ReportOptions) error {
+func benchReport(e env, dir string, runs []bench.Run, opt bench.ReportOptions, quiet bool) error {
 	s, files, err := bench.Report(dir, runs, e.stdout, opt)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "odt bench: wrote %s and %d more files in %s\n", bench.RunsFile, len(files), dir)
+	if !quiet {
+		fmt.Fprintf(e.stderr, "odt bench: wrote %s and %d more files in %s\n", bench.RunsFile, len(files), dir)
+	}
 	if len(s.Conflicts) > 0 {
 		return fmt.Errorf("%d cross-check error(s): backends that proved optimality disagree (see the table)", len(s.Conflicts))
 	}

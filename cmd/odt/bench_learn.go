@@ -18,6 +18,9 @@ type protocolFlags struct {
 	split, seedList, alphas, skeletons, minSupports, leafCosts, classWeight string
 	cv, tuneFolds                                                           int
 	tune                                                                    bool
+	// data says how to read the data files (--label, --weight,
+	// --data-format) when writing split files.
+	data *dataFlags
 
 	// parsed
 	protocol  string
@@ -169,7 +172,12 @@ func (p *protocolFlags) writeSplits(cells []bench.Cell, dir string) error {
 		d := data[c.Dataset]
 		if d == nil {
 			var err error
-			if d, err = model.ReadFile(c.Dataset, model.ReadOptions{}); err != nil {
+			if p.data != nil {
+				d, err = p.data.read(c.Dataset)
+			} else {
+				d, err = model.ReadFile(c.Dataset, model.ReadOptions{})
+			}
+			if err != nil {
 				return badInput(err)
 			}
 			data[c.Dataset] = d

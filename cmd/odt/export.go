@@ -33,7 +33,11 @@ var encodingNames = map[string]string{"depth": "sat-depth", "size": "sat-size", 
 func (f *encodingFlags) declare(c *cmdFlags) {
 	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd or milp-odt (MPS), sat-odt or sat-odd (WCNF, OPB)")
 	c.StringVar(&f.encoding, "encoding", "", "old name of --backend: `E` = depth, size, odd or odt")
-	f.pf.declare(c, true)
+	c.hidden["encoding"] = true
+	// No exportable formulation has a minimum leaf support or the sparse
+	// objective, so neither flag is offered.
+	f.pf.noLeafCost = true
+	f.pf.declare(c, false)
 	f.df.declare(c)
 	c.Var(&f.opts, "opt", "backend option `key=value` (repeatable; odt backends lists them)")
 }

@@ -27,13 +27,14 @@ type cmdFlags struct {
 	usage   string            // "odt solve [flags] DATA"
 	about   string            // one paragraph
 	aliases map[string]string // short name -> long name (shown together)
+	hidden  map[string]bool   // flags still accepted but not shown (old names)
 	npos    [2]int            // least and most positional arguments (-1 = any)
 }
 
 func newFlags(name, usage, about string, minPos, maxPos int) *cmdFlags {
 	fs := flag.NewFlagSet("odt "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	return &cmdFlags{FlagSet: fs, usage: usage, about: about, aliases: map[string]string{}, npos: [2]int{minPos, maxPos}}
+	return &cmdFlags{FlagSet: fs, usage: usage, about: about, aliases: map[string]string{}, hidden: map[string]bool{}, npos: [2]int{minPos, maxPos}}
 }
 
 // outFlag declares --out and its short form -o.
@@ -87,7 +88,7 @@ func (c *cmdFlags) printUsage(w io.Writer) {
 		short[l] = s
 	}
 	c.VisitAll(func(f *flag.Flag) {
-		if _, isAlias := c.aliases[f.Name]; isAlias {
+		if _, isAlias := c.aliases[f.Name]; isAlias || c.hidden[f.Name] {
 			return
 		}
 		arg, help := flag.UnquoteUsage(f)
@@ -315,6 +316,9 @@ type problemFlags struct {
 	leafCost   *listFlag[float64]
 	skeleton   *listFlag[[]int]
 	lists      bool
+	// noLeafCost leaves --leaf-cost undeclared (export and decode: no
+	// exportable formulation has the sparse objective).
+	noLeafCost bool
 }
 
 func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
@@ -326,13 +330,15 @@ func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
 	if p.lists {
 		many = " (a comma-separated list tunes over its values)"
 	}
-	c.StringVar(&p.objective, "objective", "", "what to optimise: `error`, min-depth, min-size or diagram (default: the backend's main objective)")
+	c.StringVar(&p.objective, "objective", "", "`objective` to optimise: error, min-depth, min-size or diagram (default: the backend's main objective)")
 	c.Var(p.depth, "depth", "maximum tree depth `K`"+many)
 	if withSupport {
 		c.Var(p.minSupport, "min-support", "least number of rows `N` in a leaf"+many)
 	}
 	c.IntVar(&p.maxNodes, "max-nodes", 0, "maximum number of internal (test) nodes `N` of the model, for every backend (0 = no bound)")
-	c.Var(p.leafCost, "leaf-cost", "sparse error objective: errors/rows + `λ`·leaves (0 = plain error)"+many)
+	if !p.noLeafCost {
+		c.Var(p.leafCost, "leaf-cost", "sparse error objective: errors/rows + `lambda` × leaves (0 = plain error)"+many)
+	}
 	c.Var(p.alpha, "alpha", "weight `A` of the number of internal nodes in the diagram objective"+many)
 	sk := "diagram layer widths, e.g. `1,2,2` (implies --objective diagram)"
 	if p.lists {

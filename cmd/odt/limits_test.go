@@ -3,8 +3,8 @@ package main
 import "testing"
 
 // The memory cap is the --memory-limit given or, without one, 80 % of
-// the memory this process may use (issue 12 item 2: a default cap keeps
-// the kernel from killing the run).
+// the memory this process may use (a default cap keeps the kernel from
+// killing the run).
 func TestMemoryCap(t *testing.T) {
 	if got := memoryCapMB(500); got != 500 {
 		t.Fatalf("--memory-limit 500 gives a cap of %d MB", got)

@@ -8,11 +8,12 @@
 //	odt eval --model FILE DATA    errors, accuracy and confusion matrix
 //	odt predict --model FILE DATA one predicted label per row
 //	odt backends                  the registered backends and their options
-//	odt export --to dimacs|mps --encoding E [flags] DATA -o FILE
-//	odt decode --encoding E [flags] DATA SOLVER_OUTPUT
+//	odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE
+//	odt decode --backend NAME [flags] DATA SOLVER_OUTPUT
 //	odt bench --backends A,B [flags] DATA...   compare backends (odt bench --help)
 //	odt version                   module version and build tags
 //	odt help exit-codes           what each exit code means
+//	odt completion bash|zsh|fish  a shell completion script
 //
 // The result goes to stdout (or --out/-o FILE, written whole or not at
 // all; "-" is stdout); progress and errors go to stderr.
@@ -78,6 +79,7 @@ func commands() []command {
 		{"decode", "read an external solver's output back into a verified model", runDecode},
 		{"bench", "run backends × datasets × depths, cross-check optima, tables and anytime pictures", runBench},
 		{"version", "print the module version, revision and build tags (with or without HiGHS)", runVersion},
+		{"completion", "print a shell completion script (bash, zsh or fish)", runCompletion},
 	}
 }
 
@@ -88,7 +90,7 @@ func mainUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run `odt COMMAND --help` for a command's flags.")
@@ -160,7 +162,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s%s\n", prefix, strings.TrimPrefix(oneLine(err.Error()), prefix))
 		return exitCode(err)
 	}
-	fmt.Fprintf(stderr, "odt: unknown command %q (commands: solve, eval, predict, backends, export, decode, bench, version; see odt --help)\n", name)
+	fmt.Fprintf(stderr, "odt: unknown command %q (commands: %s; see odt --help)\n", name, strings.Join(completionCommands(), ", "))
 	return 2
 }
 

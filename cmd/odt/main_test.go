@@ -101,7 +101,7 @@ type jsonModel struct {
 	} `json:"nodes"`
 }
 
-// predict walks the contract JSON for one raw row, by the DESIGN.md rules.
+// predict walks the contract JSON for one raw row, by the rules of docs/formats.md.
 func (m *jsonModel) predict(t *testing.T, row []string) string {
 	byID := map[int]int{}
 	for i, n := range m.Nodes {

@@ -19,8 +19,8 @@ import (
 	"github.com/odtkit/odtkit/model/modeltest"
 )
 
-// longProblem writes the 10,000-row × 20-column numeric file of issue 12
-// (seeded): blossom at depth 4 runs for minutes on it (its first model,
+// longProblem writes the 10,000-row × 20-column numeric file of the scale
+// tests (seeded): blossom at depth 4 runs for minutes on it (its first model,
 // the greedy tree, comes within a second).
 func longProblem(t *testing.T) string {
 	t.Helper()

@@ -47,6 +47,7 @@ func (Backend) Info() backend.Info {
 		Name:        "blossom",
 		Family:      backend.FamilyDP,
 		Description: "Blossom: anytime exact depth-bounded search with memory linear in the tree size (Demirović, Hebrard & Jean)",
+		Paper:       "Demirović, Hebrard & Jean, A Simple and Efficient Anytime Algorithm for Computing Optimal Decision Trees, ICML 2023",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
 		Exact:       true,

@@ -9,7 +9,7 @@ import (
 )
 
 // threadsCells are the cp4im depth-4 cells whose sequential search takes
-// over 5 s (issue 16): vehicle and pendigits about 8 s and 14 s on a
+// over 5 s: vehicle and pendigits about 8 s and 14 s on a
 // quiet machine, ionosphere minutes.
 var threadsCells = []string{"vehicle", "pendigits", "ionosphere"}
 

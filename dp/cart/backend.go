@@ -20,6 +20,7 @@ func (Backend) Info() backend.Info {
 		Name:        "cart",
 		Family:      backend.FamilyHeuristic,
 		Description: "greedy top-down tree (Gini impurity), the baseline and first incumbent of the exact solvers",
+		Paper:       "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees, 1984",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
 		Caps:        backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true},

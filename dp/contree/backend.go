@@ -25,6 +25,7 @@ func (Backend) Info() backend.Info {
 		Family: backend.FamilyDP,
 		Description: "ConTree: optimal depth-limited tree by dynamic programming and branch-and-bound " +
 			"directly on numeric thresholds (categorical columns as one 0/1 test per level; integer row weights only)",
+		Paper:      "Brita, van der Linden & Demirović, Optimal Classification Trees for Continuous Feature Data Using Dynamic Programming with Branch-and-Bound, AAAI 2025",
 		Objectives: []model.Objective{model.MinError},
 		Input:      "numeric",
 		Exact:      true,

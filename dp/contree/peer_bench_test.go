@@ -22,9 +22,9 @@ import (
 // each; it checks that both report the same number of errors and
 // reports peer-s, odtkit-s and ratio (odtkit-s / peer-s). Without
 // ../shared/peers/bin/ConTree it says so and skips. Select cells by
-// name, one at a time under the heavy lock, e.g.
+// name, one at a time on an otherwise idle machine, e.g.
 //
-//	flock /tmp/odtkit-heavy.lock go test -run '^$' -bench 'ConTreePeer/fault/d3' -benchtime 1x -timeout 2h ./dp/contree
+//	go test -run '^$' -bench 'ConTreePeer/fault/d3' -benchtime 1x -timeout 2h ./dp/contree
 //
 // Depths 2 and 3 cover every file of numeric-optima.tsv; depth 4 rows
 // exist for the files where ConTree was measured there. Each ConTree run

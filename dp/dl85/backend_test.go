@@ -28,7 +28,7 @@ func TestBackendsBruteForce(t *testing.T) {
 }
 
 // Bad options and problem fields the backends do not honour are refused
-// with backend.ErrInvalid before any work (issue 13's list).
+// with backend.ErrInvalid before any work.
 func TestBackendsRefuse(t *testing.T) {
 	d := dptest.Random(rand.New(rand.NewPCG(1, 2)), 20, 3, 2, false, dptest.NoWeights)
 	p := model.Problem{MaxDepth: 2}

@@ -151,7 +151,7 @@ func TestCADL85AnnealTimeLimit(t *testing.T) {
 }
 
 // BenchmarkCADL85FirstIncumbent measures, on anneal at depth 6, the
-// Done-when of issue 3: CA-DL8.5's first incumbent at least as good as the
+// promise of an anytime search: CA-DL8.5's first incumbent at least as good as the
 // greedy tree comes no later than the greedy baseline's time plus parsing.
 // It reports parse-s (reading the file), cart-s (the baseline: binary view
 // and greedy tree), cadl85-s (the trace time, from the start of the

@@ -10,7 +10,7 @@ import (
 )
 
 // cadl85 on 50 rows × 10,000 binary columns at depth 2, where the depth-2
-// tables (1.6 GB) are skipped (issue 12, item 4):
+// tables (1.6 GB) are skipped:
 //   - the depth-1 branches a restart solves are cached for the next ones
 //     (they were not while the depth-2 step was on but skipped, so every
 //     restart solved them all again: 431 restarts in 40 s, now ~4,000);

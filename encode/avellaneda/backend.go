@@ -53,6 +53,7 @@ func info(size bool) backend.Info {
 		Name:        "sat-depth",
 		Family:      backend.FamilySAT,
 		Description: "minimum depth of a tree with no training error: Avellaneda's incremental SAT encoding (DT_depth)",
+		Paper:       "Avellaneda, Efficient Inference of Optimal Decision Trees, AAAI 2020",
 		Objectives:  []model.Objective{model.MinDepth},
 		Input:       "binary view",
 		Exact:       true,

@@ -14,7 +14,8 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// sideBySideFiles are the inferdt rows of issue 15's side-by-side table.
+// sideBySideFiles are the inferdt files timed side by side with InferDT
+// (docs/benchmarks.md).
 var sideBySideFiles = []string{"mouse", "iris", "monk1", "monk2", "monk3", "wine", "lung_cancer_examples", "zoo"}
 
 // sideBySideLong are the hard rows measured by DT_depth alone with
@@ -31,7 +32,7 @@ var sideBySideLong = []string{"balance-scale_bin1", "balance-scale_bin2", "car",
 // Without ../shared/peers/bin/InferDT it says so and measures odtkit
 // alone. Select rows by name, e.g.
 //
-//	flock /tmp/odtkit-heavy.lock go test -run '^$' -bench 'InferDTSideBySide/size/monk2' -benchtime 1x ./encode/avellaneda
+//	go test -run '^$' -bench 'InferDTSideBySide/size/monk2' -benchtime 1x ./encode/avellaneda
 //
 // Each InferDT run is bounded by ODTKIT_PEER_TIMEOUT (a Go duration,
 // default 5m). ODTKIT_LONG=1 adds the DT_depth rows of sideBySideLong.

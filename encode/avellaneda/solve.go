@@ -93,7 +93,7 @@ type Settings struct {
 }
 
 // defaultBatch is Settings.Batch's default: two examples per call for
-// DT_depth, one for DT_size. Measured (process CPU s, scratch driver,
+// DT_depth, one for DT_size. Measured (process CPU s,
 // alternately, min of 3), DT_depth on 27 small inferdt files (whole and
 // train folds) 1.781 with one, 1.632 with two (two earlier runs: 1.916
 // -> 1.734, 2.038 -> 1.825; monk3 0.188 -> 0.109); on the hard rows, one

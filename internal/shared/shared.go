@@ -1,4 +1,4 @@
-// Package shared gives tests and benchmarks the team's shared benchmark
+// Package shared gives tests and benchmarks the shared benchmark
 // folder, ../shared beside the repository root: where it is, whether the
 // long suites run, and its reference tables read as rows of named columns.
 //

@@ -9,7 +9,8 @@ import (
 	"github.com/odtkit/odtkit/model/modeltest"
 )
 
-// TestGenerateCSV writes the scale-test file of issue 12 when asked:
+// TestGenerateCSV writes the seeded numeric file of the scale tests
+// when asked:
 //
 //	ODTKIT_GEN_CSV=/tmp/numeric-1m.csv ODTKIT_GEN_ROWS=1000000 go test -run GenerateCSV ./model/modeltest
 //

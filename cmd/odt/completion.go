@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/odtkit/odtkit"
+)
+
+// flagSpec is one flag of a command, as its help shows it.
+type flagSpec struct {
+	long, short string // "depth", "o" ("" when none)
+	arg         string // value placeholder ("" for a switch)
+	help        string
+}
+
+// helpFlagLine matches a flag line of printUsage: "  -o, --out FILE".
+var helpFlagLine = regexp.MustCompile(`^  (?:-([A-Za-z]), )?--([A-Za-z0-9-]+)(?: (\S+))?$`)
+
+// commandFlags returns the flags a command (or "bench merge") offers,
+// read from its own --help: the flag definitions stay in one place, the
+// command's code, and hidden flags stay hidden.
+func commandFlags(name string) ([]flagSpec, error) {
+	args := append(strings.Fields(name)[1:], "--help")
+	cmd := strings.Fields(name)[0]
+	for _, c := range commands() {
+		if c.name != cmd || c.name == "completion" {
+			continue
+		}
+		var out bytes.Buffer
+		if err := c.run(env{stdout: &out, stderr: io.Discard}, args); err != errHelpShown {
+			return nil, fmt.Errorf("odt %s --help: %v", name, err)
+		}
+		return parseHelpFlags(out.String()), nil
+	}
+	return nil, fmt.Errorf("no command %q", name)
+}
+
+func parseHelpFlags(help string) []flagSpec {
+	var fs []flagSpec
+	lines := strings.Split(help, "\n")
+	for i, l := range lines {
+		m := helpFlagLine.FindStringSubmatch(l)
+		if m == nil || m[2] == "help" {
+			continue
+		}
+		f := flagSpec{short: m[1], long: m[2], arg: m[3]}
+		if i+1 < len(lines) {
+			f.help = strings.TrimSpace(lines[i+1])
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// completionCommands are the command names completed after `odt`, with
+// "bench merge" as a command of its own.
+func completionCommands() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// flagValues are the values completed after a flag, where the flag has a
+// fixed set; other flags complete file names.
+func flagValues() map[string][]string {
+	var backends []string
+	for _, in := range odtkit.DefaultRegistry().List() {
+		backends = append(backends, in.Name)
+	}
+	return map[string][]string{
+		"backend":     append([]string{"auto"}, backends...),
+		"backends":    backends,
+		"objective":   {"error", "min-depth", "min-size", "diagram"},
+		"to":          {"dimacs", "mps"},
+		"data-format": {"csv", "text"},
+		"format":      {"text", "json", "dot", "markdown"},
+	}
+}
+
+func runCompletion(e env, args []string) error {
+	c := newFlags("completion", "odt completion bash|zsh|fish",
+		"Prints a shell completion script for odt: commands, each command's flags, backend\n"+
+			"names after --backend and --backends, and fixed values after --objective, --to,\n"+
+			"--format and --data-format. Load it with, for example:\n\n"+
+			"  bash:  source <(odt completion bash)         (or save it in /etc/bash_completion.d/odt)\n"+
+			"  zsh:   odt completion zsh > \"${fpath[1]}/_odt\"\n"+
+			"  fish:  odt completion fish > ~/.config/fish/completions/odt.fish", 1, 1)
+	pos, err := c.parse(e.stdout, args)
+	if err != nil {
+		return err
+	}
+	specs := map[string][]flagSpec{}
+	names := append(completionCommands(), "bench merge")
+	for _, n := range names {
+		if n == "completion" {
+			continue
+		}
+		if specs[n], err = commandFlags(n); err != nil {
+			return err
+		}
+	}
+	switch pos[0] {
+	case "bash":
+		return writeBash(e.stdout, specs)
+	case "zsh":
+		return writeZsh(e.stdout, specs)
+	case "fish":
+		return writeFish(e.stdout, specs)
+	}
+	return usagef("completion %q: want bash, zsh or fish", pos[0])
+}
+
+// sortedKeys returns the commands in a fixed order.
+func sortedKeys(specs map[string][]flagSpec) []string {
+	keys := make([]string, 0, len(specs))
+	for k := range specs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// flagWords lists a command's flags as typed: --long and -s.
+func flagWords(fs []flagSpec) []string {
+	var w []string
+	for _, f := range fs {
+		w = append(w, "--"+f.long)
+		if f.short != "" {
+			w = append(w, "-"+f.short)
+		}
+	}
+	return append(w, "--help")
+}
+
+// valueFlags lists the flags that take a value, as typed: those whose
+// value is a file or folder (completed with file names), and the others
+// (numbers, durations, lists: nothing to complete).
+func valueFlags(specs map[string][]flagSpec) (files, others []string) {
+	kind := map[string]bool{} // flag -> takes a path
+	for _, fs := range specs {
+		for _, f := range fs {
+			if f.arg == "" {
+				continue
+			}
+			path := f.arg == "FILE" || f.arg == "DIR" || strings.HasSuffix(f.arg, "FILE")
+			for _, w := range []string{"--" + f.long, "-" + f.short} {
+				if w != "-" {
+					kind[w] = kind[w] || path
+				}
+			}
+		}
+	}
+	for _, w := range sortedStrings(kind) {
+		if kind[w] {
+			files = append(files, w)
+		} else if _, fixed := flagValues()[strings.TrimLeft(w, "-")]; !fixed {
+			others = append(others, w)
+		}
+	}
+	return files, others
+}
+
+func shellKey(cmd string) string { return strings.ReplaceAll(cmd, " ", "_") }
+
+func writeBash(w io.Writer, specs map[string][]flagSpec) error {
+	var b strings.Builder
+	b.WriteString("# bash completion for odt (generated by `odt completion bash`)\n")
+	b.WriteString("_odt() {\n")
+	b.WriteString("    local cur prev cmd i\n")
+	b.WriteString("    COMPREPLY=()\n")
+	b.WriteString("    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n")
+	b.WriteString("    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n")
+	b.WriteString("    if [[ $COMP_CWORD -eq 1 ]]; then\n")
+	fmt.Fprintf(&b, "        COMPREPLY=($(compgen -W %q -- \"$cur\"))\n", strings.Join(completionCommands(), " "))
+	b.WriteString("        return 0\n    fi\n")
+	b.WriteString("    cmd=\"${COMP_WORDS[1]}\"\n")
+	b.WriteString("    if [[ $cmd == bench && $COMP_CWORD -eq 2 && $cur != -* ]]; then\n")
+	b.WriteString("        COMPREPLY=($(compgen -W \"merge\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n")
+	b.WriteString("        return 0\n    fi\n")
+	b.WriteString("    if [[ $cmd == bench && ${COMP_WORDS[2]} == merge ]]; then cmd=bench_merge; fi\n")
+	b.WriteString("    if [[ $cmd == completion ]]; then\n")
+	b.WriteString("        COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n")
+	b.WriteString("        return 0\n    fi\n")
+	b.WriteString("    case \"$prev\" in\n")
+	vals := flagValues()
+	for _, k := range sortedStrings(vals) {
+		// Lists (--backends a,b) complete the part after the last comma.
+		fmt.Fprintf(&b, "        --%s) local pre=\"\"; [[ $cur == *,* ]] && pre=\"${cur%%,*},\"\n", k)
+		fmt.Fprintf(&b, "            COMPREPLY=($(compgen -P \"$pre\" -W %q -- \"${cur##*,}\")); return 0 ;;\n", strings.Join(vals[k], " "))
+	}
+	files, others := valueFlags(specs)
+	fmt.Fprintf(&b, "        %s)\n", strings.Join(files, "|"))
+	b.WriteString("            COMPREPLY=($(compgen -f -- \"$cur\")); return 0 ;;\n")
+	fmt.Fprintf(&b, "        %s)\n", strings.Join(others, "|"))
+	b.WriteString("            return 0 ;;\n")
+	b.WriteString("    esac\n")
+	b.WriteString("    if [[ $cur == -* ]]; then\n")
+	b.WriteString("        case \"$cmd\" in\n")
+	for _, k := range sortedKeys(specs) {
+		fmt.Fprintf(&b, "            %s) COMPREPLY=($(compgen -W %q -- \"$cur\")) ;;\n", shellKey(k), strings.Join(flagWords(specs[k]), " "))
+	}
+	b.WriteString("        esac\n")
+	b.WriteString("        return 0\n    fi\n")
+	b.WriteString("    COMPREPLY=($(compgen -f -- \"$cur\"))\n")
+	b.WriteString("}\n")
+	b.WriteString("complete -o filenames -F _odt odt\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sortedStrings[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func writeZsh(w io.Writer, specs map[string][]flagSpec) error {
+	var b strings.Builder
+	b.WriteString("#compdef odt\n# zsh completion for odt (generated by `odt completion zsh`)\n\n")
+	b.WriteString("_odt() {\n")
+	b.WriteString("    local cmd=${words[2]} prev=${words[CURRENT-1]}\n")
+	b.WriteString("    if (( CURRENT == 2 )); then\n")
+	b.WriteString("        local -a cmds\n        cmds=(\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "            %s\n", zshQuote(c.name+":"+c.summary))
+	}
+	b.WriteString("        )\n        _describe command cmds\n        return\n    fi\n")
+	b.WriteString("    if [[ $cmd == bench && ${words[3]} == merge ]]; then cmd=bench_merge; fi\n")
+	b.WriteString("    if [[ $cmd == completion ]]; then compadd bash zsh fish; return; fi\n")
+	b.WriteString("    case $prev in\n")
+	vals := flagValues()
+	for _, k := range sortedStrings(vals) {
+		fmt.Fprintf(&b, "        --%s) compadd -- %s; return ;;\n", k, strings.Join(vals[k], " "))
+	}
+	files, others := valueFlags(specs)
+	fmt.Fprintf(&b, "        %s) _files; return ;;\n", strings.Join(files, "|"))
+	fmt.Fprintf(&b, "        %s) return ;;\n", strings.Join(others, "|"))
+	b.WriteString("    esac\n")
+	b.WriteString("    if [[ $PREFIX == -* ]]; then\n")
+	b.WriteString("        local -a flags\n")
+	b.WriteString("        case $cmd in\n")
+	for _, k := range sortedKeys(specs) {
+		var items []string
+		for _, f := range specs[k] {
+			items = append(items, zshQuote("--"+f.long+":"+f.help))
+			if f.short != "" {
+				items = append(items, zshQuote("-"+f.short+":"+f.help))
+			}
+		}
+		items = append(items, zshQuote("--help:show the help"))
+		fmt.Fprintf(&b, "            %s) flags=(%s) ;;\n", shellKey(k), strings.Join(items, " "))
+	}
+	b.WriteString("        esac\n")
+	b.WriteString("        _describe flag flags\n")
+	b.WriteString("        return\n    fi\n")
+	b.WriteString("    if [[ $cmd == bench && CURRENT -eq 3 ]]; then compadd merge; fi\n")
+	b.WriteString("    _files\n")
+	b.WriteString("}\n\n")
+	b.WriteString("if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then\n    _odt \"$@\"\nelse\n    compdef _odt odt\nfi\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// zshQuote quotes a word for zsh, escaping the colons _describe splits on
+// in the name part only.
+func zshQuote(s string) string {
+	name, desc, _ := strings.Cut(s, ":")
+	name = strings.ReplaceAll(name, ":", `\:`)
+	return "'" + strings.ReplaceAll(name+":"+desc, "'", `'\''`) + "'"
+}
+
+func writeFish(w io.Writer, specs map[string][]flagSpec) error {
+	var b strings.Builder
+	b.WriteString("# fish completion for odt (generated by `odt completion fish`)\n")
+	b.WriteString("complete -c odt -f\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "complete -c odt -n __fish_use_subcommand -a %s -d %s\n", c.name, fishQuote(c.summary))
+	}
+	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge' -a merge -d 'combine shard outputs'\n")
+	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
+	vals := flagValues()
+	for _, k := range sortedKeys(specs) {
+		cond := "__fish_seen_subcommand_from " + k
+		if k == "bench" {
+			cond = "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge"
+		} else if k == "bench merge" {
+			cond = "__fish_seen_subcommand_from merge"
+		}
+		for _, f := range specs[k] {
+			fmt.Fprintf(&b, "complete -c odt -n %s -l %s", fishQuote(cond), f.long)
+			if f.short != "" {
+				fmt.Fprintf(&b, " -s %s", f.short)
+			}
+			if f.arg != "" {
+				if v, ok := vals[f.long]; ok {
+					fmt.Fprintf(&b, " -x -a %s", fishQuote(strings.Join(v, " ")))
+				} else if strings.Contains(f.arg, "FILE") || f.arg == "DIR" {
+					b.WriteString(" -r -F")
+				} else {
+					b.WriteString(" -x")
+				}
+			}
+			fmt.Fprintf(&b, " -d %s\n", fishQuote(f.help))
+		}
+	}
+	b.WriteString("complete -c odt -n 'not __fish_use_subcommand' -F\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func fishQuote(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
