@@ -57,8 +57,11 @@ func parseHelpFlags(help string) []flagSpec {
 	return fs
 }
 
-// completionCommands are the command names completed after `odt`, with
-// "bench merge" as a command of its own.
+// benchSubcommands are the words after `odt bench` that name a command of
+// their own ("bench merge", "bench report").
+var benchSubcommands = []string{"merge", "report"}
+
+// completionCommands are the command names completed after `odt`.
 func completionCommands() []string {
 	var names []string
 	for _, c := range commands() {
@@ -97,7 +100,10 @@ func runCompletion(e env, args []string) error {
 		return err
 	}
 	specs := map[string][]flagSpec{}
-	names := append(completionCommands(), "bench merge")
+	names := completionCommands()
+	for _, sub := range benchSubcommands {
+		names = append(names, "bench "+sub)
+	}
 	for _, n := range names {
 		if n == "completion" {
 			continue
@@ -182,9 +188,11 @@ func writeBash(w io.Writer, specs map[string][]flagSpec) error {
 	b.WriteString("        return 0\n    fi\n")
 	b.WriteString("    cmd=\"${COMP_WORDS[1]}\"\n")
 	b.WriteString("    if [[ $cmd == bench && $COMP_CWORD -eq 2 && $cur != -* ]]; then\n")
-	b.WriteString("        COMPREPLY=($(compgen -W \"merge\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n")
+	fmt.Fprintf(&b, "        COMPREPLY=($(compgen -W %q -- \"$cur\") $(compgen -f -- \"$cur\"))\n", strings.Join(benchSubcommands, " "))
 	b.WriteString("        return 0\n    fi\n")
-	b.WriteString("    if [[ $cmd == bench && ${COMP_WORDS[2]} == merge ]]; then cmd=bench_merge; fi\n")
+	for _, sub := range benchSubcommands {
+		fmt.Fprintf(&b, "    if [[ $cmd == bench && ${COMP_WORDS[2]} == %s ]]; then cmd=bench_%s; fi\n", sub, sub)
+	}
 	b.WriteString("    if [[ $cmd == completion ]]; then\n")
 	b.WriteString("        COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n")
 	b.WriteString("        return 0\n    fi\n")
@@ -235,7 +243,9 @@ func writeZsh(w io.Writer, specs map[string][]flagSpec) error {
 		fmt.Fprintf(&b, "            %s\n", zshQuote(c.name+":"+c.summary))
 	}
 	b.WriteString("        )\n        _describe command cmds\n        return\n    fi\n")
-	b.WriteString("    if [[ $cmd == bench && ${words[3]} == merge ]]; then cmd=bench_merge; fi\n")
+	for _, sub := range benchSubcommands {
+		fmt.Fprintf(&b, "    if [[ $cmd == bench && ${words[3]} == %s ]]; then cmd=bench_%s; fi\n", sub, sub)
+	}
 	b.WriteString("    if [[ $cmd == completion ]]; then compadd bash zsh fish; return; fi\n")
 	b.WriteString("    case $prev in\n")
 	vals := flagValues()
@@ -263,7 +273,7 @@ func writeZsh(w io.Writer, specs map[string][]flagSpec) error {
 	b.WriteString("        esac\n")
 	b.WriteString("        _describe flag flags\n")
 	b.WriteString("        return\n    fi\n")
-	b.WriteString("    if [[ $cmd == bench && CURRENT -eq 3 ]]; then compadd merge; fi\n")
+	fmt.Fprintf(&b, "    if [[ $cmd == bench && CURRENT -eq 3 ]]; then compadd %s; fi\n", strings.Join(benchSubcommands, " "))
 	b.WriteString("    _files\n")
 	b.WriteString("}\n\n")
 	b.WriteString("if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then\n    _odt \"$@\"\nelse\n    compdef _odt odt\nfi\n")
@@ -286,15 +296,16 @@ func writeFish(w io.Writer, specs map[string][]flagSpec) error {
 	for _, c := range commands() {
 		fmt.Fprintf(&b, "complete -c odt -n __fish_use_subcommand -a %s -d %s\n", c.name, fishQuote(c.summary))
 	}
-	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge' -a merge -d 'combine shard outputs'\n")
+	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge report' -a merge -d 'combine shard outputs'\n")
+	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge report' -a report -d 'rebuild tables, pictures and report.html'\n")
 	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
 	vals := flagValues()
 	for _, k := range sortedKeys(specs) {
 		cond := "__fish_seen_subcommand_from " + k
 		if k == "bench" {
-			cond = "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge"
-		} else if k == "bench merge" {
-			cond = "__fish_seen_subcommand_from merge"
+			cond = "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge report"
+		} else if sub, ok := strings.CutPrefix(k, "bench "); ok {
+			cond = "__fish_seen_subcommand_from " + sub
 		}
 		for _, f := range specs[k] {
 			fmt.Fprintf(&b, "complete -c odt -n %s -l %s", fishQuote(cond), f.long)

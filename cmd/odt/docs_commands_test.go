@@ -193,8 +193,8 @@ func checkDocCommand(t *testing.T, c docCommand, specs map[string][]flagSpec) {
 	if name == "--help" || name == "-h" || name == "help" || placeholder(name) {
 		return
 	}
-	if name == "bench" && len(rest) > 0 && rest[0] == "merge" {
-		name, rest = "bench merge", rest[1:]
+	if name == "bench" && len(rest) > 0 && slices.Contains(benchSubcommands, rest[0]) {
+		name, rest = "bench "+rest[0], rest[1:]
 	}
 	fs, ok := specs[name]
 	if !ok {
@@ -262,7 +262,7 @@ func checkDocCommand(t *testing.T, c docCommand, specs map[string][]flagSpec) {
 // registered. Every relative link resolves, anchors included.
 func TestDocsCommands(t *testing.T) {
 	specs := map[string][]flagSpec{}
-	for _, n := range append(completionCommands(), "bench merge") {
+	for _, n := range append(completionCommands(), "bench merge", "bench report") {
 		if n == "completion" || n == "version" {
 			continue
 		}
