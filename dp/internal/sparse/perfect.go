@@ -1,0 +1,499 @@
+package sparse
+
+import (
+	"context"
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+// PerfectConfig is a consistent-tree problem on a binary view: the least
+// depth of a tree with no training error (the min-depth objective) and,
+// with Size, the fewest leaves among the trees of that depth (min-size).
+type PerfectConfig struct {
+	// Size asks for the fewest nodes at the least depth.
+	Size bool
+	// MaxDepth, when positive, is the largest depth tried (DepthCap):
+	// no consistent tree within it is Infeasible.
+	MaxDepth int
+	// MaxNodes, when positive, admits only trees of at most that many
+	// internal nodes at every depth tried.
+	MaxNodes int
+	// MinSupport is the least number of rows (of Keep) in a leaf.
+	MinSupport int
+	// Keep holds the rows the tree must classify (nil: all rows).
+	Keep model.Bitset
+	// Budget accounts the caches (nil: no cap).
+	Budget *backend.Budget
+	// Report, when set, receives each improving tree.
+	Report func(g *model.Graph)
+}
+
+// PerfectResult is the outcome of SolvePerfect.
+type PerfectResult struct {
+	// Tree is the best consistent tree found (nil when none); Optimal
+	// says whether it is proven optimal for the objective.
+	Tree    *model.Graph
+	Optimal bool
+	// Infeasible: no consistent tree within MaxDepth, MaxNodes and
+	// MinSupport exists (proven).
+	Infeasible bool
+	// DepthLB is a proven lower bound on the depth of a consistent tree
+	// (within MaxNodes): every depth below it was refuted. LeavesLB is
+	// one on the leaves of a consistent tree of the least depth (0 when
+	// the size phase did not start).
+	DepthLB, LeavesLB int
+	// Branches counts the cached branches of both searches.
+	Branches int
+	// MemoryStop, when not nil, is why the search stopped early: the
+	// caches reached the budget (it wraps model.ErrMemoryLimit).
+	MemoryStop error
+}
+
+// noTree is the leaf count of a branch without a consistent tree.
+const noTree = 1 << 30
+
+// depthRec is what the depth search knows of a row set: no consistent
+// tree of depth below lb; one of depth ub splitting first on test (ub =
+// noTree: none known).
+type depthRec struct {
+	lb, ub int32
+	test   int32
+}
+
+// sizeRec is what the size search knows of a row set at a depth: exact,
+// the fewest leaves of a consistent tree, whose root splits on test;
+// else a lower bound on them.
+type sizeRec struct {
+	leaves int32
+	test   int32
+	exact  bool
+}
+
+// perfect is the state of one SolvePerfect.
+type perfect struct {
+	ctx   context.Context
+	v     *model.BinaryView
+	cfg   PerfectConfig
+	tests []int // the view's tests less duplicates, complements, constants
+	depth map[string]depthRec
+	size  map[string]sizeRec
+	key   []byte
+	// scratch bitsets per remaining depth: the depth search's and the
+	// size search's (a size branch at depth d asks the depth search about
+	// its children at d−1 while it holds them).
+	dscratch, sscratch [][2]model.Bitset
+	steps              int
+	stopped            bool
+	memErr             error
+	reserved, used     int64
+}
+
+// SolvePerfect finds the least depth of a tree with no error on the kept
+// rows (iterative deepening: each depth is refuted or met by an exact
+// search of the trees of that depth), and with cfg.Size the fewest leaves
+// at that depth (branch and bound). Both searches cache their branches by
+// row set; a branch whose rows hold c classes needs ⌈log2 c⌉ levels and c
+// leaves. When ctx ends or the caches reach the budget it returns the
+// best tree found and the bounds proven so far.
+func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *PerfectResult {
+	cfg.MinSupport = max(1, cfg.MinSupport)
+	if cfg.Keep == nil {
+		cfg.Keep = model.FullBitset(v.N)
+	}
+	s := &perfect{ctx: ctx, v: v, cfg: cfg, depth: map[string]depthRec{}, size: map[string]sizeRec{}}
+	defer func() { cfg.Budget.Release(s.reserved) }()
+	dup, comp, constant := v.Redundancy()
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			s.tests = append(s.tests, t)
+		}
+	}
+	res := &PerfectResult{}
+	root := cfg.Keep
+	_, nc, n := s.classes(root)
+	if n == 0 {
+		// No row to classify: a single leaf of any class.
+		b := model.NewBuilder(v.Data, model.KindTree)
+		res.Tree, res.Optimal, res.LeavesLB = b.Graph(b.Leaf(0)), true, 1
+		return res
+	}
+	res.DepthLB = ceilLog2(nc)
+	// A path never repeats a test (its second branch would be empty), and
+	// every split sends rows both ways: beyond these depths nothing new.
+	last := min(len(s.tests), n-1)
+	if cfg.MaxNodes > 0 {
+		last = min(last, cfg.MaxNodes)
+	}
+	if cfg.MaxDepth > 0 {
+		last = min(last, cfg.MaxDepth)
+	}
+	found := -1 // the least depth
+	leaves := 0 // with MaxNodes: the fewest leaves at that depth
+	for d := res.DepthLB; d <= last; d++ {
+		ok := s.feasible(root, d)
+		if ok && cfg.MaxNodes > 0 {
+			l := s.minLeaves(root, d, cfg.MaxNodes+2)
+			ok, leaves = l <= cfg.MaxNodes+1, l
+		}
+		if s.stopped {
+			break
+		}
+		if ok {
+			found = d
+			break
+		}
+		res.DepthLB = d + 1
+	}
+	res.Branches = len(s.depth) + len(s.size)
+	res.MemoryStop = s.memErr
+	if found < 0 {
+		res.Infeasible = !s.stopped
+		return res
+	}
+	if cfg.MaxNodes > 0 {
+		// The node-limited search has the fewest leaves at this depth.
+		res.Tree = s.buildSize(root, found)
+		res.LeavesLB, res.Optimal = leaves, true
+		s.report(res.Tree)
+		return res
+	}
+	res.Tree = s.buildDepth(root, found)
+	s.report(res.Tree)
+	if !cfg.Size {
+		res.Optimal = true
+		return res
+	}
+	_, nc, _ = s.classes(root)
+	res.LeavesLB = max(nc, min(found, 1)+1)
+	best := res.Tree.Leaves()
+	l := s.minLeaves(root, found, best)
+	res.Branches = len(s.depth) + len(s.size)
+	res.MemoryStop = s.memErr
+	if s.stopped {
+		if e, ok := s.size[string(s.sizeKey(root, found))]; ok {
+			res.LeavesLB = max(res.LeavesLB, int(e.leaves))
+		}
+		return res
+	}
+	res.Optimal = true
+	res.LeavesLB = min(l, best)
+	if l < best {
+		res.Tree = s.buildSize(root, found)
+		s.report(res.Tree)
+	}
+	return res
+}
+
+func (s *perfect) report(g *model.Graph) {
+	if s.cfg.Report != nil {
+		s.cfg.Report(g)
+	}
+}
+
+// ceilLog2 is the least depth of a tree with c leaves.
+func ceilLog2(c int) int {
+	if c <= 1 {
+		return 0
+	}
+	return bits.Len(uint(c - 1))
+}
+
+// classes returns the class of rows' first class present, the number of
+// classes present and the number of rows.
+func (s *perfect) classes(rows model.Bitset) (class, nc, n int) {
+	class = -1
+	for c, cls := range s.v.Class {
+		if k := model.AndCount(rows, cls); k > 0 {
+			if class < 0 {
+				class = c
+			}
+			nc++
+			n += k
+		}
+	}
+	return max(class, 0), nc, n
+}
+
+// leaf reports whether rows may be a leaf: one class, and at least the
+// minimum support. Otherwise lb is the least depth of a consistent tree
+// on them (noTree when none can split).
+func (s *perfect) leaf(rows model.Bitset) (class int, ok bool, lb int) {
+	class, nc, n := s.classes(rows)
+	if nc <= 1 {
+		if n >= s.cfg.MinSupport {
+			return class, true, 0
+		}
+		return class, false, noTree // too few rows for a leaf, too few to split
+	}
+	if n < 2*s.cfg.MinSupport {
+		return class, false, noTree
+	}
+	return class, false, ceilLog2(nc)
+}
+
+func (s *perfect) scratch(list *[][2]model.Bitset, d int) (lo, hi model.Bitset) {
+	for len(*list) <= d {
+		*list = append(*list, [2]model.Bitset{model.NewBitset(s.v.N), model.NewBitset(s.v.N)})
+	}
+	p := (*list)[d]
+	return p[0], p[1]
+}
+
+// split sets lo and hi to the rows of rows failing and passing test t
+// and reports whether both hold at least the minimum support (and so are
+// not empty).
+func (s *perfect) split(rows model.Bitset, t int, lo, hi model.Bitset) bool {
+	hi.And(rows, s.v.True[t])
+	lo.AndNot(rows, s.v.True[t])
+	nh, nl := hi.Count(), lo.Count()
+	return nh >= s.cfg.MinSupport && nl >= s.cfg.MinSupport
+}
+
+func (s *perfect) rowsKey(rows model.Bitset) []byte {
+	s.key = s.key[:0]
+	for _, w := range rows {
+		s.key = binary.LittleEndian.AppendUint64(s.key, w)
+	}
+	return s.key
+}
+
+func (s *perfect) sizeKey(rows model.Bitset, d int) []byte {
+	s.key = binary.AppendUvarint(s.key[:0], uint64(d))
+	for _, w := range rows {
+		s.key = binary.LittleEndian.AppendUint64(s.key, w)
+	}
+	return s.key
+}
+
+// depthLB is the least depth of a consistent tree on rows that the
+// depth search knows (0 for a leaf).
+func (s *perfect) depthLB(rows model.Bitset) int {
+	if e, ok := s.depth[string(s.rowsKey(rows))]; ok {
+		return int(e.lb)
+	}
+	_, ok, lb := s.leaf(rows)
+	if ok {
+		return 0
+	}
+	return lb
+}
+
+// feasible reports whether a consistent tree of depth at most d exists
+// on rows. After a stop its false means nothing, and nothing false is
+// cached.
+func (s *perfect) feasible(rows model.Bitset, d int) bool {
+	_, ok, lb := s.leaf(rows)
+	if ok {
+		return true
+	}
+	if d < lb {
+		return false
+	}
+	kb := s.rowsKey(rows)
+	e, cached := s.depth[string(kb)]
+	if !cached {
+		e = depthRec{lb: int32(lb), ub: noTree, test: -1}
+	}
+	if d >= int(e.ub) {
+		return true
+	}
+	if d < int(e.lb) || s.stop() {
+		return false
+	}
+	key := string(kb)
+	lo, hi := s.scratch(&s.dscratch, d)
+	found := -1
+	for _, t := range s.tests {
+		if !s.split(rows, t, lo, hi) {
+			continue
+		}
+		if d == 1 {
+			// Both children must be leaves: cheaper than the cache.
+			if _, okl, _ := s.leaf(lo); !okl {
+				continue
+			}
+			if _, okh, _ := s.leaf(hi); !okh {
+				continue
+			}
+			found = t
+			break
+		}
+		if s.depthLB(lo) > d-1 || s.depthLB(hi) > d-1 {
+			continue
+		}
+		if s.feasible(lo, d-1) && s.feasible(hi, d-1) {
+			found = t
+			break
+		}
+		if s.stopped {
+			return false
+		}
+	}
+	if found >= 0 {
+		e.ub, e.test = int32(d), int32(found)
+	} else {
+		if s.stopped {
+			return false
+		}
+		e.lb = int32(d + 1)
+	}
+	if !cached {
+		s.account(len(key))
+	}
+	s.depth[key] = e
+	return found >= 0
+}
+
+// leavesLB is a lower bound on the leaves of a consistent tree of depth
+// at most d on rows (1 for a leaf, noTree when there is none).
+func (s *perfect) leavesLB(rows model.Bitset, d int) int {
+	if e, ok := s.size[string(s.sizeKey(rows, d))]; ok {
+		return int(e.leaves)
+	}
+	_, nc, n := s.classes(rows)
+	if nc <= 1 && n >= s.cfg.MinSupport {
+		return 1
+	}
+	return max(nc, 2)
+}
+
+// minLeaves returns the fewest leaves of a consistent tree of depth at
+// most d on rows when that is below ub; otherwise a lower bound on them
+// that is at least ub (noTree: no such tree). After a stop its answer
+// means nothing, and nothing it learnt then is cached.
+func (s *perfect) minLeaves(rows model.Bitset, d, ub int) int {
+	_, ok, _ := s.leaf(rows)
+	if ok {
+		return 1
+	}
+	if !s.feasible(rows, d) {
+		return noTree
+	}
+	kb := s.sizeKey(rows, d)
+	e, cached := s.size[string(kb)]
+	if cached && (e.exact || int(e.leaves) >= ub) {
+		return int(e.leaves)
+	}
+	key := string(kb)
+	_, nc, _ := s.classes(rows)
+	lb := max(nc, 2)
+	if cached {
+		lb = max(lb, int(e.leaves))
+	}
+	if lb >= ub || s.stop() {
+		return lb
+	}
+	lo, hi := s.scratch(&s.sscratch, d)
+	best, bestTest := ub, -1
+	for _, t := range s.tests {
+		if !s.split(rows, t, lo, hi) {
+			continue
+		}
+		if !s.feasible(lo, d-1) || !s.feasible(hi, d-1) {
+			if s.stopped {
+				return lb
+			}
+			continue
+		}
+		hlb := s.leavesLB(hi, d-1)
+		if s.leavesLB(lo, d-1)+hlb >= best {
+			continue
+		}
+		l := s.minLeaves(lo, d-1, best-hlb)
+		if l+hlb >= best {
+			continue
+		}
+		h := s.minLeaves(hi, d-1, best-l)
+		if s.stopped {
+			return lb
+		}
+		if l+h < best {
+			best, bestTest = l+h, t
+			if best == lb {
+				break
+			}
+		}
+	}
+	if s.stopped {
+		return lb
+	}
+	if bestTest >= 0 {
+		e = sizeRec{leaves: int32(best), test: int32(bestTest), exact: true}
+	} else {
+		e = sizeRec{leaves: int32(ub), test: -1}
+	}
+	if !cached {
+		s.account(len(key))
+	}
+	s.size[key] = e
+	return int(e.leaves)
+}
+
+// buildDepth builds the consistent tree of depth at most d the depth
+// search found on rows.
+func (s *perfect) buildDepth(rows model.Bitset, d int) *model.Graph {
+	b := model.NewBuilder(s.v.Data, model.KindTree)
+	var rec func(rows model.Bitset) int
+	rec = func(rows model.Bitset) int {
+		class, ok, _ := s.leaf(rows)
+		if ok {
+			return b.Leaf(class)
+		}
+		e := s.depth[string(s.rowsKey(rows))]
+		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
+		t := int(e.test)
+		s.split(rows, t, lo, hi)
+		l := rec(lo)
+		return b.Split(s.v.Tests[t], l, rec(hi))
+	}
+	return b.Graph(rec(rows))
+}
+
+// buildSize builds the tree of fewest leaves of depth at most d the size
+// search found on rows.
+func (s *perfect) buildSize(rows model.Bitset, d int) *model.Graph {
+	b := model.NewBuilder(s.v.Data, model.KindTree)
+	var rec func(rows model.Bitset, d int) int
+	rec = func(rows model.Bitset, d int) int {
+		class, ok, _ := s.leaf(rows)
+		if ok {
+			return b.Leaf(class)
+		}
+		e := s.size[string(s.sizeKey(rows, d))]
+		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
+		t := int(e.test)
+		s.split(rows, t, lo, hi)
+		l := rec(lo, d-1)
+		return b.Split(s.v.Tests[t], l, rec(hi, d-1))
+	}
+	return b.Graph(rec(rows, d))
+}
+
+// account counts a new cache entry with a key of n bytes, reserving
+// another chunk of the budget when the reservation is full; a chunk that
+// does not fit stops the search.
+func (s *perfect) account(n int) {
+	s.used += entryBytes(n)
+	if s.used <= s.reserved || s.stopped {
+		return
+	}
+	if err := s.cfg.Budget.Reserve(memoChunk, "the consistent-tree search's cache"); err != nil {
+		s.memErr, s.stopped = err, true
+		return
+	}
+	s.reserved += memoChunk
+}
+
+// stop polls ctx every few hundred branches.
+func (s *perfect) stop() bool {
+	if s.stopped {
+		return true
+	}
+	if s.steps++; s.steps%256 == 0 && s.ctx.Err() != nil {
+		s.stopped = true
+	}
+	return s.stopped
+}
