@@ -12,11 +12,15 @@ import (
 
 func runBackends(e env, args []string) error {
 	c := newFlags("backends", "odt backends [flags]",
-		"Lists the solver backends built into odt: what each solves (objectives), on what input,\n"+
-			"whether it is exact and anytime, which problem fields it honours, and its options\n"+
-			"(--opt key=value) with their values and defaults.", 0, 0)
+		"Lists the solver backends built into odt: what each solves (objectives), its family of\n"+
+			"formulation (dp, sat, milp, heuristic, portfolio), on what input, whether it is exact and\n"+
+			"anytime, which problem fields it honours, and its options (--opt key=value) with their\n"+
+			"values and defaults. --matrix shows instead the objective × family table: which backends\n"+
+			"solve each objective, by family.", 0, 0)
 	var format, out string
+	var showMatrix bool
 	c.StringVar(&format, "format", "text", "output `format`: text, markdown or json")
+	c.BoolVar(&showMatrix, "matrix", false, "show the objective × family table of the backends instead of the list")
 	c.outFlag(&out, "write the list to `FILE` instead of stdout")
 	if _, err := c.parse(e.stdout, args); err != nil {
 		return err
@@ -25,6 +29,9 @@ func runBackends(e env, args []string) error {
 		return err
 	}
 	infos := odtkit.DefaultRegistry().List()
+	if showMatrix {
+		return writeResult(out, e.stdout, func(w io.Writer) error { return newMatrix(infos).write(w, format) })
+	}
 	return writeResult(out, e.stdout, func(w io.Writer) error {
 		switch format {
 		case "json":
@@ -35,14 +42,14 @@ func runBackends(e env, args []string) error {
 			_, err = fmt.Fprintf(w, "%s\n", b)
 			return err
 		case "markdown":
-			fmt.Fprintln(w, "| backend | objectives | input | exact | anytime | also takes | options (default) | description |")
-			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+			fmt.Fprintln(w, "| backend | family | objectives | input | exact | anytime | also takes | options (default) | description |")
+			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 			for _, in := range infos {
 				var ps []string
 				for _, p := range in.Params {
 					ps = append(ps, fmt.Sprintf("`%s` (%s)", p.Name, p.ShownDefault()))
 				}
-				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", in.Name, objectives(in), in.Input,
+				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", in.Name, in.Family, objectives(in), in.Input,
 					yesNo(in.Exact), yesNo(in.Anytime), caps(in.Caps), strings.Join(ps, ", "), in.Description)
 			}
 			return nil
@@ -52,6 +59,7 @@ func runBackends(e env, args []string) error {
 				fmt.Fprintln(w)
 			}
 			fmt.Fprintf(w, "%s\n  %s\n", in.Name, in.Description)
+			fmt.Fprintf(w, "  family:     %s\n", in.Family)
 			fmt.Fprintf(w, "  objectives: %s\n", objectives(in))
 			fmt.Fprintf(w, "  input:      %s\n", in.Input)
 			fmt.Fprintf(w, "  exact: %s, anytime: %s\n", yesNo(in.Exact), yesNo(in.Anytime))
@@ -134,6 +142,7 @@ type paramJSON struct {
 type infoJSON struct {
 	Name        string      `json:"name"`
 	Description string      `json:"description"`
+	Family      string      `json:"family"`
 	Objectives  []string    `json:"objectives"`
 	Input       string      `json:"input"`
 	Exact       bool        `json:"exact"`
@@ -149,7 +158,7 @@ type infoJSON struct {
 func infosJSON(infos []backend.Info) []infoJSON {
 	out := make([]infoJSON, len(infos))
 	for i, in := range infos {
-		j := infoJSON{Name: in.Name, Description: in.Description, Input: in.Input, Exact: in.Exact,
+		j := infoJSON{Name: in.Name, Description: in.Description, Family: string(in.Family), Input: in.Input, Exact: in.Exact,
 			Anytime: in.Anytime, MinSupport: in.Caps.MinSupport, MaxNodes: in.Caps.MaxNodes, LeafCost: in.Caps.LeafCost,
 			Threads: in.Caps.Threads,
 			Weights: in.Caps.Weights.String(), Objectives: []string{}, Params: []paramJSON{}}
