@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
+	"github.com/odtkit/odtkit/model"
 )
 
 func runBench(e env, args []string) error {
@@ -23,8 +26,12 @@ func runBench(e env, args []string) error {
 			"then writes under --out: runs.jsonl (one JSON line per run), summary.txt/.md/.csv (per\n"+
 			"dataset and depth, each backend's objective, bound, proof time and primal integral\n"+
 			"against the grid's best objective) and anytime pictures (anytime-*.svg/.png).\n"+
-			"Backends that both prove optimality must agree: a disagreement is printed as a\n"+
-			"CROSS-CHECK ERROR and the exit code is 1. --shard I/N runs the I-th of N\n"+
+			"Backends that both prove optimality for the same objective must agree: a disagreement\n"+
+			"is printed as a CROSS-CHECK ERROR and the exit code is 1. Each run is tagged with the\n"+
+			"objective its solve optimised (the backend's main one, or --objective): optima of\n"+
+			"different objectives are never compared. --objective min-depth,min-size runs every\n"+
+			"backend on each listed objective it solves (for those, --depth caps the depth searched,\n"+
+			"0 = no cap). --shard I/N runs the I-th of N\n"+
 			"deterministic slices of the grid; `odt bench merge` combines shard outputs.\n\n"+
 			"Learning protocols: --split 50/25/25 --seeds 1-5 (stratified train/validation/test per\n"+
 			"seed) or --cv K (stratified folds); with --tune each run tunes over the --depth,\n"+
@@ -33,7 +40,7 @@ func runBench(e env, args []string) error {
 			"accuracy per backend goes to accuracy.txt/.md/.csv and test-accuracy.svg/.png.", 1, -1)
 	var (
 		backends, depths, shard, out string
-		threadList                   string
+		threadList, goalList         string
 		timeLimit                    time.Duration
 		repeat, memLimit             int
 		quiet                        bool
@@ -44,6 +51,7 @@ func runBench(e env, args []string) error {
 	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
 	c.DurationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
+	c.StringVar(&goalList, "objective", "", "comma-separated `OBJECTIVES` (error, min-depth, min-size, diagram): a grid dimension, each backend runs those it solves (default: each backend's main objective)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
 	c.StringVar(&shard, "shard", "", "run only slice `I/N` of the grid (e.g. 2/5)")
 	c.IntVar(&memLimit, "memory-limit", 0, "kill a run whose resident memory exceeds `MB` (0 = none)")
@@ -79,6 +87,13 @@ func runBench(e env, args []string) error {
 	if pl.protocol != "" {
 		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
 	}
+	goals, err := parseGoals(goalList)
+	if err != nil {
+		return err
+	}
+	if cells, err = bench.WithGoals(cells, goals, backendSolves); err != nil {
+		return usagef("--objective: %v", err)
+	}
 	cells = bench.WithThreads(pl.depthless(cells), threads)
 	if shard != "" {
 		i, n, err := bench.ParseShard(shard)
@@ -110,6 +125,9 @@ func runBench(e env, args []string) error {
 		if len(threads) > 0 {
 			dims += " × threads " + threadList
 		}
+		if len(goals) > 0 {
+			dims += " × objectives " + strings.Join(goals, ",")
+		}
 		fmt.Fprintf(prog, "odt bench: %d runs (%s × %d data files × depths %s × %s), time limit %s each, results in %s\n",
 			len(cells), strings.Join(bs, ","), len(pos), depths, dims, timeLimit, out)
 	}
@@ -120,6 +138,30 @@ func runBench(e env, args []string) error {
 		return err
 	}
 	return benchReport(e, out, runs)
+}
+
+// parseGoals reads bench's --objective list: known objectives, none
+// twice.
+func parseGoals(s string) ([]string, error) {
+	goals := bench.ParseList(s)
+	for i, g := range goals {
+		switch model.Objective(g) {
+		case model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+		default:
+			return nil, usagef("--objective %q: want error, min-depth, min-size or diagram", g)
+		}
+		if slices.Contains(goals[:i], g) {
+			return nil, usagef("--objective: %s is listed twice", g)
+		}
+	}
+	return goals, nil
+}
+
+// backendSolves reports whether the named backend solves the objective;
+// an unknown name is left to the grid's validation, which names it.
+func backendSolves(name, goal string) bool {
+	b, ok := odtkit.DefaultRegistry().Get(name)
+	return !ok || b.Info().Accepts(model.Objective(goal))
 }
 
 func runBenchMerge(e env, args []string) error {

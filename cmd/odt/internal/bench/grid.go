@@ -33,11 +33,44 @@ type Cell struct {
 	// Threads is the --threads the run's solve is given (0: none given,
 	// the solve's default).
 	Threads int `json:"threads"`
+	// Goal is the --objective the run's solve is given (error,
+	// min-depth, min-size, diagram; "": none given, the backend's main
+	// objective). What the solve optimised is Run.Optimises.
+	Goal string `json:"goal,omitempty"`
 }
 
 // Key identifies a cell across shards and merges.
 func (c Cell) Key() string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold, c.Threads)
+	k := fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s\x00%d\x00%d\x00%d", c.Dataset, c.Backend, c.Depth, c.Repeat, c.Protocol, c.Seed, c.Fold, c.Threads)
+	if c.Goal != "" { // runs written before goals keep their keys
+		k += "\x00" + c.Goal
+	}
+	return k
+}
+
+// WithGoals makes the objectives a grid dimension: each cell becomes one
+// cell per goal that its backend solves (accepts says which; in the order
+// given, innermost), renumbered in grid order. A backend that solves none
+// of them is an error naming it. No goals leave the grid as it is.
+func WithGoals(cells []Cell, goals []string, accepts func(backend, goal string) bool) ([]Cell, error) {
+	if len(goals) == 0 {
+		return cells, nil
+	}
+	out := make([]Cell, 0, len(cells)*len(goals))
+	for _, c := range cells {
+		n := 0
+		for _, g := range goals {
+			if accepts(c.Backend, g) {
+				c.Goal, c.Index = g, len(out)
+				out = append(out, c)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("backend %s solves none of the objectives %s", c.Backend, strings.Join(goals, ", "))
+		}
+	}
+	return out, nil
 }
 
 // Series names the cell's line in tables and pictures: the backend, with

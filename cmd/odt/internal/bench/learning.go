@@ -56,9 +56,10 @@ func learningOf(res *model.Result) Learning {
 }
 
 // group names the runs whose proven optima must agree: same data, depth
-// and, for protocol runs, the same training rows and the same problem.
+// and objective and, for protocol runs, the same training rows and the
+// same problem.
 func (r *Run) group() string {
-	g := groupKey(r.Name(), r.Depth)
+	g := groupKey(r.Name(), r.Depth, r.goal())
 	if r.Protocol == "" {
 		return g
 	}

@@ -89,17 +89,19 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 	per := map[key][]Curve{}
 	horizon := map[string]float64{}
 	depthOf := map[string]int{}
+	goalOf := map[string]string{}
 	for _, r := range runs {
-		g := groupKey(r.Name(), r.Depth)
+		g := groupKey(r.Name(), r.Depth, r.goal())
 		h := r.TimeLimit
 		if h <= 0 {
 			h = r.Seconds
 		}
 		horizon[g] = math.Max(horizon[g], h)
 		depthOf[g] = r.Depth
+		goalOf[g] = r.goal()
 	}
 	for _, r := range runs {
-		g := groupKey(r.Name(), r.Depth)
+		g := groupKey(r.Name(), r.Depth, r.goal())
 		ref, ok := s.Best[g]
 		per[key{g, r.Series()}] = append(per[key{g, r.Series()}], gapCurve(r, ref, horizon[g], ok))
 	}
@@ -113,7 +115,7 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 		}
 		pics[k.group][k.backend] = c
 		hz[k.group] = horizon[k.group]
-		a := fmt.Sprintf("average/d%d", depthOf[k.group])
+		a := groupKey("average", depthOf[k.group], goalOf[k.group])
 		avg[key{a, k.backend}] = append(avg[key{a, k.backend}], c)
 		hz[a] = math.Max(hz[a], horizon[k.group])
 	}

@@ -26,7 +26,11 @@ type Run struct {
 	// the run failed, one of: failed (exited with an error), crashed
 	// (killed by a signal), killed (exceeded the time limit plus grace),
 	// memory-limit (exceeded the memory limit).
-	Status     string   `json:"status"`
+	Status string `json:"status"`
+	// Optimises is the objective the solve optimised (error, min-depth,
+	// min-size, diagram), as its result states it; empty when the run
+	// failed. Proven optima are compared only within one objective.
+	Optimises  string   `json:"optimises,omitempty"`
 	Optimal    bool     `json:"optimal"`
 	Errors     *int     `json:"errors"`
 	Objective  *float64 `json:"objective"`
@@ -110,6 +114,9 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if c.Threads > 0 {
 		args = append(args, "--threads", strconv.Itoa(c.Threads))
 	}
+	if c.Goal != "" {
+		args = append(args, "--objective", c.Goal)
+	}
 	if rn.MemoryLimitMB > 0 {
 		// The solve caps itself below the kill threshold (its cap is on
 		// the heap; the resident set also holds the runtime and
@@ -189,6 +196,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		return run
 	}
 	run.Status, run.Optimal = string(res.Status), res.Optimal
+	run.Optimises = string(res.Problem.Objective)
 	if res.Model != nil {
 		e, o, lb := res.Errors, res.Objective, res.LowerBound
 		run.Errors, run.Objective, run.LowerBound = &e, &o, &lb
@@ -206,6 +214,16 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		run.TimeToProof = &t
 	}
 	return run
+}
+
+// goal is the objective the run optimised: as its result states it,
+// else as it was asked ("" when neither is known: a failed run of the
+// backend's main objective).
+func (r *Run) goal() string {
+	if r.Optimises != "" {
+		return r.Optimises
+	}
+	return r.Goal
 }
 
 func lastLine(s string) string {

@@ -115,12 +115,16 @@ type Entry struct {
 	Statuses                []string
 	// Tuned entries hold runs that tuned their depth (Depth is 0).
 	Tuned bool
+	// Goal is the objective the runs optimised ("" when unknown).
+	Goal string
 }
 
 // Summary is the table of a grid.
 type Summary struct {
 	Entries []Entry
-	// Best is the best known objective per dataset and depth ("name/depth").
+	// Best is the best known objective per dataset, depth and objective
+	// (groupKey: "name/dK", with "/min-depth" etc. for objectives other
+	// than the error).
 	Best map[string]float64
 	// Conflicts lists proven optima that disagree; non-empty means a bug.
 	Conflicts []string
@@ -132,12 +136,20 @@ type Summary struct {
 	Failures []string
 }
 
-func groupKey(name string, depth int) string { return name + "/d" + strconv.Itoa(depth) }
+// groupKey names the runs of one dataset, depth and objective (goal):
+// "name/dK", followed by "/goal" for objectives other than the error.
+func groupKey(name string, depth int, goal string) string {
+	k := name + "/d" + strconv.Itoa(depth)
+	if goal != "" && goal != string(model.MinError) {
+		k += "/" + goal
+	}
+	return k
+}
 
-// Summarize builds the table: per dataset and depth, each backend's
-// objective, proof time and primal integral (computed with
-// model.PrimalIntegral against the best objective found in the grid),
-// and cross-checks proven optima.
+// Summarize builds the table: per dataset, depth and objective, each
+// backend's objective, proof time and primal integral (computed with
+// model.PrimalIntegral against the best objective found in the grid for
+// that objective), and cross-checks the proven optima of each objective.
 func Summarize(runs []Run) Summary {
 	s := Summary{Best: map[string]float64{}}
 	proven := map[string]map[string]float64{} // group -> backend -> objective
@@ -183,17 +195,17 @@ func Summarize(runs []Run) Summary {
 		}
 	}
 	type ek struct {
-		name, series string
-		depth        int
+		name, series, goal string
+		depth              int
 	}
 	entries := map[ek]*Entry{}
 	sums := map[ek][5]float64{} // proof seconds sum, integral sum, n integral, wall sum, cpu sum
 	for i := range runs {
 		r := &runs[i]
-		k := ek{r.entryName(), r.Series(), r.Depth}
+		k := ek{r.entryName(), r.Series(), r.goal(), r.Depth}
 		e := entries[k]
 		if e == nil {
-			e = &Entry{Dataset: k.name, Backend: r.Backend, Threads: r.Threads, Depth: k.depth, Objective: math.NaN(), Bound: math.NaN()}
+			e = &Entry{Dataset: k.name, Backend: r.Backend, Threads: r.Threads, Depth: k.depth, Goal: k.goal, Objective: math.NaN(), Bound: math.NaN()}
 			entries[k] = e
 		}
 		e.Runs++
@@ -254,6 +266,9 @@ func Summarize(runs []Run) Summary {
 		if a.Depth != b.Depth {
 			return a.Depth < b.Depth
 		}
+		if a.Goal != b.Goal {
+			return goalRank(a.Goal) < goalRank(b.Goal)
+		}
 		return order[a.series()] < order[b.series()]
 	})
 	return s
@@ -276,13 +291,35 @@ func fmtSec(x float64) string {
 // series is the entry's Cell.Series.
 func (e Entry) series() string { return Cell{Backend: e.Backend, Threads: e.Threads}.Series() }
 
+// goalRank orders objectives in tables: the error first, then
+// min-depth, min-size, diagram, then any other.
+func goalRank(g string) string {
+	switch model.Objective(g) {
+	case "", model.MinError:
+		return "0"
+	case model.MinDepth:
+		return "1"
+	case model.MinSize:
+		return "2"
+	case model.DiagramError:
+		return "3"
+	}
+	return "4" + g
+}
+
 // rows renders the table as header + string rows; a threads column
-// follows the backend when the grid has a --threads dimension.
+// follows the backend when the grid has a --threads dimension, and a goal
+// column (the objective optimised) the depth when some runs optimised
+// another objective than the error.
 func (s Summary) rows() ([]string, [][]string) {
 	threads := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Threads > 0 })
+	goals := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Goal != "" && e.Goal != string(model.MinError) })
 	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "wall_s", "cpu_s", "peak_mb", "status"}
 	if threads {
 		head = slices.Insert(head, 3, "threads")
+	}
+	if goals {
+		head = slices.Insert(head, 2, "goal")
 	}
 	var rows [][]string
 	for _, e := range s.Entries {
@@ -294,6 +331,9 @@ func (s Summary) rows() ([]string, [][]string) {
 		}
 		if threads {
 			row = slices.Insert(row, 3, strconv.Itoa(e.Threads))
+		}
+		if goals {
+			row = slices.Insert(row, 2, orDash(e.Goal))
 		}
 		rows = append(rows, row)
 	}
@@ -346,6 +386,13 @@ func (s Summary) WriteCSV(w io.Writer) error {
 	cw.Write(head)
 	cw.WriteAll(rows)
 	return cw.Error()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func depthLabel(e Entry) string {

@@ -103,6 +103,9 @@ func (rn *Runner) probe(ctx context.Context, c Cell) error {
 	ctx, cancel := context.WithTimeout(ctx, probeLimit)
 	defer cancel()
 	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth), "--check", "--quiet"}
+	if c.Goal != "" {
+		args = append(args, "--objective", c.Goal)
+	}
 	args = append(args, rn.Args...)
 	if rn.Prepare != nil {
 		extra, _ := rn.Prepare(c)
