@@ -55,22 +55,25 @@ type PerfectResult struct {
 // noTree is the leaf count of a branch without a consistent tree.
 const noTree = 1 << 30
 
-// depthRec is what the depth search knows of a row set: no consistent
-// tree of depth below lb; one of depth ub splitting first on test (ub =
-// noTree: none known).
-type depthRec struct {
-	lb, ub int32
-	test   int32
+// node is what the searches know of a row set. The depth search: no
+// consistent tree of depth below lb; one of depth ub splitting first on
+// test (ub = noTree: none known). The size search: sizes[d] for depth d.
+type node struct {
+	lb, ub, test int32
+	sizes        []sizeRec
 }
 
 // sizeRec is what the size search knows of a row set at a depth: exact,
 // the fewest leaves of a consistent tree, whose root splits on test;
-// else a lower bound on them.
+// else a lower bound on them (0: nothing known).
 type sizeRec struct {
 	leaves int32
 	test   int32
 	exact  bool
 }
+
+// nodeBytes is the memory of a node beside its key.
+const nodeBytes = 48
 
 // perfect is the state of one SolvePerfect.
 type perfect struct {
@@ -78,8 +81,7 @@ type perfect struct {
 	v     *model.BinaryView
 	cfg   PerfectConfig
 	tests []int // the view's tests less duplicates, complements, constants
-	depth map[string]depthRec
-	size  map[string]sizeRec
+	nodes map[string]*node
 	key   []byte
 	// scratch bitsets per remaining depth: the depth search's and the
 	// size search's (a size branch at depth d asks the depth search about
@@ -103,7 +105,7 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 	if cfg.Keep == nil {
 		cfg.Keep = model.FullBitset(v.N)
 	}
-	s := &perfect{ctx: ctx, v: v, cfg: cfg, depth: map[string]depthRec{}, size: map[string]sizeRec{}}
+	s := &perfect{ctx: ctx, v: v, cfg: cfg, nodes: map[string]*node{}}
 	defer func() { cfg.Budget.Release(s.reserved) }()
 	dup, comp, constant := v.Redundancy()
 	for t := range v.Tests {
@@ -147,7 +149,7 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 		}
 		res.DepthLB = d + 1
 	}
-	res.Branches = len(s.depth) + len(s.size)
+	res.Branches = len(s.nodes)
 	res.MemoryStop = s.memErr
 	if found < 0 {
 		res.Infeasible = !s.stopped
@@ -170,11 +172,11 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 	res.LeavesLB = max(nc, min(found, 1)+1)
 	best := res.Tree.Leaves()
 	l := s.minLeaves(root, found, best)
-	res.Branches = len(s.depth) + len(s.size)
+	res.Branches = len(s.nodes)
 	res.MemoryStop = s.memErr
 	if s.stopped {
-		if e, ok := s.size[string(s.sizeKey(root, found))]; ok {
-			res.LeavesLB = max(res.LeavesLB, int(e.leaves))
+		if n := s.nodes[string(s.rowsKey(root))]; n != nil && found < len(n.sizes) {
+			res.LeavesLB = max(res.LeavesLB, int(n.sizes[found].leaves))
 		}
 		return res
 	}
@@ -219,19 +221,19 @@ func (s *perfect) classes(rows model.Bitset) (class, nc, n int) {
 
 // leaf reports whether rows may be a leaf: one class, and at least the
 // minimum support. Otherwise lb is the least depth of a consistent tree
-// on them (noTree when none can split).
-func (s *perfect) leaf(rows model.Bitset) (class int, ok bool, lb int) {
+// on them (noTree when none can split) and nc their number of classes.
+func (s *perfect) leaf(rows model.Bitset) (class int, ok bool, lb, nc int) {
 	class, nc, n := s.classes(rows)
 	if nc <= 1 {
 		if n >= s.cfg.MinSupport {
-			return class, true, 0
+			return class, true, 0, nc
 		}
-		return class, false, noTree // too few rows for a leaf, too few to split
+		return class, false, noTree, nc // too few rows for a leaf, too few to split
 	}
 	if n < 2*s.cfg.MinSupport {
-		return class, false, noTree
+		return class, false, noTree, nc
 	}
-	return class, false, ceilLog2(nc)
+	return class, false, ceilLog2(nc), nc
 }
 
 func (s *perfect) scratch(list *[][2]model.Bitset, d int) (lo, hi model.Bitset) {
@@ -260,50 +262,61 @@ func (s *perfect) rowsKey(rows model.Bitset) []byte {
 	return s.key
 }
 
-func (s *perfect) sizeKey(rows model.Bitset, d int) []byte {
-	s.key = binary.AppendUvarint(s.key[:0], uint64(d))
-	for _, w := range rows {
-		s.key = binary.LittleEndian.AppendUint64(s.key, w)
-	}
-	return s.key
+// branch is a row set as the searches see it: a leaf, or its class
+// count, least depth by its classes, and node (nil: none yet).
+type branch struct {
+	rows   model.Bitset
+	leaf   bool
+	class  int
+	lb, nc int
+	n      *node
 }
 
-// depthLB is the least depth of a consistent tree on rows that the
-// depth search knows (0 for a leaf).
-func (s *perfect) depthLB(rows model.Bitset) int {
-	if e, ok := s.depth[string(s.rowsKey(rows))]; ok {
-		return int(e.lb)
+// look looks rows up: one leaf test and at most one cache look-up.
+func (s *perfect) look(rows model.Bitset) branch {
+	class, ok, lb, nc := s.leaf(rows)
+	b := branch{rows: rows, leaf: ok, class: class, lb: lb, nc: nc}
+	if !ok && lb < noTree {
+		b.n = s.nodes[string(s.rowsKey(rows))]
 	}
-	_, ok, lb := s.leaf(rows)
-	if ok {
-		return 0
-	}
-	return lb
+	return b
 }
 
 // feasible reports whether a consistent tree of depth at most d exists
-// on rows. After a stop its false means nothing, and nothing false is
-// cached.
+// on rows.
 func (s *perfect) feasible(rows model.Bitset, d int) bool {
-	_, ok, lb := s.leaf(rows)
-	if ok {
+	b := s.look(rows)
+	return s.feasibleAt(&b, d)
+}
+
+// feasibleAt reports whether a consistent tree of depth at most d exists
+// on b's rows, giving b a node when it searches. After a stop its false
+// means nothing, and nothing false is cached.
+func (s *perfect) feasibleAt(b *branch, d int) bool {
+	if b.leaf {
 		return true
 	}
-	if d < lb {
+	if d < b.lb {
 		return false
 	}
-	kb := s.rowsKey(rows)
-	e, cached := s.depth[string(kb)]
-	if !cached {
-		e = depthRec{lb: int32(lb), ub: noTree, test: -1}
+	if n := b.n; n != nil {
+		if d >= int(n.ub) {
+			return true
+		}
+		if d < int(n.lb) {
+			return false
+		}
 	}
-	if d >= int(e.ub) {
-		return true
-	}
-	if d < int(e.lb) || s.stop() {
+	if s.stop() {
 		return false
 	}
-	key := string(kb)
+	if b.n == nil {
+		b.n = &node{lb: int32(b.lb), ub: noTree, test: -1}
+		key := string(s.rowsKey(b.rows))
+		s.nodes[key] = b.n
+		s.account(len(key))
+	}
+	rows := b.rows
 	lo, hi := s.scratch(&s.dscratch, d)
 	found := -1
 	for _, t := range s.tests {
@@ -312,17 +325,14 @@ func (s *perfect) feasible(rows model.Bitset, d int) bool {
 		}
 		if d == 1 {
 			// Both children must be leaves: cheaper than the cache.
-			if _, okl, _ := s.leaf(lo); !okl {
+			if _, okl, _, _ := s.leaf(lo); !okl {
 				continue
 			}
-			if _, okh, _ := s.leaf(hi); !okh {
+			if _, okh, _, _ := s.leaf(hi); !okh {
 				continue
 			}
 			found = t
 			break
-		}
-		if s.depthLB(lo) > d-1 || s.depthLB(hi) > d-1 {
-			continue
 		}
 		if s.feasible(lo, d-1) && s.feasible(hi, d-1) {
 			found = t
@@ -333,80 +343,86 @@ func (s *perfect) feasible(rows model.Bitset, d int) bool {
 		}
 	}
 	if found >= 0 {
-		e.ub, e.test = int32(d), int32(found)
-	} else {
-		if s.stopped {
-			return false
-		}
-		e.lb = int32(d + 1)
+		b.n.ub, b.n.test = int32(d), int32(found)
+		return true
 	}
-	if !cached {
-		s.account(len(key))
+	if !s.stopped {
+		b.n.lb = int32(d + 1)
 	}
-	s.depth[key] = e
-	return found >= 0
+	return false
 }
 
 // leavesLB is a lower bound on the leaves of a consistent tree of depth
-// at most d on rows (1 for a leaf, noTree when there is none).
-func (s *perfect) leavesLB(rows model.Bitset, d int) int {
-	if e, ok := s.size[string(s.sizeKey(rows, d))]; ok {
-		return int(e.leaves)
-	}
-	_, nc, n := s.classes(rows)
-	if nc <= 1 && n >= s.cfg.MinSupport {
+// at most d on b's rows: 1 for a leaf; else its classes, 2, one more than
+// its least depth, and what the size search proved.
+func (s *perfect) leavesLB(b *branch, d int) int {
+	if b.leaf {
 		return 1
 	}
-	return max(nc, 2)
+	lb := max(b.nc, 2, b.lb+1)
+	if n := b.n; n != nil {
+		lb = max(lb, int(n.lb)+1)
+		if d < len(n.sizes) {
+			lb = max(lb, int(n.sizes[d].leaves))
+		}
+	}
+	return lb
 }
 
 // minLeaves returns the fewest leaves of a consistent tree of depth at
 // most d on rows when that is below ub; otherwise a lower bound on them
-// that is at least ub (noTree: no such tree). After a stop its answer
-// means nothing, and nothing it learnt then is cached.
+// that is at least ub (noTree: no such tree).
 func (s *perfect) minLeaves(rows model.Bitset, d, ub int) int {
-	_, ok, _ := s.leaf(rows)
-	if ok {
+	b := s.look(rows)
+	return s.minLeavesAt(&b, d, ub)
+}
+
+// minLeavesAt is minLeaves for a branch looked up. After a stop its
+// answer means nothing, and nothing it learnt then is cached.
+func (s *perfect) minLeavesAt(b *branch, d, ub int) int {
+	if b.leaf {
 		return 1
 	}
-	if !s.feasible(rows, d) {
+	if !s.feasibleAt(b, d) {
 		return noTree
 	}
-	kb := s.sizeKey(rows, d)
-	e, cached := s.size[string(kb)]
-	if cached && (e.exact || int(e.leaves) >= ub) {
+	n := b.n // feasibleAt gave it one
+	for len(n.sizes) <= d {
+		n.sizes = append(n.sizes, sizeRec{test: -1})
+		s.account(-4) // the record only
+	}
+	e := n.sizes[d]
+	if e.exact || int(e.leaves) >= ub {
 		return int(e.leaves)
 	}
-	key := string(kb)
-	_, nc, _ := s.classes(rows)
-	lb := max(nc, 2)
-	if cached {
-		lb = max(lb, int(e.leaves))
-	}
+	lb := s.leavesLB(b, d)
 	if lb >= ub || s.stop() {
 		return lb
 	}
+	rows := b.rows
 	lo, hi := s.scratch(&s.sscratch, d)
 	best, bestTest := ub, -1
 	for _, t := range s.tests {
 		if !s.split(rows, t, lo, hi) {
 			continue
 		}
-		if !s.feasible(lo, d-1) || !s.feasible(hi, d-1) {
+		// The bounds first: they cost no search.
+		bl, bh := s.look(lo), s.look(hi)
+		hlb := s.leavesLB(&bh, d-1)
+		if d-1 < bl.lb || d-1 < bh.lb || s.leavesLB(&bl, d-1)+hlb >= best {
+			continue
+		}
+		if !s.feasibleAt(&bl, d-1) || !s.feasibleAt(&bh, d-1) {
 			if s.stopped {
 				return lb
 			}
 			continue
 		}
-		hlb := s.leavesLB(hi, d-1)
-		if s.leavesLB(lo, d-1)+hlb >= best {
-			continue
-		}
-		l := s.minLeaves(lo, d-1, best-hlb)
+		l := s.minLeavesAt(&bl, d-1, best-hlb)
 		if l+hlb >= best {
 			continue
 		}
-		h := s.minLeaves(hi, d-1, best-l)
+		h := s.minLeavesAt(&bh, d-1, best-l)
 		if s.stopped {
 			return lb
 		}
@@ -421,15 +437,11 @@ func (s *perfect) minLeaves(rows model.Bitset, d, ub int) int {
 		return lb
 	}
 	if bestTest >= 0 {
-		e = sizeRec{leaves: int32(best), test: int32(bestTest), exact: true}
+		n.sizes[d] = sizeRec{leaves: int32(best), test: int32(bestTest), exact: true}
 	} else {
-		e = sizeRec{leaves: int32(ub), test: -1}
+		n.sizes[d] = sizeRec{leaves: int32(ub), test: -1}
 	}
-	if !cached {
-		s.account(len(key))
-	}
-	s.size[key] = e
-	return int(e.leaves)
+	return int(n.sizes[d].leaves)
 }
 
 // buildDepth builds the consistent tree of depth at most d the depth
@@ -438,13 +450,12 @@ func (s *perfect) buildDepth(rows model.Bitset, d int) *model.Graph {
 	b := model.NewBuilder(s.v.Data, model.KindTree)
 	var rec func(rows model.Bitset) int
 	rec = func(rows model.Bitset) int {
-		class, ok, _ := s.leaf(rows)
+		class, ok, _, _ := s.leaf(rows)
 		if ok {
 			return b.Leaf(class)
 		}
-		e := s.depth[string(s.rowsKey(rows))]
+		t := int(s.nodes[string(s.rowsKey(rows))].test)
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
-		t := int(e.test)
 		s.split(rows, t, lo, hi)
 		l := rec(lo)
 		return b.Split(s.v.Tests[t], l, rec(hi))
@@ -458,13 +469,12 @@ func (s *perfect) buildSize(rows model.Bitset, d int) *model.Graph {
 	b := model.NewBuilder(s.v.Data, model.KindTree)
 	var rec func(rows model.Bitset, d int) int
 	rec = func(rows model.Bitset, d int) int {
-		class, ok, _ := s.leaf(rows)
+		class, ok, _, _ := s.leaf(rows)
 		if ok {
 			return b.Leaf(class)
 		}
-		e := s.size[string(s.sizeKey(rows, d))]
+		t := int(s.nodes[string(s.rowsKey(rows))].sizes[d].test)
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
-		t := int(e.test)
 		s.split(rows, t, lo, hi)
 		l := rec(lo, d-1)
 		return b.Split(s.v.Tests[t], l, rec(hi, d-1))
@@ -472,11 +482,16 @@ func (s *perfect) buildSize(rows model.Bitset, d int) *model.Graph {
 	return b.Graph(rec(rows, d))
 }
 
-// account counts a new cache entry with a key of n bytes, reserving
-// another chunk of the budget when the reservation is full; a chunk that
-// does not fit stops the search.
+// account counts a new cache entry with a key of n bytes (n < 0: a size
+// record of an existing entry), reserving another chunk of the budget
+// when the reservation is full; a chunk that does not fit stops the
+// search.
 func (s *perfect) account(n int) {
-	s.used += entryBytes(n)
+	if n < 0 {
+		s.used += 16
+	} else {
+		s.used += entryBytes(n) + nodeBytes
+	}
 	if s.used <= s.reserved || s.stopped {
 		return
 	}
