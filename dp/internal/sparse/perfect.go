@@ -1,9 +1,12 @@
 package sparse
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"math/bits"
+	"slices"
+	"sort"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
@@ -81,8 +84,11 @@ type perfect struct {
 	v     *model.BinaryView
 	cfg   PerfectConfig
 	tests []int // the view's tests less duplicates, complements, constants
-	nodes map[string]*node
-	key   []byte
+	// groups partitions tests: the thresholds of one numeric column in
+	// increasing order, each other test alone.
+	groups [][]int
+	nodes  map[string]*node
+	key    []byte
 	// scratch bitsets per remaining depth: the depth search's and the
 	// size search's (a size branch at depth d asks the depth search about
 	// its children at d−1 while it holds them).
@@ -113,6 +119,7 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 			s.tests = append(s.tests, t)
 		}
 	}
+	s.groups = groupTests(v, s.tests)
 	res := &PerfectResult{}
 	root := cfg.Keep
 	_, nc, n := s.classes(root)
@@ -319,27 +326,34 @@ func (s *perfect) feasibleAt(b *branch, d int) bool {
 	rows := b.rows
 	lo, hi := s.scratch(&s.dscratch, d)
 	found := -1
-	for _, t := range s.tests {
-		if !s.split(rows, t, lo, hi) {
-			continue
-		}
-		if d == 1 {
-			// Both children must be leaves: cheaper than the cache.
+	if d == 1 {
+		// Both children must be leaves: cheaper than the cache.
+		for _, t := range s.tests {
+			if !s.split(rows, t, lo, hi) {
+				continue
+			}
 			if _, okl, _, _ := s.leaf(lo); !okl {
 				continue
 			}
-			if _, okh, _, _ := s.leaf(hi); !okh {
-				continue
+			if _, okh, _, _ := s.leaf(hi); okh {
+				found = t
+				break
 			}
-			found = t
-			break
 		}
-		if s.feasible(lo, d-1) && s.feasible(hi, d-1) {
-			found = t
-			break
-		}
-		if s.stopped {
-			return false
+	} else {
+		for _, g := range s.groups {
+			if k, _ := s.feasibleSplits(rows, g, d-1, lo, hi, false); k >= 0 {
+				// Its children's trees may be known by a subset argument
+				// only: search them, for the tree to build from the cache.
+				s.split(rows, g[k], lo, hi)
+				if s.feasible(lo, d-1) && s.feasible(hi, d-1) {
+					found = g[k]
+					break
+				}
+			}
+			if s.stopped {
+				return false
+			}
 		}
 	}
 	if found >= 0 {
@@ -350,6 +364,105 @@ func (s *perfect) feasibleAt(b *branch, d int) bool {
 		b.n.lb = int32(d + 1)
 	}
 	return false
+}
+
+// groupTests partitions tests: the thresholds of each numeric column in
+// increasing order (in the order of the column's first test), every
+// other test alone.
+func groupTests(v *model.BinaryView, tests []int) [][]int {
+	var groups [][]int
+	col := map[int]int{} // numeric column -> its group
+	for _, t := range tests {
+		tt := v.Tests[t]
+		if tt.Categorical {
+			groups = append(groups, []int{t})
+			continue
+		}
+		i, ok := col[tt.Feature]
+		if !ok {
+			i = len(groups)
+			col[tt.Feature] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], t)
+	}
+	for _, g := range groups {
+		slices.SortFunc(g, func(a, b int) int { return cmp.Compare(v.Tests[a].Threshold, v.Tests[b].Threshold) })
+	}
+	return groups
+}
+
+// feasibleSplits finds the splits of rows by the tests of group g (one
+// numeric column's thresholds, increasing) whose two children both have
+// a consistent tree of depth at most d: the positions a..z of g (a < 0:
+// none). Without all it returns one such position (a = z).
+//
+// With a minimum support of one row, a subset of a row set with a
+// consistent tree of depth d has one too (the same tree, an emptied
+// branch replaced by its sibling). The low sides of increasing
+// thresholds grow and the high sides shrink, so the splits with a
+// feasible low side are a prefix of g and those with a feasible high
+// side a suffix: binary searches find both ends with a few searches
+// of children instead of one per threshold.
+func (s *perfect) feasibleSplits(rows model.Bitset, g []int, d int, lo, hi model.Bitset, all bool) (a, z int) {
+	m := len(g)
+	both := func(k int) bool {
+		return s.split(rows, g[k], lo, hi) && s.feasible(lo, d) && s.feasible(hi, d)
+	}
+	if s.cfg.MinSupport > 1 || m <= 2 {
+		a, z = -1, -2
+		for k := range m {
+			if s.stopped {
+				return -1, -2
+			}
+			if both(k) {
+				if !all {
+					return k, k
+				}
+				if a < 0 {
+					a = k
+				}
+				z = k
+			}
+		}
+		if a < 0 {
+			return -1, -2
+		}
+		return a, z
+	}
+	// The splits with both sides non-empty: from the first threshold with
+	// a low row to the last with a high row.
+	first := sort.Search(m, func(k int) bool { return model.AndNotCount(rows, s.v.True[g[k]]) > 0 })
+	last := sort.Search(m, func(k int) bool { return model.AndCount(rows, s.v.True[g[k]]) == 0 }) - 1
+	if first > last {
+		return -1, -2
+	}
+	// z: the last split whose low side is feasible.
+	z = first - 1 + sort.Search(last-first+1, func(i int) bool {
+		if s.stopped {
+			return true
+		}
+		s.split(rows, g[first+i], lo, hi)
+		return !s.feasible(lo, d)
+	})
+	if s.stopped || z < first {
+		return -1, -2
+	}
+	// a: the first split whose high side is feasible.
+	a = first + sort.Search(z-first+1, func(i int) bool {
+		if s.stopped {
+			return false
+		}
+		s.split(rows, g[first+i], lo, hi)
+		return s.feasible(hi, d)
+	})
+	if s.stopped || a > z {
+		return -1, -2
+	}
+	if !all {
+		z = a
+	}
+	return a, z
 }
 
 // leavesLB is a lower bound on the leaves of a consistent tree of depth
@@ -402,34 +515,35 @@ func (s *perfect) minLeavesAt(b *branch, d, ub int) int {
 	rows := b.rows
 	lo, hi := s.scratch(&s.sscratch, d)
 	best, bestTest := ub, -1
-	for _, t := range s.tests {
-		if !s.split(rows, t, lo, hi) {
-			continue
-		}
-		// The bounds first: they cost no search.
-		bl, bh := s.look(lo), s.look(hi)
-		hlb := s.leavesLB(&bh, d-1)
-		if d-1 < bl.lb || d-1 < bh.lb || s.leavesLB(&bl, d-1)+hlb >= best {
-			continue
-		}
-		if !s.feasibleAt(&bl, d-1) || !s.feasibleAt(&bh, d-1) {
-			if s.stopped {
-				return lb
-			}
-			continue
-		}
-		l := s.minLeavesAt(&bl, d-1, best-hlb)
-		if l+hlb >= best {
-			continue
-		}
-		h := s.minLeavesAt(&bh, d-1, best-l)
+groups:
+	for _, g := range s.groups {
+		// The splits of g whose children both have a consistent tree of
+		// depth d−1.
+		a, z := s.feasibleSplits(rows, g, d-1, lo, hi, true)
 		if s.stopped {
 			return lb
 		}
-		if l+h < best {
-			best, bestTest = l+h, t
-			if best == lb {
-				break
+		for k := a; k >= 0 && k <= z; k++ {
+			t := g[k]
+			s.split(rows, t, lo, hi)
+			bl, bh := s.look(lo), s.look(hi)
+			hlb := s.leavesLB(&bh, d-1)
+			if s.leavesLB(&bl, d-1)+hlb >= best {
+				continue
+			}
+			l := s.minLeavesAt(&bl, d-1, best-hlb)
+			if l+hlb >= best {
+				continue
+			}
+			h := s.minLeavesAt(&bh, d-1, best-l)
+			if s.stopped {
+				return lb
+			}
+			if l+h < best {
+				best, bestTest = l+h, t
+				if best == lb {
+					break groups
+				}
 			}
 		}
 	}
