@@ -93,10 +93,13 @@ type perfect struct {
 	// size search's (a size branch at depth d asks the depth search about
 	// its children at d−1 while it holds them).
 	dscratch, sscratch [][2]model.Bitset
-	steps              int
-	stopped            bool
-	memErr             error
-	reserved, used     int64
+	// improved is the best tree the size search has found at the root
+	// (nil: none yet), reported as found.
+	improved       *model.Graph
+	steps          int
+	stopped        bool
+	memErr         error
+	reserved, used int64
 }
 
 // SolvePerfect finds the least depth of a tree with no error on the kept
@@ -163,10 +166,14 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 		return res
 	}
 	if cfg.MaxNodes > 0 {
-		// The node-limited search has the fewest leaves at this depth.
-		res.Tree = s.buildSize(root, found)
+		// The node-limited search has the fewest leaves at this depth (and
+		// reported its tree).
+		res.Tree = s.improved
+		if res.Tree == nil { // a single leaf
+			res.Tree = s.buildDepth(root, found)
+			s.report(res.Tree)
+		}
 		res.LeavesLB, res.Optimal = leaves, true
-		s.report(res.Tree)
 		return res
 	}
 	res.Tree = s.buildDepth(root, found)
@@ -181,18 +188,14 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 	l := s.minLeaves(root, found, best)
 	res.Branches = len(s.nodes)
 	res.MemoryStop = s.memErr
+	if s.improved != nil {
+		res.Tree = s.improved
+	}
 	if s.stopped {
-		if n := s.nodes[string(s.rowsKey(root))]; n != nil && found < len(n.sizes) {
-			res.LeavesLB = max(res.LeavesLB, int(n.sizes[found].leaves))
-		}
 		return res
 	}
 	res.Optimal = true
 	res.LeavesLB = min(l, best)
-	if l < best {
-		res.Tree = s.buildSize(root, found)
-		s.report(res.Tree)
-	}
 	return res
 }
 
@@ -273,6 +276,7 @@ func (s *perfect) rowsKey(rows model.Bitset) []byte {
 // count, least depth by its classes, and node (nil: none yet).
 type branch struct {
 	rows   model.Bitset
+	root   bool // the size search reports the trees it finds here
 	leaf   bool
 	class  int
 	lb, nc int
@@ -484,9 +488,11 @@ func (s *perfect) leavesLB(b *branch, d int) int {
 
 // minLeaves returns the fewest leaves of a consistent tree of depth at
 // most d on rows when that is below ub; otherwise a lower bound on them
-// that is at least ub (noTree: no such tree).
+// that is at least ub (noTree: no such tree). Each better tree it finds
+// on rows is reported and kept in s.improved.
 func (s *perfect) minLeaves(rows model.Bitset, d, ub int) int {
 	b := s.look(rows)
+	b.root = true
 	return s.minLeavesAt(&b, d, ub)
 }
 
@@ -541,6 +547,11 @@ groups:
 			}
 			if l+h < best {
 				best, bestTest = l+h, t
+				if b.root {
+					// Both children's records are exact: the tree is known.
+					s.improved = s.buildSplit(rows, t, d)
+					s.report(s.improved)
+				}
 				if best == lb {
 					break groups
 				}
@@ -580,20 +591,28 @@ func (s *perfect) buildDepth(rows model.Bitset, d int) *model.Graph {
 // buildSize builds the tree of fewest leaves of depth at most d the size
 // search found on rows.
 func (s *perfect) buildSize(rows model.Bitset, d int) *model.Graph {
+	return s.buildSplit(rows, int(s.nodes[string(s.rowsKey(rows))].sizes[d].test), d)
+}
+
+// buildSplit builds the tree that splits rows on test t, then follows
+// the size search's exact records of depth d−1 below.
+func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
 	b := model.NewBuilder(s.v.Data, model.KindTree)
-	var rec func(rows model.Bitset, d int) int
-	rec = func(rows model.Bitset, d int) int {
-		class, ok, _, _ := s.leaf(rows)
-		if ok {
-			return b.Leaf(class)
-		}
-		t := int(s.nodes[string(s.rowsKey(rows))].sizes[d].test)
+	var rec func(rows model.Bitset, t, d int) int
+	rec = func(rows model.Bitset, t, d int) int {
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
 		s.split(rows, t, lo, hi)
-		l := rec(lo, d-1)
-		return b.Split(s.v.Tests[t], l, rec(hi, d-1))
+		child := func(rows model.Bitset) int {
+			class, ok, _, _ := s.leaf(rows)
+			if ok {
+				return b.Leaf(class)
+			}
+			return rec(rows, int(s.nodes[string(s.rowsKey(rows))].sizes[d-1].test), d-1)
+		}
+		l := child(lo)
+		return b.Split(s.v.Tests[t], l, child(hi))
 	}
-	return b.Graph(rec(rows, d))
+	return b.Graph(rec(rows, t, d))
 }
 
 // account counts a new cache entry with a key of n bytes (n < 0: a size

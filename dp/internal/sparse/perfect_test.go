@@ -153,3 +153,15 @@ func TestSolvePerfectStops(t *testing.T) {
 		t.Errorf("%d bytes still reserved", b.Used())
 	}
 }
+
+// A node limit on data of one class: the single leaf.
+func TestSolvePerfectOneClass(t *testing.T) {
+	d := &model.Dataset{Name: "one", Classes: []string{"a"}, Labels: []int{0, 0, 0},
+		Features: []model.Feature{{Name: "x", Values: []float64{1, 2, 3}}}}
+	for _, cfg := range []PerfectConfig{{MaxNodes: 2}, {Size: true}, {}} {
+		r := SolvePerfect(context.Background(), model.Binarize(d), cfg)
+		if r.Tree == nil || !r.Optimal || r.Tree.Size() != 1 {
+			t.Errorf("%+v: %+v", cfg, r)
+		}
+	}
+}
