@@ -523,15 +523,21 @@ func (s *perfect) minLeavesAt(b *branch, d, ub int) int {
 	best, bestTest := ub, -1
 groups:
 	for _, g := range s.groups {
-		// The splits of g whose children both have a consistent tree of
-		// depth d−1.
-		a, z := s.feasibleSplits(rows, g, d-1, lo, hi, true)
-		if s.stopped {
-			return lb
+		// The splits of a column's thresholds whose children both have a
+		// consistent tree of depth d−1; a lone test is tried as it is (its
+		// children's bounds first, their feasibility in minLeavesAt).
+		a, z := 0, 0
+		if len(g) > 1 {
+			a, z = s.feasibleSplits(rows, g, d-1, lo, hi, true)
+			if s.stopped {
+				return lb
+			}
 		}
 		for k := a; k >= 0 && k <= z; k++ {
 			t := g[k]
-			s.split(rows, t, lo, hi)
+			if !s.split(rows, t, lo, hi) {
+				continue
+			}
 			bl, bh := s.look(lo), s.look(hi)
 			hlb := s.leavesLB(&bh, d-1)
 			if s.leavesLB(&bl, d-1)+hlb >= best {
