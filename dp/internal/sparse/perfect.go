@@ -75,8 +75,12 @@ type sizeRec struct {
 	exact  bool
 }
 
-// nodeBytes is the memory of a node beside its key.
-const nodeBytes = 48
+// nodeBytes is the memory of a node beside its key; sizeRecBytes that of
+// one size record.
+const (
+	nodeBytes    = 48
+	sizeRecBytes = 12
+)
 
 // perfect is the state of one SolvePerfect.
 type perfect struct {
@@ -116,14 +120,17 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 	}
 	s := &perfect{ctx: ctx, v: v, cfg: cfg, nodes: map[string]*node{}}
 	defer func() { cfg.Budget.Release(s.reserved) }()
-	dup, comp, constant := v.Redundancy()
+	res := &PerfectResult{}
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return res // stopped before any search: nothing proven
+	}
 	for t := range v.Tests {
 		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
 			s.tests = append(s.tests, t)
 		}
 	}
 	s.groups = groupTests(v, s.tests)
-	res := &PerfectResult{}
 	root := cfg.Keep
 	_, nc, n := s.classes(root)
 	if n == 0 {
@@ -325,7 +332,7 @@ func (s *perfect) feasibleAt(b *branch, d int) bool {
 		b.n = &node{lb: int32(b.lb), ub: noTree, test: -1}
 		key := string(s.rowsKey(b.rows))
 		s.nodes[key] = b.n
-		s.account(len(key))
+		s.account(entryBytes(len(key)) + nodeBytes)
 	}
 	rows := b.rows
 	lo, hi := s.scratch(&s.dscratch, d)
@@ -507,8 +514,11 @@ func (s *perfect) minLeavesAt(b *branch, d, ub int) int {
 	}
 	n := b.n // feasibleAt gave it one
 	for len(n.sizes) <= d {
+		c := cap(n.sizes)
 		n.sizes = append(n.sizes, sizeRec{test: -1})
-		s.account(-4) // the record only
+		if grown := cap(n.sizes) - c; grown > 0 {
+			s.account(int64(grown) * sizeRecBytes)
+		}
 	}
 	e := n.sizes[d]
 	if e.exact || int(e.leaves) >= ub {
@@ -621,16 +631,11 @@ func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
 	return b.Graph(rec(rows, t, d))
 }
 
-// account counts a new cache entry with a key of n bytes (n < 0: a size
-// record of an existing entry), reserving another chunk of the budget
-// when the reservation is full; a chunk that does not fit stops the
-// search.
-func (s *perfect) account(n int) {
-	if n < 0 {
-		s.used += 16
-	} else {
-		s.used += entryBytes(n) + nodeBytes
-	}
+// account counts n more bytes of cache, reserving another chunk of the
+// budget when the reservation is full; a chunk that does not fit stops
+// the search.
+func (s *perfect) account(n int64) {
+	s.used += n
 	if s.used <= s.reserved || s.stopped {
 		return
 	}
