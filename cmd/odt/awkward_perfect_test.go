@@ -22,6 +22,11 @@ func TestAwkwardPerfect(t *testing.T) {
 			code: 0, stdout: []string{"infeasible"}},
 		{name: "dl85 min-size in limits", args: []string{"solve", "--backend", "dl85", "--objective", "min-size", "--time-limit", "5s", "--memory-limit", "200", "$T/iris.csv"},
 			code: 0, stdout: []string{"optimal", "objective:   15"}, limit: 5, limitMB: 200},
+		// The size search outgrows a small memory cap: it stops at the cap
+		// (or the time limit) with its best tree and the depth bound.
+		{name: "dl85 min-size memory cap", args: []string{"solve", "--backend", "dl85", "--objective", "min-size", "--memory-limit", "120",
+			"--time-limit", "30s", "$T/500_Person_Gender_Height_Weight_Index.csv"},
+			code: 0, stdout: []string{"lower bound: 15", "depth 7"}, limit: 30, limitMB: 120},
 		{name: "bench unknown objective", args: []string{"bench", "--backends", "dl85", "--objective", "min-width", "-o", "$D/b", "$T/iris.csv"},
 			code: 2, stderr: []string{"min-width"}},
 		{name: "bench objective no backend solves", args: []string{"bench", "--backends", "dl85,cart", "--objective", "min-depth", "-o", "$D/b", "$T/iris.csv"},
