@@ -113,3 +113,16 @@ func TestWithGoals(t *testing.T) {
 		t.Errorf("a backend solving none of the objectives: %v", err)
 	}
 }
+
+// A failed run given no objective counts as its backend's main one: its
+// row is that of the backend's other runs.
+func TestFailedRunGoal(t *testing.T) {
+	ok := run("vote", "dl85", 3, 12, true)
+	ok.Optimises = "error"
+	failed := run("vote", "dl85", 3, 0, false)
+	failed.Repeat, failed.Objective, failed.Status = 2, nil, "failed"
+	s := Summarize([]Run{ok, failed})
+	if len(s.Entries) != 1 || s.Entries[0].Runs != 2 || s.Entries[0].Failed != 1 {
+		t.Errorf("entries %+v, want one of two runs, one failed", s.Entries)
+	}
+}

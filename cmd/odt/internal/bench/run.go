@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -217,13 +218,19 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 }
 
 // goal is the objective the run optimised: as its result states it,
-// else as it was asked ("" when neither is known: a failed run of the
-// backend's main objective).
+// else as it was asked, else (a failed run given none) its backend's
+// main objective ("" for a backend not registered).
 func (r *Run) goal() string {
 	if r.Optimises != "" {
 		return r.Optimises
 	}
-	return r.Goal
+	if r.Goal != "" {
+		return r.Goal
+	}
+	if b, ok := odtkit.DefaultRegistry().Get(r.Backend); ok && len(b.Info().Objectives) > 0 {
+		return string(b.Info().Objectives[0])
+	}
+	return ""
 }
 
 func lastLine(s string) string {
