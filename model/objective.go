@@ -61,7 +61,7 @@ func (d *Dataset) IdenticalGroups() [][]int {
 	for r := range d.Rows() {
 		key = key[:0]
 		for _, f := range d.Features {
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(f.Values[r]))
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(f.Values[r]+0)) // -0 is 0
 		}
 		i, ok := index[string(key)]
 		if !ok {

@@ -81,9 +81,10 @@ func identity(n int) []int {
 	return out
 }
 
-// defaultProblem is a problem of the backend's main objective.
-func defaultProblem(info backend.Info, depth int) model.Problem {
-	p := model.Problem{Objective: info.Objectives[0]}
+// defaultProblem is a problem of the objective the suite checks
+// (Config.Objective, by default the backend's main one).
+func defaultProblem(info backend.Info, c Config, depth int) model.Problem {
+	p := model.Problem{Objective: c.objective(info)}
 	switch p.Objective {
 	case model.MinError:
 		p.MaxDepth = depth
@@ -99,7 +100,7 @@ func hard(info backend.Info, c Config) (*model.Dataset, model.Problem) {
 		return c.Hard()
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	p := model.Problem{Objective: info.Objectives[0]}
+	p := model.Problem{Objective: c.objective(info)}
 	n, f, levels := 2000, 10, 40
 	switch p.Objective {
 	case model.MinError:

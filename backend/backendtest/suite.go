@@ -73,12 +73,30 @@ type Config struct {
 	// brute-force checks run again at each (default 1, 2 and 4).
 	Threads []int
 
+	// Objective, when set, is the objective (one of the backend's) that
+	// the checks solve and the brute-force comparison covers; by default
+	// the backend's main objective, and every objective it declares for
+	// the brute-force comparison. Run the suite once per objective to
+	// check each.
+	Objective model.Objective
+
 	threads int // Job.Threads of every solve (0: the backend's default)
+}
+
+// objective is the objective the checks solve.
+func (c Config) objective(info backend.Info) model.Objective {
+	if c.Objective != "" {
+		return c.Objective
+	}
+	return info.Objectives[0]
 }
 
 // Run runs the conformance suite on b.
 func Run(t *testing.T, b backend.Backend, c Config) {
 	info := b.Info()
+	if c.Objective != "" && !info.Accepts(c.Objective) {
+		t.Fatalf("backend %s does not declare objective %q", info.Name, c.Objective)
+	}
 	if c.Latency == 0 {
 		c.Latency = time.Second
 	}
@@ -178,7 +196,7 @@ func badValues(p backend.Param) []string {
 
 func checkBadOptions(t *testing.T, b backend.Backend, c Config) {
 	info := b.Info()
-	d, p := tinyData(rand.New(rand.NewPCG(1, 2)), 10, 3, 2, false), defaultProblem(info, 1)
+	d, p := tinyData(rand.New(rand.NewPCG(1, 2)), 10, 3, 2, false), defaultProblem(info, c, 1)
 	try := func(opts map[string]string) {
 		raw := merge(c.Options, opts)
 		_, err := backend.NewJob(info, d, p, raw)
@@ -214,7 +232,7 @@ func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
 		p         model.Problem
 		honoured  func(d *model.Dataset, p model.Problem, res *model.Result) error
 	}
-	p := defaultProblem(info, 2)
+	p := defaultProblem(info, c, 2)
 	if p.Objective != model.MinError {
 		p.MaxDepth = 0
 	}
@@ -361,7 +379,7 @@ func checkIncumbents(t *testing.T, b backend.Backend, c Config) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 4 {
 		d := tinyData(rng, c.Rows, 4, 2+i%2, true)
-		p := defaultProblem(info, 2+i%2)
+		p := defaultProblem(info, c, 2+i%2)
 		if p.Objective == model.MinDepth || p.Objective == model.MinSize {
 			d = consistent(d)
 		}
@@ -403,7 +421,7 @@ func checkIncumbents(t *testing.T, b backend.Backend, c Config) {
 func checkDeterministic(t *testing.T, b backend.Backend, c Config) {
 	info := b.Info()
 	d := tinyData(rand.New(rand.NewPCG(7, 8)), c.Rows, 4, 3, true)
-	p := defaultProblem(info, 2)
+	p := defaultProblem(info, c, 2)
 	if p.Objective == model.MinDepth || p.Objective == model.MinSize {
 		d = consistent(d)
 	}
@@ -495,6 +513,9 @@ func checkBrute(t *testing.T, b backend.Backend, c Config) {
 		d := tinyData(rng, n, 2+rng.IntN(2), 2+rng.IntN(2), i%2 == 0)
 		d.Name = fmt.Sprintf("tiny-%d", i)
 		for _, obj := range info.Objectives {
+			if c.Objective != "" && obj != c.Objective {
+				continue
+			}
 			switch obj {
 			case model.MinError:
 				depth := i % 3

@@ -12,11 +12,15 @@ import (
 
 func runBackends(e env, args []string) error {
 	c := newFlags("backends", "odt backends [flags]",
-		"Lists the solver backends built into odt: what each solves (objectives), on what input,\n"+
-			"whether it is exact and anytime, which problem fields it honours, and its options\n"+
-			"(--opt key=value) with their values and defaults.", 0, 0)
+		"Lists the solver backends built into odt: what each solves (objectives), its family of\n"+
+			"formulation (dp, sat, milp, heuristic, portfolio), on what input, whether it is exact and\n"+
+			"anytime, which problem fields it honours, and its options (--opt key=value) with their\n"+
+			"values and defaults. --matrix shows instead the objective × family table: which backends\n"+
+			"solve each objective, by family.", 0, 0)
 	var format, out string
+	var showMatrix bool
 	c.StringVar(&format, "format", "text", "output `format`: text, markdown or json")
+	c.BoolVar(&showMatrix, "matrix", false, "show the objective × family table of the backends instead of the list")
 	c.outFlag(&out, "write the list to `FILE` instead of stdout")
 	if _, err := c.parse(e.stdout, args); err != nil {
 		return err
@@ -25,6 +29,9 @@ func runBackends(e env, args []string) error {
 		return err
 	}
 	infos := odtkit.DefaultRegistry().List()
+	if showMatrix {
+		return writeResult(out, e.stdout, func(w io.Writer) error { return newMatrix(infos).write(w, format) })
+	}
 	return writeResult(out, e.stdout, func(w io.Writer) error {
 		switch format {
 		case "json":
@@ -42,6 +49,7 @@ func runBackends(e env, args []string) error {
 				fmt.Fprintln(w)
 			}
 			fmt.Fprintf(w, "%s\n  %s\n", in.Name, in.Description)
+			fmt.Fprintf(w, "  family:     %s\n", in.Family)
 			fmt.Fprintf(w, "  objectives: %s\n", objectives(in))
 			fmt.Fprintf(w, "  input:      %s\n", in.Input)
 			fmt.Fprintf(w, "  exact: %s, anytime: %s\n", yesNo(in.Exact), yesNo(in.Anytime))

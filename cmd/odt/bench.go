@@ -60,7 +60,7 @@ func runBench(e env, args []string) error {
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.Var(&configs, "config", "named configuration `NAME=BACKEND[:key=value,...]`, run as its own column beside --backends "+
 		"(repeatable; key objective=OBJ sets its objective, other keys are its --opt values)")
-	c.StringVar(&objective, "objective", "", "objective of every run (`OBJ`: error, min-depth, min-size, diagram; default: each backend's main one)")
+	c.StringVar(&objective, "objective", "", "comma-separated `OBJECTIVES` (error, min-depth, min-size, diagram): each backend runs each listed one it solves (default: its main one)")
 	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS` (default 3; for min-depth, min-size and diagram runs: none given unless set)")
 	c.durationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
@@ -96,10 +96,13 @@ func runBench(e env, args []string) error {
 	if len(bs) == 0 {
 		return usagef("--backends or --config is required (e.g. --backends dl85,cart)")
 	}
-	switch model.Objective(objective) {
-	case "", model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
-	default:
-		return usagef("--objective %q: want error, min-depth, min-size or diagram", objective)
+	objectives := bench.ParseList(objective)
+	for _, o := range objectives {
+		switch model.Objective(o) {
+		case model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+		default:
+			return usagef("--objective %q: want error, min-depth, min-size or diagram", o)
+		}
 	}
 	ds, err := bench.ParseInts(depths)
 	if err != nil {
@@ -136,6 +139,13 @@ func runBench(e env, args []string) error {
 		cells = bench.ProtocolGrid(pos, bs, ds, pl.seeds, pl.cv, pl.protocol, pl.tune)
 	}
 	cells = bench.ApplyConfigs(cells, configs.list)
+	cells, err = bench.WithObjectives(cells, objectives, func(b, o string) bool {
+		in, ok := odtkit.DefaultRegistry().Get(b)
+		return ok && in.Info().Accepts(model.Objective(o))
+	})
+	if err != nil {
+		return usagef("--objective: %v", err)
+	}
 	var globalOpts []string
 	for k, v := range opts.opts {
 		globalOpts = append(globalOpts, k+"="+v)
@@ -143,9 +153,6 @@ func runBench(e env, args []string) error {
 	slices.Sort(globalOpts)
 	for i, cl := range cells {
 		cl.Options = append(slices.Clone(globalOpts), cl.Options...)
-		if cl.ObjectiveName == "" {
-			cl.ObjectiveName = objective
-		}
 		if cl.ObjectiveName == "" {
 			cl.ObjectiveName = mainObjective(cl.Backend)
 		}

@@ -20,19 +20,25 @@ type AnytimeBackend struct{}
 
 // commonParams are the options of both backends.
 func commonParams() []backend.Param {
-	return []backend.Param{
+	return append([]backend.Param{
 		backend.FloatParam("cache-mb", 0, "cap on the cache of solved branches in MiB (0 = half the memory limit, or none); at the cap the deepest branches are evicted, the answer stays exact").AtLeast(0),
 		backend.BoolParam("depth2", true, "solve depth-2 subproblems with the specialised pairwise-count step (unweighted data)"),
 		backend.EnumParam("order", "gain", []string{"gain", "index"}, "order in which a node tries its tests: gain (information gain) or index"),
-	}
+	}, sparse.PerfectParams()...)
 }
 
 // caps are the problem fields both backends honour: the minimum leaf
 // support, any positive row weights, a leaf cost and a node limit (those
-// two by the exact dynamic program of dp/internal/sparse), and several
-// workers (Job.Workers).
+// two by the exact dynamic program of dp/internal/sparse), a depth cap
+// for the consistent-tree objectives, and several workers (Job.Workers).
 func caps() backend.Caps {
-	return backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true, Threads: true}
+	return backend.Caps{MinSupport: true, Weights: backend.AnyWeights, LeafCost: true, MaxNodes: true, Threads: true, DepthCap: true}
+}
+
+// objectives are those of both backends: the error, and the
+// consistent-tree objectives by sparse.SolvePerfectJob.
+func objectives() []model.Objective {
+	return []model.Objective{model.MinError, model.MinDepth, model.MinSize}
 }
 
 // Info describes the "dl85" backend.
@@ -42,7 +48,7 @@ func (Backend) Info() backend.Info {
 		Family:      backend.FamilyDP,
 		Description: "DL8.5: optimal tree of bounded depth by caching branch-and-bound (multiclass, weights, min support)",
 		Paper:       "Aglin, Nijssen & Schaus, Learning Optimal Decision Trees Using Caching Branch-and-Bound Search, AAAI 2020",
-		Objectives:  []model.Objective{model.MinError},
+		Objectives:  objectives(),
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
@@ -58,7 +64,7 @@ func (AnytimeBackend) Info() backend.Info {
 		Family:      backend.FamilyDP,
 		Description: "CA-DL8.5: complete anytime DL8.5, restarts under a pruning rule relaxed each time (purity, gain, discrepancy, topk, topk*)",
 		Paper:       "Kiossou, Nijssen & Schaus, A Generic Complete Anytime Beam Search for Optimal Decision Tree, AAAI 2026",
-		Objectives:  []model.Objective{model.MinError},
+		Objectives:  objectives(),
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
@@ -78,6 +84,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
+	if sparse.Perfect(job.Problem) {
+		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size
+	}
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
@@ -95,6 +104,9 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 	spec, err := jobSpec(job.Options)
 	if err != nil {
 		return nil, err
+	}
+	if sparse.Perfect(job.Problem) {
+		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size
 	}
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit

@@ -6,4 +6,9 @@
 // backends. The engine lives in dp/internal/dl85; Context and Rule are
 // the engine's own types, so that a rule written against them runs in
 // the engine with no adapter.
+//
+// Both backends also take the min-depth and min-size objectives, solved
+// by the consistent-tree search of dp/internal/sparse: the same
+// definitions, objective values and conflicting-row handling (the
+// drop-conflicts option) as sat-depth and sat-size.
 package dl85

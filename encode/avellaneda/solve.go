@@ -2,11 +2,9 @@ package avellaneda
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 	"strings"
 	"time"
 
@@ -116,8 +114,9 @@ func leafCap(maxNodes int) int { return (maxNodes + 1) / 2 }
 const defaultDirectAfter = 5000
 
 // ErrConflict is wrapped by the error for rows that no consistent tree
-// can separate (identical tests, different labels).
-var ErrConflict = errors.New("conflicting rows")
+// can separate (identical tests, different labels): model.ErrConflict,
+// which every backend of a consistent-tree objective reports alike.
+var ErrConflict = model.ErrConflict
 
 // Prepared is the data of a solve: the binary view, the tests kept
 // (duplicates, complements and constants removed: they never change the
@@ -138,78 +137,37 @@ type Prepared struct {
 // distinct rows. Rows with identical tests and different labels fail
 // with ErrConflict (count, first conflicting rows) unless dropConflicts.
 func Prepare(d *model.Dataset, dropConflicts bool) (*Prepared, error) {
+	keep, dropped, err := d.ConsistentRows(dropConflicts)
+	if err != nil {
+		return nil, err
+	}
 	v := model.Binarize(d)
 	dup, comp, constant := v.Redundancy()
-	p := &Prepared{View: v}
+	p := &Prepared{View: v, Keep: keep, Dropped: dropped}
 	for t := range v.Tests {
 		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
 			p.Tests = append(p.Tests, t)
 		}
 	}
-	// Group rows by their vector of (kept) tests.
-	n := v.N
+	// One representative (the lowest kept row) per vector of kept tests.
 	words := (len(p.Tests) + 63) / 64
 	key := make([]uint64, words)
-	groups := map[string][]int{}
-	var order []string
-	for r := range n {
+	seen := map[string]bool{}
+	var sb strings.Builder
+	for r := range v.N {
+		if !keep.Has(r) {
+			continue
+		}
 		testBits(v, p.Tests, r, key)
-		var sb strings.Builder
+		sb.Reset()
 		for _, w := range key {
 			fmt.Fprintf(&sb, "%016x", w)
 		}
-		s := sb.String()
-		if _, ok := groups[s]; !ok {
-			order = append(order, s)
-		}
-		groups[s] = append(groups[s], r)
-	}
-	p.Keep = model.FullBitset(n)
-	var conflicts [][]int
-	for _, s := range order {
-		rows := groups[s]
-		count := make([]int, len(v.Class))
-		for _, r := range rows {
-			count[d.Labels[r]]++
-		}
-		best := 0
-		for c := range count {
-			if count[c] > count[best] {
-				best = c
-			}
-		}
-		if count[best] < len(rows) {
-			conflicts = append(conflicts, rows)
-			if dropConflicts {
-				for _, r := range rows {
-					if d.Labels[r] != best {
-						p.Keep.Clear(r)
-						p.Dropped++
-					}
-				}
-			}
-		}
-		for _, r := range rows {
-			if p.Keep.Has(r) {
-				p.Reps = append(p.Reps, r)
-				break
-			}
+		if s := sb.String(); !seen[s] {
+			seen[s] = true
+			p.Reps = append(p.Reps, r)
 		}
 	}
-	if len(conflicts) > 0 && !dropConflicts {
-		rows := 0
-		for _, g := range conflicts {
-			rows += len(g)
-		}
-		first := conflicts[0]
-		var desc []string
-		for _, r := range first[:min(len(first), 6)] {
-			desc = append(desc, fmt.Sprintf("row %d (label %s)", r+1, d.Classes[d.Labels[r]]))
-		}
-		return nil, fmt.Errorf("%w: %d groups of rows (%d rows) have identical features and different labels, so no tree classifies every row; first group: %s (rows counted from 1 after the header); drop them with the drop-conflicts option",
-			ErrConflict, len(conflicts), rows, strings.Join(desc, ", "))
-	}
-	slices.Sort(p.Reps)
 	return p, nil
 }
 

@@ -2,7 +2,9 @@
 // cadl85, blossom, contree) run for the two constraints their own engines
 // do not model: a cost per leaf (Problem.LeafCost, the sparse error
 // objective) and a bound on the number of internal nodes
-// (Problem.MaxNodes).
+// (Problem.MaxNodes). It also holds the exact search for trees with no
+// training error that dl85 and cadl85 run for the min-depth and min-size
+// objectives (SolvePerfect, SolvePerfectJob; see perfect.go).
 //
 // It searches over (branch, depth, node budget) as MurTree does: a branch
 // with budget k either is a leaf or splits on a test and shares k−1

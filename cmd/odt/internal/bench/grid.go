@@ -323,3 +323,34 @@ func (c Cell) SeedOf() int64 {
 	}
 	return int64(c.Repeat)
 }
+
+// WithObjectives makes the objectives a grid dimension: each cell becomes
+// one cell per listed objective its backend solves (accepts), in the
+// order listed, renumbered in grid order. A configuration that names its
+// own objective keeps it. No objectives leave the grid as it is; a
+// backend that solves none of them is an error naming it.
+func WithObjectives(cells []Cell, objectives []string, accepts func(backend, objective string) bool) ([]Cell, error) {
+	if len(objectives) == 0 {
+		return cells, nil
+	}
+	out := make([]Cell, 0, len(cells)*len(objectives))
+	for _, c := range cells {
+		if c.Config != "" && c.ObjectiveName != "" {
+			c.Index = len(out)
+			out = append(out, c)
+			continue
+		}
+		n := 0
+		for _, o := range objectives {
+			if accepts(c.Backend, o) {
+				c.ObjectiveName, c.Index = o, len(out)
+				out = append(out, c)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("backend %s solves none of the objectives %s", c.Series(), strings.Join(objectives, ", "))
+		}
+	}
+	return out, nil
+}
