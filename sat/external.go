@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/odtkit/odtkit/internal/proc"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // External runs a DIMACS solver binary on every Solve: it writes the
@@ -103,16 +103,8 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		return Unknown, fmt.Errorf("external SAT solver: %w", err)
 	}
 	argv, usesOut := Substitute(e.argv, in, out)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Cancelling kills the solver's whole process group; output pipes a
-	// stray child keeps open are abandoned shortly after.
-	ownGroup(cmd)
-	cmd.WaitDelay = 200 * time.Millisecond
-	runErr := cmd.Run()
-	// No process of the solver's outlives the call.
-	_ = killGroup(cmd)
+	runErr := proc.Run(ctx, "", argv, &stdout, &stderr)
 	if ctx.Err() != nil {
 		return Unknown, nil
 	}
@@ -141,16 +133,7 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	return st, nil
 }
 
-func clip(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	if s == "" {
-		return "(empty)"
-	}
-	return s
-}
+func clip(s string) string { return proc.Clip(s) }
 
 // Substitute replaces {in} and {out} in the words of a command line;
 // when no word holds {in}, the input path is appended. It reports
@@ -176,49 +159,7 @@ func Substitute(argv []string, in, out string) ([]string, bool) {
 // SplitCommand splits a command line into words: whitespace separates
 // words, single quotes keep everything literally, double quotes keep
 // everything but a backslash-escaped " or \.
-func SplitCommand(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("command line %q: unterminated single quote", s)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case ch == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("command line %q: unterminated double quote", s)
-			}
-			inWord = true
-		case ch == ' ' || ch == '\t' || ch == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
-}
+func SplitCommand(s string) ([]string, error) { return proc.SplitCommand(s) }
 
 // ErrOutput wraps every error of ParseOutput: the text is not a SAT
 // solver's answer in a known format.
