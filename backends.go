@@ -9,6 +9,7 @@ import (
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/flowoct"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/race"
@@ -36,6 +37,7 @@ func defaultBackends() []backend.Backend {
 		blossom.Backend{},
 		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
+		flowoct.Backend{},
 		contree.Backend{},
 		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),
 	}
