@@ -52,6 +52,15 @@ func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 	for j, c := range m.Columns {
 		sr.byName[c.Name] = j
 	}
+	// A solver that read the model as CPLEX LP (WriteLP) names the
+	// columns by their LP names.
+	for j, c := range m.Columns {
+		if n := LPName(c.Name); n != c.Name {
+			if _, taken := sr.byName[n]; !taken {
+				sr.byName[n] = j
+			}
+		}
+	}
 	first := ""
 	for _, l := range lines {
 		if t := strings.TrimSpace(l); t != "" {
