@@ -29,7 +29,7 @@ type TreeBackend struct{}
 
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
-var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cutoff"}
+var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cutoff", "milp-solver", "lp-bound"}
 
 func milpParams() []backend.Param {
 	return []backend.Param{
@@ -43,6 +43,8 @@ func milpParams() []backend.Param {
 		backend.BoolParam("pair-cut", true, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
 		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
 		backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
+		backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp+"; a program gets no MIP start or cutoff").Checked(milp.CheckSolverSpec),
+		backend.BoolParam("lp-bound", false, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)"),
 		backend.IntParam("max-active", 0, "parsimony: at most this many active internal nodes (0 = no cap)").AtLeast(0),
 		backend.IntParam("min-flow", 0, "stability: at least this many rows through every active internal node but the root").AtLeast(0),
 		backend.StringParam("fair-column", "", "fairness: name (or 0-based index) of a 0/1 feature column defining two groups (excluded from the splits)"),
@@ -200,7 +202,12 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		return nil, err
 	}
-	if !milp.HiGHSEnabled {
+	solver, err := milp.NewSolver(job.Options.String("milp-solver"))
+	if err != nil {
+		return nil, backend.Invalid(err)
+	}
+	external := milp.IsExternal(solver)
+	if !milp.HiGHSEnabled && !external {
 		return nil, milp.ErrNotEnabled
 	}
 	d, p, v := job.Data, job.Problem, job.Options
@@ -215,6 +222,12 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 	}
 	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts}
+	if v.Bool("lp-bound") && !external {
+		lsol, err := milp.HiGHS().Solve(ctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
+		if err == nil && lsol.Status == milp.StatusOptimal {
+			stats["lp_bound"], stats["lp_seconds"] = lsol.Objective, lsol.Seconds
+		}
+	}
 	if v.Bool("warm-start") {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
@@ -240,6 +253,8 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		if inc != nil {
 			offer(inc.Graph)
 			stats["heuristic_objective"] = bestObj
+		}
+		if inc != nil && !external {
 			// The paper's cutoff, plus the model itself as a MIP start.
 			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
 			if c, ok := e.cutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
@@ -249,7 +264,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 	}
 	res := &model.Result{Stats: stats}
-	sol, err := milp.HiGHS().Solve(ctx, e.Model, params)
+	sol, err := solver.Solve(ctx, e.Model, params)
 	if errors.Is(err, milp.ErrOption) {
 		return nil, backend.Invalidf("option highs: %w", err)
 	}
@@ -277,6 +292,12 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return res, nil
 	}
 	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
+	if external && sol.Status == milp.StatusOptimal && !res.Optimal {
+		// A program's optimality claim that its own point or the
+		// heuristic's model contradicts is a wrong answer, never an optimum.
+		return nil, fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
+			solver.Name(), sol.Objective, stats["decoded_objective"], bestObj)
+	}
 	res.Status = milpStatus(ctx, sol, true, res.Optimal)
 	res.Errors, res.Objective = best.Errors(d), bestObj
 	if res.Optimal {
