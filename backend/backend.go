@@ -46,6 +46,24 @@ type Exporter interface {
 	Export(ctx context.Context, w io.Writer, job *Job) error
 }
 
+// FormatExporter is an Exporter that writes its formulation in further
+// formats (a MILP in CPLEX LP besides MPS).
+type FormatExporter interface {
+	Exporter
+	// ExportFormats lists the formats written, ExportFormat's first.
+	ExportFormats() []string
+	// ExportAs writes the formulation in one of them.
+	ExportAs(ctx context.Context, w io.Writer, job *Job, format string) error
+}
+
+// ExportFormats lists the formats an exporter writes.
+func ExportFormats(e Exporter) []string {
+	if f, ok := e.(FormatExporter); ok {
+		return f.ExportFormats()
+	}
+	return []string{e.ExportFormat()}
+}
+
 // Decoder is implemented by exporters that read another solver's output
 // for an exported formulation back into a result (its model is verified
 // by the caller like any other).

@@ -176,10 +176,17 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 
 // sameObjective compares a solver's stated objective with the model's
 // objective of its point, allowing for rounding and for a reader that
-// dropped the constant offset.
+// dropped the constant offset or read it with the other sign.
 func sameObjective(stated, computed, offset float64) bool {
 	tol := 1e-5 * math.Max(1, math.Abs(computed))
-	return math.Abs(stated-computed) <= tol || math.Abs(stated+offset-computed) <= tol
+	// Readers differ on an MPS objective constant: kept, dropped, or
+	// read with the other sign (GLPK).
+	for _, k := range []float64{0, 1, 2} {
+		if math.Abs(stated+k*offset-computed) <= tol {
+			return true
+		}
+	}
+	return false
 }
 
 // tail keeps the end of a solver's log, where the reason it stopped is.

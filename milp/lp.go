@@ -11,8 +11,9 @@ import (
 // LPName is the name a column or row of m gets in a CPLEX LP file: the
 // model's name when it is a valid LP name, otherwise that name with '-'
 // written as "m", '+' as "p" and any other character LP names cannot
-// hold as '_' (and a leading digit, '.', 'e' or 'E' prefixed by "n_", so
-// that no name reads as a number). ReadSolution accepts either name.
+// hold as '_' (and "n_" in front of a name that could read as a number:
+// a leading digit or '.', or an 'e' or 'E' alone or before a digit).
+// ReadSolution accepts either name.
 func LPName(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -30,7 +31,9 @@ func LPName(s string) string {
 		}
 	}
 	r := b.String()
-	if r == "" || strings.IndexByte("0123456789.eE", r[0]) >= 0 {
+	// No name may read as a number (12, .5, e3).
+	if r == "" || strings.IndexByte("0123456789.", r[0]) >= 0 ||
+		(r[0] == 'e' || r[0] == 'E') && (len(r) == 1 || strings.IndexByte("0123456789.", r[1]) >= 0) {
 		r = "n_" + r
 	}
 	return r
@@ -45,8 +48,9 @@ const lpTermsPerLine = 8
 // (with a zero coefficient where it has none), so that solvers number
 // the columns as the model does and a solution file reads back with
 // ReadSolution. A row with two different finite bounds is written as two
-// rows, NAME_lo and NAME_hi. The objective's offset is a constant term of
-// the objective. Comments are written as '\' lines at the top.
+// rows, NAME_lo and NAME_hi. The objective's constant offset is left out
+// (GLPK's reader takes none), stated in a comment. Comments are written
+// as '\' lines at the top.
 func WriteLP(w io.Writer, m *Model) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -74,6 +78,11 @@ func WriteLP(w io.Writer, m *Model) error {
 	for j, c := range m.Columns {
 		cols[j] = unique(LPName(c.Name))
 	}
+	if m.Offset != 0 {
+		// GLPK's LP reader takes no constant in the objective (CBC's
+		// drops it): the solvers' objective values lack it.
+		fmt.Fprintf(bw, "\\ objective constant %s, left out: add it to the solver's objective value\n", fmtFloat(m.Offset))
+	}
 	if m.Sense == Maximize {
 		bw.WriteString("Maximize\n")
 	} else {
@@ -89,9 +98,6 @@ func WriteLP(w io.Writer, m *Model) error {
 			bw.WriteString("\n   ")
 		}
 		writeTerm(bw, c.Cost, cols[j])
-	}
-	if m.Offset != 0 {
-		writeConst(bw, m.Offset)
 	}
 	bw.WriteString("\nSubject To\n")
 	for _, r := range m.Rows {
@@ -153,14 +159,6 @@ func writeTerm(w *bufio.Writer, v float64, name string) {
 	}
 }
 
-func writeConst(w *bufio.Writer, v float64) {
-	if v < 0 {
-		fmt.Fprintf(w, " - %s", fmtFloat(-v))
-	} else {
-		fmt.Fprintf(w, " + %s", fmtFloat(v))
-	}
-}
-
 func writeRow(w *bufio.Writer, name string, r Row, cols []string, op string, rhs float64) {
 	fmt.Fprintf(w, " %s:", name)
 	if len(r.Index) == 0 {
@@ -191,4 +189,15 @@ func writeList(w *bufio.Writer, head string, names []string) {
 		w.WriteString(" " + n)
 	}
 	w.WriteString("\n")
+}
+
+// Write writes m in a named format: "mps" (WriteMPS) or "lp" (WriteLP).
+func Write(w io.Writer, m *Model, format string) error {
+	switch format {
+	case "mps":
+		return WriteMPS(w, m)
+	case "lp":
+		return WriteLP(w, m)
+	}
+	return fmt.Errorf("milp: unknown format %q (want mps or lp)", format)
 }

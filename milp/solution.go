@@ -258,6 +258,9 @@ func (sr *solReader) cbc() error {
 			}
 			continue
 		}
+		if sr.sol.Status == StatusInfeasible {
+			break // CBC lists the infeasible LP point: no solution
+		}
 		if strings.HasPrefix(t, "**") {
 			return sr.errf(ln, "CBC marks a value as infeasible: %q", t)
 		}

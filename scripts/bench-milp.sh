@@ -14,7 +14,7 @@ odt=${1:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}
 limit=${2:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}
 data=${3:-../shared/data/cp4im}
 depth2="anneal audiology australian-credit breast-wisconsin diabetes german-credit heart-cleveland hepatitis hypothyroid ionosphere kr-vs-kp lymph mushroom pendigits primary-tumor segment soybean splice-1 tic-tac-toe vehicle vote yeast zoo-1"
-depth3="zoo-1 hepatitis lymph audiology primary-tumor vote"
+depth3="zoo-1 hepatitis lymph primary-tumor"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'dataset\tdepth\tbackend\tstatus\tobjective\tlower_bound\tlp_bound\tcpu_s\n'

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/backend"
@@ -30,7 +32,7 @@ type encodingFlags struct {
 var encodingNames = map[string]string{"depth": "sat-depth", "size": "sat-size", "odd": "milp-odd", "odt": "milp-odt"}
 
 func (f *encodingFlags) declare(c *cmdFlags) {
-	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd or milp-odt (MPS)")
+	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd, milp-odt or milp-flowoct (MPS, LP)")
 	c.StringVar(&f.encoding, "encoding", "", "old name of --backend: `E` = depth, size, odd or odt")
 	f.pf.declare(c, true)
 	f.df.declare(c)
@@ -45,8 +47,8 @@ func (f *encodingFlags) request(format string) (string, model.Problem, map[strin
 		return name, p, opts, err
 	}
 	b, _ := odtkit.DefaultRegistry().Get(name)
-	if e, ok := b.(backend.Exporter); ok && e.ExportFormat() != format {
-		return "", p, nil, usagef("--to %s: backend %s writes %s", format, name, e.ExportFormat())
+	if e, ok := b.(backend.Exporter); ok && !slices.Contains(backend.ExportFormats(e), format) {
+		return "", p, nil, usagef("--to %s: backend %s writes %s", format, name, strings.Join(backend.ExportFormats(e), " or "))
 	}
 	return name, p, opts, nil
 }
@@ -63,7 +65,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 		name = n
 	}
 	if name == "" {
-		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, milp-odd or milp-odt)")
+		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, milp-odd, milp-odt or milp-flowoct)")
 	}
 	p, err := f.pf.problem()
 	if err != nil {
@@ -75,7 +77,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 	}
 	b, ok := odtkit.DefaultRegistry().Get(name)
 	if !ok {
-		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, milp-odd or milp-odt", name)
+		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, milp-odd, milp-odt or milp-flowoct", name)
 	}
 	obj := p.Objective
 	if obj == "" && len(b.Info().Objectives) > 0 {
@@ -94,16 +96,19 @@ func interruptible() (context.Context, context.CancelFunc) {
 }
 
 func runExport(e env, args []string) error {
-	c := newFlags("export", "odt export --to dimacs|mps --backend NAME [flags] DATA -o FILE",
+	c := newFlags("export", "odt export --to dimacs|mps|lp --backend NAME [flags] DATA -o FILE",
 		"Writes the formulation of a backend for an external solver: the CNF of Avellaneda's\n"+
 			"encoding in DIMACS (sat-depth, sat-size: the formula of one depth, --depth K, with\n"+
-			"the node limit --max-nodes N) or the ODD flow MILP in MPS (milp-odd on --skeleton,\n"+
-			"milp-odt at --depth K or on a skeleton). The file's comment header maps the\n"+
+			"the node limit --max-nodes N) or a MILP in MPS or CPLEX LP (--to lp: human-readable,\n"+
+			"named rows and columns; read by highs, cbc and glpsol --lp): the ODD flow MILP\n"+
+			"(milp-odd on --skeleton, milp-odt at --depth K or on a skeleton) or FlowOCT\n"+
+			"(milp-flowoct at --depth K; for min-depth/min-size the MILP of that one depth).\n"+
+			"The file's comment header maps the\n"+
 			"variables and repeats the odt decode command that reads the solver's answer back.\n"+
 			"An existing FILE is replaced only when the export succeeds.", 1, 1)
 	var to, out string
 	var ef encodingFlags
-	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size) or mps (milp-odd, milp-odt) (required)")
+	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps or lp (milp-odd, milp-odt, milp-flowoct) (required)")
 	ef.declare(c)
 	c.outFlag(&out, "write the formulation to `FILE` (required)")
 	pos, err := c.parse(e.stdout, args)
@@ -111,11 +116,11 @@ func runExport(e env, args []string) error {
 		return err
 	}
 	switch to {
-	case "dimacs", "mps":
+	case "dimacs", "mps", "lp":
 	case "":
-		return usagef("--to is required (dimacs or mps)")
+		return usagef("--to is required (dimacs, mps or lp)")
 	default:
-		return usagef("--to %q: want dimacs or mps", to)
+		return usagef("--to %q: want dimacs, mps or lp", to)
 	}
 	if out == "" || out == "-" {
 		return usagef("--out/-o FILE is required")
@@ -132,7 +137,7 @@ func runExport(e env, args []string) error {
 	defer stop()
 	s := odtkit.Settings{Backend: name, Options: opts}
 	return writeAtomically(out, func(w io.Writer) error {
-		_, err := odtkit.DefaultRegistry().Export(ctx, w, data, problem, s)
+		_, err := odtkit.DefaultRegistry().ExportAs(ctx, w, data, problem, s, to)
 		return err
 	})
 }
@@ -178,7 +183,8 @@ func runDecode(e env, args []string) error {
 		"Reads an external solver's answer for the formulation odt export wrote with the same\n"+
 			"flags: a SAT solver's output (`s`/`v` lines, or minisat's result file) for sat-depth\n"+
 			"and sat-size; the solution file of HiGHS (--solution_file), CBC (solve solu FILE) or\n"+
-			"GLPK (glpsol -w FILE or -o FILE) for milp-odd and milp-odt. It decodes the answer\n"+
+			"GLPK (glpsol -w FILE or -o FILE) for milp-odd, milp-odt and milp-flowoct, whether the\n"+
+			"solver read the MPS or the LP export. It decodes the answer\n"+
 			"into a model, verifies the model on DATA, and prints the result like odt solve.", 2, 2)
 	var format, out string
 	var ef encodingFlags

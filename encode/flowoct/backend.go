@@ -243,8 +243,12 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 		r.optimal = claimed || sol.Status == milp.StatusFeasible && r.best != nil
 		return r, nil
 	}
-	r.optimal = claimed && consistent && r.bestObj <= sol.Objective+1e-6*math.Max(1, math.Abs(r.bestObj))
-	if claimed && !r.optimal && !inProcess {
+	tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
+	// A claimed optimum above a model we hold, or whose point decodes to
+	// another objective, is wrong.
+	wrong := claimed && (!consistent || r.bestObj < sol.Objective-tol)
+	r.optimal = claimed && !wrong && r.bestObj <= sol.Objective+tol
+	if wrong && !inProcess {
 		// An external solver's optimality claim that its own point or our
 		// warm start contradicts is a wrong answer, never an optimum.
 		return nil, fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
@@ -409,13 +413,21 @@ func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, error) {
 
 // Export writes the MILP in free MPS format, with a comment header that
 // maps the columns and gives the decode command.
-func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+func (b Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	return b.ExportAs(ctx, w, job, "mps")
+}
+
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (Backend) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// ExportAs writes the MILP as MPS or CPLEX LP.
+func (Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
 	e, err := exportEncoding(ctx, job)
 	if err != nil {
 		return err
 	}
 	e.Model.Comments = e.Header(job)
-	return milp.WriteMPS(w, e.Model)
+	return milp.Write(w, e.Model, format)
 }
 
 // Header is the comment block of an exported MILP.
@@ -435,7 +447,7 @@ func (e *Encoding) Header(job *backend.Job) []string {
 	h := []string{
 		fmt.Sprintf("odtkit milp-flowoct: FlowOCT (Aghaei, Gomez & Vayanos 2024), depth %d, %s; %d rows in %d groups of identical tests, %d binary tests",
 			e.Opts.Depth, what, e.View.N, len(e.groups), len(e.Tests)),
-		"solve it with one of: highs --solution_file SOL FILE.mps; cbc FILE.mps solve solu SOL; glpsol --freemps FILE.mps -w SOL",
+		"solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL)",
 		fmt.Sprintf("decode a solution with: odt decode --backend milp-flowoct %s DATA SOL", strings.Join(flags, " ")),
 		"nodes n in heap order: root 0, children 2n+1 (test false) and 2n+2 (test true)",
 		"b_n_j: node n tests test j; p_n: node n predicts; w_n_c: node n predicts class c",

@@ -292,7 +292,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return res, nil
 	}
 	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
-	if external && sol.Status == milp.StatusOptimal && !res.Optimal {
+	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-1e-6*math.Max(1, math.Abs(bestObj))) {
 		// A program's optimality claim that its own point or the
 		// heuristic's model contradicts is a wrong answer, never an optimum.
 		return nil, fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
@@ -428,13 +428,33 @@ func exportJob(ctx context.Context, job *backend.Job, tree bool) (*Encoding, err
 	return encode(ctx, job, tree)
 }
 
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (DiagramBackend) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (TreeBackend) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// ExportAs writes the diagram MILP as MPS or CPLEX LP.
+func (DiagramBackend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	return exportAs(ctx, w, job, false, format)
+}
+
+// ExportAs writes the tree MILP as MPS or CPLEX LP.
+func (TreeBackend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	return exportAs(ctx, w, job, true, format)
+}
+
 func export(ctx context.Context, w io.Writer, job *backend.Job, tree bool) error {
+	return exportAs(ctx, w, job, tree, "mps")
+}
+
+func exportAs(ctx context.Context, w io.Writer, job *backend.Job, tree bool, format string) error {
 	e, err := exportJob(ctx, job, tree)
 	if err != nil {
 		return err
 	}
 	e.Model.Comments = e.Header(job, tree)
-	return milp.WriteMPS(w, e.Model)
+	return milp.Write(w, e.Model, format)
 }
 
 // Header is the comment block of an exported MILP: what it encodes, the
@@ -472,7 +492,7 @@ func (e *Encoding) Header(job *backend.Job, tree bool) []string {
 	h := []string{
 		fmt.Sprintf("odtkit %s: the ODD flow MILP (Florio et al., AAAI 2023)%s, %d rows x %d feature columns scaled to [0,1], skeleton %v",
 			name, map[bool]string{true: ", tree special case"}[tree], e.data.Rows(), len(e.cols), e.Opts.Skeleton),
-		"solve it with one of: highs --solution_file SOL FILE.mps; cbc FILE.mps solve solu SOL; glpsol --freemps FILE.mps -w SOL (or -o SOL)",
+		"solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL; or -o SOL)",
 		fmt.Sprintf("decode a solution with: odt decode --backend %s %s DATA SOL", name, strings.Join(flags, " ")),
 		"columns (0-based index ranges; u = internal node, layers first to last; i = data row in file order; v = successor node or terminal nInt+class):",
 	}
