@@ -55,6 +55,9 @@ func WriteLP(w io.Writer, m *Model) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	if len(m.Columns) == 0 {
+		return fmt.Errorf("milp: model has no columns")
+	}
 	bw := bufio.NewWriter(w)
 	for _, c := range m.Comments {
 		for _, l := range strings.Split(c, "\n") {
@@ -100,6 +103,16 @@ func WriteLP(w io.Writer, m *Model) error {
 		writeTerm(bw, c.Cost, cols[j])
 	}
 	bw.WriteString("\nSubject To\n")
+	written := 0
+	for _, r := range m.Rows {
+		if !math.IsInf(r.Lower, -1) || !math.IsInf(r.Upper, 1) {
+			written++
+		}
+	}
+	if written == 0 {
+		// GLPK's reader wants a constraint: one that holds always.
+		fmt.Fprintf(bw, " %s: 0 %s >= 0\n", unique("no_rows"), cols[0])
+	}
 	for _, r := range m.Rows {
 		name := LPName(r.Name)
 		switch {
