@@ -280,11 +280,16 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	return res, nil
 }
 
+// depthCap is the deepest tree min-depth and min-size search, and the
+// depth of their exported MILP (0: no cap; an export needs one): the
+// problem's MaxDepth, under the DepthCap rule of backend.Caps.
+func depthCap(p model.Problem) int { return p.MaxDepth }
+
 // perfect solves min-depth or min-size: depth by depth until a tree with
 // no error exists.
 func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 	p := s.job.Problem
-	limit := p.MaxDepth
+	limit := depthCap(p)
 	res := &model.Result{}
 	for k := 0; ; k++ {
 		if limit > 0 && k > limit {
@@ -401,6 +406,9 @@ func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, error) {
 		return nil, err
 	}
 	k := job.Problem.MaxDepth
+	if job.Problem.Objective != model.MinError {
+		k = depthCap(job.Problem)
+	}
 	if job.Problem.Objective != model.MinError && k < 1 {
 		return nil, backend.Invalidf("the exported MILP of %s is that of one depth: give --depth K", job.Problem.Objective)
 	}
