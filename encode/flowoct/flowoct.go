@@ -28,6 +28,14 @@
 // A node limit, a leaf cost and the perfect-tree objectives (min-depth,
 // min-size: every point's flow must reach the sink, fewest nodes) use the
 // general form.
+//
+// A minimum leaf support is not stated: a misclassified point sends no
+// flow, so the model does not know which leaf holds it (dl85 and the
+// other DP backends take --min-support). The LP relaxation of this model
+// is weak at depth 2 and beyond (fractional tests let every point's flow
+// reach a leaf whose class is split half and half; on cp4im's vote it is
+// 0): the proof comes from HiGHS's branching and cuts, helped by the
+// greedy warm start. The Benders form of the paper is not implemented.
 package flowoct
 
 import (
