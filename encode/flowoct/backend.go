@@ -189,14 +189,6 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	}
 	params := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts}
 	inProcess := !milp.IsExternal(s.solver)
-	if job.Options.Bool("lp-bound") && milp.HiGHSEnabled && inProcess {
-		lp := milp.Relaxation(e.Model)
-		lsol, err := milp.HiGHS().Solve(ctx, lp, milp.Params{Threads: job.Threads})
-		if err == nil && lsol.Status == milp.StatusOptimal {
-			st["lp_bound"] = lsol.Objective
-			st["lp_seconds"] = lsol.Seconds
-		}
-	}
 	if job.Options.Bool("warm-start") {
 		t := e.Greedy()
 		if e.Opts.general() {
@@ -208,6 +200,20 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 				params.Start = x
 				st["warm_start_objective"] = r.bestObj
 			}
+		}
+	}
+	if job.Options.Bool("lp-bound") && milp.HiGHSEnabled && inProcess {
+		// At most a fifth of the time left: the bound is a report, the
+		// MILP the answer.
+		lctx, cancel := ctx, context.CancelFunc(func() {})
+		if dl, ok := ctx.Deadline(); ok {
+			lctx, cancel = context.WithTimeout(ctx, time.Until(dl)/5)
+		}
+		lsol, err := milp.HiGHS().Solve(lctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
+		cancel()
+		if err == nil && lsol.Status == milp.StatusOptimal {
+			st["lp_bound"] = lsol.Objective
+			st["lp_seconds"] = lsol.Seconds
 		}
 	}
 	sol, err := s.solver.Solve(ctx, e.Model, params)

@@ -223,7 +223,13 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts}
 	if v.Bool("lp-bound") && !external {
-		lsol, err := milp.HiGHS().Solve(ctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
+		// At most a fifth of the time left: the bound is a report.
+		lctx, cancel := ctx, context.CancelFunc(func() {})
+		if dl, ok := ctx.Deadline(); ok {
+			lctx, cancel = context.WithTimeout(ctx, time.Until(dl)/5)
+		}
+		lsol, err := milp.HiGHS().Solve(lctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
+		cancel()
 		if err == nil && lsol.Status == milp.StatusOptimal {
 			stats["lp_bound"], stats["lp_seconds"] = lsol.Objective, lsol.Seconds
 		}
