@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -230,8 +231,15 @@ func (r *Registry) Check(d *model.Dataset, p model.Problem, s Settings) error {
 
 // Export writes the formulation of the problem for the named backend
 // (one that implements backend.Exporter: sat-depth, sat-size, milp-odd,
-// milp-odt) to w, and returns the format written ("dimacs", "mps").
+// milp-odt, milp-flowoct) to w, and returns the format written
+// ("dimacs", "mps").
 func (r *Registry) Export(ctx context.Context, w io.Writer, d *model.Dataset, p model.Problem, s Settings) (string, error) {
+	return r.ExportAs(ctx, w, d, p, s, "")
+}
+
+// ExportAs is Export in a given format: one of the backend's
+// backend.ExportFormats ("" = its first, as Export).
+func (r *Registry) ExportAs(ctx context.Context, w io.Writer, d *model.Dataset, p model.Problem, s Settings, format string) (string, error) {
 	name, b, job, err := r.job(d, p, s)
 	if err != nil {
 		return "", err
@@ -240,12 +248,24 @@ func (r *Registry) Export(ctx context.Context, w io.Writer, d *model.Dataset, p 
 	if !ok {
 		return "", backend.Invalidf("backend %s has no formulation to export (these do: %s)", name, r.namesWith(func(b backend.Backend) bool { _, ok := b.(backend.Exporter); return ok }))
 	}
+	formats := backend.ExportFormats(e)
+	if format == "" {
+		format = formats[0]
+	}
+	if !slices.Contains(formats, format) {
+		return "", backend.Invalidf("backend %s writes %s, not %s", name, strings.Join(formats, " or "), format)
+	}
 	ctx, stop := limits(ctx, s, job.Budget)
 	defer stop()
-	if err := e.Export(ctx, w, job); err != nil {
+	if format == e.ExportFormat() {
+		err = e.Export(ctx, w, job)
+	} else {
+		err = e.(backend.FormatExporter).ExportAs(ctx, w, job, format)
+	}
+	if err != nil {
 		return "", named(name, err)
 	}
-	return e.ExportFormat(), nil
+	return format, nil
 }
 
 // Decode reads another solver's solution of the formulation Export wrote

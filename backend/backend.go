@@ -46,12 +46,22 @@ type Exporter interface {
 	Export(ctx context.Context, w io.Writer, job *Job) error
 }
 
-// FormatsExporter is an Exporter that writes several formats:
-// ExportFormat is its default, and the job's option "format" (one of
-// ExportFormats) picks the one written.
-type FormatsExporter interface {
+// FormatExporter is an Exporter that writes its formulation in further
+// formats (a MILP in CPLEX LP besides MPS).
+type FormatExporter interface {
 	Exporter
+	// ExportFormats lists the formats written, ExportFormat's first.
 	ExportFormats() []string
+	// ExportAs writes the formulation in one of them.
+	ExportAs(ctx context.Context, w io.Writer, job *Job, format string) error
+}
+
+// ExportFormats lists the formats an exporter writes.
+func ExportFormats(e Exporter) []string {
+	if f, ok := e.(FormatExporter); ok {
+		return f.ExportFormats()
+	}
+	return []string{e.ExportFormat()}
 }
 
 // Decoder is implemented by exporters that read another solver's output

@@ -348,15 +348,6 @@ func highsOptions(h unsafe.Pointer, ctx context.Context, p Params) error {
 	return errors.Join(steps...)
 }
 
-// noBound is the trivial bound on the optimum: −∞ when minimising, +∞
-// when maximising.
-func noBound(sense Sense) float64 {
-	if sense == Maximize {
-		return math.Inf(1)
-	}
-	return math.Inf(-1)
-}
-
 func dinfo(h unsafe.Pointer, name string) float64 {
 	cs := C.CString(name)
 	defer C.free(unsafe.Pointer(cs))

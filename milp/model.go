@@ -247,3 +247,14 @@ func (m *Model) CheckPoint(x []float64, tol float64) error {
 	}
 	return nil
 }
+
+// Relaxation returns a copy of m with every column continuous: its LP
+// relaxation, whose optimum bounds m's.
+func Relaxation(m *Model) *Model {
+	r := *m
+	r.Columns = append([]Column(nil), m.Columns...)
+	for j := range r.Columns {
+		r.Columns[j].Integer = false
+	}
+	return &r
+}

@@ -52,6 +52,15 @@ func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 	for j, c := range m.Columns {
 		sr.byName[c.Name] = j
 	}
+	// A solver that read the model as CPLEX LP (WriteLP) names the
+	// columns by their LP names.
+	for j, c := range m.Columns {
+		if n := LPName(c.Name); n != c.Name {
+			if _, taken := sr.byName[n]; !taken {
+				sr.byName[n] = j
+			}
+		}
+	}
 	first := ""
 	for _, l := range lines {
 		if t := strings.TrimSpace(l); t != "" {
@@ -252,6 +261,9 @@ func (sr *solReader) cbc() error {
 				}
 			}
 			continue
+		}
+		if sr.sol.Status == StatusInfeasible {
+			break // CBC lists the infeasible LP point: no solution
 		}
 		if strings.HasPrefix(t, "**") {
 			return sr.errf(ln, "CBC marks a value as infeasible: %q", t)

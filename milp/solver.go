@@ -3,6 +3,7 @@ package milp
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 )
 
@@ -107,4 +108,13 @@ func deadline(ctx context.Context, limit time.Duration) (time.Duration, bool) {
 		d = time.Millisecond
 	}
 	return d, has
+}
+
+// noBound is the trivial bound on the optimum: −∞ when minimising, +∞
+// when maximising.
+func noBound(sense Sense) float64 {
+	if sense == Maximize {
+		return math.Inf(1)
+	}
+	return math.Inf(-1)
 }

@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/odtkit/odtkit/internal/proc"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // External runs a DIMACS solver binary on every Solve: it writes the
@@ -151,22 +151,16 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 // RunSolver runs a solver's command line (words with {in}/{out}
 // placeholders, see Substitute) on the input file in, in a process group
 // of its own that is killed when ctx ends and once the solver has
-// exited, so that no process it started outlives the call. The answer
-// is the file out when a word names {out}, else the solver's standard
-// output; stopped reports that ctx ended first (the answer is then what
-// the solver had written so far, possibly nothing). The exit status is
-// ignored (solvers exit with 10, 20 or 30 by convention).
+// exited (internal/proc), so that no process it started outlives the
+// call. The answer is the file out when a word names {out}, else the
+// solver's standard output; stopped reports that ctx ended first (the
+// answer is then what the solver had written so far, possibly nothing).
+// The exit status is ignored (solvers exit with 10, 20 or 30 by
+// convention).
 func RunSolver(ctx context.Context, words []string, in, out string) (answer, stderr []byte, stopped bool, err error) {
 	argv, usesOut := Substitute(words, in, out)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	// Cancelling kills the solver's whole process group; output pipes a
-	// stray child keeps open are abandoned shortly after.
-	ownGroup(cmd)
-	cmd.WaitDelay = 200 * time.Millisecond
-	runErr := cmd.Run()
-	_ = killGroup(cmd)
+	runErr := proc.Run(ctx, "", argv, &so, &se)
 	answer = so.Bytes()
 	if usesOut {
 		b, rerr := os.ReadFile(out)
@@ -185,16 +179,7 @@ func RunSolver(ctx context.Context, words []string, in, out string) (answer, std
 	return answer, se.Bytes(), false, nil
 }
 
-func clip(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	if s == "" {
-		return "(empty)"
-	}
-	return s
-}
+func clip(s string) string { return proc.Clip(s) }
 
 // Substitute replaces {in} and {out} in the words of a command line;
 // when no word holds {in}, the input path is appended. It reports
@@ -220,49 +205,7 @@ func Substitute(argv []string, in, out string) ([]string, bool) {
 // SplitCommand splits a command line into words: whitespace separates
 // words, single quotes keep everything literally, double quotes keep
 // everything but a backslash-escaped " or \.
-func SplitCommand(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("command line %q: unterminated single quote", s)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case ch == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("command line %q: unterminated double quote", s)
-			}
-			inWord = true
-		case ch == ' ' || ch == '\t' || ch == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
-}
+func SplitCommand(s string) ([]string, error) { return proc.SplitCommand(s) }
 
 // ErrOutput wraps every error of ParseOutput: the text is not a SAT
 // solver's answer in a known format.

@@ -31,7 +31,7 @@ type encodingFlags struct {
 var encodingNames = map[string]string{"depth": "sat-depth", "size": "sat-size", "odd": "milp-odd", "odt": "milp-odt"}
 
 func (f *encodingFlags) declare(c *cmdFlags) {
-	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd or milp-odt (MPS), sat-odt or sat-odd (WCNF, OPB)")
+	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd, milp-odt or milp-flowoct (MPS, LP), sat-odt or sat-odd (WCNF, OPB)")
 	c.StringVar(&f.encoding, "encoding", "", "old name of --backend: `E` = depth, size, odd or odt")
 	c.hidden["encoding"] = true
 	// No exportable formulation has a minimum leaf support or the sparse
@@ -50,15 +50,8 @@ func (f *encodingFlags) request(format string) (string, model.Problem, map[strin
 		return name, p, opts, err
 	}
 	b, _ := odtkit.DefaultRegistry().Get(name)
-	if e, ok := b.(backend.FormatsExporter); ok {
-		if !slices.Contains(e.ExportFormats(), format) {
-			return "", p, nil, usagef("--to %s: backend %s writes %s", format, name, strings.Join(e.ExportFormats(), " or "))
-		}
-		opts["format"] = format
-		return name, p, opts, nil
-	}
-	if e, ok := b.(backend.Exporter); ok && e.ExportFormat() != format {
-		return "", p, nil, usagef("--to %s: backend %s writes %s", format, name, e.ExportFormat())
+	if e, ok := b.(backend.Exporter); ok && !slices.Contains(backend.ExportFormats(e), format) {
+		return "", p, nil, usagef("--to %s: backend %s writes %s", format, name, strings.Join(backend.ExportFormats(e), " or "))
 	}
 	return name, p, opts, nil
 }
@@ -75,7 +68,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 		name = n
 	}
 	if name == "" {
-		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, sat-odt, milp-odd or milp-odt)")
+		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, sat-odt, sat-odd, milp-odd, milp-odt or milp-flowoct)")
 	}
 	p, err := f.pf.problem()
 	if err != nil {
@@ -87,7 +80,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 	}
 	b, ok := odtkit.DefaultRegistry().Get(name)
 	if !ok {
-		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, sat-odt, milp-odd or milp-odt", name)
+		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, sat-odt, sat-odd, milp-odd, milp-odt or milp-flowoct", name)
 	}
 	obj := p.Objective
 	if obj == "" && len(b.Info().Objectives) > 0 {
@@ -100,14 +93,17 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 }
 
 func runExport(e env, args []string) error {
-	c := newFlags("export", "odt export --to dimacs|mps|wcnf|opb --backend NAME [flags] DATA -o FILE\n"+
+	c := newFlags("export", "odt export --to dimacs|mps|lp|wcnf|opb --backend NAME [flags] DATA -o FILE\n"+
 		"       odt export --to FORMAT --backend NAME[,NAME...] --depth K[,K...] [flags] DATA... -o DIR",
 		"Writes the formulation of a backend for an external solver: the CNF of Avellaneda's\n"+
 			"encoding in DIMACS (sat-depth, sat-size: the formula of one depth, --depth K, with\n"+
-			"the node limit --max-nodes N) or the ODD flow MILP in MPS (milp-odd on --skeleton,\n"+
-			"milp-odt at --depth K or on a skeleton), or the minimum-error tree of sat-odt at\n"+
-			"--depth K as weighted MaxSAT (wcnf; --opt wcnf-form=2022 for the header-less form)\n"+
-			"or pseudo-Boolean (opb, with a min: objective). The file's comment header maps the\n"+
+			"the node limit --max-nodes N); a MILP in MPS or CPLEX LP (--to lp: human-readable,\n"+
+			"named rows and columns; read by highs, cbc and glpsol --lp): the ODD flow MILP\n"+
+			"(milp-odd on --skeleton, milp-odt at --depth K or on a skeleton) or FlowOCT\n"+
+			"(milp-flowoct at --depth K; for min-depth/min-size the MILP of that one depth); or the\n"+
+			"minimum-error tree of sat-odt at --depth K (or sat-odd's diagram) as weighted MaxSAT\n"+
+			"(wcnf; --opt wcnf-form=2022 for the header-less form) or pseudo-Boolean (opb, with a\n"+
+			"min: objective). The file's comment header maps the\n"+
 			"variables and repeats the odt decode command that reads the solver's answer back.\n"+
 			"An existing FILE is replaced only when the export succeeds.\n\n"+
 			"With several data files, backends or depths, -o names a folder: one file per data file,\n"+
@@ -115,7 +111,7 @@ func runExport(e env, args []string) error {
 			"(as its header states it) and its odt decode command (an instance family for other solvers).", 1, -1)
 	var to, out string
 	var ef encodingFlags
-	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps (milp-odd, milp-odt), wcnf or opb (sat-odt, sat-odd) (required)")
+	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps or lp (milp-odd, milp-odt, milp-flowoct), wcnf or opb (sat-odt, sat-odd) (required)")
 	ef.declare(c)
 	c.outFlag(&out, "write the formulation to `FILE` (required; - for stdout)")
 	var memLimit int
@@ -128,11 +124,11 @@ func runExport(e env, args []string) error {
 		return usagef("--memory-limit must not be negative")
 	}
 	switch to {
-	case "dimacs", "mps", "wcnf", "opb":
+	case "dimacs", "mps", "lp", "wcnf", "opb":
 	case "":
-		return usagef("--to is required (dimacs, mps, wcnf or opb)")
+		return usagef("--to is required (dimacs, mps, lp, wcnf or opb)")
 	default:
-		return usagef("--to %q: want dimacs, mps, wcnf or opb", to)
+		return usagef("--to %q: want dimacs, mps, lp, wcnf or opb", to)
 	}
 	if out == "" {
 		return usagef("--out/-o FILE is required (- for stdout)")
@@ -175,7 +171,7 @@ func runExport(e env, args []string) error {
 		setHeapLimit(memCap)
 		s := odtkit.Settings{Backend: name, Options: opts, MemoryLimitMB: memCap}
 		err = dest.commitStream(func(w io.Writer) error {
-			_, err := odtkit.DefaultRegistry().Export(ctx, ctxWriter{ctx, w}, data, problem, s)
+			_, err := odtkit.DefaultRegistry().ExportAs(ctx, ctxWriter{ctx, w}, data, problem, s, to)
 			return err
 		})
 	}
@@ -205,9 +201,10 @@ func runDecode(e env, args []string) error {
 		"Reads an external solver's answer for the formulation odt export wrote with the same\n"+
 			"flags: a SAT solver's output (`s`/`v` lines, or minisat's result file) for sat-depth\n"+
 			"and sat-size; the solution file of HiGHS (--solution_file), CBC (solve solu FILE) or\n"+
-			"GLPK (glpsol -w FILE or -o FILE) for milp-odd and milp-odt; a MaxSAT or PB solver's\n"+
-			"output (s/o/v lines: integer, 0/1 string or named literals; the last v block) for\n"+
-			"sat-odt. It decodes the answer\n"+
+			"GLPK (glpsol -w FILE or -o FILE) for milp-odd, milp-odt and milp-flowoct, whether the\n"+
+			"solver read the MPS or the LP export; a MaxSAT or PB solver's output (s/o/v lines:\n"+
+			"integer, 0/1 string or named literals; the last v block) for sat-odt and sat-odd.\n"+
+			"It decodes the answer\n"+
 			"into a model, verifies the model on DATA, and prints the result like odt solve.", 2, 2)
 	var format, out string
 	var ef encodingFlags

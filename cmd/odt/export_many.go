@@ -118,7 +118,7 @@ func exportMany(ctx context.Context, intr *interrupts, e env, ef *encodingFlags,
 				path := filepath.Join(dir, in.file)
 				err := writeResult(path, io.Discard, func(w io.Writer) error {
 					s := odtkit.Settings{Backend: r.name, Options: r.opts, MemoryLimitMB: memCapMB}
-					_, err := odtkit.DefaultRegistry().Export(ctx, ctxWriter{ctx, w}, d, p, s)
+					_, err := odtkit.DefaultRegistry().ExportAs(ctx, ctxWriter{ctx, w}, d, p, s, to)
 					return err
 				})
 				if err != nil {

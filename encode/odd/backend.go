@@ -29,7 +29,7 @@ type TreeBackend struct{}
 
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
-var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cutoff"}
+var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cutoff", "milp-solver", "lp-bound"}
 
 func milpParams() []backend.Param {
 	return []backend.Param{
@@ -43,6 +43,8 @@ func milpParams() []backend.Param {
 		backend.BoolParam("pair-cut", true, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
 		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
 		backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
+		backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp+"; a program gets no MIP start or cutoff").Checked(milp.CheckSolverSpec),
+		backend.BoolParam("lp-bound", false, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)"),
 		backend.IntParam("max-active", 0, "parsimony: at most this many active internal nodes (0 = no cap)").AtLeast(0),
 		backend.IntParam("min-flow", 0, "stability: at least this many rows through every active internal node but the root").AtLeast(0),
 		backend.StringParam("fair-column", "", "fairness: name (or 0-based index) of a 0/1 feature column defining two groups (excluded from the splits)"),
@@ -235,7 +237,12 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		return nil, err
 	}
-	if !milp.HiGHSEnabled {
+	solver, err := milp.NewSolver(job.Options.String("milp-solver"))
+	if err != nil {
+		return nil, backend.Invalid(err)
+	}
+	external := milp.IsExternal(solver)
+	if !milp.HiGHSEnabled && !external {
 		return nil, milp.ErrNotEnabled
 	}
 	d, p, v := job.Data, job.Problem, job.Options
@@ -251,6 +258,18 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts,
 		MemoryLimit: job.Budget.Limit()}
+	if v.Bool("lp-bound") && !external {
+		// At most a fifth of the time left: the bound is a report.
+		lctx, cancel := ctx, context.CancelFunc(func() {})
+		if dl, ok := ctx.Deadline(); ok {
+			lctx, cancel = context.WithTimeout(ctx, time.Until(dl)/5)
+		}
+		lsol, err := milp.HiGHS().Solve(lctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
+		cancel()
+		if err == nil && lsol.Status == milp.StatusOptimal {
+			stats["lp_bound"], stats["lp_seconds"] = lsol.Objective, lsol.Seconds
+		}
+	}
 	if v.Bool("warm-start") {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
@@ -276,6 +295,8 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		if inc != nil {
 			offer(inc.Graph)
 			stats["heuristic_objective"] = bestObj
+		}
+		if inc != nil && !external {
 			// The paper's cutoff, plus the model itself as a MIP start.
 			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
 			if c, ok := e.cutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
@@ -285,7 +306,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 	}
 	res := &model.Result{Stats: stats}
-	sol, err := milp.HiGHS().Solve(ctx, e.Model, params)
+	sol, err := solver.Solve(ctx, e.Model, params)
 	if errors.Is(err, milp.ErrOption) {
 		return nil, backend.Invalidf("option highs: %w", err)
 	}
@@ -317,6 +338,12 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return res, nil
 	}
 	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
+	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-1e-6*math.Max(1, math.Abs(bestObj))) {
+		// A program's optimality claim that its own point or the
+		// heuristic's model contradicts is a wrong answer, never an optimum.
+		return nil, fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
+			solver.Name(), sol.Objective, stats["decoded_objective"], bestObj)
+	}
 	res.Status = milpStatus(ctx, sol, true, res.Optimal)
 	res.Errors, res.Objective = best.Errors(d), bestObj
 	if res.Optimal {
@@ -459,14 +486,34 @@ func exportJob(ctx context.Context, job *backend.Job, tree bool) (e *Encoding, r
 	return e, release, err
 }
 
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (DiagramBackend) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (TreeBackend) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// ExportAs writes the diagram MILP as MPS or CPLEX LP.
+func (DiagramBackend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	return exportAs(ctx, w, job, false, format)
+}
+
+// ExportAs writes the tree MILP as MPS or CPLEX LP.
+func (TreeBackend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	return exportAs(ctx, w, job, true, format)
+}
+
 func export(ctx context.Context, w io.Writer, job *backend.Job, tree bool) error {
+	return exportAs(ctx, w, job, tree, "mps")
+}
+
+func exportAs(ctx context.Context, w io.Writer, job *backend.Job, tree bool, format string) error {
 	e, release, err := exportJob(ctx, job, tree)
 	defer release()
 	if err != nil {
 		return err
 	}
 	e.Model.Comments = e.Header(job, tree)
-	return milp.WriteMPS(w, e.Model)
+	return milp.Write(w, e.Model, format)
 }
 
 // Header is the comment block of an exported MILP: what it encodes, the
@@ -504,7 +551,7 @@ func (e *Encoding) Header(job *backend.Job, tree bool) []string {
 	h := []string{
 		fmt.Sprintf("odtkit %s: the ODD flow MILP (Florio et al., AAAI 2023)%s, %d rows x %d feature columns scaled to [0,1], skeleton %v",
 			name, map[bool]string{true: ", tree special case"}[tree], e.data.Rows(), len(e.cols), e.Opts.Skeleton),
-		"solve it with one of: highs --solution_file SOL FILE.mps; cbc FILE.mps solve solu SOL; glpsol --freemps FILE.mps -w SOL (or -o SOL)",
+		"solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL; or -o SOL)",
 		fmt.Sprintf("decode a solution with: odt decode --backend %s %s DATA SOL", name, strings.Join(flags, " ")),
 		"columns (0-based index ranges; u = internal node, layers first to last; i = data row in file order; v = successor node or terminal nInt+class):",
 	}

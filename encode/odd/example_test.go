@@ -60,7 +60,7 @@ func ExampleTreeBackend_Export() {
 	}
 	// Output:
 	// * odtkit milp-odt: the ODD flow MILP (Florio et al., AAAI 2023), tree special case, 4 rows x 2 feature columns scaled to [0,1], skeleton [1]
-	// * solve it with one of: highs --solution_file SOL FILE.mps; cbc FILE.mps solve solu SOL; glpsol --freemps FILE.mps -w SOL (or -o SOL)
+	// * solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL; or -o SOL)
 	// * decode a solution with: odt decode --backend milp-odt --depth 1 DATA SOL
 	// * columns (0-based index ranges; u = internal node, layers first to last; i = data row in file order; v = successor node or terminal nInt+class):
 	// *   0..0 (1) d_u: internal node u is active (binary)

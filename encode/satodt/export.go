@@ -14,8 +14,22 @@ import (
 func (Backend) ExportFormat() string { return "wcnf" }
 
 // ExportFormats are weighted MaxSAT ("wcnf") and pseudo-Boolean ("opb");
-// the job's option "format" picks one.
+// ExportAs (odt export --to) or the job's option "format" picks one.
 func (Backend) ExportFormats() []string { return []string{"wcnf", "opb"} }
+
+// ExportAs writes the formula in format ("wcnf" or "opb"), whatever the
+// job's option "format" says.
+func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	raw := job.Options.Raw()
+	raw["format"] = format
+	vals, err := b.Info().Parse(raw)
+	if err != nil {
+		return err
+	}
+	j := *job
+	j.Options = vals
+	return b.Export(ctx, w, &j)
+}
 
 // exportParams are the options of the exported file.
 func exportParams() []backend.Param {

@@ -39,7 +39,7 @@ func formulationOf(stats map[string]any) *Formulation {
 	f := &Formulation{
 		Variables: num("variables"), Clauses: num("clauses"),
 		Columns: num("columns"), Rows: num("rows"), Nonzeros: num("nonzeros"),
-		RootBound: num("root_bound", "root_lp_bound"),
+		RootBound: num("root_bound", "root_lp_bound", "lp_bound"),
 	}
 	if *f == (Formulation{}) {
 		return nil

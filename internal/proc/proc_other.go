@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sat
+package proc
 
 import "os/exec"
 

@@ -1,0 +1,682 @@
+// Package flowoct is FlowOCT, the flow-based MILP for optimal
+// classification trees on binary tests (Aghaei, Gómez & Vayanos, "Strong
+// Optimal Classification Trees", Operations Research 2024), as the
+// milp-flowoct backend.
+//
+// The tree is the complete binary tree of depth d, nodes numbered in heap
+// order (root 0, children of n are 2n+1 on the false side of n's test and
+// 2n+2 on the true side). Every node either tests one binary-view test
+// (b[n,t] = 1), predicts a class (p[n] = 1, w[n,k] = 1), or lies below a
+// node that predicts. Each data point sends at most one unit of flow from
+// a source into the root; the flow may follow an arc to a child only on
+// the side the node's test sends the point to, and may leave to the sink
+// at a prediction node only when the node predicts the point's class.
+// The flow that reaches the sink is the correctly classified weight, so
+// the LP relaxation is much tighter than that of big-M formulations: a
+// point's flow is bounded by the tree variables directly, without a
+// big-M coupling.
+//
+// Points with the same vector of tests go down the tree together: they
+// share one flow (one commodity per distinct vector) whose sink arcs are
+// per class, weighted by the group's weight of that class. Duplicate,
+// complementary and constant tests are dropped first (a tree with a
+// complementary test is the mirror image of one with the original).
+//
+// For the plain error objective every internal node tests something (a
+// shallower tree is the same as a deeper one whose extra tests lead to
+// leaves of one class), which drops the p variables of internal nodes.
+// A node limit, a leaf cost and the perfect-tree objectives (min-depth,
+// min-size: every point's flow must reach the sink, fewest nodes) use the
+// general form.
+//
+// A minimum leaf support is not stated: a misclassified point sends no
+// flow, so the model does not know which leaf holds it (dl85 and the
+// other DP backends take --min-support). The LP relaxation of this model
+// is weak at depth 2 and beyond (fractional tests let every point's flow
+// reach a leaf whose class is split half and half; on cp4im's vote it is
+// 0): the proof comes from HiGHS's branching and cuts, helped by the
+// greedy warm start. The Benders form of the paper is not implemented.
+package flowoct
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// ErrInput is wrapped by the errors about a request the formulation
+// cannot state.
+var ErrInput = errors.New("flowoct")
+
+// Objective is what the MILP minimises.
+type Objective int
+
+const (
+	// Errors: the weighted misclassification (plus LeafCost × leaves as a
+	// share of the total weight when LeafCost > 0).
+	Errors Objective = iota
+	// Nodes: every point classified correctly, fewest nodes (internal
+	// plus leaves) in the tree.
+	Nodes
+	// Feasible: every point classified correctly, no objective (is there
+	// a tree of this depth with no training error?).
+	Feasible
+)
+
+// Options state the MILP.
+type Options struct {
+	// Depth of the complete tree (0: one leaf).
+	Depth     int
+	Objective Objective
+	// MaxInternal caps the number of internal (test) nodes (0: no cap).
+	MaxInternal int
+	// LeafCost λ > 0 makes the error objective errors/total + λ·leaves.
+	LeafCost float64
+	// Rows restricts the data to these rows (nil: all), e.g. the rows a
+	// perfect tree must classify once conflicting rows are dropped.
+	Rows model.Bitset
+}
+
+// general reports whether internal nodes may predict (the p variables).
+func (o Options) general() bool {
+	return o.Objective != Errors || o.MaxInternal > 0 || o.LeafCost > 0
+}
+
+// group is one distinct vector of kept tests.
+type group struct {
+	rep   int       // lowest row of the group
+	w     []float64 // weight per class
+	total float64
+}
+
+// Encoding is a built FlowOCT model and what decoding it needs.
+type Encoding struct {
+	Model *milp.Model
+	Opts  Options
+	View  *model.BinaryView
+	// Tests are the binary-view tests the nodes choose from.
+	Tests  []int
+	groups []group
+	nInt   int // internal nodes: 2^Depth − 1
+	nNodes int // all nodes: 2^(Depth+1) − 1
+	// column indices (−1: absent)
+	b     [][]int // b[n][j]: internal node n tests Tests[j]
+	p     []int   // p[n]: node n predicts (general form); −1 when fixed
+	w     [][]int // w[n][k]: node n predicts class k
+	z     [][]int // z[g][n]: flow of group g into node n
+	s     [][][2]int
+	total float64
+}
+
+// NumGroups is the number of distinct test vectors (one flow each).
+func (e *Encoding) NumGroups() int { return len(e.groups) }
+
+// NumTests is the number of tests the nodes choose from.
+func (e *Encoding) NumTests() int { return len(e.Tests) }
+
+// Encode builds the FlowOCT MILP of the view's data. ctx is checked
+// while the rows are grouped and the constraints written.
+func Encode(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error) {
+	if o.Depth < 0 {
+		return nil, fmt.Errorf("%w: depth %d is negative", ErrInput, o.Depth)
+	}
+	if o.Depth > 12 {
+		return nil, fmt.Errorf("%w: depth %d would need %d nodes per data point; the flow MILP takes depths up to 12", ErrInput, o.Depth, 1<<(o.Depth+1)-1)
+	}
+	if o.LeafCost < 0 || math.IsNaN(o.LeafCost) || math.IsInf(o.LeafCost, 0) {
+		return nil, fmt.Errorf("%w: leaf cost %v", ErrInput, o.LeafCost)
+	}
+	if o.Objective != Errors && o.LeafCost > 0 {
+		return nil, fmt.Errorf("%w: a leaf cost weighs the error objective only", ErrInput)
+	}
+	e := &Encoding{Opts: o, View: v}
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			e.Tests = append(e.Tests, t)
+		}
+	}
+	if err := e.group(ctx); err != nil {
+		return nil, err
+	}
+	depth := o.Depth
+	if len(e.Tests) == 0 && !o.general() {
+		// Nothing to test: every node of a full tree would need a test.
+		depth = 0
+	}
+	e.nInt = 1<<depth - 1
+	e.nNodes = 1<<(depth+1) - 1
+	e.build()
+	if err := e.rows(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// group finds the distinct test vectors of the rows kept.
+func (e *Encoding) group(ctx context.Context) error {
+	v, d := e.View, e.View.Data
+	k := len(v.Class)
+	words := (len(e.Tests) + 63) / 64
+	key := make([]uint64, words)
+	index := map[string]int{}
+	var sb strings.Builder
+	for r := range v.N {
+		if r%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("grouping rows: %w", err)
+			}
+		}
+		if e.Opts.Rows != nil && !e.Opts.Rows.Has(r) {
+			continue
+		}
+		clear(key)
+		for j, t := range e.Tests {
+			if v.True[t].Has(r) {
+				key[j>>6] |= 1 << (uint(j) & 63)
+			}
+		}
+		sb.Reset()
+		for _, w := range key {
+			fmt.Fprintf(&sb, "%016x", w)
+		}
+		g, ok := index[sb.String()]
+		if !ok {
+			g = len(e.groups)
+			index[sb.String()] = g
+			e.groups = append(e.groups, group{rep: r, w: make([]float64, k)})
+		}
+		wt := d.Weight(r)
+		e.groups[g].w[d.Labels[r]] += wt
+		e.groups[g].total += wt
+		e.total += wt
+	}
+	return nil
+}
+
+// value is the outcome of test j on group g.
+func (e *Encoding) value(g, j int) bool { return e.View.True[e.Tests[j]].Has(e.groups[g].rep) }
+
+func (e *Encoding) isLeaf(n int) bool { return n >= e.nInt }
+
+// ancestors of node n, nearest first.
+func ancestors(n int) []int {
+	var a []int
+	for n > 0 {
+		n = (n - 1) / 2
+		a = append(a, n)
+	}
+	return a
+}
+
+// build adds the columns.
+func (e *Encoding) build() {
+	o := e.Opts
+	m := &milp.Model{Name: "flowoct", ObjName: "obj"}
+	switch o.Objective {
+	case Errors:
+		m.ObjName = "errors"
+	case Nodes:
+		m.ObjName = "nodes"
+	case Feasible:
+		m.ObjName = "none"
+	}
+	e.Model = m
+	k := len(e.View.Class)
+	gen := o.general()
+	// Error scale: weighted errors, or their share of the total with a
+	// leaf cost.
+	scale := 1.0
+	if o.LeafCost > 0 && e.total > 0 {
+		scale = 1 / e.total
+	}
+	e.b = make([][]int, e.nInt)
+	for n := range e.nInt {
+		e.b[n] = make([]int, len(e.Tests))
+		for j := range e.Tests {
+			cost := 0.0
+			if o.Objective == Nodes {
+				cost = 2 // each test adds an internal node and a leaf
+			}
+			e.b[n][j] = m.AddBinary(fmt.Sprintf("b_%d_%d", n, j), cost)
+		}
+	}
+	e.p = make([]int, e.nNodes)
+	for n := range e.nNodes {
+		e.p[n] = -1
+		if gen {
+			e.p[n] = m.AddBinary(fmt.Sprintf("p_%d", n), o.LeafCost)
+		}
+	}
+	e.w = make([][]int, e.nNodes)
+	for n := range e.nNodes {
+		if !gen && !e.isLeaf(n) {
+			continue
+		}
+		e.w[n] = make([]int, k)
+		for c := range k {
+			e.w[n][c] = m.AddBinary(fmt.Sprintf("w_%d_%d", n, c), 0)
+		}
+	}
+	if o.Objective == Nodes {
+		m.Offset = 1 // the root
+	}
+	perfect := o.Objective != Errors
+	e.z = make([][]int, len(e.groups))
+	e.s = make([][][2]int, len(e.groups))
+	for g, gr := range e.groups {
+		e.z[g] = make([]int, e.nNodes)
+		lo := 0.0
+		if perfect {
+			lo = 1 // every point reaches the sink
+		}
+		for n := range e.nNodes {
+			if n == 0 {
+				e.z[g][n] = m.AddContinuous(fmt.Sprintf("z_%d_%d", g, n), lo, 1, 0)
+			} else {
+				e.z[g][n] = m.AddContinuous(fmt.Sprintf("z_%d_%d", g, n), 0, 1, 0)
+			}
+		}
+		for n := range e.nNodes {
+			if e.w[n] == nil {
+				continue
+			}
+			for c := range k {
+				if gr.w[c] <= 0 {
+					continue
+				}
+				cost := 0.0
+				if o.Objective == Errors {
+					cost = -gr.w[c] * scale
+				}
+				col := m.AddContinuous(fmt.Sprintf("s_%d_%d_%d", g, n, c), 0, 1, cost)
+				e.s[g] = append(e.s[g], [2]int{n, col})
+			}
+		}
+	}
+	if o.Objective == Errors {
+		m.Offset = e.total * scale
+	}
+}
+
+// rows adds the constraints.
+func (e *Encoding) rows(ctx context.Context) error {
+	m, o := e.Model, e.Opts
+	gen := o.general()
+	k := len(e.View.Class)
+	var idx []int
+	var val []float64
+	add := func(col int, v float64) { idx, val = append(idx, col), append(val, v) }
+	reset := func() { idx, val = idx[:0], val[:0] }
+	// Each internal node tests one test, predicts, or lies below a
+	// prediction; each leaf predicts or lies below one.
+	for n := range e.nNodes {
+		reset()
+		if !e.isLeaf(n) {
+			for _, c := range e.b[n] {
+				add(c, 1)
+			}
+		}
+		if gen {
+			add(e.p[n], 1)
+			for _, a := range ancestors(n) {
+				add(e.p[a], 1)
+			}
+		}
+		if len(idx) > 0 {
+			m.AddRow(fmt.Sprintf("node_%d", n), 1, 1, idx, val)
+		}
+		if e.w[n] != nil {
+			// One class at a prediction node.
+			reset()
+			for c := range k {
+				add(e.w[n][c], 1)
+			}
+			if gen {
+				add(e.p[n], -1)
+				m.AddRow(fmt.Sprintf("class_%d", n), 0, 0, idx, val)
+			} else {
+				m.AddRow(fmt.Sprintf("class_%d", n), 1, 1, idx, val)
+			}
+		}
+	}
+	if o.MaxInternal > 0 && e.nInt > 0 {
+		reset()
+		for n := range e.nInt {
+			for _, c := range e.b[n] {
+				add(c, 1)
+			}
+		}
+		m.AddRow("max_internal", -milp.Inf, float64(o.MaxInternal), idx, val)
+	}
+	for g := range e.groups {
+		if g%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("writing the flow constraints: %w", err)
+			}
+		}
+		sinks := map[int][]int{} // node -> sink columns of g
+		for _, s := range e.s[g] {
+			sinks[s[0]] = append(sinks[s[0]], s[1])
+		}
+		for n := range e.nNodes {
+			// Conservation: in = children + sinks.
+			reset()
+			add(e.z[g][n], 1)
+			if !e.isLeaf(n) {
+				add(e.z[g][2*n+1], -1)
+				add(e.z[g][2*n+2], -1)
+			}
+			for _, c := range sinks[n] {
+				add(c, -1)
+			}
+			m.AddRow(fmt.Sprintf("flow_%d_%d", g, n), 0, 0, idx, val)
+		}
+		for n := range e.nInt {
+			// The flow takes the arc to a child only on the side n's test
+			// sends g to. With one test per node (the plain form),
+			// z_low ≤ Σ_{t false} b is also z_low + Σ_{t true} b ≤ 1:
+			// write the sparser.
+			for side := range 2 {
+				child := e.z[g][2*n+1+side]
+				want := side == 1
+				match := 0
+				for j := range e.Tests {
+					if e.value(g, j) == want {
+						match++
+					}
+				}
+				reset()
+				add(child, 1)
+				if !gen && 2*match > len(e.Tests) {
+					for j, c := range e.b[n] {
+						if e.value(g, j) != want {
+							add(c, 1)
+						}
+					}
+					m.AddRow(fmt.Sprintf("arc_%d_%d_%d", g, n, side), -milp.Inf, 1, idx, val)
+					continue
+				}
+				for j, c := range e.b[n] {
+					if e.value(g, j) == want {
+						add(c, -1)
+					}
+				}
+				m.AddRow(fmt.Sprintf("arc_%d_%d_%d", g, n, side), -milp.Inf, 0, idx, val)
+			}
+		}
+		// The flow leaves to the sink of class c at n only if n predicts c.
+		for _, s := range e.s[g] {
+			n, col := s[0], s[1]
+			c := sinkClass(m.Columns[col].Name)
+			m.AddRow(fmt.Sprintf("sink_%d_%d_%d", g, n, c), -milp.Inf, 0, []int{col, e.w[n][c]}, []float64{1, -1})
+		}
+	}
+	return nil
+}
+
+// sinkClass reads the class of a sink column's name s_G_N_C.
+func sinkClass(name string) int {
+	i := strings.LastIndexByte(name, '_')
+	c := 0
+	for _, ch := range name[i+1:] {
+		c = 10*c + int(ch-'0')
+	}
+	return c
+}
+
+// Tree is a tree on the encoding's complete tree: per internal node the
+// index into Tests it tests (−1: it predicts or lies below a
+// prediction), per node the class it predicts (−1: none).
+type Tree struct {
+	Test  []int
+	Class []int
+}
+
+// Point is the MILP point of tree t (a MIP start): tree variables from t,
+// each group's flow along its path, to the sink when the leaf predicts
+// one of the group's classes. It reports false when t does not fit the
+// encoding's form (a plain-form internal node without a test).
+func (e *Encoding) Point(t Tree) ([]float64, bool) {
+	x := make([]float64, len(e.Model.Columns))
+	gen := e.Opts.general()
+	pred := make([]bool, e.nNodes)
+	var mark func(n int, above bool) bool
+	mark = func(n int, above bool) bool {
+		if above {
+			return n >= e.nInt || mark(2*n+1, true) && mark(2*n+2, true)
+		}
+		if n < e.nInt && t.Test[n] >= 0 {
+			x[e.b[n][t.Test[n]]] = 1
+			return mark(2*n+1, false) && mark(2*n+2, false)
+		}
+		if !gen && n < e.nInt {
+			return false
+		}
+		pred[n] = true
+		if e.p[n] >= 0 {
+			x[e.p[n]] = 1
+		}
+		if t.Class[n] < 0 {
+			return false
+		}
+		x[e.w[n][t.Class[n]]] = 1
+		if n < e.nInt {
+			return mark(2*n+1, true) && mark(2*n+2, true)
+		}
+		return true
+	}
+	if !mark(0, false) {
+		return nil, false
+	}
+	for g, gr := range e.groups {
+		n := 0
+		for !pred[n] {
+			if e.value(g, t.Test[n]) {
+				n = 2*n + 2
+			} else {
+				n = 2*n + 1
+			}
+		}
+		c := t.Class[n]
+		if gr.w[c] <= 0 {
+			continue // misclassified: no flow
+		}
+		for a := n; ; a = (a - 1) / 2 {
+			x[e.z[g][a]] = 1
+			if a == 0 {
+				break
+			}
+		}
+		for _, s := range e.s[g] {
+			if s[0] == n && sinkClass(e.Model.Columns[s[1]].Name) == c {
+				x[s[1]] = 1
+			}
+		}
+	}
+	return x, true
+}
+
+// TreeOf reads the tree of a MILP point (values rounded).
+func (e *Encoding) TreeOf(x []float64) (Tree, error) {
+	if len(x) != len(e.Model.Columns) {
+		return Tree{}, fmt.Errorf("flowoct: %d values for %d columns", len(x), len(e.Model.Columns))
+	}
+	t := Tree{Test: make([]int, e.nInt), Class: make([]int, e.nNodes)}
+	for n := range e.nInt {
+		t.Test[n] = -1
+		for j, c := range e.b[n] {
+			if x[c] > 0.5 {
+				if t.Test[n] >= 0 {
+					return t, fmt.Errorf("flowoct: node %d tests two tests (%d and %d)", n, t.Test[n], j)
+				}
+				t.Test[n] = j
+			}
+		}
+	}
+	for n := range e.nNodes {
+		t.Class[n] = -1
+		if e.w[n] == nil {
+			continue
+		}
+		for c, col := range e.w[n] {
+			if x[col] > 0.5 {
+				t.Class[n] = c
+			}
+		}
+	}
+	return t, nil
+}
+
+// Graph builds the model of tree t: from the root, a node with a test
+// splits, a node with a class is a leaf. In the plain form, a split whose
+// two sides are leaves of one class is merged into that leaf (the same
+// predictions, fewer nodes).
+func (e *Encoding) Graph(t Tree) (*model.Graph, error) {
+	d := e.View.Data
+	bld := model.NewBuilder(d, model.KindTree)
+	merge := !e.Opts.general()
+	type built struct {
+		id, class int // class ≥ 0: a leaf of that class
+	}
+	var walk func(n int) (built, error)
+	walk = func(n int) (built, error) {
+		if n < e.nInt && t.Test[n] >= 0 {
+			lo, err := walk(2*n + 1)
+			if err != nil {
+				return built{}, err
+			}
+			hi, err := walk(2*n + 2)
+			if err != nil {
+				return built{}, err
+			}
+			if merge && lo.class >= 0 && lo.class == hi.class {
+				return lo, nil
+			}
+			return built{bld.Split(e.View.Tests[e.Tests[t.Test[n]]], lo.id, hi.id), -1}, nil
+		}
+		c := t.Class[n]
+		if c < 0 {
+			return built{}, fmt.Errorf("flowoct: node %d neither tests nor predicts", n)
+		}
+		return built{bld.Leaf(c), c}, nil
+	}
+	root, err := walk(0)
+	if err != nil {
+		return nil, err
+	}
+	return bld.Graph(root.id), nil
+}
+
+// Decode reads the model of a MILP point.
+func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
+	t, err := e.TreeOf(x)
+	if err != nil {
+		return nil, err
+	}
+	return e.Graph(t)
+}
+
+// Greedy grows a tree top-down on the groups, choosing at each node the
+// test of least weighted Gini impurity (CART's rule) until the depth or
+// purity, and predicting each leaf's class of largest weight. It is a
+// MIP start, not an optimum.
+func (e *Encoding) Greedy() Tree {
+	t := Tree{Test: make([]int, e.nInt), Class: make([]int, e.nNodes)}
+	for n := range t.Test {
+		t.Test[n] = -1
+	}
+	for n := range t.Class {
+		t.Class[n] = -1
+	}
+	k := len(e.View.Class)
+	all := make([]int, len(e.groups))
+	for g := range all {
+		all[g] = g
+	}
+	counts := func(gs []int) []float64 {
+		w := make([]float64, k)
+		for _, g := range gs {
+			for c, v := range e.groups[g].w {
+				w[c] += v
+			}
+		}
+		return w
+	}
+	gini := func(w []float64) float64 {
+		s, q := 0.0, 0.0
+		for _, v := range w {
+			s += v
+			q += v * v
+		}
+		if s == 0 {
+			return 0
+		}
+		return s - q/s
+	}
+	var grow func(n int, gs []int)
+	grow = func(n int, gs []int) {
+		w := counts(gs)
+		c, errs := model.Majority(w)
+		if n >= e.nInt || (errs == 0 && e.Opts.general()) || len(e.Tests) == 0 {
+			t.Class[n] = c
+			return
+		}
+		best, bestJ := math.Inf(1), 0
+		for j := range e.Tests {
+			var lo, hi []float64 = make([]float64, k), make([]float64, k)
+			for _, g := range gs {
+				dst := lo
+				if e.value(g, j) {
+					dst = hi
+				}
+				for cc, v := range e.groups[g].w {
+					dst[cc] += v
+				}
+			}
+			if s := gini(lo) + gini(hi); s < best-1e-12 {
+				best, bestJ = s, j
+			}
+		}
+		t.Test[n] = bestJ
+		var lo, hi []int
+		for _, g := range gs {
+			if e.value(g, bestJ) {
+				hi = append(hi, g)
+			} else {
+				lo = append(lo, g)
+			}
+		}
+		grow(2*n+1, lo)
+		grow(2*n+2, hi)
+	}
+	grow(0, all)
+	return t
+}
+
+// Prune turns every test whose two sides are leaves of one class into a
+// leaf of that class, bottom-up (the general form's trees only).
+func (e *Encoding) Prune(t Tree) Tree {
+	t = Tree{Test: slices.Clone(t.Test), Class: slices.Clone(t.Class)}
+	for n := e.nInt - 1; n >= 0; n-- {
+		if t.Test[n] < 0 {
+			continue
+		}
+		l, r := 2*n+1, 2*n+2
+		leaf := func(c int) bool { return c >= e.nInt || t.Test[c] < 0 }
+		if leaf(l) && leaf(r) && t.Class[l] >= 0 && t.Class[l] == t.Class[r] {
+			t.Test[n], t.Class[n] = -1, t.Class[l]
+			t.Class[l], t.Class[r] = -1, -1
+		}
+	}
+	return t
+}
