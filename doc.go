@@ -25,17 +25,20 @@
 // Settings.Backend names the backend ("auto" or "" picks one for the
 // problem and data; see [Registry.Auto]). [DefaultRegistry] holds:
 //
-//	backend    family     objectives        notes
-//	cart       heuristic  error             greedy baseline, never claims optimality
-//	dl85       dp         error             DL8.5, caching branch-and-bound on the binary view
-//	cadl85     dp         error             complete anytime DL8.5 (restarts under relaxed pruning)
-//	blossom    dp         error             anytime exact search, memory linear in the tree size
-//	contree    dp         error             ConTree: exact search directly on numeric thresholds
-//	sat-depth  sat        min-depth         Avellaneda's SAT encoding; DIMACS export
-//	sat-size   sat        min-size          the same encoding, fewest nodes; DIMACS export
-//	milp-odd   milp       diagram           ODD flow MILP on HiGHS (build tag highs); MPS export
-//	milp-odt   milp       error, diagram    its tree special case; MPS export
-//	race       portfolio  error             dl85, blossom and contree raced, stopped at the first proof
+//	backend       family     objectives                   notes
+//	cart          heuristic  error                        greedy baseline, never claims optimality
+//	dl85          dp         error, min-depth, min-size   DL8.5, caching branch-and-bound on the binary view
+//	cadl85        dp         error, min-depth, min-size   complete anytime DL8.5 (restarts under relaxed pruning)
+//	blossom       dp         error                        anytime exact search, memory linear in the tree size
+//	contree       dp         error                        ConTree: exact search directly on numeric thresholds
+//	sat-depth     sat        min-depth                    Avellaneda's SAT encoding; DIMACS export
+//	sat-size      sat        min-size                     the same encoding, fewest nodes; DIMACS export
+//	sat-odt       sat        error                        complete tree with soft error literals; WCNF/OPB export
+//	sat-odd       sat        diagram                      decision diagrams by MaxSAT; WCNF/OPB export
+//	milp-odd      milp       diagram                      ODD flow MILP on HiGHS (build tag highs); MPS/LP export
+//	milp-odt      milp       error, diagram               its tree special case; MPS/LP export
+//	milp-flowoct  milp       error, min-depth, min-size   FlowOCT on the binary view; MPS/LP export
+//	race          portfolio  error, min-depth, min-size   members raced, stopped at the first proof
 //
 // [Registry.List] (or the command `odt backends`) gives each backend's
 // input, capabilities and typed options; docs/backends.md in the
@@ -48,9 +51,10 @@
 //   - [Solve] learns a model; Settings.OnIncumbent receives each
 //     improving model as it is found.
 //   - [Check] validates a request as Solve would, without solving.
-//   - [Export] writes a backend's formulation (DIMACS or MPS) for an
-//     external SAT or MILP solver, and [Decode] reads that solver's
-//     answer back into a verified result.
+//   - [Export] writes a backend's formulation (DIMACS, MPS, CPLEX LP,
+//     WCNF or OPB) for an external SAT, MILP, MaxSAT or pseudo-Boolean
+//     solver, and [Decode] reads that solver's answer back into a
+//     verified result.
 //   - [Verify] re-evaluates a result's claims on the data.
 //
 // The MILP backends need the HiGHS library at build time: build with
@@ -59,7 +63,8 @@
 // solve fails with an error saying how to enable them.
 //
 // Each solver package can also be used on its own (dp/dl85, dp/contree,
-// dp/blossom, dp/cart, encode/avellaneda, encode/odd), and every backend
+// dp/blossom, dp/cart, encode/avellaneda, encode/satodt, encode/satodd,
+// encode/odd, encode/flowoct), and every backend
 // implements [backend.Backend] and passes the conformance suite in
 // backend/backendtest.
 package odtkit
