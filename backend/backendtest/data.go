@@ -83,7 +83,7 @@ func identity(n int) []int {
 
 // defaultProblem is a problem of the backend's main objective.
 func defaultProblem(info backend.Info, depth int) model.Problem {
-	p := model.Problem{Objective: info.Objectives[0]}
+	p := model.Problem{Objective: info.Objectives[0], MaxDepth: model.NoDepthLimit}
 	switch p.Objective {
 	case model.MinError:
 		p.MaxDepth = depth
@@ -99,7 +99,7 @@ func hard(info backend.Info, c Config) (*model.Dataset, model.Problem) {
 		return c.Hard()
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	p := model.Problem{Objective: info.Objectives[0]}
+	p := model.Problem{Objective: info.Objectives[0], MaxDepth: model.NoDepthLimit}
 	n, f, levels := 2000, 10, 40
 	switch p.Objective {
 	case model.MinError:

@@ -110,15 +110,16 @@ func (p *protocolFlags) check(depths []int, repeat int) error {
 	return nil
 }
 
-// depthless gives the runs of diagram backends depth 0 (the skeleton
-// fixes a diagram's depth, and odt solve refuses a depth limit beside
-// it), keeping one run per combination that is left.
+// depthless gives the runs of diagram backends no depth
+// (model.NoDepthLimit: the skeleton fixes a diagram's depth, and odt
+// solve refuses a depth limit beside it), keeping one run per
+// combination that is left.
 func (p *protocolFlags) depthless(cells []bench.Cell) []bench.Cell {
 	seen := map[string]bool{}
 	var out []bench.Cell
 	for _, c := range cells {
 		if p.diagrams[c.Backend] {
-			c.Depth = 0
+			c.Depth = model.NoDepthLimit
 		}
 		if seen[c.Key()] {
 			continue

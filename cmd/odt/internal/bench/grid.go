@@ -113,8 +113,12 @@ func Grid(datasets, backends []string, depths []int, repeat int) []Cell {
 
 // where describes the cell's depth and repeat, or seed and fold.
 func (c Cell) where() string {
+	depth := fmt.Sprintf("depth %d", c.Depth)
+	if c.Depth < 0 {
+		depth = "no depth limit" // model.NoDepthLimit: a diagram's skeleton
+	}
 	if c.Protocol == "" {
-		return fmt.Sprintf("depth %d run %d", c.Depth, c.Repeat)
+		return fmt.Sprintf("%s run %d", depth, c.Repeat)
 	}
 	s := fmt.Sprintf("seed %d", c.Seed)
 	if c.Fold > 0 {
@@ -123,7 +127,7 @@ func (c Cell) where() string {
 	if c.Tuned {
 		return "tuned, " + s
 	}
-	return fmt.Sprintf("depth %d, %s", c.Depth, s)
+	return fmt.Sprintf("%s, %s", depth, s)
 }
 
 // ProtocolGrid lists the cells of a learning protocol in a fixed order:

@@ -102,8 +102,10 @@ func (rn *Runner) grace() time.Duration {
 // is recorded in the Run, so a grid always completes.
 func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	run := Run{Cell: c, TimeLimit: rn.TimeLimit.Seconds(), Incumbents: []model.Incumbent{}}
-	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth),
-		"--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat)}
+	args := []string{"solve", "--backend", c.Backend, "--format", "json", "--quiet", "--seed", strconv.Itoa(c.Repeat)}
+	if c.Depth >= 0 { // model.NoDepthLimit: the backend's own (a diagram's skeleton)
+		args = append(args, "--depth", strconv.Itoa(c.Depth))
+	}
 	if rn.TimeLimit > 0 {
 		args = append(args, "--time-limit", rn.TimeLimit.String())
 	}
