@@ -277,7 +277,7 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 		}
 	case model.DiagramError:
 		if capped {
-			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply (model.NoDepthLimit)", info.Name, k)
+			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply (leave it unset)", info.Name, k)
 		}
 	}
 	if d != nil && d.Weights != nil {

@@ -102,7 +102,10 @@ func Validate(ctx context.Context, rn *Runner, cells []Cell) error {
 func (rn *Runner) probe(ctx context.Context, c Cell) error {
 	ctx, cancel := context.WithTimeout(ctx, probeLimit)
 	defer cancel()
-	args := []string{"solve", "--backend", c.Backend, "--depth", strconv.Itoa(c.Depth), "--check", "--quiet"}
+	args := []string{"solve", "--backend", c.Backend, "--check", "--quiet"}
+	if c.Depth >= 0 { // model.NoDepthLimit: the backend's own (a diagram's skeleton)
+		args = append(args, "--depth", strconv.Itoa(c.Depth))
+	}
 	args = append(args, rn.Args...)
 	if rn.Prepare != nil {
 		extra, _ := rn.Prepare(c)
