@@ -21,7 +21,13 @@ func runSolve(e env, args []string) error {
 	c := newFlags("solve", "odt solve [flags] DATA",
 		"Learns a decision tree (or diagram) from DATA (.csv with a header, label last or --label;\n"+
 			"or whitespace text with the label first) with the chosen backend, verifies it on the\n"+
-			"data, and prints the result. Progress (each improving model) goes to stderr.", 1, 1)
+			"data, and prints the result. Progress (each improving model) goes to stderr.\n\n"+
+			"--depth is the maximum depth for every objective (0: a single leaf): 3 by default for the\n"+
+			"error objective, no limit for min-depth and min-size (a diagram's skeleton gives its depth).\n"+
+			"A depth larger than can change the optimum (more than the data's distinct tests, than\n"+
+			"rows/--min-support - 1, than the leaves a --leaf-cost pays for, than --max-nodes) is\n"+
+			"searched at that smaller depth; the output says so (\"searched to depth\", JSON\n"+
+			"depth_reduced). A result is optimal when its lower bound meets its objective.", 1, 1)
 	var (
 		backend, format, out   string
 		timeLimit              time.Duration

@@ -143,9 +143,7 @@ func Solve(ctx context.Context, v *model.BinaryView, cfg Config) *Result {
 	all := model.FullBitset(v.N)
 	s := sh.newSolver()
 	defer func() { cfg.Budget.Release(s.reserved) }()
-	_, cost := s.leaf(all)
-	depth, k := s.shape(all.Count(), cost, max(cfg.MaxDepth, 0), k)
-	depth, k, e := s.grow(all, depth, k)
+	depth, k, e := s.grow(all, max(cfg.MaxDepth, 0), k)
 	res := &Result{Optimal: !sh.stopped.Load(), Cost: e.cost, Branches: sh.memo.len(), MemoryStop: sh.memErr}
 	if !math.IsInf(e.cost, 1) {
 		b := model.NewBuilder(d, model.KindTree)
@@ -161,26 +159,31 @@ func Solve(ctx context.Context, v *model.BinaryView, cfg Config) *Result {
 // optimum with more, whose tree then has fewer than c_j/λW leaves; once
 // that leaves no room for more than j internal nodes, c_j is the
 // optimum for k too (up to the 1e-9 relative tolerance within which
-// odtkit's verification calls two objectives equal). A few small budgets are far cheaper than one large
-// one (iris at depth 5 with λ = 0.01: the optimum has 3 internal nodes,
-// the budget 31).
+// odtkit's verification calls two objectives equal). A few small
+// budgets are far cheaper than one large one (iris at depth 5 with
+// λ = 0.01: the optimum has 3 internal nodes, the budget 31).
 func (s *solver) grow(all model.Bitset, depth, k int) (int, int, entry) {
-	root := func(depth, k int) entry {
+	_, cost := s.leaf(all)
+	n := all.Count()
+	// root solves the root at a shape (the one under which build finds
+	// it: solveRoot, unlike solve, does not shape its branch itself).
+	root := func(depth, k int) (int, int, entry) {
+		depth, k = s.shape(n, cost, depth, k)
 		if s.cfg.Workers > 1 {
-			return s.solveRoot(all, depth, k)
+			return depth, k, s.solveRoot(all, depth, k)
 		}
-		return s.solve(all, depth, k)
+		return depth, k, s.solve(all, depth, k)
 	}
 	if s.leafW <= 0 {
-		return depth, k, root(depth, k)
+		return root(depth, k)
 	}
+	depth, k = s.shape(n, cost, depth, k)
 	var best entry
 	bd, bk := 0, 0
 	for j := 1; ; j++ {
-		dj := min(depth, j)
-		e := root(dj, j)
+		dj, kj, e := root(min(depth, j), j)
 		if j == 1 || e.cost < best.cost {
-			best, bd, bk = e, dj, j
+			best, bd, bk = e, dj, kj
 		}
 		if j >= k || s.stopped.Load() {
 			return bd, bk, best
