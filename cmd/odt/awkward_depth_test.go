@@ -3,7 +3,11 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -111,5 +115,38 @@ func TestNoModelNoNumbers(t *testing.T) {
 		if v, ok := r[k]; ok {
 			t.Errorf("%s: %v without a model", k, v)
 		}
+	}
+}
+
+// The decode command in an exported formula's header names the depth
+// the export was asked for, also when one class makes the formula that of
+// a single leaf; decoding as told then works.
+func TestExportHeaderDepth(t *testing.T) {
+	dir := t.TempDir()
+	data, cnf, out := filepath.Join(dir, "one.csv"), filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.out")
+	if err := os.WriteFile(data, []byte("a,b,y\n0,1,k\n1,0,k\n1,1,k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := odt(t, "export", "--to", "dimacs", "--backend", "sat-depth", "--depth", "2", data, "-o", cnf); code != 0 {
+		t.Fatalf("export exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(cnf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "odt decode --backend sat-depth --depth 2 ") {
+		t.Fatalf("header does not repeat --depth 2:\n%s", b)
+	}
+	if _, err := exec.LookPath("minisat"); err != nil {
+		t.Skip("minisat not installed (apt-get install minisat)")
+	}
+	if err := exec.Command("minisat", "-verb=0", cnf, out).Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 10 {
+			t.Fatalf("minisat: %v", err)
+		}
+	}
+	r := odtJSON(t, "decode", "--backend", "sat-depth", "--depth", "2", "--format", "json", data, out)
+	if r.Model == nil || r.Errors != 0 || jsonDepth(r.Model) != 0 {
+		t.Fatalf("decode: status %s, model %v", r.Status, r.Model != nil)
 	}
 }

@@ -22,7 +22,7 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
-	note := ""
+	note, asked := "", k // the header's decode command repeats the depth asked for
 	if k > 0 && presentClasses(p) <= 1 {
 		// A single leaf is the only tree with one labelled leaf, and a
 		// perfect tree can only hide its other leaves behind a test that is
@@ -55,7 +55,7 @@ func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, 
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		fmt.Sprintf("decode a model with: odt decode --backend %s --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", backend, k, maxNodes, opt.flags()),
+		fmt.Sprintf("decode a model with: odt decode --backend %s --depth %d --max-nodes %d %s DATA SOLVER_OUTPUT", backend, asked, maxNodes, opt.flags()),
 		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
 	return e, nil
 }
