@@ -41,7 +41,7 @@ func runBench(e env, args []string) error {
 		pl                           protocolFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
-	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS`")
+	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS` (0: a single leaf); unless given, min-depth and min-size backends run with no depth limit, as in odt solve")
 	c.DurationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
@@ -66,6 +66,7 @@ func runBench(e env, args []string) error {
 	if repeat < 1 || timeLimit < 0 || memLimit < 0 {
 		return usagef("--repeat must be at least 1; --time-limit and --memory-limit must not be negative")
 	}
+	pl.depthSet = isSet(c, "depth")
 	if err := pl.check(ds, repeat); err != nil {
 		return err
 	}

@@ -26,6 +26,12 @@ type protocolFlags struct {
 	depths    []int
 	grid      learn.Grid
 	diagrams  map[string]bool // backend -> its main objective is the diagram
+	// uncapped: backend -> its runs get no depth limit (the diagram's
+	// skeleton gives its depth; min-depth and min-size have none unless
+	// --depth is given, as in odt solve).
+	uncapped map[string]bool
+	// depthSet: --depth was given.
+	depthSet bool
 }
 
 func (p *protocolFlags) declare(c *cmdFlags) {
@@ -103,22 +109,31 @@ func (p *protocolFlags) check(depths []int, repeat int) error {
 	if !p.tune && (len(p.grid.MinSupports) > 1 || len(p.grid.Alphas) > 1 || len(p.grid.Skeletons) > 1 || len(p.grid.LeafCosts) > 1) {
 		return usagef("lists of --min-support, --leaf-cost, --alpha or --skeleton values need --tune")
 	}
-	p.diagrams = map[string]bool{}
+	p.diagrams, p.uncapped = map[string]bool{}, map[string]bool{}
 	for _, in := range odtkit.DefaultRegistry().List() {
-		p.diagrams[in.Name] = len(in.Objectives) > 0 && in.Objectives[0] == model.DiagramError
+		if len(in.Objectives) == 0 {
+			continue
+		}
+		switch in.Objectives[0] {
+		case model.DiagramError:
+			p.diagrams[in.Name], p.uncapped[in.Name] = true, true
+		case model.MinDepth, model.MinSize:
+			p.uncapped[in.Name] = !p.depthSet
+		}
 	}
 	return nil
 }
 
 // depthless gives the runs of diagram backends no depth
 // (model.NoDepthLimit: the skeleton fixes a diagram's depth, and odt
-// solve refuses a depth limit beside it), keeping one run per
+// solve refuses a depth limit beside it), nor those of min-depth and
+// min-size backends unless --depth was given, keeping one run per
 // combination that is left.
 func (p *protocolFlags) depthless(cells []bench.Cell) []bench.Cell {
 	seen := map[string]bool{}
 	var out []bench.Cell
 	for _, c := range cells {
-		if p.diagrams[c.Backend] {
+		if p.uncapped[c.Backend] {
 			c.Depth = model.NoDepthLimit
 		}
 		if seen[c.Key()] {
