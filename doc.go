@@ -20,6 +20,15 @@
 // [model.ReadFile]. Numeric, binary and categorical columns are all
 // accepted; backends that work on Boolean tests see the binary view.
 //
+// # Results
+//
+// Solve settles a result's status once, from what was proved: a model
+// whose lower bound meets its objective is optimal, whatever stopped the
+// search; a result without a model has no errors and no objective. A
+// problem's maximum depth larger than can change the optimum of the
+// error objective is searched at model.Problem.UsefulDepth for every
+// backend (backend.NewJob), and the result says so (Result.Depth).
+//
 // # Backends
 //
 // Settings.Backend names the backend ("auto" or "" picks one for the

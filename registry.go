@@ -352,9 +352,14 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 		return nil, fmt.Errorf("%s: returned neither a result nor an error", name)
 	}
 	res.Backend, res.Problem, res.Rows = name, p, d.Rows()
+	if r := job.Depth; r != nil {
+		// The result states the depth asked for and the one searched; the
+		// model is verified against the problem asked for.
+		res.Problem.MaxDepth, res.Depth = r.Requested, r
+	}
 	res.Seconds = time.Since(start).Seconds()
 	if res.Model != nil {
-		if err := Verify(d, p, res); err != nil {
+		if err := Verify(d, res.Problem, res); err != nil {
 			return nil, named(name, err)
 		}
 		// The final model is an incumbent too (backends need not report it).
@@ -364,24 +369,7 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 	if res.Incumbents == nil {
 		res.Incumbents = []model.Incumbent{}
 	}
-	if res.Status == "" {
-		switch st := model.StoppedStatus(ctx); {
-		case res.Optimal:
-			res.Status = model.StatusOptimal
-		case res.Model == nil && st == "":
-			res.Status = model.StatusNoSolution
-		case st != "":
-			res.Status = st
-		default:
-			res.Status = model.StatusFeasible
-		}
-	}
-	if res.Status == model.StatusMemory || res.Status == model.StatusTimeLimit || res.Status == model.StatusCancelled {
-		res.Optimal = res.Optimal && res.Model != nil && res.LowerBound >= res.Objective
-	}
-	if res.Optimal {
-		res.LowerBound = res.Objective
-	}
+	deriveStatus(ctx, res)
 	res.RelGap = res.Gap()
 	if peak := job.Budget.Peak(); peak > 0 {
 		if res.Stats == nil {
@@ -390,4 +378,41 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 		res.Stats["budget_peak_mb"] = float64(peak) / (1 << 20)
 	}
 	return res, nil
+}
+
+// deriveStatus settles a result's status and optimality once, from what
+// the backend proved: a model whose objective its lower bound meets is
+// optimal, whatever stopped the search (a deadline after the proof, a
+// memory stop, a race decided by a bound); a claim of optimality without
+// a model, or with a bound below the objective after a stop, is dropped.
+// An empty status is then the context's stop, or optimal, feasible or
+// no-solution.
+func deriveStatus(ctx context.Context, res *model.Result) {
+	switch {
+	case res.Model == nil:
+		res.Optimal = false
+		res.Errors, res.Objective = 0, 0
+	case res.Status == model.StatusTimeLimit || res.Status == model.StatusCancelled || res.Status == model.StatusMemory:
+		// After a stop only the bound proves anything.
+		res.Optimal = res.LowerBound >= res.Objective
+	case !res.Optimal && res.LowerBound >= res.Objective:
+		res.Optimal = true
+	}
+	if res.Optimal {
+		res.LowerBound = res.Objective
+		switch res.Status {
+		case "", model.StatusTimeLimit, model.StatusCancelled, model.StatusMemory, model.StatusFeasible:
+			res.Status = model.StatusOptimal
+		}
+	}
+	if res.Status == "" {
+		switch st := model.StoppedStatus(ctx); {
+		case res.Model == nil && st == "":
+			res.Status = model.StatusNoSolution
+		case st != "":
+			res.Status = st
+		default:
+			res.Status = model.StatusFeasible
+		}
+	}
 }

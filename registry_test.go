@@ -111,12 +111,12 @@ func TestSolveRejectsLiars(t *testing.T) {
 		// The sparse objective is errors/rows + λ·leaves: 1/5 + 0.1×2.
 		{"leaf cost", model.Problem{MaxDepth: 2, LeafCost: 0.1}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinError, "objective is 0.4"},
 		{"invalid model", model.Problem{MaxDepth: 2}, &model.Result{Model: cyclic, Errors: 0}, model.MinError, "invalid model"},
-		{"min-depth errors", model.Problem{Objective: model.MinDepth}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinDepth, "consistent"},
-		{"min-depth depth", model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Errors: 0, Objective: 2}, model.MinDepth, "objective is 3"},
-		{"min-size size", model.Problem{Objective: model.MinSize}, &model.Result{Model: dg, Errors: 0, Objective: 5}, model.MinSize, "objective is 7"},
+		{"min-depth errors", model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, &model.Result{Model: g, Errors: 1, Objective: 1}, model.MinDepth, "consistent"},
+		{"min-depth depth", model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, &model.Result{Model: dg, Errors: 0, Objective: 2}, model.MinDepth, "objective is 3"},
+		{"min-size size", model.Problem{Objective: model.MinSize, MaxDepth: model.NoDepthLimit}, &model.Result{Model: dg, Errors: 0, Objective: 5}, model.MinSize, "objective is 7"},
 		// Objective 18: alpha × (internal nodes − 1)/(skeleton nodes − 1),
 		// not alpha × internal nodes (which would give 0.3).
-		{"diagram objective", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.1},
+		{"diagram objective", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.1},
 			&model.Result{Model: dg, Errors: 0, Objective: 0.3}, model.DiagramError, "is 0.05"},
 	}
 	for _, c := range cases {
@@ -137,10 +137,10 @@ func TestSolveRejectsLiars(t *testing.T) {
 		res *model.Result
 		obj model.Objective
 	}{
-		{model.Problem{Objective: model.MinDepth}, &model.Result{Model: dg, Objective: 3}, model.MinDepth},
-		{model.Problem{Objective: model.MinSize}, &model.Result{Model: dg, Objective: 7}, model.MinSize},
-		{model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.1}, &model.Result{Model: dg, Objective: 0.05}, model.DiagramError},
-		{model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.1}, &model.Result{Model: g, Errors: 1, Objective: 0.2}, model.DiagramError},
+		{model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, &model.Result{Model: dg, Objective: 3}, model.MinDepth},
+		{model.Problem{Objective: model.MinSize, MaxDepth: model.NoDepthLimit}, &model.Result{Model: dg, Objective: 7}, model.MinSize},
+		{model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.1}, &model.Result{Model: dg, Objective: 0.05}, model.DiagramError},
+		{model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}, Alpha: 0.1}, &model.Result{Model: g, Errors: 1, Objective: 0.2}, model.DiagramError},
 	} {
 		if _, err := NewRegistry(fake("ok", answer(ok.res), ok.obj)).Solve(context.Background(), d, ok.p, Settings{Backend: "ok"}); err != nil {
 			t.Errorf("%s: %v", ok.obj, err)
@@ -162,7 +162,9 @@ func TestSolveRejectsBadRequests(t *testing.T) {
 		{"unknown option", d, model.Problem{MaxDepth: 1}, Settings{Backend: "ok", Options: Options{"k": "1", "rule": "x"}}, "has no option rule (it knows: k)"},
 		{"unknown backend", d, model.Problem{}, Settings{Backend: "nope"}, `unknown backend "nope"`},
 		{"objective not solved", d, model.Problem{Objective: model.MinDepth}, Settings{Backend: "ok"}, "does not solve"},
-		{"bad problem", d, model.Problem{MaxDepth: -1}, Settings{Backend: "ok"}, "max depth -1"},
+		{"bad problem", d, model.Problem{MaxDepth: -2}, Settings{Backend: "ok"}, "max depth -2"},
+		{"error objective without a depth", d, model.Problem{MaxDepth: model.NoDepthLimit}, Settings{Backend: "ok"}, "needs a maximum depth"},
+		{"zero problem", d, model.Problem{}, Settings{Backend: "ok"}, "states no objective"},
 		{"bad data", &model.Dataset{Name: "empty"}, model.Problem{}, Settings{Backend: "ok"}, "no rows"},
 		{"auto finds none", d, model.Problem{Objective: model.MinSize}, Settings{}, "no registered backend"},
 	}
@@ -182,7 +184,7 @@ func TestSolveRejectsBadRequests(t *testing.T) {
 			t.Errorf("k=%s: the backend ran", v)
 			return nil, errors.New("ran")
 		})
-		_, err := NewRegistry(parse).Solve(context.Background(), d, model.Problem{}, Settings{Options: Options{"k": v}, Backend: "parse"})
+		_, err := NewRegistry(parse).Solve(context.Background(), d, model.Problem{MaxDepth: 1}, Settings{Options: Options{"k": v}, Backend: "parse"})
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "option k=") {
 			t.Errorf("bad option value %s: %v, want ErrInvalid naming the option", v, err)
 		}
@@ -190,12 +192,12 @@ func TestSolveRejectsBadRequests(t *testing.T) {
 	var err error
 	// A backend failure is not a bad request.
 	broken := fake("broken", func(context.Context, *backend.Job) (*model.Result, error) { return nil, errors.New("out of cheese") })
-	_, err = NewRegistry(broken).Solve(context.Background(), d, model.Problem{}, Settings{Backend: "broken"})
+	_, err = NewRegistry(broken).Solve(context.Background(), d, model.Problem{MaxDepth: 1}, Settings{Backend: "broken"})
 	if err == nil || errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "broken: out of cheese") {
 		t.Errorf("backend failure: %v", err)
 	}
 	silent := fake("silent", answer(nil))
-	if _, err = NewRegistry(silent).Solve(context.Background(), d, model.Problem{}, Settings{Backend: "silent"}); err == nil {
+	if _, err = NewRegistry(silent).Solve(context.Background(), d, model.Problem{MaxDepth: 1}, Settings{Backend: "silent"}); err == nil {
 		t.Error("a nil result without error was accepted")
 	}
 }
@@ -224,7 +226,7 @@ func TestAuto(t *testing.T) {
 		{weighted, model.Problem{}, "contree"},
 		{fractional, model.Problem{}, "dl85"}, // contree takes whole weights only
 		{heavy, model.Problem{}, "dl85"},      // too many rows once repeated
-		{tiny(), model.Problem{Objective: model.MinDepth}, "sat-depth"},
+		{tiny(), model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, "sat-depth"},
 	} {
 		got, err := r.Auto(c.d, c.p)
 		if err != nil || got != c.want {
@@ -241,7 +243,7 @@ func TestAuto(t *testing.T) {
 	sat := fake("sat-depth", func(_ context.Context, job *backend.Job) (*model.Result, error) {
 		return nil, errors.New(string(job.Problem.Objective))
 	}, model.MinDepth)
-	_, err := NewRegistry(sat).Solve(context.Background(), tiny(), model.Problem{}, Settings{Backend: "sat-depth"})
+	_, err := NewRegistry(sat).Solve(context.Background(), tiny(), model.Problem{MaxDepth: model.NoDepthLimit}, Settings{Backend: "sat-depth"})
 	if err == nil || !strings.Contains(err.Error(), "min-depth") {
 		t.Errorf("backend's main objective: %v", err)
 	}
@@ -323,7 +325,7 @@ func TestSolveNilDataAndPanics(t *testing.T) {
 	if _, err := r.Solve(context.Background(), nil, model.Problem{}, Settings{Backend: "boom"}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil data: %v, want ErrInvalid", err)
 	}
-	_, err := r.Solve(context.Background(), tiny(), model.Problem{}, Settings{Backend: "boom"})
+	_, err := r.Solve(context.Background(), tiny(), model.Problem{MaxDepth: 1}, Settings{Backend: "boom"})
 	if err == nil || errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "index out of range") {
 		t.Errorf("a panicking backend: %v", err)
 	}

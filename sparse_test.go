@@ -45,7 +45,7 @@ func TestSparseCrossCheck(t *testing.T) {
 					t.Errorf("data %d %s %+v: objective %v, %s found %v", i, name, p, res.Objective, names[0], want)
 				}
 				if p.LeafCost == 0 && p.MaxNodes == 1<<depth-1 {
-					plain, err := Solve(context.Background(), d, model.Problem{MaxDepth: depth}, Settings{Backend: name})
+					plain, err := Solve(context.Background(), d, model.Problem{Objective: model.MinError, MaxDepth: depth}, Settings{Backend: name})
 					if err != nil || plain.Objective != res.Objective {
 						t.Errorf("data %d %s: own engine %v (%v), with a complete-tree node limit %v", i, name, plain.Objective, err, res.Objective)
 					}

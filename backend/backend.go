@@ -98,8 +98,8 @@ func (w Weights) String() string {
 // problem that the backend does not honour is refused by Check, never
 // ignored.
 type Caps struct {
-	// DepthCap: for the min-depth and min-size objectives, a
-	// Problem.MaxDepth > 0 caps the depth searched (no tree within it:
+	// DepthCap: for the min-depth and min-size objectives, a depth limit
+	// (Problem.DepthLimit) caps the depth searched (no tree within it:
 	// infeasible), and an exported formulation is for that depth.
 	DepthCap bool
 	// MaxNodes: Problem.MaxNodes (internal nodes) is honoured.
@@ -198,6 +198,10 @@ type Job struct {
 	Budget *Budget
 	// Report receives each improving incumbent.
 	Report model.IncumbentFunc
+	// Depth, when not nil, says that NewJob lowered Problem.MaxDepth from
+	// the depth asked for to one that cannot change the optimum
+	// (model.Problem.UsefulDepth); results report it.
+	Depth *model.DepthReduction
 }
 
 // Workers is the number of search goroutines the job asks for:
@@ -235,10 +239,15 @@ func Invalidf(format string, a ...any) error { return Invalid(fmt.Errorf(format,
 
 // NewJob validates raw options and the problem against info (see Check)
 // and returns the job to solve, with the problem normalised and the
-// backend's main objective filled in when p has none.
+// backend's main objective filled in when p has none. A maximum depth
+// larger than can matter for the error objective is lowered to
+// model.Problem.UsefulDepth (Job.Depth says so), once for every backend.
 func NewJob(info Info, d *model.Dataset, p model.Problem, raw map[string]string) (*Job, error) {
 	if d == nil {
 		return nil, Invalidf("no data")
+	}
+	if err := p.CheckStated(); err != nil {
+		return nil, Invalidf("problem: %w", err)
 	}
 	if p.Objective == "" && len(info.Objectives) > 0 {
 		p.Objective = info.Objectives[0]
@@ -251,7 +260,12 @@ func NewJob(info Info, d *model.Dataset, p model.Problem, raw map[string]string)
 	if err != nil {
 		return nil, err
 	}
-	return &Job{Data: d, Problem: p, Options: vals}, nil
+	job := &Job{Data: d, Problem: p, Options: vals}
+	if k, why := p.UsefulDepth(d); k < p.MaxDepth {
+		job.Depth = &model.DepthReduction{Requested: p.MaxDepth, Used: k, Reason: why}
+		job.Problem.MaxDepth = k
+	}
+	return job, nil
 }
 
 // Check refuses, before any work and wrapped in ErrInvalid, a problem the
@@ -280,14 +294,14 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 	if p.MinSupport > 1 && !c.MinSupport {
 		return Invalidf("backend %s does not support a minimum leaf support (--min-support %d)", info.Name, p.MinSupport)
 	}
-	switch p.Objective {
+	switch k, capped := p.DepthLimit(); p.Objective {
 	case model.MinDepth, model.MinSize:
-		if p.MaxDepth > 0 && !c.DepthCap {
-			return Invalidf("backend %s computes the minimum depth of a consistent tree; a depth limit (--depth %d) does not apply", info.Name, p.MaxDepth)
+		if capped && !c.DepthCap {
+			return Invalidf("backend %s computes the minimum depth of a consistent tree; a depth limit (--depth %d) does not apply", info.Name, k)
 		}
 	case model.DiagramError:
-		if p.MaxDepth > 0 {
-			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply", info.Name, p.MaxDepth)
+		if capped {
+			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply (leave it unset)", info.Name, k)
 		}
 	}
 	if d != nil && c.MaxClasses > 0 && d.NumClasses() > c.MaxClasses {

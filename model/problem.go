@@ -24,11 +24,20 @@ const (
 	DiagramError Objective = "diagram"
 )
 
-// Problem states what to learn. Backends ignore the limits that do not
-// apply to their objective.
+// Problem states what to learn. Backends refuse the limits that do not
+// apply to their objective (see backend.Check).
+//
+// MaxDepth is the maximum depth for every objective: a cap ≥ 0 (0: a
+// single leaf), or NoDepthLimit (−1) for none, which the error objective
+// does not accept. Read it through DepthLimit. The zero Problem (no
+// objective, depth 0) is refused by CheckStated rather than solved as a
+// single leaf: state the objective, or a depth for the default error
+// objective. A depth larger than can matter is searched at the smaller
+// UsefulDepth, which cannot change the optimum.
 type Problem struct {
 	Objective Objective `json:"objective"`
-	// MaxDepth bounds the number of tests on a root-to-leaf path.
+	// MaxDepth bounds the number of tests on a root-to-leaf path
+	// (NoDepthLimit: no bound, for min-depth and min-size).
 	MaxDepth int `json:"max_depth"`
 	// MinSupport is the least number of rows in a leaf (1 = no constraint).
 	MinSupport int `json:"min_support"`
@@ -59,12 +68,26 @@ func (p Problem) Normalized() Problem {
 	return p
 }
 
+// CheckStated refuses a problem that states neither an objective nor a
+// depth: the zero Problem would otherwise be solved as a single leaf
+// (MaxDepth 0) of the default error objective. Callers that fill in a
+// default objective (backend.NewJob, the registry) call it first.
+func (p Problem) CheckStated() error {
+	if p.Objective == "" && p.MaxDepth == 0 {
+		return fmt.Errorf("the problem states no objective and max depth 0: set MaxDepth (the error objective's maximum depth; 0 alone would be a single leaf) or the Objective (with MaxDepth model.NoDepthLimit for no depth cap)")
+	}
+	return nil
+}
+
 // Validate checks the problem's limits.
 func (p Problem) Validate() error {
+	if p.MaxDepth < NoDepthLimit {
+		return fmt.Errorf("max depth %d is negative (%d: no depth limit)", p.MaxDepth, NoDepthLimit)
+	}
 	switch p.Objective {
 	case MinError, "":
-		if p.MaxDepth < 0 {
-			return fmt.Errorf("max depth %d is negative", p.MaxDepth)
+		if _, ok := p.DepthLimit(); !ok {
+			return fmt.Errorf("the error objective needs a maximum depth (no depth limit was given)")
 		}
 	case MinDepth, MinSize:
 	case DiagramError:
@@ -141,11 +164,18 @@ func (f IncumbentFunc) Report(objective float64, g *Graph) {
 }
 
 // Result is the outcome of a solve. docs/formats.md shows its JSON form.
+//
+// Errors and Objective describe the model: a result without one (no
+// model found, infeasible) leaves them out of its JSON form.
 type Result struct {
 	Backend string  `json:"backend"`
 	Problem Problem `json:"problem"`
-	Rows    int     `json:"rows"`
-	Errors  int     `json:"errors"`
+	// Depth, when not nil, says that the solve searched a smaller maximum
+	// depth than Problem.MaxDepth, one that cannot change the optimum
+	// (Problem.UsefulDepth).
+	Depth  *DepthReduction `json:"depth_reduced,omitempty"`
+	Rows   int             `json:"rows"`
+	Errors int             `json:"errors"`
 	// DroppedRows counts rows a backend left out of a consistent-tree
 	// objective because identical rows carry different labels (the SAT
 	// backends' drop-conflicts): the verifier then accepts exactly that

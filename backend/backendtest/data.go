@@ -84,7 +84,7 @@ func identity(n int) []int {
 // defaultProblem is a problem of the objective the suite checks
 // (Config.Objective, by default the backend's main one).
 func defaultProblem(info backend.Info, c Config, depth int) model.Problem {
-	p := model.Problem{Objective: c.objective(info)}
+	p := model.Problem{Objective: c.objective(info), MaxDepth: model.NoDepthLimit}
 	switch p.Objective {
 	case model.MinError:
 		p.MaxDepth = depth
@@ -100,7 +100,7 @@ func hard(info backend.Info, c Config) (*model.Dataset, model.Problem) {
 		return c.Hard()
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	p := model.Problem{Objective: c.objective(info)}
+	p := model.Problem{Objective: c.objective(info), MaxDepth: model.NoDepthLimit}
 	n, f, levels := 2000, 10, 40
 	switch p.Objective {
 	case model.MinError:

@@ -234,7 +234,7 @@ func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
 	}
 	p := defaultProblem(info, c, 2)
 	if p.Objective != model.MinError {
-		p.MaxDepth = 0
+		p.MaxDepth = model.NoDepthLimit
 	}
 	var fields []field
 	{
@@ -539,7 +539,7 @@ func checkBrute(t *testing.T, b backend.Backend, c Config) {
 				if obj == model.MinSize {
 					want = float64(br.minSize(br.all, k))
 				}
-				compare(t, b, c, data, model.Problem{Objective: obj}, want)
+				compare(t, b, c, data, model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}, want)
 			}
 		}
 	}

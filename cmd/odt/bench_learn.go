@@ -106,16 +106,22 @@ func (p *protocolFlags) check(depths []int, repeat int) error {
 	if !p.tune && (len(p.grid.MinSupports) > 1 || len(p.grid.Alphas) > 1 || len(p.grid.Skeletons) > 1 || len(p.grid.LeafCosts) > 1) {
 		return usagef("lists of --min-support, --leaf-cost, --alpha or --skeleton values need --tune")
 	}
+	// Which runs get no depth by their objective is decided per cell
+	// (odt bench); here, the diagram backends: their skeleton fixes it.
 	p.diagrams = map[string]bool{}
 	for _, in := range odtkit.DefaultRegistry().List() {
-		p.diagrams[in.Name] = len(in.Objectives) > 0 && in.Objectives[0] == model.DiagramError
+		if len(in.Objectives) > 0 && in.Objectives[0] == model.DiagramError {
+			p.diagrams[in.Name] = true
+		}
 	}
 	return nil
 }
 
-// depthless gives the runs of diagram backends depth 0 (the skeleton
-// fixes a diagram's depth, and odt solve refuses a depth limit beside
-// it), keeping one run per combination that is left.
+// depthless gives the runs of diagram backends no depth
+// (model.NoDepthLimit: the skeleton fixes a diagram's depth, and odt
+// solve refuses a depth limit beside it), nor those of min-depth and
+// min-size backends unless --depth was given, keeping one run per
+// combination that is left.
 func (p *protocolFlags) depthless(cells []bench.Cell) []bench.Cell {
 	seen := map[string]bool{}
 	var out []bench.Cell

@@ -92,7 +92,7 @@ func TestBenchRefusesBadGrid(t *testing.T) {
 }
 
 // A diagram backend in a plain grid: the skeleton fixes its depth, so the
-// grid's depths give it one run (depth 0), and the check before the first
+// grid's depths give it one run (no depth: model.NoDepthLimit), and the check before the first
 // run passes it the skeleton and alpha its runs get (it was refused: the
 // check solved without them).
 func TestBenchDiagramBackend(t *testing.T) {
@@ -111,7 +111,7 @@ func TestBenchDiagramBackend(t *testing.T) {
 	for _, l := range lines {
 		if strings.Contains(l, `"backend":"milp-odd"`) {
 			odd++
-			if !strings.Contains(l, `"depth":0`) {
+			if !strings.Contains(l, `"depth":-1`) { // model.NoDepthLimit
 				t.Errorf("diagram run with a depth: %s", l)
 			}
 		}

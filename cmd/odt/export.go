@@ -88,7 +88,9 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 	}
 	if obj != model.MinDepth && obj != model.MinSize {
 		p = f.pf.forBackend(p, name)
-	} // else: a SAT formula is for one depth, --depth (3 by default)
+	} else {
+		p.Objective = obj // a SAT formula is for one depth, --depth (3 by default)
+	}
 	return name, p, opts, nil
 }
 

@@ -331,7 +331,7 @@ func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
 		many = " (a comma-separated list tunes over its values)"
 	}
 	c.StringVar(&p.objective, "objective", "", "`objective` to optimise: error, min-depth, min-size or diagram (default: the backend's main objective)")
-	c.Var(p.depth, "depth", "maximum tree depth `K`"+many)
+	c.Var(p.depth, "depth", "maximum depth `K` for every objective (0: a single leaf); default 3 for the error objective, no limit for min-depth and min-size"+many)
 	if withSupport {
 		c.Var(p.minSupport, "min-support", "least number of rows `N` in a leaf"+many)
 	}
@@ -402,21 +402,24 @@ func checkLeafCosts(vals []float64) error {
 	return nil
 }
 
-// forBackend drops the default depth from a problem whose objective (or,
-// when it names none, the backend's main objective) is not the error of a
-// depth-bounded tree: --depth then applies only when given.
+// forBackend states the objective (the backend's main one when the flags
+// name none; the error objective for auto) and gives a problem whose
+// objective is not the error of a depth-bounded tree no depth cap unless
+// --depth was given: --depth is the maximum depth for every objective
+// (0: a single leaf), 3 by default for the error objective only.
 func (p *problemFlags) forBackend(pr model.Problem, backendName string) model.Problem {
-	if p.depth.set {
-		return pr
-	}
 	obj := pr.Objective
 	if obj == "" && backendName != "" && backendName != "auto" {
 		if b, ok := odtkit.DefaultRegistry().Get(backendName); ok && len(b.Info().Objectives) > 0 {
 			obj = b.Info().Objectives[0]
 		}
 	}
-	if obj != "" && obj != model.MinError {
-		pr.MaxDepth = 0
+	if obj == "" {
+		obj = model.MinError
+	}
+	pr.Objective = obj
+	if !p.depth.set && obj != model.MinError {
+		pr.MaxDepth = model.NoDepthLimit
 	}
 	return pr
 }

@@ -146,7 +146,7 @@ func (l *learnFlags) run(ctx context.Context, data *model.Dataset, h heldOut, ca
 	}
 	res := out.Result
 	for _, t := range res.Tuning {
-		prog.printf("grid point %s: validation score %.4f%s", describeProblem(t.Problem.Normalized()), t.Score, map[bool]string{true: " (chosen)"}[t.Chosen])
+		prog.printf("grid point %s: validation score %.4f%s", describeProblem(t.Problem.Normalized(), nil), t.Score, map[bool]string{true: " (chosen)"}[t.Chosen])
 	}
 	if h.test != nil {
 		g, err := res.Model.Bind(h.test)
@@ -193,6 +193,6 @@ func writeEvaluations(w io.Writer, res *model.Result) {
 		if i > 0 {
 			head = ""
 		}
-		fmt.Fprintf(w, "%-12s %s: score %.4f%s\n", head, describeProblem(t.Problem.Normalized()), t.Score, map[bool]string{true: " (chosen)"}[t.Chosen])
+		fmt.Fprintf(w, "%-12s %s: score %.4f%s\n", head, describeProblem(t.Problem.Normalized(), nil), t.Score, map[bool]string{true: " (chosen)"}[t.Chosen])
 	}
 }

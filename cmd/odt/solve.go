@@ -21,7 +21,13 @@ func runSolve(e env, args []string) error {
 	c := newFlags("solve", "odt solve [flags] DATA",
 		"Learns a decision tree (or diagram) from DATA (.csv with a header, label last or --label;\n"+
 			"or whitespace text with the label first) with the chosen backend, verifies it on the\n"+
-			"data, and prints the result. Progress (each improving model) goes to stderr.", 1, 1)
+			"data, and prints the result. Progress (each improving model) goes to stderr.\n\n"+
+			"--depth is the maximum depth for every objective (0: a single leaf): 3 by default for the\n"+
+			"error objective, no limit for min-depth and min-size (a diagram's skeleton gives its depth).\n"+
+			"A depth larger than can change the optimum (more than the data's distinct tests, than\n"+
+			"rows/--min-support - 1, than the leaves a --leaf-cost pays for, than --max-nodes) is\n"+
+			"searched at that smaller depth; the output says so (\"searched to depth\", JSON\n"+
+			"depth_reduced). A result is optimal when its lower bound meets its objective.", 1, 1)
 	var (
 		backend, format, out   string
 		timeLimit              time.Duration
@@ -252,7 +258,7 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 	} else {
 		fmt.Fprintf(w, "data:        %s (%d rows)\n", filepath.Base(data.Name), res.Rows)
 	}
-	fmt.Fprintf(w, "problem:     %s\n", describeProblem(res.Problem))
+	fmt.Fprintf(w, "problem:     %s\n", describeProblem(res.Problem, res.Depth))
 	fmt.Fprintf(w, "status:      %s (optimal: %v)\n", res.Status, res.Optimal)
 	if res.Model != nil {
 		fmt.Fprintf(w, "errors:      %d of %d (accuracy %.4f)\n", res.Errors, res.Rows, 1-float64(res.Errors)/float64(max(res.Rows, 1)))
@@ -275,14 +281,22 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 	return err
 }
 
-func describeProblem(p model.Problem) string {
+// describeProblem states the problem with the maximum depth used: the
+// depth asked for, and the smaller one searched when a larger one could
+// not change the optimum (r, may be nil).
+func describeProblem(p model.Problem, r *model.DepthReduction) string {
+	depth := model.DescribeDepth(p, r)
 	switch p.Objective {
 	case model.MinDepth, model.MinSize:
-		return string(p.Objective)
+		s := fmt.Sprintf("%s, %s", p.Objective, depth)
+		if p.MaxNodes > 0 {
+			s += fmt.Sprintf(", max internal nodes %d", p.MaxNodes)
+		}
+		return s
 	case model.DiagramError:
 		return fmt.Sprintf("diagram, skeleton %v, alpha %g", p.Skeleton, p.Alpha)
 	}
-	s := fmt.Sprintf("%s, max depth %d, min support %d", p.Objective, p.MaxDepth, p.MinSupport)
+	s := fmt.Sprintf("%s, %s, min support %d", p.Objective, depth, p.MinSupport)
 	if p.MaxNodes > 0 {
 		s += fmt.Sprintf(", max internal nodes %d", p.MaxNodes)
 	}

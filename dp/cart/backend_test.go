@@ -18,7 +18,7 @@ func TestBackendBruteForce(t *testing.T) {
 	for i := range 24 {
 		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, dptest.Weights(i%3))
 		for depth := range 4 {
-			p := model.Problem{MaxDepth: depth, MinSupport: 1 + i%3}
+			p := model.Problem{Objective: model.MinError, MaxDepth: depth, MinSupport: 1 + i%3}
 			want := dptest.Optimum(d, p)
 			for _, raw := range []map[string]string{nil, {"min-leaf": "4"}} {
 				res, incs := dptest.Solve(t, context.Background(), cart.Backend{}, d, p, raw)

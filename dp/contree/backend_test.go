@@ -24,7 +24,7 @@ func TestBackendBruteForce(t *testing.T) {
 	for i := range 12 {
 		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, ws[i%2])
 		for depth := range 4 {
-			p := model.Problem{MaxDepth: depth}
+			p := model.Problem{Objective: model.MinError, MaxDepth: depth}
 			want := dptest.Optimum(d, p)
 			res, _ := dptest.Solve(t, context.Background(), contree.Backend{}, d, p, map[string]string{"max-gap": "2"})
 			if res.Optimal || res.Status != model.StatusFeasible || res.Objective > want+2 || res.LowerBound > want {

@@ -67,7 +67,7 @@ func TestContreeBackendWeights(t *testing.T) {
 		d.Weights = append(d.Weights, float64(1+(r*5)%4))
 	}
 	for depth := 1; depth <= 3; depth++ {
-		p := model.Problem{MaxDepth: depth}
+		p := model.Problem{Objective: model.MinError, MaxDepth: depth}
 		r, err := registry().Solve(context.Background(), d, p, odtkit.Settings{Backend: "contree"})
 		if err != nil {
 			t.Fatal(err)

@@ -48,7 +48,7 @@ func TestDL85Backends(t *testing.T) {
 		t.Run(c.backend+"/"+c.file, func(t *testing.T) {
 			d := dl85ReadCP4IM(t, c.file)
 			var trace []model.Incumbent
-			res, err := registry().Solve(context.Background(), d, model.Problem{MaxDepth: c.depth},
+			res, err := registry().Solve(context.Background(), d, model.Problem{Objective: model.MinError, MaxDepth: c.depth},
 				odtkit.Settings{Backend: c.backend, Options: c.opts, OnIncumbent: func(i model.Incumbent) { trace = append(trace, i) }})
 			if err != nil {
 				t.Fatal(err)

@@ -104,7 +104,9 @@ func settings(job *backend.Job) Settings {
 	v := job.Options
 	o := formulaOptions(v)
 	spec := v.String("sat-solver")
+	limit, capped := job.Problem.DepthLimit()
 	return Settings{
+		SingleLeaf:         capped && limit == 0,
 		NewSolver:          func() (sat.Solver, error) { return sat.NewSolver(spec) },
 		FirstMisclassified: v.String("pick") == "first",
 		Seed:               v.Bool("seed"),
@@ -116,7 +118,7 @@ func settings(job *backend.Job) Settings {
 		DropConflicts:      v.Bool("drop-conflicts"),
 		Batch:              v.Int("batch"),
 		Bisect:             v.String("size-search") == "bisect",
-		MaxDepth:           job.Problem.MaxDepth,
+		MaxDepth:           limit,
 		MaxNodes:           formulaNodes(job.Problem.MaxNodes),
 		Report:             job.Report,
 		Budget:             job.Budget,
@@ -159,7 +161,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	// consistent and within the limits.
 	var greedy *model.Graph
 	if g, werr := cart.Grow(ctx, p.View, -1, cart.Config{}); werr == 0 && ctx.Err() == nil && p.Dropped == 0 && g.Errors(job.Data) == 0 &&
-		(s.MaxDepth <= 0 || g.Depth() <= s.MaxDepth) && (s.MaxNodes <= 0 || g.Size() <= s.MaxNodes) {
+		(s.MaxDepth <= 0 && !s.SingleLeaf || g.Depth() <= s.MaxDepth) && (s.MaxNodes <= 0 || g.Size() <= s.MaxNodes) {
 		greedy = g
 		if !size {
 			job.Report.Report(float64(g.Depth()), g)
@@ -248,12 +250,13 @@ func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*
 }
 
 // formulaDepth is the depth of an exported formula: the problem's depth
-// limit.
+// limit, at least 1.
 func formulaDepth(job *backend.Job, name string) (int, error) {
-	if job.Problem.MaxDepth < 1 {
-		return 0, backend.Invalidf("%s: export and decode need the depth of the formula (--depth K)", name)
+	k, ok := job.Problem.DepthLimit()
+	if !ok || k < 1 {
+		return 0, backend.Invalidf("%s: export and decode need the depth of the formula, at least 1 (--depth K)", name)
 	}
-	return job.Problem.MaxDepth, nil
+	return k, nil
 }
 
 func export(ctx context.Context, w io.Writer, job *backend.Job, name string) error {
@@ -274,8 +277,10 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 // decode reads a solver's answer: a satisfying assignment decodes into a
 // tree of depth at most the formula's, consistent with the kept rows (a
 // feasible result: the formula fixes one depth, so no optimality is
-// claimed); an unsatisfiable answer is status infeasible, with, for the
-// depth objective without a node limit, the lower bound depth+1.
+// claimed); an unsatisfiable answer is status infeasible: no tree of
+// depth at most k (within the node limit, by Theorem 2) classifies the
+// kept rows, so every such tree has depth at least k+1 and at least
+// 2(k+1)+1 nodes, the lower bound of the depth and size objectives.
 func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
 	name := "sat-depth"
 	if job.Problem.Objective == model.MinSize {
@@ -306,10 +311,11 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	switch st {
 	case sat.Unsatisfiable:
 		res.Status = model.StatusInfeasible
-		if job.Problem.Objective == model.MinDepth && maxNodes == 0 {
-			// No tree of depth k, nor of any smaller depth (a shallower
-			// tree is one of depth k too).
-			res.LowerBound = float64(k + 1)
+		// No tree of depth k, nor of any smaller depth (a shallower tree
+		// is one of depth k too).
+		res.LowerBound = float64(k + 1)
+		if job.Problem.Objective == model.MinSize {
+			res.LowerBound = float64(2*(k+1) + 1)
 		}
 		return res, nil
 	case sat.Unknown:

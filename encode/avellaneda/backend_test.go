@@ -37,7 +37,7 @@ func TestSatBackends(t *testing.T) {
 		d := satTestData(t, c.file)
 		for _, backend := range []string{"sat-depth", "sat-size"} {
 			var incs []model.Incumbent
-			res, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: backend,
+			res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: backend,
 				OnIncumbent: func(i model.Incumbent) { incs = append(incs, i) }})
 			if err != nil {
 				t.Fatalf("%s %s: %v", backend, c.file, err)
@@ -63,7 +63,7 @@ func TestSatBackendOptions(t *testing.T) {
 	d := satTestData(t, "lung_cancer_examples.csv")
 	for _, opts := range []map[string]string{{"amo": "pairwise", "batch": "3"}, {"amo": "sequential", "size-search": "bisect"},
 		{"counter": "sequential", "clauses": "paper", "symmetry": "true"}, {"drop-conflicts": "true", "counter": "totalizer", "clauses": "order", "class-cuts": "false"}} {
-		res, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: "sat-size", Options: opts})
+		res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-size", Options: opts})
 		if err != nil || res.Objective != 7 {
 			t.Fatalf("%v: %v %v", opts, res, err)
 		}
@@ -76,7 +76,7 @@ func TestSatBackendOptions(t *testing.T) {
 		if k == "size-search" {
 			backend = "sat-size"
 		}
-		if _, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: backend, Options: map[string]string{k: v}}); !errors.Is(err, odtkit.ErrInvalid) || !strings.Contains(err.Error(), want) {
+		if _, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: backend, Options: map[string]string{k: v}}); !errors.Is(err, odtkit.ErrInvalid) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", opts, err, want)
 		}
 	}
@@ -88,7 +88,7 @@ func TestSatExternalMinisat(t *testing.T) {
 		t.Skip("minisat not installed (apt-get install minisat; scripts/setup.sh does it)")
 	}
 	d := satTestData(t, "lung_cancer_examples.csv")
-	res, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: "sat-size",
+	res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-size",
 		Options: map[string]string{"sat-solver": "external:minisat -verb=0 {in} {out}"}})
 	if err != nil {
 		t.Fatal(err)
@@ -107,12 +107,12 @@ func TestSatConflicts(t *testing.T) {
 	d := &model.Dataset{Name: "conflict", Classes: []string{"no", "yes"},
 		Features: []model.Feature{{Name: "a", Values: []float64{0, 0, 1, 1, 0, 0}}, {Name: "b", Values: []float64{1, 1, 0, 1, 1, 0}}},
 		Labels:   []int{0, 1, 1, 0, 0, 0}}
-	_, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: "sat-depth"})
+	_, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-depth"})
 	if err == nil || !strings.Contains(err.Error(), "identical features and different labels") || !strings.Contains(err.Error(), "row 2 (label yes)") {
 		t.Fatalf("conflict not reported: %v", err)
 	}
 	for _, backend := range []string{"sat-depth", "sat-size"} {
-		res, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: backend, Options: map[string]string{"drop-conflicts": "true"}})
+		res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: backend, Options: map[string]string{"drop-conflicts": "true"}})
 		if err != nil {
 			t.Fatalf("%s drop-conflicts: %v", backend, err)
 		}
@@ -124,11 +124,11 @@ func TestSatConflicts(t *testing.T) {
 	b := model.NewBuilder(d, model.KindTree)
 	leaf := b.Leaf(0)
 	bad := &model.Result{Model: b.Graph(leaf), Errors: 2, Objective: 0, DroppedRows: 2}
-	if err := odtkit.Verify(d, model.Problem{Objective: model.MinDepth}, bad); err == nil {
+	if err := odtkit.Verify(d, model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, bad); err == nil {
 		t.Fatal("Verify accepted a single leaf with 2 errors as consistent up to conflicts (the floor is 1)")
 	}
 	bad.DroppedRows = 1
-	if err := odtkit.Verify(d, model.Problem{Objective: model.MinDepth}, bad); err == nil {
+	if err := odtkit.Verify(d, model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, bad); err == nil {
 		t.Fatal("Verify accepted 2 errors claimed as 1 dropped row")
 	}
 }
@@ -146,7 +146,7 @@ func TestSatTimeLimit(t *testing.T) {
 		optimum float64
 	}{{"sat-size", 300 * time.Millisecond, 67}, {"sat-size", 1500 * time.Millisecond, 67}, {"sat-depth", time.Millisecond, 6}} {
 		var incs []model.Incumbent
-		res, err := odtkit.Solve(context.Background(), d, model.Problem{}, odtkit.Settings{Backend: c.backend, TimeLimit: c.limit,
+		res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: c.backend, TimeLimit: c.limit,
 			OnIncumbent: func(i model.Incumbent) { incs = append(incs, i) }})
 		if err != nil {
 			t.Fatal(err)
@@ -185,7 +185,7 @@ func ExampleDepthBackend() {
 	d := &model.Dataset{Name: "xor", Classes: []string{"0", "1"},
 		Features: []model.Feature{{Name: "a", Values: []float64{0, 0, 1, 1}}, {Name: "b", Values: []float64{0, 1, 0, 1}}},
 		Labels:   []int{0, 1, 1, 0}}
-	res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinDepth}, odtkit.Settings{})
+	res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, odtkit.Settings{})
 	if err != nil {
 		panic(err)
 	}
@@ -202,7 +202,7 @@ func TestSatAgreesWithDL85(t *testing.T) {
 	}
 	for _, file := range []string{"mouse.csv", "iris.csv", "monk1.csv", "monk2.csv", "monk3.csv", "lung_cancer_examples.csv", "zoo.csv", "wine.csv"} {
 		d := satTestData(t, file)
-		res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinDepth}, odtkit.Settings{Backend: "sat-depth"})
+		res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-depth"})
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -239,8 +239,8 @@ func TestSatLimits(t *testing.T) {
 		depth, maxNodes int
 		want            float64 // 0: infeasible
 	}{
-		{"sat-depth", 1, 0, 0}, {"sat-depth", 2, 0, 2}, {"sat-depth", 0, 2, 0}, {"sat-depth", 0, 3, 2},
-		{"sat-size", 1, 0, 0}, {"sat-size", 3, 0, 7}, {"sat-size", 0, 2, 0}, {"sat-size", 0, 4, 7},
+		{"sat-depth", 1, 0, 0}, {"sat-depth", 2, 0, 2}, {"sat-depth", model.NoDepthLimit, 2, 0}, {"sat-depth", model.NoDepthLimit, 3, 2},
+		{"sat-size", 1, 0, 0}, {"sat-size", 3, 0, 7}, {"sat-size", model.NoDepthLimit, 2, 0}, {"sat-size", model.NoDepthLimit, 4, 7},
 	} {
 		res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: c.depth, MaxNodes: c.maxNodes}, odtkit.Settings{Backend: c.backend})
 		if err != nil {

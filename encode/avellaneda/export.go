@@ -29,7 +29,7 @@ func formula(ctx context.Context, budget *obackend.Budget, p *Prepared, backend 
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
-	note, asked := "", k
+	note, asked := "", k // the header's decode command repeats the depth asked for
 	if k > 0 && presentClasses(p) <= 1 {
 		// A single leaf is the only tree with one labelled leaf, and a
 		// perfect tree can only hide its other leaves behind a test that is

@@ -81,6 +81,9 @@ type Settings struct {
 	// consistent tree of at most that depth exists the outcome is
 	// Infeasible.
 	MaxDepth int
+	// SingleLeaf caps the depth at 0 (model.Problem's MaxDepth 0): only a
+	// single leaf is tried.
+	SingleLeaf bool
 	// MaxNodes, when positive, admits only trees of at most that many
 	// nodes (at most ⌊(MaxNodes+1)/2⌋ labelled leaves, Theorem 2) at
 	// every depth tried: DT_depth then finds the least depth of such a
@@ -469,6 +472,9 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 	limit := -1
 	if s.MaxDepth > 0 {
 		limit = s.MaxDepth
+	}
+	if s.SingleLeaf {
+		limit = 0
 	}
 	if s.MaxNodes > 0 {
 		if l := max(leafCap(s.MaxNodes)-1, 0); limit < 0 || l < limit {

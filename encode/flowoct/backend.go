@@ -287,9 +287,14 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 }
 
 // depthCap is the deepest tree min-depth and min-size search, and the
-// depth of their exported MILP (0: no cap; an export needs one): the
-// problem's MaxDepth, under the DepthCap rule of backend.Caps.
-func depthCap(p model.Problem) int { return p.MaxDepth }
+// depth of their exported MILP (-1: no cap; an export needs one): the
+// problem's depth limit (Problem.DepthLimit; 0 is a single leaf).
+func depthCap(p model.Problem) int {
+	if d, ok := p.DepthLimit(); ok {
+		return d
+	}
+	return -1
+}
 
 // perfect solves min-depth or min-size: depth by depth until a tree with
 // no error exists.
@@ -298,7 +303,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 	limit := depthCap(p)
 	res := &model.Result{}
 	for k := 0; ; k++ {
-		if limit > 0 && k > limit {
+		if limit >= 0 && k > limit {
 			res.Status = model.StatusInfeasible
 			res.LowerBound = float64(k)
 			if p.Objective == model.MinSize {

@@ -43,7 +43,7 @@ func TestMILPBackends(t *testing.T) {
 	rows := odd.AllRows(d)
 	ctx := context.Background()
 	tree, errT := odtkit.Solve(ctx, d, model.Problem{MaxDepth: 2}, odtkit.Settings{Backend: "milp-odt"})
-	diag, errD := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.05}, odtkit.Settings{Backend: "milp-odd"})
+	diag, errD := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}, Alpha: 0.05}, odtkit.Settings{Backend: "milp-odd"})
 	if !milp.HiGHSEnabled {
 		for _, err := range []error{errT, errD} {
 			if !errors.Is(err, milp.ErrNotEnabled) || !strings.Contains(err.Error(), "-tags highs") {
@@ -62,7 +62,7 @@ func TestMILPBackends(t *testing.T) {
 		t.Fatalf("milp-odd: %+v", diag)
 	}
 	// Same skeleton as a tree: the diagram is never worse.
-	tr, err := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.05}, odtkit.Settings{Backend: "milp-odt"})
+	tr, err := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}, Alpha: 0.05}, odtkit.Settings{Backend: "milp-odt"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestMILPTimeLimitReturnsTheHeuristic(t *testing.T) {
 		t.Skip("HiGHS not compiled in (-tags highs)")
 	}
 	d := milpRandomData(2, 200, 8)
-	res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
+	res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
 		odtkit.Settings{Backend: "milp-odd", TimeLimit: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -110,15 +110,15 @@ func TestMILPBadRequests(t *testing.T) {
 		want    string
 	}{
 		{"milp-odt", model.Problem{MaxDepth: 2, MinSupport: 3}, nil, "minimum leaf support"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"gap": "-1"}, "gap"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"epsilon": "0"}, "epsilon"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"restarts": "-1"}, "restarts"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"fair-ratio": "0"}, "fair-ratio"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}, MaxNodes: 3}, nil, "node limit"},
-		{"milp-odt", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 3}}, nil, "1-2-4"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"splits": "diagonal"}, "splits"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"fair-column": "nope"}, "fair-column"},
-		{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"highs": "presolve"}, "highs"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"gap": "-1"}, "gap"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"epsilon": "0"}, "epsilon"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"restarts": "-1"}, "restarts"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"fair-ratio": "0"}, "fair-ratio"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}, MaxNodes: 3}, nil, "node limit"},
+		{"milp-odt", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 3}}, nil, "1-2-4"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"splits": "diagonal"}, "splits"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"fair-column": "nope"}, "fair-column"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"highs": "presolve"}, "highs"},
 		{"milp-odt", model.Problem{MaxDepth: 1}, map[string]string{"highs": "presolve=off,=1"}, "highs"},
 	}
 	if milp.HiGHSEnabled {
@@ -128,7 +128,7 @@ func TestMILPBadRequests(t *testing.T) {
 			p       model.Problem
 			opts    map[string]string
 			want    string
-		}{"milp-odd", model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2}}, map[string]string{"highs": "no_such_option=1"}, "no_such_option"})
+		}{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"highs": "no_such_option=1"}, "no_such_option"})
 	}
 	for _, c := range cases {
 		_, err := odtkit.Solve(context.Background(), d, c.p, odtkit.Settings{Backend: c.backend, Options: c.opts})
@@ -147,7 +147,7 @@ func TestMILPSharedEchocardiogram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01}
+	p := model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.01}
 	res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-odd", TimeLimit: time.Minute})
 	if err != nil {
 		t.Fatal(err) // includes verification of the diagram on the data
@@ -231,7 +231,7 @@ func TestMILPTreeMatchesBruteForce(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, c := range cases {
-		p := model.Problem{MaxDepth: c.depth, MinSupport: 1}
+		p := model.Problem{Objective: model.MinError, MaxDepth: c.depth, MinSupport: 1}
 		want := odd.BestTreeErrors(c.d, odd.AllRows(c.d), c.depth)
 		got, err := odtkit.Solve(ctx, c.d, p, odtkit.Settings{Backend: "milp-odt", Threads: 1})
 		if err != nil {
@@ -258,7 +258,7 @@ func TestMILPCancelLatency(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelled time.Time
 	time.AfterFunc(1500*time.Millisecond, func() { cancelled = time.Now(); cancel() })
-	res, err := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
+	res, err := odtkit.Solve(ctx, d, model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
 		odtkit.Settings{Backend: "milp-odd", Threads: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +277,7 @@ func TestMILPCancelLatency(t *testing.T) {
 // proven optimal, without a MILP (so also without HiGHS).
 func TestMILPTreeDepthZero(t *testing.T) {
 	d := milpRandomData(3, 25, 3)
-	res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: 0}, odtkit.Settings{Backend: "milp-odt"})
+	res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinError, MaxDepth: 0}, odtkit.Settings{Backend: "milp-odt"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,9 +303,9 @@ func TestMILPStrengtheningOptionsKeepTheOptimum(t *testing.T) {
 		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true", "lattice-cutoff": "true", "highs": "mip_heuristic_effort=0.2"},
 	}
 	problems := []model.Problem{
-		{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.05},
-		{Objective: model.DiagramError, Skeleton: []int{1, 2}, Alpha: 0.5},
-		{Objective: model.DiagramError, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
+		{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.05},
+		{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}, Alpha: 0.5},
+		{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.01},
 	}
 	for seed := range uint64(2) {
 		d := milpRandomData(40+seed, 12, 3)

@@ -118,10 +118,19 @@ func (s *search) counts(x *node, feats []int32, single, pair []int64) bool {
 // id fit (their growth is reserved in the budget; without a budget they
 // must stay under maxDepth2Bytes). When they do not, the branch is
 // searched feature by feature.
+//
+// Each table is accounted at the largest size it was given room for
+// (tableRoom): a table is only ever replaced by a larger one, whose
+// predecessor is then garbage, so what the tables hold at any time is at
+// most that. A branch whose tables fit within the room already reserved
+// reserves nothing more, however often the search comes back to it.
 func (s *search) depth2Fits(id int32) bool {
 	x := &s.nodes[id]
 	C := int64(s.d.C)
 	m := int64(len(s.candidates(x)))
+	if x.parent >= 0 {
+		m++ // the sibling rule counts on the parent's whole domain
+	}
 	w2 := int64(0)
 	for _, w := range x.nzw {
 		w2 += int64(bits.OnesCount64(x.rows[w]))
@@ -131,25 +140,26 @@ func (s *search) depth2Fits(id int32) bool {
 		w2 = max(w2, int64(len(s.nodes[p].nzw))) // the parent's counts, for two siblings
 	}
 	// single and pair, for the branch and its parent's cache, and the
-	// packed columns.
-	need := []struct {
-		have int
-		n    int64
-	}{{cap(s.single), m * C}, {cap(s.pair), m * m * C}, {cap(s.cacheSingle), m * C}, {cap(s.cachePair), m * m * C}, {cap(s.proj), m * w2}}
+	// packed columns, in elements of 8 bytes.
+	need := [len(s.tableRoom)]int64{m * C, m * m * C, m * C, m * m * C, m * w2}
 	total, more := int64(0), int64(0)
-	for _, b := range need {
-		total += 8 * b.n
-		more += 8 * max(0, b.n-int64(b.have))
+	for i, n := range need {
+		total += 8 * n
+		more += 8 * max(0, n-s.tableRoom[i])
 	}
 	if s.budget == nil {
-		if total <= maxDepth2Bytes {
-			return true
+		if total > maxDepth2Bytes {
+			s.stats.Depth2Skipped++
+			return false
 		}
-	} else if s.reserve(more, "blossom pair tables") == nil {
-		return true
+	} else if s.reserve(more, "blossom pair tables") != nil {
+		s.stats.Depth2Skipped++
+		return false
 	}
-	s.stats.Depth2Skipped++
-	return false
+	for i, n := range need {
+		s.tableRoom[i] = max(s.tableRoom[i], n)
+	}
+	return true
 }
 
 // evaluate sets x's best tree of depth at most two from the counts of

@@ -151,7 +151,11 @@ type search struct {
 	halt   bool  // the context ended inside a step
 	budget *backend.Budget
 	held   int64 // bytes reserved in budget
-	cause  error // a refused reservation that stopped the search
+	// tableRoom is the number of elements reserved in budget for each of
+	// the two-level rule's tables (single, pair, cacheSingle, cachePair,
+	// proj): see depth2Fits.
+	tableRoom [5]int64
+	cause     error // a refused reservation that stopped the search
 
 	// parallel search (nil / 0 for the sequential one): the state the
 	// workers share, the position in the root's domain of the test this

@@ -176,7 +176,7 @@ func Exact(t *testing.T, b backend.Backend, seed uint64, ws []Weights, minSuppor
 	for i := range 24 {
 		d := Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, ws[i%len(ws)])
 		for depth := range 4 {
-			p := model.Problem{MaxDepth: depth}
+			p := model.Problem{Objective: model.MinError, MaxDepth: depth}
 			if minSupport {
 				p.MinSupport = 1 + (i/3)%3
 			}

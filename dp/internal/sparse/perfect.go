@@ -21,6 +21,8 @@ type PerfectConfig struct {
 	// MaxDepth, when positive, is the largest depth tried (DepthCap):
 	// no consistent tree within it is Infeasible.
 	MaxDepth int
+	// LeafOnly caps the depth at 0: only a single leaf is tried.
+	LeafOnly bool
 	// MaxNodes, when positive, admits only trees of at most that many
 	// internal nodes at every depth tried.
 	MaxNodes int
@@ -148,6 +150,9 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 	}
 	if cfg.MaxDepth > 0 {
 		last = min(last, cfg.MaxDepth)
+	}
+	if cfg.LeafOnly {
+		last = 0
 	}
 	found := -1 // the least depth
 	leaves := 0 // with MaxNodes: the fewest leaves at that depth

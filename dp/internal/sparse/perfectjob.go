@@ -27,13 +27,8 @@ func PerfectParams() []backend.Param {
 }
 
 // DepthCap is the largest depth a consistent-tree problem lets the search
-// try, and whether there is one: Problem.MaxDepth when positive.
-func DepthCap(p model.Problem) (int, bool) {
-	if p.MaxDepth > 0 {
-		return p.MaxDepth, true
-	}
-	return 0, false
-}
+// try, and whether there is one (Problem.DepthLimit: 0 is a single leaf).
+func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 
 // SolvePerfectJob solves a min-depth or min-size job on its binary view
 // (SolvePerfect) and reports the result as the SAT backends do: the
@@ -53,10 +48,10 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 	}
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		size := p.Objective == model.MinSize
-		depthCap, _ := DepthCap(p)
+		depthCap, capped := DepthCap(p)
 		// last is the best tree reported: incumbents strictly improve.
 		var last *model.Graph
-		cfg := PerfectConfig{Size: size, MaxDepth: depthCap, MaxNodes: p.MaxNodes, MinSupport: p.MinSupport,
+		cfg := PerfectConfig{Size: size, MaxDepth: depthCap, LeafOnly: capped && depthCap == 0, MaxNodes: p.MaxNodes, MinSupport: p.MinSupport,
 			Keep: keep, Budget: job.Budget, Report: func(g *model.Graph) {
 				obj := p.Evaluate(job.Data, g)
 				if last == nil || obj < p.Evaluate(job.Data, last) {

@@ -97,6 +97,7 @@ type state struct {
 	v     *model.BinaryView
 	cfg   Config
 	leafW float64 // λ·W
+	total float64 // W
 	memo  *memo
 	// stopped ends the search (deadline, cancel or memory); memErr is the
 	// budget's refusal, kept once.
@@ -136,34 +137,97 @@ func Solve(ctx context.Context, v *model.BinaryView, cfg Config) *Result {
 	d := v.Data
 	cfg.MinSupport = max(1, cfg.MinSupport)
 	cfg.Workers = max(1, cfg.Workers)
-	sh := &state{ctx: ctx, v: v, cfg: cfg, leafW: cfg.LeafCost * d.TotalWeight(), memo: newMemo(cfg.Workers > 1)}
+	sh := &state{ctx: ctx, v: v, cfg: cfg, leafW: cfg.LeafCost * d.TotalWeight(), total: d.TotalWeight(), memo: newMemo(cfg.Workers > 1)}
 	k := cfg.MaxNodes
-	if k <= 0 || k > full(cfg.MaxDepth) {
-		k = full(cfg.MaxDepth)
+	if k <= 0 {
+		k = math.MaxInt
 	}
 	all := model.FullBitset(v.N)
 	s := sh.newSolver()
 	defer func() { cfg.Budget.Release(s.reserved) }()
-	var e entry
-	if cfg.Workers > 1 {
-		e = s.solveRoot(all, cfg.MaxDepth, k)
-	} else {
-		e = s.solve(all, cfg.MaxDepth, k)
-	}
+	depth, k, e := s.grow(all, max(cfg.MaxDepth, 0), k)
 	res := &Result{Optimal: !sh.stopped.Load(), Cost: e.cost, Branches: sh.memo.len(), MemoryStop: sh.memErr}
 	if !math.IsInf(e.cost, 1) {
 		b := model.NewBuilder(d, model.KindTree)
-		res.Tree = b.Graph(s.build(b, all, cfg.MaxDepth, k))
+		res.Tree = b.Graph(s.build(b, all, depth, k))
 	}
 	return res
 }
 
-// full is the number of internal nodes of a complete tree of that depth.
+// grow solves the root of depth at most depth and at most k internal
+// nodes and returns the depth and budget whose cache entry holds the
+// answer. With a leaf cost it grows the budget one node at a time
+// instead: the optimum c_j with at most j internal nodes bounds the
+// optimum with more, whose tree then has fewer than c_j/λW leaves; once
+// that leaves no room for more than j internal nodes, c_j is the
+// optimum for k too (up to the 1e-9 relative tolerance within which
+// odtkit's verification calls two objectives equal). A few small
+// budgets are far cheaper than one large one (iris at depth 5 with
+// λ = 0.01: the optimum has 3 internal nodes, the budget 31).
+func (s *solver) grow(all model.Bitset, depth, k int) (int, int, entry) {
+	_, cost := s.leaf(all)
+	n := all.Count()
+	// root solves the root at a shape (the one under which build finds
+	// it: solveRoot, unlike solve, does not shape its branch itself).
+	root := func(depth, k int) (int, int, entry) {
+		depth, k = s.shape(n, cost, depth, k)
+		if s.cfg.Workers > 1 {
+			return depth, k, s.solveRoot(all, depth, k)
+		}
+		return depth, k, s.solve(all, depth, k)
+	}
+	if s.leafW <= 0 {
+		return root(depth, k)
+	}
+	depth, k = s.shape(n, cost, depth, k)
+	var best entry
+	bd, bk := 0, 0
+	for j := 1; ; j++ {
+		dj, kj, e := root(min(depth, j), j)
+		if j == 1 || e.cost < best.cost {
+			best, bd, bk = e, dj, kj
+		}
+		if j >= k || s.stopped.Load() {
+			return bd, bk, best
+		}
+		// A tree of L leaves costs at least L·λW: one that beats best by
+		// more than the tolerance within which odtkit calls objectives
+		// equal (1e-9 relative, as Verify) has L·λW < best − tol. When no
+		// such L exceeds j+1, no tree with more internal nodes does.
+		tol := 1e-9 * max(s.total, best.cost)
+		if float64(j+2)*s.leafW >= best.cost-tol {
+			return bd, bk, best
+		}
+	}
+}
+
+// full is the number of internal nodes of a complete tree of that depth
+// (math.MaxInt when that does not fit an int).
 func full(depth int) int {
-	if depth >= 30 {
-		return 1 << 30
+	if depth >= bits.UintSize-2 {
+		return math.MaxInt
 	}
 	return 1<<depth - 1
+}
+
+// shape lowers the depth and node budget of a branch of n rows whose
+// best leaf costs cost to the least ones with the same optimum: a tree
+// with k internal nodes is at most k deep and has at most full(depth) of
+// them; its k+1 leaves hold at least MinSupport rows each (k+1 ≤
+// ⌊n/MinSupport⌋); and with a leaf cost, a tree of k+1 leaves costs at
+// least (k+1)·λW, so one that beats the leaf (error e = cost − λW) has
+// k ≤ ⌊e/λW⌋. Branches that differ only above these bounds then share
+// one cache entry, and no count overflows whatever depth is asked.
+func (s *solver) shape(n int, cost float64, depth, k int) (int, int) {
+	k = min(k, full(depth), n/s.cfg.MinSupport-1)
+	if s.leafW > 0 && !math.IsInf(cost, 1) {
+		// Rounded up by a hair: floating point must never lose a tie.
+		if x := (cost-s.leafW)/s.leafW*(1+1e-12) + 1e-9; x < float64(k) {
+			k = int(x)
+		}
+	}
+	k = max(k, 0)
+	return min(depth, k), k
 }
 
 // leaf is the best leaf on rows: its class and cost (+Inf below the
@@ -203,10 +267,12 @@ func (s *solver) memoKey(rows model.Bitset, depth, k int) []byte {
 }
 
 // solve returns the best tree on rows of depth at most depth with at most
-// k internal nodes (k ≤ full(depth)).
+// k internal nodes (both lowered by shape first).
 func (s *solver) solve(rows model.Bitset, depth, k int) entry {
-	if depth == 0 || k == 0 { // a leaf: counting is cheaper than the cache
-		class, cost := s.leaf(rows)
+	class, cost := s.leaf(rows)
+	n := rows.Count()
+	if depth, k = s.shape(n, cost, depth, k); depth == 0 || k == 0 {
+		// A leaf: counting is cheaper than the cache.
 		return entry{cost: cost, test: -1, class: class}
 	}
 	kb := s.memoKey(rows, depth, k)
@@ -214,17 +280,15 @@ func (s *solver) solve(rows model.Bitset, depth, k int) entry {
 		return e
 	}
 	key := string(kb) // a miss: copied before the children reuse the scratch
-	class, cost := s.leaf(rows)
 	best := entry{cost: cost, test: -1, class: class}
 	if s.splittable(depth, k, cost) && !s.stop() {
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
 		sub := full(depth - 1)
-		n := rows.Count()
 		for t := range s.v.Tests {
 			if !s.children(rows, n, t, lo, hi) {
 				continue
 			}
-			for kl := max(0, k-1-sub); kl <= min(k-1, sub); kl++ {
+			for kl := max(0, k-1-sub); kl <= min(k-1, sub) && !s.stopped.Load(); kl++ {
 				kr := k - 1 - kl
 				l := s.solve(lo, depth-1, kl)
 				if l.cost+s.leafW >= best.cost || math.IsInf(l.cost, 1) {
@@ -292,9 +356,13 @@ func (s *solver) stop() bool {
 
 // build adds the tree of a solved branch to b and returns its root.
 func (s *solver) build(b *model.Builder, rows model.Bitset, depth, k int) int {
+	c, cost := s.leaf(rows)
+	depth, k = s.shape(rows.Count(), cost, depth, k)
+	if depth == 0 || k == 0 {
+		return b.Leaf(c)
+	}
 	e, ok := s.memo.get(s.memoKey(rows, depth, k))
 	if !ok { // not cached (the search stopped): the best leaf
-		c, _ := s.leaf(rows)
 		return b.Leaf(c)
 	}
 	if e.test < 0 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
@@ -143,5 +144,49 @@ func TestSolveWorkers(t *testing.T) {
 	}
 	if u, p := cfg.Budget.Used(), cfg.Budget.Peak(); u != 0 || p > 2*memoChunk {
 		t.Fatalf("2 workers: budget used %d after the solve, peak %d", u, p)
+	}
+}
+
+// Any depth, however large, is searched without overflow and gives the
+// optimum of the depth from which it settles: with a leaf cost (the
+// budget grown node by node), with a node limit alone, with one and
+// several workers. Depth 30 once tried no split at all (a node count
+// capped at 1<<30), and depths from 31 ran without end.
+func TestSolveAnyDepth(t *testing.T) {
+	d := modeltest.Numeric(60, 3, 9)
+	for _, f := range d.Features {
+		for r := range f.Values {
+			f.Values[r] = math.Round(f.Values[r] * 3)
+		}
+	}
+	v := model.Binarize(d)
+	for _, base := range []Config{{LeafCost: 0.02}, {LeafCost: 0.005}, {MaxNodes: 3}, {MaxNodes: 4, LeafCost: 0.01}} {
+		for _, workers := range []int{1, 2} {
+			prev, costs := math.Inf(1), map[int]float64{}
+			for _, depth := range []int{1, 2, 3, 4, 5, 6, 30, 31, 62, 63, 1000} {
+				cfg := base
+				cfg.MaxDepth, cfg.Workers = depth, workers
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				r := Solve(ctx, v, cfg)
+				cancel()
+				if !r.Optimal || r.Tree == nil || r.Tree.Depth() > depth {
+					t.Fatalf("%+v: optimal %v, tree %v", cfg, r.Optimal, r.Tree)
+				}
+				if got := r.Tree.WeightedErrors(d) + cfg.LeafCost*d.TotalWeight()*float64(r.Tree.Leaves()); math.Abs(got-r.Cost) > 1e-9 {
+					t.Fatalf("%+v: cost %v, the tree's %v", cfg, r.Cost, got)
+				}
+				if r.Cost > prev+1e-9 {
+					t.Fatalf("%+v: cost %v above %v at a smaller depth", cfg, r.Cost, prev)
+				}
+				prev, costs[depth] = r.Cost, r.Cost
+			}
+			// On this data the optimum settles by depth 6: every larger
+			// depth, however large, must give the same.
+			for _, depth := range []int{30, 31, 62, 63, 1000} {
+				if math.Abs(costs[depth]-costs[6]) > 1e-9 {
+					t.Errorf("%+v workers %d: cost %v at depth %d, %v at depth 6", base, workers, costs[depth], depth, costs[6])
+				}
+			}
+		}
 	}
 }

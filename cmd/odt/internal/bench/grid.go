@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // Cell is one run of the grid.
@@ -46,7 +48,7 @@ type Cell struct {
 // NoDepth is the Depth of a cell whose solve is given no --depth: the
 // objective's own default applies (no cap for min-depth and min-size; a
 // diagram's skeleton fixes its depth).
-const NoDepth = -1
+const NoDepth = model.NoDepthLimit
 
 // Config is a named configuration: a backend with options of its own,
 // and optionally an objective, run as one series of the grid beside the
@@ -216,8 +218,12 @@ func Grid(datasets, backends []string, depths []int, repeat int) []Cell {
 
 // where describes the cell's depth and repeat, or seed and fold.
 func (c Cell) where() string {
+	depth := fmt.Sprintf("depth %d", c.Depth)
+	if c.Depth < 0 {
+		depth = "no depth limit" // model.NoDepthLimit: a diagram's skeleton
+	}
 	if c.Protocol == "" {
-		return fmt.Sprintf("depth %s run %d", depthText(c.Depth), c.Repeat)
+		return fmt.Sprintf("%s run %d", depth, c.Repeat)
 	}
 	s := fmt.Sprintf("seed %d", c.Seed)
 	if c.Fold > 0 {
@@ -226,7 +232,7 @@ func (c Cell) where() string {
 	if c.Tuned {
 		return "tuned, " + s
 	}
-	return fmt.Sprintf("depth %d, %s", c.Depth, s)
+	return fmt.Sprintf("%s, %s", depth, s)
 }
 
 // ProtocolGrid lists the cells of a learning protocol in a fixed order:

@@ -219,8 +219,8 @@ func describeChoice(p model.Problem) string {
 			sk[i] = strconv.Itoa(w)
 		}
 		parts = append(parts, "sk "+strings.Join(sk, ","), "a "+strconv.FormatFloat(p.Alpha, 'g', -1, 64))
-	} else {
-		parts = append(parts, "d"+strconv.Itoa(p.MaxDepth))
+	} else if k, ok := p.DepthLimit(); ok {
+		parts = append(parts, "d"+strconv.Itoa(k))
 	}
 	if p.MinSupport > 1 {
 		parts = append(parts, "ms "+strconv.Itoa(p.MinSupport))

@@ -319,8 +319,8 @@ func problemText(p model.Problem) string {
 	parts := []string{"objective " + string(p.Objective)}
 	if len(p.Skeleton) > 0 {
 		parts = append(parts, fmt.Sprintf("skeleton %v", p.Skeleton))
-	} else if p.MaxDepth > 0 || p.Objective == model.MinError {
-		parts = append(parts, fmt.Sprintf("max depth %d", p.MaxDepth))
+	} else if d, ok := p.DepthLimit(); ok {
+		parts = append(parts, fmt.Sprintf("max depth %d", d))
 	}
 	if p.MaxNodes > 0 {
 		parts = append(parts, fmt.Sprintf("at most %d internal nodes", p.MaxNodes))
