@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/odtkit/odtkit/backend"
@@ -26,7 +30,7 @@ func TestOneClassEveryBackend(t *testing.T) {
 	r := DefaultRegistry()
 	for _, info := range r.List() {
 		for _, obj := range info.Objectives {
-			p := model.Problem{Objective: obj}
+			p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
 			switch obj {
 			case model.MinError:
 				p.MaxDepth = 2
@@ -76,8 +80,22 @@ func TestOneClassEveryBackend(t *testing.T) {
 						return
 					}
 					sol, err := milp.HiGHS().Solve(context.Background(), m, milp.Params{Threads: 1})
-					if err != nil || sol.Status != milp.StatusOptimal || sol.Objective > 1e-9 {
-						t.Fatalf("the exported MILP: %+v %v, want feasible with objective 0", sol, err)
+					// The single leaf: no error, one node for min-size.
+					want := 0.0
+					if obj == model.MinSize {
+						want = 1
+					}
+					if err != nil || sol.Status != milp.StatusOptimal || math.Abs(sol.Objective-want) > 1e-9 {
+						t.Fatalf("the exported MILP: %+v %v, want feasible with objective %v", sol, err, want)
+					}
+				case "wcnf":
+					// Feasible: the hard clauses are satisfiable.
+					s := sat.NewCDCL()
+					if err := addHardWCNF(s, buf.String()); err != nil {
+						t.Fatal(err)
+					}
+					if st, err := s.Solve(context.Background()); err != nil || st != sat.Satisfiable {
+						t.Fatalf("the exported WCNF's hard clauses: %v %v, want satisfiable", st, err)
 					}
 				default:
 					t.Fatalf("format %q", format)
@@ -85,6 +103,41 @@ func TestOneClassEveryBackend(t *testing.T) {
 			})
 		}
 	}
+}
+
+// addHardWCNF adds the hard clauses of a classic WCNF text (weight = the
+// header's top weight) to s.
+func addHardWCNF(s sat.Solver, text string) error {
+	top := ""
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] == "c" {
+			continue
+		}
+		if f[0] == "p" {
+			if len(f) != 5 || f[1] != "wcnf" {
+				return fmt.Errorf("WCNF header %q", line)
+			}
+			top = f[4]
+			continue
+		}
+		if top == "" {
+			return fmt.Errorf("WCNF clause before the header: %q", line)
+		}
+		if f[0] != top {
+			continue // soft
+		}
+		var lits []sat.Lit
+		for _, x := range f[1 : len(f)-1] {
+			v, err := strconv.Atoi(x)
+			if err != nil {
+				return fmt.Errorf("WCNF clause %q: %w", line, err)
+			}
+			lits = append(lits, sat.Lit(v))
+		}
+		s.AddClause(lits...)
+	}
+	return nil
 }
 
 func isExporter(b backend.Backend) bool { _, ok := b.(backend.Exporter); return ok }

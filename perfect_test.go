@@ -87,7 +87,7 @@ func TestPerfectAgreesWithSAT(t *testing.T) {
 	for i := range cases {
 		d := randomConsistent(rng, i)
 		for _, obj := range []model.Objective{model.MinDepth, model.MinSize} {
-			p := model.Problem{Objective: obj}
+			p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
 			want := solvePerfect(t, satFor(obj), d, p, nil)
 			for _, b := range perfectBackends {
 				got := solvePerfect(t, b, d, p, nil)
@@ -133,7 +133,7 @@ func TestPerfectAgreesOnTestdata(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, obj := range c.objs {
-			p := model.Problem{Objective: obj}
+			p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
 			opts := Options{"drop-conflicts": "true"}
 			want := solvePerfect(t, satFor(obj), d, p, opts)
 			got := solvePerfect(t, "dl85", d, p, opts)
@@ -153,7 +153,7 @@ func TestPerfectConflicts(t *testing.T) {
 		Features: []model.Feature{{Name: "x", Values: []float64{0, 1, 1, 2, 2, 2, 3}}},
 		Labels:   []int{0, 1, 0, 1, 1, 0, 0}}
 	for _, obj := range []model.Objective{model.MinDepth, model.MinSize} {
-		p := model.Problem{Objective: obj}
+		p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
 		_, want := Solve(context.Background(), d, p, Settings{Backend: satFor(obj)})
 		if !errors.Is(want, model.ErrConflict) || !errors.Is(want, ErrInvalid) {
 			t.Fatalf("%s: %v, want a conflict error", satFor(obj), want)
@@ -201,7 +201,7 @@ func TestPerfectReference(t *testing.T) {
 			if !ok {
 				continue // not established
 			}
-			res := solvePerfect(t, "dl85", d, model.Problem{Objective: c.obj}, nil)
+			res := solvePerfect(t, "dl85", d, model.Problem{Objective: c.obj, MaxDepth: model.NoDepthLimit}, nil)
 			if int(res.Objective) != want {
 				t.Errorf("%s %s: dl85 %v, reference %d", file, c.obj, res.Objective, want)
 			}

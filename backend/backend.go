@@ -300,7 +300,9 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 			return Invalidf("backend %s computes the minimum depth of a consistent tree; a depth limit (--depth %d) does not apply", info.Name, k)
 		}
 	case model.DiagramError:
-		if capped {
+		// The skeleton gives a diagram's depth: MaxDepth is left unset
+		// (NoDepthLimit, or its zero value in a library call).
+		if capped && k > 0 {
 			return Invalidf("backend %s: the skeleton gives the diagram's depth; a depth limit (--depth %d) does not apply (leave it unset)", info.Name, k)
 		}
 	}
@@ -324,4 +326,19 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 		}
 	}
 	return nil
+}
+
+// ExportWithOption writes e's formulation of the job with one option set
+// anew (key=value, validated with the backend's other options): for an
+// exporter whose file format is an option, its ExportAs.
+func ExportWithOption(ctx context.Context, w io.Writer, e Exporter, job *Job, key, value string) error {
+	raw := job.Options.Raw()
+	raw[key] = value
+	vals, err := e.Info().Parse(raw)
+	if err != nil {
+		return err
+	}
+	j := *job
+	j.Options = vals
+	return e.Export(ctx, w, &j)
 }

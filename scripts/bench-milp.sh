@@ -5,10 +5,10 @@
 # objective, lower bound, LP-relaxation bound (MILP backends), CPU
 # seconds (user+sys of the odt process). Needs an odt binary built with
 # -tags highs and ../shared/data/cp4im. Not run by CI (a benchmark, not
-# a test): run it alone, e.g. under flock /tmp/odtkit-heavy.lock.
+# a test): run it alone on the machine.
 #
 #   go build -tags highs -o /tmp/odt ./cmd/odt
-#   flock /tmp/odtkit-heavy.lock scripts/bench-milp.sh /tmp/odt 20s > bench.tsv
+#   scripts/bench-milp.sh /tmp/odt 20s > bench.tsv
 set -eu
 odt=${1:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}
 limit=${2:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}

@@ -69,7 +69,7 @@ func TestBackendsFamilyAndMatrix(t *testing.T) {
 		if !strings.Contains(text, in.Name+"\n  "+in.Description+"\n  family:     "+string(in.Family)+"\n") {
 			t.Errorf("text output lacks the family of %s", in.Name)
 		}
-		if !strings.Contains(md, "| `"+in.Name+"` | "+string(in.Family)+" | ") {
+		if !strings.Contains(md, "| [`"+in.Name+"`](#"+in.Name+") | "+string(in.Family)+" | ") {
 			t.Errorf("markdown output lacks the family of %s", in.Name)
 		}
 	}

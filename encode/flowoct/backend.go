@@ -488,33 +488,5 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, err
 	}
-	sol, err := milp.ReadSolution(r, e.Model)
-	if err != nil {
-		return nil, backend.Invalid(err)
-	}
-	res := &model.Result{Stats: map[string]any{"solution_format": sol.Format, "solver_status": sol.SolverStatus}}
-	if sol.HasObjective {
-		res.Stats["solver_objective"] = sol.Objective
-	}
-	switch {
-	case sol.Status == milp.StatusInfeasible:
-		res.Status = model.StatusInfeasible
-		return res, nil
-	case sol.X == nil:
-		res.Status = model.StatusNoSolution
-		return res, nil
-	}
-	if err := e.Model.CheckPoint(sol.X, 1e-5); err != nil {
-		return nil, backend.Invalidf("the %s solution is not a point of the MILP: %w", sol.Format, err)
-	}
-	g, err := e.Decode(sol.X)
-	if err != nil {
-		return nil, backend.Invalid(err)
-	}
-	res.Model = g
-	res.Errors = g.Errors(job.Data)
-	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.Status = model.StatusFeasible
-	res.Stats["decoded_objective"] = res.Objective
-	return res, nil
+	return milp.DecodeResult(r, e.Model, e.Decode, job.Data, job.Problem)
 }

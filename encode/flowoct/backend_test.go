@@ -152,7 +152,7 @@ func TestPerfectTreesAgreeWithSAT(t *testing.T) {
 	for i := range 5 {
 		d := consistentData(uint64(60+i), 12+2*i, 5, 2+i%2)
 		for _, obj := range []model.Objective{model.MinDepth, model.MinSize} {
-			p := model.Problem{Objective: obj}
+			p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
 			flow := solve(t, d, p, "milp-flowoct", nil)
 			sat := "sat-depth"
 			if obj == model.MinSize {
@@ -171,7 +171,7 @@ func TestPerfectTreesAgreeWithSAT(t *testing.T) {
 func TestPerfectTreesDepthCap(t *testing.T) {
 	needHiGHS(t)
 	d := consistentData(71, 16, 5, 3)
-	free := solve(t, d, model.Problem{Objective: model.MinSize}, "milp-flowoct", nil)
+	free := solve(t, d, model.Problem{Objective: model.MinSize, MaxDepth: model.NoDepthLimit}, "milp-flowoct", nil)
 	k := free.Model.Depth()
 	if k < 2 {
 		t.Skipf("minimum depth %d: no cap below it to test", k)
@@ -198,7 +198,7 @@ func TestConflictingRowsAsSATDepth(t *testing.T) {
 		d.Features[j].Values[1] = d.Features[j].Values[0]
 	}
 	d.Labels[1] = 1 - d.Labels[0]
-	p := model.Problem{Objective: model.MinDepth}
+	p := model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}
 	_, errF := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-flowoct"})
 	_, errS := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "sat-depth"})
 	if errF == nil || errS == nil || !errors.Is(errF, backend.ErrInvalid) {

@@ -60,7 +60,7 @@ func TestExportSolveDecodeRoundTrip(t *testing.T) {
 	pErr := model.Problem{MaxDepth: 2}
 	want := dl85Optimum(t, d, pErr)
 	cd := consistentData(92, 10, 4, 2)
-	sz, err := odtkit.Solve(context.Background(), cd, model.Problem{Objective: model.MinSize}, odtkit.Settings{Backend: "sat-size"})
+	sz, err := odtkit.Solve(context.Background(), cd, model.Problem{Objective: model.MinSize, MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-size"})
 	if err != nil || !sz.Optimal {
 		t.Fatalf("sat-size: %v %v", sz, err)
 	}
@@ -124,7 +124,7 @@ func TestExternalSolversAgree(t *testing.T) {
 	p := model.Problem{MaxDepth: 2}
 	want := dl85Optimum(t, d, p)
 	cd := consistentData(94, 10, 4, 2)
-	dep, err := odtkit.Solve(context.Background(), cd, model.Problem{Objective: model.MinDepth}, odtkit.Settings{Backend: "sat-depth"})
+	dep, err := odtkit.Solve(context.Background(), cd, model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-depth"})
 	if err != nil || !dep.Optimal {
 		t.Fatalf("sat-depth: %v %v", dep, err)
 	}
@@ -140,7 +140,7 @@ func TestExternalSolversAgree(t *testing.T) {
 		}{
 			{"milp-flowoct", d, p, want},
 			{"milp-odt", d, p, want},
-			{"milp-flowoct", cd, model.Problem{Objective: model.MinDepth}, dep.Objective},
+			{"milp-flowoct", cd, model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}, dep.Objective},
 		} {
 			name := fmt.Sprintf("%s/%s/%s", c.backend, c.p.Objective, sp.external)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

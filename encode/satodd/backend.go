@@ -140,14 +140,13 @@ func stump(p *satodt.Prepared) *model.Graph {
 			best, bestErr, bk = t, e0+e1, [2]int{k0, k1}
 		}
 	}
-	if best < 0 {
+	if best < 0 || bk[0] == bk[1] {
+		// No test, or the best split predicts one class on both sides:
+		// the single leaf errs no more and has no internal node.
 		k, _ := model.Majority(cnt)
 		return b.Graph(b.Leaf(k))
 	}
 	lo := b.Leaf(bk[0])
-	hi := lo
-	if bk[1] != bk[0] {
-		hi = b.Leaf(bk[1])
-	}
+	hi := b.Leaf(bk[1])
 	return b.Graph(b.Split(p.View.Tests[p.Tests[best]], lo, hi))
 }

@@ -21,15 +21,7 @@ func (Backend) ExportFormats() []string { return []string{"wcnf", "opb"} }
 // ExportAs writes the formula in format ("wcnf" or "opb"), whatever the
 // job's option "format" says.
 func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
-	raw := job.Options.Raw()
-	raw["format"] = format
-	vals, err := b.Info().Parse(raw)
-	if err != nil {
-		return err
-	}
-	j := *job
-	j.Options = vals
-	return b.Export(ctx, w, &j)
+	return backend.ExportWithOption(ctx, w, b, job, "format", format)
 }
 
 // formula prepares the job's data and encodes its formula (the same

@@ -2,6 +2,7 @@ package satodt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -20,15 +21,7 @@ func (Backend) ExportFormats() []string { return []string{"wcnf", "opb"} }
 // ExportAs writes the formula in format ("wcnf" or "opb"), whatever the
 // job's option "format" says.
 func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
-	raw := job.Options.Raw()
-	raw["format"] = format
-	vals, err := b.Info().Parse(raw)
-	if err != nil {
-		return err
-	}
-	j := *job
-	j.Options = vals
-	return b.Export(ctx, w, &j)
+	return backend.ExportWithOption(ctx, w, b, job, "format", format)
 }
 
 // exportParams are the options of the exported file.
@@ -61,7 +54,7 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error)
 		return nil, nil, backend.Invalid(err)
 	}
 	if p.Classes < 2 || len(p.Tests) == 0 {
-		return nil, nil, backend.Invalidf("sat-odt: the data has a single class or no test splits it: a single leaf is optimal, there is nothing to export")
+		return p, nil, errSingleLeaf
 	}
 	if c := p.Clauses(d); c > maxClauses {
 		return nil, nil, backend.Invalidf("sat-odt: the formula of depth %d would have about %d clauses (more than %d)", d, c, int64(maxClauses))
@@ -82,12 +75,48 @@ func (f *Formula) soft() []sat.WeightedLit {
 	return out
 }
 
+// errSingleLeaf: the data has one class, or no test splits it, so the
+// single leaf of the majority class is optimal and the formula is the
+// trivial one of singleLeafFormula.
+var errSingleLeaf = errors.New("sat-odt: a single leaf is optimal")
+
+// singleLeafFormula is the formula exported when a single leaf is
+// optimal: one variable, made true by a hard clause, no soft clause
+// (cost 0), so that any solver answers it and decoding gives the leaf.
+func singleLeafFormula(job *backend.Job, p *Prepared) *sat.CNF {
+	c := &sat.CNF{}
+	c.Add(c.NewVar())
+	c.Comments = []string{
+		fmt.Sprintf("sat-odt: the data %s has a single class or no test that splits it: the single leaf of its majority class is optimal", job.Data.Name),
+		"the formula is trivial (one variable, true); any answer decodes to that leaf",
+		fmt.Sprintf("decode an answer with: odt decode --backend sat-odt --depth %d DATA SOLVER_OUTPUT", job.Problem.MaxDepth),
+	}
+	return c
+}
+
+// singleLeafResult is the decoded result of the single-leaf formula.
+func singleLeafResult(job *backend.Job) *model.Result {
+	class, _ := model.Majority(job.Data.ClassCounts())
+	b := model.NewBuilder(job.Data, model.KindTree)
+	g := b.Graph(b.Leaf(class))
+	res := &model.Result{Model: g, Status: model.StatusFeasible, Stats: map[string]any{"single_leaf": true}}
+	res.Errors, res.Objective = g.Errors(job.Data), job.Problem.Evaluate(job.Data, g)
+	return res
+}
+
 // Export writes the formula of the problem's depth as weighted MaxSAT
 // (soft unit clauses ¬E[i]) or as a pseudo-Boolean problem (min: Σ w·E[i]),
 // its comment header naming the variables and the decode command. The
 // optimum's cost is the least weighted error of a tree of that depth.
 func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
 	p, f, err := formula(ctx, job)
+	if errors.Is(err, errSingleLeaf) {
+		c := singleLeafFormula(job, p)
+		if job.Options.String("format") == "opb" {
+			return c.WriteOPB(w, nil)
+		}
+		return c.WriteWCNF(w, nil, job.Options.String("wcnf-form") != "2022")
+	}
 	if err != nil {
 		return err
 	}
@@ -121,6 +150,12 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 // the depth satisfies the hard clauses.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
 	p, f, err := formula(ctx, job)
+	if errors.Is(err, errSingleLeaf) {
+		if _, err := sat.ParseAnswer(r, 1); err != nil {
+			return nil, backend.Invalidf("solver output: %w", err)
+		}
+		return singleLeafResult(job), nil
+	}
 	if err != nil {
 		return nil, err
 	}
