@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/odtkit/odtkit/model"
 )
@@ -39,7 +41,14 @@ func modelAndData(modelPath string, df *dataFlags, dataPath string, labelled boo
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := readDataFile(context.Background(), dataPath, opt)
+	// A first Ctrl-C or SIGTERM while reading stops eval and predict
+	// (exit 130): they have no partial result to print.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := readDataFile(ctx, dataPath, opt)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, fmt.Errorf("%w: %w", errInterrupted, err)
+	}
 	if errors.Is(err, model.ErrMissingColumn) {
 		return nil, nil, badInput(fmt.Errorf("model %s does not fit the data: %w", modelPath, err))
 	}
