@@ -338,3 +338,36 @@ func TestExportInstanceFamily(t *testing.T) {
 		t.Errorf("a failed export left %s", f.Name())
 	}
 }
+
+// TestBenchOneFormulationOnMILPSolvers: named configurations run
+// milp-flowoct on CBC and GLPK by command line beside dl85; the proven
+// optima agree (no cross-check error), each configuration is a row, and
+// meta.json names the solvers' versions.
+func TestBenchOneFormulationOnMILPSolvers(t *testing.T) {
+	for _, p := range []string{"cbc", "glpsol"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed: skipped (apt-get install coinor-cbc glpk-utils)", p)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "milp")
+	out, errOut, code := odt(t, "bench", "-q", "--depth", "2", "--time-limit", "60s", "--backends", "dl85",
+		"--config", "cbc=milp-flowoct:milp-solver=external:cbc {in} solve solution {out}",
+		"--config", "glpk=milp-flowoct:milp-solver=external:glpsol --lp {in.lp} -w {out}",
+		"--out", dir, "../../testdata/iris.csv")
+	if code != 0 || strings.Contains(out+errOut, "CROSS-CHECK") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	proven := map[string]string{}
+	for _, r := range readCSV(t, filepath.Join(dir, "summary.csv"))[1:] {
+		if r[5] == "1/1" {
+			proven[r[2]] = r[3]
+		}
+	}
+	if len(proven) != 3 || proven["cbc"] != proven["dl85"] || proven["glpk"] != proven["dl85"] {
+		t.Errorf("proven objectives %v: want dl85, cbc and glpk, all equal", proven)
+	}
+	meta, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil || !strings.Contains(string(meta), `"cbc": "Version`) || !strings.Contains(string(meta), `"glpsol": "GLPSOL`) {
+		t.Errorf("meta.json does not name the solvers' versions: %v\n%s", err, meta)
+	}
+}

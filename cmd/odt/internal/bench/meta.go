@@ -91,8 +91,9 @@ func MachineMeta(m *Meta) {
 
 // ExternalSolvers finds the programs named by external solver options
 // among args ("--opt", "sat-solver=external:minisat {in} {out}", ...) and
-// asks each for its version (a few seconds at most each): the program's
-// first output line for --version, or "unknown".
+// asks each for its version (a few seconds at most each): the first line
+// of its --version output that holds a digit (CBC greets first), else its
+// first line, or "unknown".
 func ExternalSolvers(ctx context.Context, args []string) map[string]string {
 	out := map[string]string{}
 	for _, a := range args {
@@ -121,10 +122,20 @@ func programVersion(ctx context.Context, prog string) string {
 	defer cancel()
 	for _, flag := range []string{"--version", "-version", "-v"} {
 		b, _ := exec.CommandContext(ctx, prog, flag).CombinedOutput()
+		first := ""
 		for _, line := range strings.Split(string(b), "\n") {
-			if line = strings.TrimSpace(line); line != "" {
+			if line = strings.TrimSpace(line); line == "" {
+				continue
+			}
+			if first == "" {
+				first = line
+			}
+			if strings.ContainsAny(line, "0123456789") {
 				return line
 			}
+		}
+		if first != "" {
+			return first
 		}
 	}
 	return "unknown"
