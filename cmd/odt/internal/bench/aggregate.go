@@ -120,18 +120,17 @@ func Aggregate(runs []Run, shift float64) []AggRow {
 
 	row := func(name, depth string, pick func(*Run) bool) AggRow {
 		a := AggRow{Backend: name, Depth: depth}
-		var par2, logSum float64
+		var tm times
 		for i := range runs {
 			r := &runs[i]
 			if r.Series() != name || !pick(r) {
 				continue
 			}
-			a.Runs++
-			t := runTime(r)
+			solved := solvedRun(r)
+			tm.add(runTime(r), solved, r.TimeLimit, shift)
 			switch {
-			case solvedRun(r):
+			case solved:
 				a.Solved++
-				par2 += r.Seconds
 				in := insts[instanceKey(r)]
 				if r.Seconds <= in.best*(1+1e-9) {
 					a.Wins++
@@ -141,47 +140,33 @@ func Aggregate(runs []Run, shift float64) []AggRow {
 				}
 			case r.Status == "memory-limit":
 				a.Memouts++
-				par2 += 2 * r.TimeLimit
 			case r.Failed() && r.Status != "killed":
 				a.Failures++
-				par2 += 2 * r.TimeLimit
 			default:
 				a.Timeouts++
-				par2 += 2 * r.TimeLimit
 			}
-			logSum += math.Log(t + shift)
 		}
-		if a.Runs > 0 {
-			a.PAR2 = par2 / float64(a.Runs)
-			a.SGM = math.Exp(logSum/float64(a.Runs)) - shift
-		}
+		a.Runs, a.PAR2, a.SGM = tm.n, tm.par2(), tm.sgm(shift)
 		return a
 	}
 	vbs := func(depth string) AggRow {
 		a := AggRow{Backend: VBS, Depth: depth}
-		var par2, logSum float64
+		var tm times
 		for _, k := range order {
 			in := insts[k]
 			if depth != "all" && in.depth != depth {
 				continue
 			}
-			a.Runs++
-			t := in.limit
-			if len(in.solved) > 0 {
+			if solved := len(in.solved) > 0; solved {
 				a.Solved++
 				a.Wins++
-				t = in.best
-				par2 += t
+				tm.add(in.best, true, in.limit, shift)
 			} else {
 				a.Timeouts++
-				par2 += 2 * in.limit
+				tm.add(in.limit, false, in.limit, shift)
 			}
-			logSum += math.Log(t + shift)
 		}
-		if a.Runs > 0 {
-			a.PAR2 = par2 / float64(a.Runs)
-			a.SGM = math.Exp(logSum/float64(a.Runs)) - shift
-		}
+		a.Runs, a.PAR2, a.SGM = tm.n, tm.par2(), tm.sgm(shift)
 		return a
 	}
 	var rows []AggRow
@@ -200,6 +185,39 @@ func Aggregate(runs []Run, shift float64) []AggRow {
 		rows = append(rows, vbs("all"))
 	}
 	return rows
+}
+
+// times accumulates the runs of an aggregate row for PAR-2 and the
+// shifted geometric mean.
+type times struct {
+	n              int
+	parSum, logSum float64
+}
+
+// add counts a run of time t (its time when solved, else its time limit
+// limit) with SGM shift.
+func (tm *times) add(t float64, solved bool, limit, shift float64) {
+	tm.n++
+	if solved {
+		tm.parSum += t
+	} else {
+		tm.parSum += 2 * limit
+	}
+	tm.logSum += math.Log(t + shift)
+}
+
+func (tm times) par2() float64 {
+	if tm.n == 0 {
+		return 0
+	}
+	return tm.parSum / float64(tm.n)
+}
+
+func (tm times) sgm(shift float64) float64 {
+	if tm.n == 0 {
+		return 0
+	}
+	return math.Exp(tm.logSum/float64(tm.n)) - shift
 }
 
 // runDepth is the run's depth as tables show it.
