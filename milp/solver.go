@@ -79,6 +79,16 @@ type Solution struct {
 	MemoryLimit bool
 }
 
+// BoundOrZero is the dual bound, or 0 when the solver has none (an
+// infinite or NaN bound): a bound on a non-negative objective that a
+// result or a table can hold.
+func (s *Solution) BoundOrZero() float64 {
+	if math.IsInf(s.Bound, 0) || math.IsNaN(s.Bound) {
+		return 0
+	}
+	return s.Bound
+}
+
 // Solver solves models.
 type Solver interface {
 	Name() string

@@ -26,3 +26,20 @@ func StoppedStatus(ctx context.Context) Status {
 	}
 	return StatusCancelled
 }
+
+// EndStatus is the status of a search that returns its best model:
+// optimal when it proved it; else, when it stopped early or its context
+// is done, why it stopped (StoppedStatus, or time-limit when a solver
+// gave up a moment before its context reports the end); else feasible.
+func EndStatus(ctx context.Context, optimal, stopped bool) Status {
+	switch {
+	case optimal:
+		return StatusOptimal
+	case stopped || ctx.Err() != nil:
+		if st := StoppedStatus(ctx); st != "" {
+			return st
+		}
+		return StatusTimeLimit
+	}
+	return StatusFeasible
+}

@@ -196,8 +196,9 @@ func runBench(e env, args []string) error {
 			dataArgs = append(dataArgs, f.name, f.v)
 		}
 	}
-	rev := buildVersion().Revision
-	if buildVersion().Modified && rev != "" {
+	v := buildVersion()
+	rev := v.Revision
+	if v.Modified && rev != "" {
 		rev += "+modified"
 	}
 	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev}

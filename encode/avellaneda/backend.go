@@ -200,10 +200,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	if out.TimedOut {
 		// gini may stop a moment before ctx reports its end.
-		res.Status = model.StoppedStatus(ctx)
-		if res.Status == "" {
-			res.Status = model.StatusTimeLimit
-		}
+		res.Status = model.EndStatus(ctx, false, true)
 	}
 	if g == nil {
 		if out.TimedOut {

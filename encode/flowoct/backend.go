@@ -226,7 +226,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	r.sol = sol
 	st["milp_status"], st["milp_solver_status"] = string(sol.Status), sol.SolverStatus
 	st["milp_time_limit"] = sol.TimeLimit
-	st["milp_bound"], st["milp_nodes"], st["milp_seconds"] = finite(sol.Bound), sol.Nodes, sol.Seconds
+	st["milp_bound"], st["milp_nodes"], st["milp_seconds"] = sol.BoundOrZero(), sol.Nodes, sol.Seconds
 	consistent := false
 	if sol.X != nil {
 		st["milp_objective"] = sol.Objective
@@ -281,7 +281,7 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	if r.optimal {
 		res.LowerBound = res.Objective
 	} else {
-		res.LowerBound = math.Max(0, math.Min(finite(r.sol.Bound), res.Objective))
+		res.LowerBound = math.Max(0, math.Min(r.sol.BoundOrZero(), res.Objective))
 	}
 	return res, nil
 }
@@ -345,7 +345,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		if r.optimal {
 			res.LowerBound = res.Objective
 		} else {
-			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(finite(r.sol.Bound)-1e-6), res.Objective))
+			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(r.sol.BoundOrZero()-1e-6), res.Objective))
 		}
 		return res, nil
 	}
@@ -374,13 +374,6 @@ func status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) mod
 		return model.StatusTimeLimit
 	}
 	return model.StatusFeasible
-}
-
-func finite(v float64) float64 {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0
-	}
-	return v
 }
 
 // highsOptions parses the highs option's NAME=VALUE list.

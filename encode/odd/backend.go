@@ -315,7 +315,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	stats["milp_status"], stats["milp_solver_status"] = string(sol.Status), sol.SolverStatus
 	stats["milp_time_limit"] = sol.TimeLimit
-	stats["milp_bound"], stats["milp_nodes"], stats["milp_seconds"] = finite(sol.Bound), sol.Nodes, sol.Seconds
+	stats["milp_bound"], stats["milp_nodes"], stats["milp_seconds"] = sol.BoundOrZero(), sol.Nodes, sol.Seconds
 	consistent := false
 	if sol.X != nil {
 		stats["milp_objective"] = sol.Objective
@@ -349,7 +349,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	if res.Optimal {
 		res.LowerBound = bestObj
 	} else {
-		res.LowerBound = math.Max(0, math.Min(finite(sol.Bound), bestObj))
+		res.LowerBound = math.Max(0, math.Min(sol.BoundOrZero(), bestObj))
 	}
 	return res, nil
 }
@@ -432,13 +432,6 @@ func milpStatus(ctx context.Context, sol *milp.Solution, hasModel, optimal bool)
 	}
 	// HiGHS stopped on its own, e.g. at the relative gap asked for.
 	return model.StatusFeasible
-}
-
-func finite(v float64) float64 {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0
-	}
-	return v
 }
 
 // ExportFormat is "mps".

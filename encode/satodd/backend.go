@@ -96,17 +96,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		res.LowerBound = res.Objective
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
-	switch {
-	case res.Optimal:
-		res.Status = model.StatusOptimal
-	case out.Stopped || ctx.Err() != nil:
-		res.Status = model.StoppedStatus(ctx)
-		if res.Status == "" {
-			res.Status = model.StatusTimeLimit
-		}
-	default:
-		res.Status = model.StatusFeasible
-	}
+	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
 	return res, nil
 }
 

@@ -123,10 +123,8 @@ func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *mo
 // stoppedWith is the result of a stopped solve: the tree g, unproven,
 // with the lower bound floor.
 func stoppedWith(ctx context.Context, job *backend.Job, g *model.Graph, floor int) *model.Result {
-	res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: job.Problem.Evaluate(job.Data, g), Status: model.StoppedStatus(ctx), Stats: map[string]any{}}
-	if res.Status == "" {
-		res.Status = model.StatusTimeLimit
-	}
+	res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: job.Problem.Evaluate(job.Data, g),
+		Status: model.EndStatus(ctx, false, true), Stats: map[string]any{}}
 	res.LowerBound = min(float64(floor), res.Objective)
 	return res
 }
