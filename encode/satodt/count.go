@@ -51,10 +51,15 @@ type leafCounter struct {
 	p     *Prepared
 	limit int
 	other [][]*sat.Totalizer // [leaf][class]
+	// majority (two classes) makes each leaf predict its heavier class.
+	majority bool
 }
 
-func newLeafCount(f *Formula, p *Prepared, limit int) *leafCounter {
-	lc := &leafCounter{f: f, p: p, limit: limit, other: make([][]*sat.Totalizer, 1<<f.Depth)}
+// newLeafCount starts a leaf counter cut at limit; with majority (two
+// classes) each leaf must predict its heavier class, which every
+// minimum-error tree can do and which spares the solver the choice.
+func newLeafCount(f *Formula, p *Prepared, limit int, majority bool) *leafCounter {
+	lc := &leafCounter{f: f, p: p, limit: limit, other: make([][]*sat.Totalizer, 1<<f.Depth), majority: majority}
 	for l := range lc.other {
 		lc.other[l] = make([]*sat.Totalizer, f.Classes)
 		for k := range lc.other[l] {
@@ -114,10 +119,10 @@ func (lc *leafCounter) leafError(l int) *sat.Totalizer {
 				continue // no prediction of k errs on a
 			}
 			// "The leaf predicts k": a literal, or with more than two
-			// classes for class 0 (read when no class literal is
-			// true), the absence of the others.
+			// classes for class 0 when no class literal may be true
+			// (read as 0), the absence of the others.
 			cl := []sat.Lit{x.Not(), o}
-			if f.Classes == 2 || k > 0 {
+			if f.Classes == 2 || k > 0 || f.sidesOnly {
 				cl = append(cl, f.Predicts(l, k).Not())
 			} else {
 				for j := 1; j < f.Classes; j++ {
@@ -129,6 +134,23 @@ func (lc *leafCounter) leafError(l int) *sat.Totalizer {
 		}
 		if len(every) == f.Classes {
 			f.CNF.Add(append(every, o)...)
+		}
+		if f.Classes == 2 && lc.majority {
+			// The leaf predicts its heavier class: if class 1
+			// outweighs class 0 by reaching a while class 0 does not,
+			// it predicts 1, and the other way round. Some optimal
+			// tree does so at every leaf.
+			n1, n0 := lc.other[l][0].AtLeast(a), lc.other[l][1].AtLeast(a)
+			y := f.Y.Lit(l)
+			switch {
+			case n1 != 0 && n0 != 0:
+				f.CNF.Add(n1.Not(), n0, y)
+				f.CNF.Add(n0.Not(), n1, y.Not())
+			case n1 != 0:
+				f.CNF.Add(n1.Not(), y)
+			case n0 != 0:
+				f.CNF.Add(n0.Not(), y.Not())
+			}
 		}
 	}
 	return sat.Unary(lc.limit, out)

@@ -52,7 +52,18 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tot, err := Settings{Counter: counter}.counter(context.Background(), f, p, p.Total+1)
+			all := make([]int, len(p.Groups))
+			for g := range all {
+				all[g] = g
+			}
+			// Random trees need not predict the heavier class: the
+			// majority clauses are left out here.
+			var tot *sat.Totalizer
+			if counter == CountLeaves {
+				tot, err = newLeafCount(f, p, p.Total+1, false).add(context.Background(), all)
+			} else {
+				tot, err = rowCount(f, p.Total+1).add(context.Background(), all)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,4 +130,79 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMajorityKeepsTheOptimum checks that making every leaf predict its
+// heavier class (two classes) changes no optimum: on random weighted
+// data the search with it equals the exhaustive minimum.
+func TestMajorityKeepsTheOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 30 {
+		d := &model.Dataset{Name: fmt.Sprint("random", i), Classes: []string{"a", "b"}}
+		n := 8 + rng.IntN(20)
+		for j := range 3 {
+			ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
+			for r := range n {
+				ft.Values[r] = float64(rng.IntN(3))
+			}
+			d.Features = append(d.Features, ft)
+		}
+		d.Labels = make([]int, n)
+		d.Weights = make([]float64, n)
+		for r := range n {
+			d.Labels[r] = rng.IntN(2)
+			d.Weights[r] = float64(1 + rng.IntN(4))
+		}
+		depth := 1 + i%2
+		v := model.Binarize(d)
+		p, err := Prepare(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := model.NewBuilder(d, model.KindTree)
+		leaf := b.Graph(b.Leaf(0))
+		e := int(math.Round(leaf.WeightedErrors(d)))
+		out, err := Search(context.Background(), p, depth, leaf, e, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := exhaustive(v, d, depth); !out.Optimal || out.Cost != want {
+			t.Fatalf("%s depth %d: search %d (optimal %v), exhaustive %d", d.Name, depth, out.Cost, out.Optimal, want)
+		}
+	}
+}
+
+// exhaustive is the least weighted error of a tree of depth at most
+// depth over every test of the view.
+func exhaustive(v *model.BinaryView, d *model.Dataset, depth int) int {
+	var best func(rows []int, depth int) float64
+	best = func(rows []int, depth int) float64 {
+		cnt := make([]float64, len(d.Classes))
+		tot := 0.0
+		for _, r := range rows {
+			cnt[d.Labels[r]] += d.Weight(r)
+			tot += d.Weight(r)
+		}
+		e := tot - max(cnt[0], cnt[1])
+		if depth == 0 {
+			return e
+		}
+		for t := range v.Tests {
+			var lo, hi []int
+			for _, r := range rows {
+				if v.Value(t, r) {
+					hi = append(hi, r)
+				} else {
+					lo = append(lo, r)
+				}
+			}
+			e = min(e, best(lo, depth-1)+best(hi, depth-1))
+		}
+		return e
+	}
+	all := make([]int, d.Rows())
+	for r := range all {
+		all[r] = r
+	}
+	return int(math.Round(best(all, depth)))
 }

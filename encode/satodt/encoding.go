@@ -289,6 +289,17 @@ func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 		}
 	}
 	if p.Classes > 2 {
+		if o.sidesOnly {
+			// Exactly one class per leaf: class 0 is then a literal
+			// of its own for the per-leaf counters.
+			for l := range leaves {
+				lits = lits[:0]
+				for k := range p.Classes {
+					lits = append(lits, f.Y.Lit(l, k))
+				}
+				c.Add(lits...)
+			}
+		}
 		for l := range leaves {
 			for a := range p.Classes {
 				for b := a + 1; b < p.Classes; b++ {

@@ -51,7 +51,7 @@ func (s Settings) counter(ctx context.Context, f *Formula, p *Prepared, limit in
 	if s.Counter == CountRows {
 		return rowCount(f, limit).add(ctx, all)
 	}
-	return newLeafCount(f, p, limit).add(ctx, all)
+	return newLeafCount(f, p, limit, true).add(ctx, all)
 }
 
 // Outcome is what a search found.
@@ -246,7 +246,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	}
 	var count errorCount = rowCount(f, cost)
 	if s.Counter != CountRows {
-		count = newLeafCount(f, p, cost)
+		count = newLeafCount(f, p, cost, true)
 	}
 	var tot *sat.Totalizer
 	in := make([]bool, len(p.Groups))
