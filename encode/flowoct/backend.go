@@ -24,7 +24,7 @@ type Backend struct{}
 
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
-var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver"}
+var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation"}
 
 // Info describes milp-flowoct. Row weights weigh the errors; a node
 // limit caps the tests; a leaf cost is the sparse error objective. For
@@ -39,8 +39,9 @@ func (Backend) Info() backend.Info {
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
-		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, Weights: backend.AnyWeights},
+		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
+			backend.EnumParam("formulation", "flow", []string{"flow", "benders"}, "error objective: flow states every group's flow in one MILP; benders solves a master of the tree variables and adds each group's min-cut cuts between re-solves (the cut loop; the bound of every round is a lower bound)"),
 			backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp).Checked(milp.CheckSolverSpec),
 			backend.FloatParam("gap", 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0),
 			backend.BoolParam("warm-start", true, "give the MILP solver the greedy (CART-like, Gini) tree of the depth as its first incumbent"),
@@ -89,7 +90,7 @@ func prepare(ctx context.Context, job *backend.Job) (*prepared, error) {
 // options states the MILP of the job at depth k.
 func options(job *backend.Job, pr *prepared, k int) Options {
 	p := job.Problem
-	o := Options{Depth: k, MaxInternal: p.MaxNodes, LeafCost: p.LeafCost, Rows: pr.keep}
+	o := Options{Depth: k, MaxInternal: p.MaxNodes, LeafCost: p.LeafCost, Rows: pr.keep, MinSupport: p.MinSupport}
 	switch p.Objective {
 	case model.MinDepth:
 		o.Objective = Feasible
@@ -111,6 +112,9 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
 		return nil, err
+	}
+	if job.Options.String("formulation") == "benders" && job.Problem.Objective != model.MinError {
+		return nil, backend.Invalidf("option formulation=benders states the error objective only, not %s", job.Problem.Objective)
 	}
 	solver, err := milp.NewSolver(job.Options.String("milp-solver"))
 	if err != nil {
@@ -156,6 +160,9 @@ type run struct {
 // solve builds and solves the MILP of depth k.
 func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	job, p, d := s.job, s.job.Problem, s.job.Data
+	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
+		return s.benders(ctx, k)
+	}
 	e, err := Encode(ctx, s.pr.view, options(job, s.pr, k))
 	if errors.Is(err, ErrInput) {
 		return nil, backend.Invalid(err)
