@@ -125,6 +125,12 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 		return nil, err
 	}
 	s := &search{job: job, pr: pr, solver: solver, hopts: hopts, stats: map[string]any{"binary_tests": pr.view.NumTests()}}
+	_, fractional := job.Data.FractionalWeight()
+	s.whole = job.Problem.Objective == model.MinError && job.Problem.LeafCost == 0 && !fractional &&
+		!milp.IsExternal(solver) && job.Options.Float("gap") == 0
+	if _, set := hopts["mip_abs_gap"]; set {
+		s.whole = false
+	}
 	var res *model.Result
 	if job.Problem.Objective == model.MinError {
 		res, err = s.minError(ctx)
@@ -147,6 +153,47 @@ type search struct {
 	solver milp.Solver
 	hopts  map[string]string
 	stats  map[string]any
+	// whole: the objective takes whole values (errors of whole row
+	// weights, no leaf cost) and in-process HiGHS may stop once its
+	// bound is within wholeGap of the incumbent; its bounds are rounded
+	// up.
+	whole bool
+}
+
+// wholeGap is HiGHS's absolute gap for a whole objective: a bound above
+// the incumbent minus one proves it optimal.
+const wholeGap = 0.9999
+
+// params are the MILP solver's parameters for a solve from start.
+func (s *search) params(start []float64) milp.Params {
+	job := s.job
+	p := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts, Start: start}
+	if s.whole {
+		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
+		for k, v := range s.hopts {
+			p.Options[k] = v
+		}
+	}
+	return p
+}
+
+// wholeBound reads a solve of a whole objective: HiGHS's "optimal" only
+// says that its bound is within wholeGap of the point's objective, so the
+// proven bound is that objective minus the gap, rounded up; any other
+// bound is rounded up too. The status is then feasible: the caller
+// compares its best model with the bound.
+func (s *search) wholeBound(sol *milp.Solution) {
+	if !s.whole {
+		return
+	}
+	switch {
+	case sol.Status == milp.StatusOptimal:
+		sol.Bound = math.Ceil(sol.Objective - wholeGap - 1e-9)
+		sol.Status = milp.StatusFeasible
+		sol.SolverStatus += " (within the absolute gap of a whole objective)"
+	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
+		sol.Bound = math.Ceil(sol.Bound - 1e-6)
+	}
 }
 
 // run is the outcome of one MILP solve.
@@ -194,7 +241,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 			}
 		}
 	}
-	params := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts}
+	params := s.params(nil)
 	inProcess := !milp.IsExternal(s.solver)
 	if job.Options.Bool("warm-start") {
 		t := e.Greedy()
@@ -230,6 +277,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.wholeBound(sol)
 	r.sol = sol
 	st["milp_status"], st["milp_solver_status"] = string(sol.Status), sol.SolverStatus
 	st["milp_time_limit"] = sol.TimeLimit
@@ -261,6 +309,10 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	// another objective, is wrong.
 	wrong := claimed && (!consistent || r.bestObj < sol.Objective-tol)
 	r.optimal = claimed && !wrong && r.bestObj <= sol.Objective+tol
+	if s.whole && r.best != nil && r.bestObj <= sol.Bound+tol {
+		// A proven bound meets a model's objective.
+		r.optimal = true
+	}
 	if wrong && !inProcess {
 		// An external solver's optimality claim that its own point or our
 		// warm start contradicts is a wrong answer, never an optimum.

@@ -82,14 +82,14 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		st["binaries"], st["nonzeros"] = e.Model.NumIntegers(), e.Model.NumNonzeros()
 	}()
 	for ctx.Err() == nil {
-		params := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts, Start: start}
-		sol, err := s.solver.Solve(ctx, e.Model, params)
+		sol, err := s.solver.Solve(ctx, e.Model, s.params(start))
 		if errors.Is(err, milp.ErrOption) {
 			return nil, backend.Invalidf("option highs: %w", err)
 		}
 		if err != nil {
 			return nil, err
 		}
+		s.wholeBound(sol)
 		rounds++
 		agg.Nodes += sol.Nodes
 		agg.Seconds += sol.Seconds
