@@ -511,6 +511,9 @@ func (e *Encoding) Header(job *backend.Job) []string {
 	if p.LeafCost > 0 {
 		flags = append(flags, fmt.Sprintf("--leaf-cost %v", p.LeafCost))
 	}
+	if p.MinSupport > 1 {
+		flags = append(flags, fmt.Sprintf("--min-support %d", p.MinSupport))
+	}
 	if job.Options.Bool("drop-conflicts") {
 		flags = append(flags, "--opt drop-conflicts=true")
 	}
@@ -523,6 +526,9 @@ func (e *Encoding) Header(job *backend.Job) []string {
 		"nodes n in heap order: root 0, children 2n+1 (test false) and 2n+2 (test true)",
 		"b_n_j: node n tests test j; p_n: node n predicts; w_n_c: node n predicts class c",
 		"z_g_n: flow of group g into node n; s_g_n_c: flow of group g to the sink at n for class c",
+	}
+	if e.r != nil {
+		h = append(h, fmt.Sprintf("r_g_n: group g is routed into node n; q_g_n: it stops at n, which predicts; support_n: a predicting node holds at least %d rows", e.Opts.MinSupport))
 	}
 	var ts []string
 	for j, t := range e.Tests {
