@@ -34,7 +34,7 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-flowoct",
 		Family:      backend.FamilyMILP,
-		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), on HiGHS (build with -tags highs) or any MILP solver by command",
+		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), or its Benders form, on HiGHS (build with -tags highs) or any MILP solver by command",
 		Objectives:  []model.Objective{model.MinError, model.MinDepth, model.MinSize},
 		Input:       "binary view",
 		Exact:       true,

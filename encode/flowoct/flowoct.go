@@ -38,12 +38,14 @@
 // variable per group and class, the share of its weight classified
 // correctly, and leaves the flows out: for a fixed tree each group's flow
 // problem is a maximum flow on a tree-shaped graph, whose minimum cuts
-// (MinCut) bound the variable. A cut loop adds the violated ones. The
-// LP relaxation of this model
-// is weak at depth 2 and beyond (fractional tests let every point's flow
-// reach a leaf whose class is split half and half; on cp4im's vote it is
-// 0): the proof comes from HiGHS's branching and cuts, helped by the
-// greedy warm start.
+// (MinCut) bound the variable. A cut loop adds the violated ones.
+//
+// The LP relaxation of the flow form is weak at depth 2 and beyond
+// (fractional tests let every point's flow reach a leaf whose class is
+// split half and half; on cp4im's vote it is 0): the proof comes from
+// HiGHS's branching and cuts, helped by the greedy warm start. With whole row weights the errors are whole, so the
+// backend lets HiGHS stop once its bound is within one error of the
+// incumbent and rounds its bounds up.
 package flowoct
 
 import (
