@@ -511,9 +511,7 @@ func (e *Encoding) Header(job *backend.Job) []string {
 	if p.LeafCost > 0 {
 		flags = append(flags, fmt.Sprintf("--leaf-cost %v", p.LeafCost))
 	}
-	if p.MinSupport > 1 {
-		flags = append(flags, fmt.Sprintf("--min-support %d", p.MinSupport))
-	}
+
 	if job.Options.Bool("drop-conflicts") {
 		flags = append(flags, "--opt drop-conflicts=true")
 	}
@@ -528,7 +526,8 @@ func (e *Encoding) Header(job *backend.Job) []string {
 		"z_g_n: flow of group g into node n; s_g_n_c: flow of group g to the sink at n for class c",
 	}
 	if e.r != nil {
-		h = append(h, fmt.Sprintf("r_g_n: group g is routed into node n; q_g_n: it stops at n, which predicts; support_n: a predicting node holds at least %d rows", e.Opts.MinSupport))
+		h = append(h, fmt.Sprintf("r_g_n: group g is routed into node n; q_g_n: it stops at n, which predicts; support_n: a predicting node holds at least %d rows", e.Opts.MinSupport),
+			fmt.Sprintf("this MILP has a min support of %d rows: decode it with odtkit.Decode and the same problem (odt decode does not take --min-support)", e.Opts.MinSupport))
 	}
 	var ts []string
 	for j, t := range e.Tests {
