@@ -9,22 +9,29 @@
 #
 #   go build -tags highs -o /tmp/odt ./cmd/odt
 #   scripts/bench-milp.sh /tmp/odt 20s > bench.tsv
+#
+# BACKENDS (default "dl85 milp-flowoct milp-odt+lp-bound=true") lists the
+# runs per cell: NAME or NAME+KEY=VALUE (one --opt KEY=VALUE), e.g.
+# BACKENDS="milp-flowoct milp-flowoct+formulation=benders". DEPTH2 and
+# DEPTH3 replace the dataset lists (DEPTH3="" skips depth 3).
 set -eu
 odt=${1:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}
 limit=${2:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}
 data=${3:-../shared/data/cp4im}
-depth2="anneal audiology australian-credit breast-wisconsin diabetes german-credit heart-cleveland hepatitis hypothyroid ionosphere kr-vs-kp lymph mushroom pendigits primary-tumor segment soybean splice-1 tic-tac-toe vehicle vote yeast zoo-1"
-depth3="zoo-1 hepatitis lymph primary-tumor"
+backends=${BACKENDS:-dl85 milp-flowoct milp-odt+lp-bound=true}
+depth2=${DEPTH2-anneal audiology australian-credit breast-wisconsin diabetes german-credit heart-cleveland hepatitis hypothyroid ionosphere kr-vs-kp lymph mushroom pendigits primary-tumor segment soybean splice-1 tic-tac-toe vehicle vote yeast zoo-1}
+depth3=${DEPTH3-zoo-1 hepatitis lymph primary-tumor}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'dataset\tdepth\tbackend\tstatus\tobjective\tlower_bound\tlp_bound\tcpu_s\n'
-cell() { # dataset depth backend [opts...]
-	ds=$1 d=$2 b=$3
-	shift 3
+cell() { # dataset depth backend[+key=value]
+	ds=$1 d=$2 b=${3%%+*} label=$3
+	set --
+	case $label in *+*) set -- --opt "${label#*+}" ;; esac
 	/usr/bin/time -f '%U %S' -o "$tmp/time" "$odt" solve --backend "$b" --depth "$d" --threads 1 --time-limit "$limit" \
 		--format json "$@" "$data/$ds.txt" > "$tmp/out.json" 2> "$tmp/err" || true
 	cpu=$(awk '{printf "%.2f", $1 + $2}' "$tmp/time")
-	python3 - "$ds" "$d" "$b" "$cpu" "$tmp/out.json" <<'PY'
+	python3 - "$ds" "$d" "$label" "$cpu" "$tmp/out.json" <<'PY'
 import json, sys
 ds, d, b, cpu, path = sys.argv[1:]
 try:
@@ -38,12 +45,8 @@ print(f"{ds}\t{d}\t{b}\t{r['status']}\t{r['objective']:g}\t{r['lower_bound']:g}\
 PY
 }
 for ds in $depth2; do
-	cell "$ds" 2 dl85
-	cell "$ds" 2 milp-flowoct
-	cell "$ds" 2 milp-odt --opt lp-bound=true
+	for b in $backends; do cell "$ds" 2 "$b"; done
 done
 for ds in $depth3; do
-	cell "$ds" 3 dl85
-	cell "$ds" 3 milp-flowoct
-	cell "$ds" 3 milp-odt --opt lp-bound=true
+	for b in $backends; do cell "$ds" 3 "$b"; done
 done

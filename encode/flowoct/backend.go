@@ -24,7 +24,7 @@ type Backend struct{}
 
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
-var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver"}
+var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation"}
 
 // Info describes milp-flowoct. Row weights weigh the errors; a node
 // limit caps the tests; a leaf cost is the sparse error objective. For
@@ -34,13 +34,14 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-flowoct",
 		Family:      backend.FamilyMILP,
-		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), on HiGHS (build with -tags highs) or any MILP solver by command",
+		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), or its Benders form, on HiGHS (build with -tags highs) or any MILP solver by command",
 		Objectives:  []model.Objective{model.MinError, model.MinDepth, model.MinSize},
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
-		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, Weights: backend.AnyWeights},
+		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
+			backend.EnumParam("formulation", "flow", []string{"flow", "benders"}, "error objective: flow states every group's flow in one MILP; benders solves a master of the tree variables and adds each group's min-cut cuts between re-solves (the cut loop; the bound of every round is a lower bound)"),
 			backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp).Checked(milp.CheckSolverSpec),
 			backend.FloatParam("gap", 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0),
 			backend.BoolParam("warm-start", true, "give the MILP solver the greedy (CART-like, Gini) tree of the depth as its first incumbent"),
@@ -89,7 +90,7 @@ func prepare(ctx context.Context, job *backend.Job) (*prepared, error) {
 // options states the MILP of the job at depth k.
 func options(job *backend.Job, pr *prepared, k int) Options {
 	p := job.Problem
-	o := Options{Depth: k, MaxInternal: p.MaxNodes, LeafCost: p.LeafCost, Rows: pr.keep}
+	o := Options{Depth: k, MaxInternal: p.MaxNodes, LeafCost: p.LeafCost, Rows: pr.keep, MinSupport: p.MinSupport}
 	switch p.Objective {
 	case model.MinDepth:
 		o.Objective = Feasible
@@ -112,6 +113,9 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 		}
 		return nil, err
 	}
+	if job.Options.String("formulation") == "benders" && job.Problem.Objective != model.MinError {
+		return nil, backend.Invalidf("option formulation=benders states the error objective only, not %s", job.Problem.Objective)
+	}
 	solver, err := milp.NewSolver(job.Options.String("milp-solver"))
 	if err != nil {
 		return nil, backend.Invalid(err)
@@ -121,6 +125,12 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 		return nil, err
 	}
 	s := &search{job: job, pr: pr, solver: solver, hopts: hopts, stats: map[string]any{"binary_tests": pr.view.NumTests()}}
+	_, fractional := job.Data.FractionalWeight()
+	s.whole = job.Problem.Objective == model.MinError && job.Problem.LeafCost == 0 && !fractional &&
+		!milp.IsExternal(solver) && job.Options.Float("gap") == 0
+	if _, set := hopts["mip_abs_gap"]; set {
+		s.whole = false
+	}
 	var res *model.Result
 	if job.Problem.Objective == model.MinError {
 		res, err = s.minError(ctx)
@@ -143,6 +153,47 @@ type search struct {
 	solver milp.Solver
 	hopts  map[string]string
 	stats  map[string]any
+	// whole: the objective takes whole values (errors of whole row
+	// weights, no leaf cost) and in-process HiGHS may stop once its
+	// bound is within wholeGap of the incumbent; its bounds are rounded
+	// up.
+	whole bool
+}
+
+// wholeGap is HiGHS's absolute gap for a whole objective: a bound above
+// the incumbent minus one proves it optimal.
+const wholeGap = 0.9999
+
+// params are the MILP solver's parameters for a solve from start.
+func (s *search) params(start []float64) milp.Params {
+	job := s.job
+	p := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts, Start: start}
+	if s.whole {
+		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
+		for k, v := range s.hopts {
+			p.Options[k] = v
+		}
+	}
+	return p
+}
+
+// wholeBound reads a solve of a whole objective: HiGHS's "optimal" only
+// says that its bound is within wholeGap of the point's objective, so the
+// proven bound is that objective minus the gap, rounded up; any other
+// bound is rounded up too. The status is then feasible: the caller
+// compares its best model with the bound.
+func (s *search) wholeBound(sol *milp.Solution) {
+	if !s.whole {
+		return
+	}
+	switch {
+	case sol.Status == milp.StatusOptimal:
+		sol.Bound = math.Ceil(sol.Objective - wholeGap - 1e-9)
+		sol.Status = milp.StatusFeasible
+		sol.SolverStatus += " (within the absolute gap of a whole objective)"
+	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
+		sol.Bound = math.Ceil(sol.Bound - 1e-6)
+	}
 }
 
 // run is the outcome of one MILP solve.
@@ -156,6 +207,9 @@ type run struct {
 // solve builds and solves the MILP of depth k.
 func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	job, p, d := s.job, s.job.Problem, s.job.Data
+	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
+		return s.benders(ctx, k)
+	}
 	e, err := Encode(ctx, s.pr.view, options(job, s.pr, k))
 	if errors.Is(err, ErrInput) {
 		return nil, backend.Invalid(err)
@@ -187,7 +241,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 			}
 		}
 	}
-	params := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts}
+	params := s.params(nil)
 	inProcess := !milp.IsExternal(s.solver)
 	if job.Options.Bool("warm-start") {
 		t := e.Greedy()
@@ -223,6 +277,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.wholeBound(sol)
 	r.sol = sol
 	st["milp_status"], st["milp_solver_status"] = string(sol.Status), sol.SolverStatus
 	st["milp_time_limit"] = sol.TimeLimit
@@ -254,6 +309,10 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	// another objective, is wrong.
 	wrong := claimed && (!consistent || r.bestObj < sol.Objective-tol)
 	r.optimal = claimed && !wrong && r.bestObj <= sol.Objective+tol
+	if s.whole && r.best != nil && r.bestObj <= sol.Bound+tol {
+		// A proven bound meets a model's objective.
+		r.optimal = true
+	}
 	if wrong && !inProcess {
 		// An external solver's optimality claim that its own point or our
 		// warm start contradicts is a wrong answer, never an optimum.
@@ -452,6 +511,7 @@ func (e *Encoding) Header(job *backend.Job) []string {
 	if p.LeafCost > 0 {
 		flags = append(flags, fmt.Sprintf("--leaf-cost %v", p.LeafCost))
 	}
+
 	if job.Options.Bool("drop-conflicts") {
 		flags = append(flags, "--opt drop-conflicts=true")
 	}
@@ -464,6 +524,10 @@ func (e *Encoding) Header(job *backend.Job) []string {
 		"nodes n in heap order: root 0, children 2n+1 (test false) and 2n+2 (test true)",
 		"b_n_j: node n tests test j; p_n: node n predicts; w_n_c: node n predicts class c",
 		"z_g_n: flow of group g into node n; s_g_n_c: flow of group g to the sink at n for class c",
+	}
+	if e.r != nil {
+		h = append(h, fmt.Sprintf("r_g_n: group g is routed into node n; q_g_n: it stops at n, which predicts; support_n: a predicting node holds at least %d rows", e.Opts.MinSupport),
+			fmt.Sprintf("this MILP has a min support of %d rows: decode it with odtkit.Decode and the same problem (odt decode does not take --min-support)", e.Opts.MinSupport))
 	}
 	var ts []string
 	for j, t := range e.Tests {

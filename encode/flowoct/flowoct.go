@@ -26,16 +26,26 @@
 // shallower tree is the same as a deeper one whose extra tests lead to
 // leaves of one class), which drops the p variables of internal nodes.
 // A node limit, a leaf cost and the perfect-tree objectives (min-depth,
-// min-size: every point's flow must reach the sink, fewest nodes) use the
-// general form.
+// min-size: every point's flow must reach the sink, fewest nodes) and a
+// minimum leaf support use the general form.
 //
-// A minimum leaf support is not stated: a misclassified point sends no
-// flow, so the model does not know which leaf holds it (dl85 and the
-// other DP backends take --min-support). The LP relaxation of this model
-// is weak at depth 2 and beyond (fractional tests let every point's flow
-// reach a leaf whose class is split half and half; on cp4im's vote it is
-// 0): the proof comes from HiGHS's branching and cuts, helped by the
-// greedy warm start. The Benders form of the paper is not implemented.
+// A minimum leaf support (every leaf holds at least N rows, as dl85's
+// --min-support) needs to know which leaf holds a misclassified point,
+// which sends no flow: a second flow routes every group to the node that
+// predicts for it, and each predicting node counts the rows routed to it.
+//
+// The Benders form (Options.Benders) keeps the tree variables and one
+// variable per group and class, the share of its weight classified
+// correctly, and leaves the flows out: for a fixed tree each group's flow
+// problem is a maximum flow on a tree-shaped graph, whose minimum cuts
+// (MinCut) bound the variable. A cut loop adds the violated ones.
+//
+// The LP relaxation of the flow form is weak at depth 2 and beyond
+// (fractional tests let every point's flow reach a leaf whose class is
+// split half and half; on cp4im's vote it is 0): the proof comes from
+// HiGHS's branching and cuts, helped by the greedy warm start. With whole row weights the errors are whole, so the
+// backend lets HiGHS stop once its bound is within one error of the
+// incumbent and rounds its bounds up.
 package flowoct
 
 import (
@@ -81,16 +91,30 @@ type Options struct {
 	// Rows restricts the data to these rows (nil: all), e.g. the rows a
 	// perfect tree must classify once conflicting rows are dropped.
 	Rows model.Bitset
+	// MinSupport > 1 asks every leaf of the tree to hold at least that
+	// many rows (counted, not weighted), as dl85's --min-support: every
+	// row is routed to the leaf it reaches (a second flow that always
+	// reaches a prediction node) and each prediction node's routed rows
+	// are counted.
+	MinSupport int
+	// Benders states the master problem of the Benders decomposition
+	// (error objective only): the tree variables and one variable
+	// g[group][class] ≤ 1 per group and class (its weight is correctly
+	// classified), with no flow; the flow constraints enter as the
+	// min-cut cuts that Cut separates. The master with only some cuts is
+	// a relaxation: its bound is a lower bound on the errors.
+	Benders bool
 }
 
 // general reports whether internal nodes may predict (the p variables).
 func (o Options) general() bool {
-	return o.Objective != Errors || o.MaxInternal > 0 || o.LeafCost > 0
+	return o.Objective != Errors || o.MaxInternal > 0 || o.LeafCost > 0 || o.MinSupport > 1
 }
 
 // group is one distinct vector of kept tests.
 type group struct {
 	rep   int       // lowest row of the group
+	rows  int       // rows in the group
 	w     []float64 // weight per class
 	total float64
 }
@@ -112,6 +136,12 @@ type Encoding struct {
 	z     [][]int // z[g][n]: flow of group g into node n
 	s     [][][2]int
 	total float64
+	// Benders master: gc[g][c] is the share of group g's class-c weight
+	// classified correctly (−1: the group has no row of class c).
+	gc [][]int
+	// Min support: r[g][n] routes group g into node n, q[g][n] stops it
+	// at n (n predicts).
+	r, q [][]int
 }
 
 // NumGroups is the number of distinct test vectors (one flow each).
@@ -134,6 +164,12 @@ func Encode(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, err
 	}
 	if o.Objective != Errors && o.LeafCost > 0 {
 		return nil, fmt.Errorf("%w: a leaf cost weighs the error objective only", ErrInput)
+	}
+	if o.Benders && o.Objective != Errors {
+		return nil, fmt.Errorf("%w: the Benders form states the error objective only", ErrInput)
+	}
+	if o.MinSupport < 0 {
+		return nil, fmt.Errorf("%w: min support %d is negative", ErrInput, o.MinSupport)
 	}
 	e := &Encoding{Opts: o, View: v}
 	dup, comp, constant, err := v.RedundancyContext(ctx)
@@ -198,6 +234,7 @@ func (e *Encoding) group(ctx context.Context) error {
 		wt := d.Weight(r)
 		e.groups[g].w[d.Labels[r]] += wt
 		e.groups[g].total += wt
+		e.groups[g].rows++
 		e.total += wt
 	}
 	return nil
@@ -269,6 +306,35 @@ func (e *Encoding) build() {
 	}
 	if o.Objective == Nodes {
 		m.Offset = 1 // the root
+	}
+	if o.MinSupport > 1 {
+		e.r = make([][]int, len(e.groups))
+		e.q = make([][]int, len(e.groups))
+		for g := range e.groups {
+			e.r[g], e.q[g] = make([]int, e.nNodes), make([]int, e.nNodes)
+			for n := range e.nNodes {
+				lo := 0.0
+				if n == 0 {
+					lo = 1 // every row is routed
+				}
+				e.r[g][n] = m.AddContinuous(fmt.Sprintf("r_%d_%d", g, n), lo, 1, 0)
+				e.q[g][n] = m.AddContinuous(fmt.Sprintf("q_%d_%d", g, n), 0, 1, 0)
+			}
+		}
+	}
+	if o.Benders {
+		e.gc = make([][]int, len(e.groups))
+		for g, gr := range e.groups {
+			e.gc[g] = make([]int, k)
+			for c := range k {
+				e.gc[g][c] = -1
+				if gr.w[c] > 0 {
+					e.gc[g][c] = m.AddContinuous(fmt.Sprintf("g_%d_%d", g, c), 0, 1, -gr.w[c]*scale)
+				}
+			}
+		}
+		m.Offset = e.total * scale
+		return
 	}
 	perfect := o.Objective != Errors
 	e.z = make([][]int, len(e.groups))
@@ -357,6 +423,26 @@ func (e *Encoding) rows(ctx context.Context) error {
 			}
 		}
 		m.AddRow("max_internal", -milp.Inf, float64(o.MaxInternal), idx, val)
+	}
+	if o.MinSupport > 1 {
+		if err := e.routing(ctx); err != nil {
+			return err
+		}
+	}
+	if o.Benders {
+		// A group reaches one leaf, which predicts one class.
+		for g := range e.groups {
+			reset()
+			for _, c := range e.gc[g] {
+				if c >= 0 {
+					add(c, 1)
+				}
+			}
+			if len(idx) > 1 {
+				m.AddRow(fmt.Sprintf("one_class_%d", g), -milp.Inf, 1, idx, val)
+			}
+		}
+		return nil
 	}
 	for g := range e.groups {
 		if g%256 == 0 {
@@ -488,8 +574,21 @@ func (e *Encoding) Point(t Tree) ([]float64, bool) {
 			}
 		}
 		c := t.Class[n]
+		if e.r != nil {
+			for a := n; ; a = (a - 1) / 2 {
+				x[e.r[g][a]] = 1
+				if a == 0 {
+					break
+				}
+			}
+			x[e.q[g][n]] = 1
+		}
 		if gr.w[c] <= 0 {
 			continue // misclassified: no flow
+		}
+		if e.gc != nil {
+			x[e.gc[g][c]] = 1
+			continue
 		}
 		for a := n; ; a = (a - 1) / 2 {
 			x[e.z[g][a]] = 1
@@ -631,21 +730,33 @@ func (e *Encoding) Greedy() Tree {
 			t.Class[n] = c
 			return
 		}
-		best, bestJ := math.Inf(1), 0
+		best, bestJ := math.Inf(1), -1
 		for j := range e.Tests {
 			var lo, hi []float64 = make([]float64, k), make([]float64, k)
+			nlo, nhi := 0, 0
 			for _, g := range gs {
 				dst := lo
 				if e.value(g, j) {
-					dst = hi
+					dst, nhi = hi, nhi+e.groups[g].rows
+				} else {
+					nlo += e.groups[g].rows
 				}
 				for cc, v := range e.groups[g].w {
 					dst[cc] += v
 				}
 			}
+			if e.Opts.MinSupport > 1 && min(nlo, nhi) < e.Opts.MinSupport {
+				continue // a leaf below would hold too few rows
+			}
 			if s := gini(lo) + gini(hi); s < best-1e-12 {
 				best, bestJ = s, j
 			}
+		}
+		if bestJ < 0 {
+			// No test keeps the support (the general form only: min
+			// support states it).
+			t.Class[n] = c
+			return
 		}
 		t.Test[n] = bestJ
 		var lo, hi []int

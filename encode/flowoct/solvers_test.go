@@ -52,13 +52,15 @@ func dl85Optimum(t *testing.T, d *model.Dataset, p model.Problem) float64 {
 }
 
 // TestExportSolveDecodeRoundTrip: the LP and MPS exports of
-// milp-flowoct (error objective, and min-size at one depth) and of
+// milp-flowoct (error objective, with a min support, and min-size at
+// one depth) and of
 // milp-odt, solved by the highs, cbc and glpsol programs, decode to
 // models of the optimal objective.
 func TestExportSolveDecodeRoundTrip(t *testing.T) {
 	d := randomData(91, 14, 3, 2, false, false)
 	pErr := model.Problem{MaxDepth: 2}
 	want := dl85Optimum(t, d, pErr)
+	pSup := model.Problem{MaxDepth: 2, MinSupport: 3}
 	cd := consistentData(92, 10, 4, 2)
 	sz, err := odtkit.Solve(context.Background(), cd, model.Problem{Objective: model.MinSize, MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-size"})
 	if err != nil || !sz.Optimal {
@@ -74,6 +76,7 @@ func TestExportSolveDecodeRoundTrip(t *testing.T) {
 		{"milp-flowoct", d, pErr, want},
 		{"milp-odt", d, pErr, want},
 		{"milp-flowoct", cd, model.Problem{Objective: model.MinSize, MaxDepth: depth}, sz.Objective},
+		{"milp-flowoct", d, pSup, dl85Optimum(t, d, pSup)},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {
