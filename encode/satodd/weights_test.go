@@ -47,7 +47,7 @@ func repeated(d *model.Dataset) *model.Dataset {
 // internal nodes are those reachable from the root. It shares nothing
 // with the formula but the meaning of the objective.
 func bruteDiagram(d *model.Dataset, skeleton []int, alpha float64) float64 {
-	var layers [][]state                      // per layer, the node states enumerated
+	var layers [][]state // per layer, the node states enumerated
 	k := len(d.Classes)
 	for l := range skeleton {
 		next := 0
