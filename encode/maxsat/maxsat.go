@@ -153,9 +153,16 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 		res.Stats = map[string]any{}
 	}
 	res.Stats["maxsat_solver"] = strings.Join(r.Argv, " ")
+	if res.Optimal && res.Model != nil && res.Objective > r.Objective*(1+1e-12)+1e-12 {
+		return nil, fmt.Errorf("external MaxSAT solver %q: %w: it claims an optimum of objective %v, but a known model has %v", r.Argv[0], sat.ErrOutput, res.Objective, r.Objective)
+	}
 	if res.Model == nil || res.Objective > r.Objective {
 		// No model, or a worse one than the incumbent: keep the
-		// incumbent, unproven.
+		// incumbent, unproven (with what the solver said on stderr when
+		// it gave no model: a file it could not read, say).
+		if res.Model == nil {
+			res.Stats["solver_stderr"] = clip(stderr)
+		}
 		res.Model, res.Optimal, res.Status = r.Incumbent, false, model.StatusFeasible
 		res.Errors, res.Objective = r.Incumbent.Errors(job.Data), r.Objective
 		res.LowerBound = min(r.LowerBound, r.Objective)
