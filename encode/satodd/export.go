@@ -71,6 +71,9 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 		fmt.Sprintf("decode an answer with: odt decode --backend sat-odd --skeleton %s --alpha %v DATA SOLVER_OUTPUT", skeletonFlag(pr.Skeleton), pr.Alpha),
 		"arc variables follow F..R: per side (low, then high), per node, the next layer's nodes then the classes; then the error literals per group and class",
 	)
+	if job.Data.Weights != nil {
+		f.CNF.Comments = append(f.CNF.Comments, fmt.Sprintf("the rows are weighted (total weight %d): decode with the same data flags (--weight) as the export", totalWeight(job.Data)))
+	}
 	return maxsat.Write(w, f.CNF, f.Soft, job.Options)
 }
 
