@@ -78,6 +78,31 @@ func Write(w io.Writer, c *sat.CNF, soft []sat.WeightedLit, opts backend.Values)
 	return c.WriteWCNF(w, soft, opts.String(OptForm) != "2022")
 }
 
+// Check verifies a solver's model against the formula: every hard clause
+// holds, and a cost line, if any, is the weight of the soft literals the
+// model makes true. It returns the model's value of a literal and that
+// cost. The errors wrap sat.ErrOutput; hint, when not empty, follows a
+// falsified clause (what may have changed since the export).
+func Check(a *sat.Answer, c *sat.CNF, soft []sat.WeightedLit, hint string) (val func(sat.Lit) bool, cost int64, err error) {
+	m := a.Model
+	if ok, i := c.Satisfies(m); !ok {
+		if hint != "" {
+			hint = " (" + hint + ")"
+		}
+		return nil, 0, fmt.Errorf("%w: the model falsifies hard clause %d %v%s", sat.ErrOutput, i+1, c.Clause(i), hint)
+	}
+	val = func(l sat.Lit) bool { v := l.Var(); return (v < len(m) && m[v]) == l.Sign() }
+	for _, s := range soft {
+		if val(s.Lit) {
+			cost += s.Weight
+		}
+	}
+	if a.HasCost && a.Cost != cost {
+		return nil, 0, fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost)
+	}
+	return val, cost, nil
+}
+
 // Run is one formula for an external solver and what the backend knows
 // without it.
 type Run struct {

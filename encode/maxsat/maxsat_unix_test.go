@@ -4,13 +4,12 @@ package maxsat_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
+	"github.com/odtkit/odtkit/encode/maxsat/maxsattest"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -35,10 +34,7 @@ func leafRun(t *testing.T, body string, worse bool) (*backend.Job, maxsat.Run) {
 	c := &sat.CNF{}
 	x := c.NewVar()
 	c.Add(x)
-	path := filepath.Join(t.TempDir(), "solver.sh")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	path := maxsattest.Script(t, body)
 	return job, maxsat.Run{
 		Argv: []string{path, "{in}"}, CNF: c, Soft: []sat.WeightedLit{{Lit: x, Weight: 1}},
 		Verify: func(a *sat.Answer) (*model.Result, error) {

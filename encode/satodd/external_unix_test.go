@@ -7,30 +7,19 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/maxsat/maxsattest"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/encode/satodd"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
-
-// solverScript writes an executable shell script and returns its path.
-func solverScript(t *testing.T, body string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "solver.sh")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 func runWith(t *testing.T, d *model.Dataset, p model.Problem, opts map[string]string) *model.Result {
 	t.Helper()
@@ -128,7 +117,7 @@ func TestExternalMaxSATClaims(t *testing.T) {
 		"falsifies hard clause": "echo 's OPTIMUM FOUND'; echo 'o 0'; echo 'v -1 0'\n",
 		"formula unsatisfiable": "echo 's UNSATISFIABLE'\n",
 	} {
-		_, _, job := externalJob(t, solverScript(t, body))
+		_, _, job := externalJob(t, maxsattest.Script(t, body))
 		res, err := satodd.Backend{}.Solve(context.Background(), job)
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: result %+v, error %v", name, res, err)
@@ -138,7 +127,7 @@ func TestExternalMaxSATClaims(t *testing.T) {
 		t.Log("clasp not installed (apt-get install clasp): the claims on a real answer are not checked")
 	} else {
 		// clasp's true optimum with a lying cost line.
-		_, _, job := externalJob(t, solverScript(t, "clasp \"$1\" | sed 's/^o .*/o 0/'\n"))
+		_, _, job := externalJob(t, maxsattest.Script(t, "clasp \"$1\" | sed 's/^o .*/o 0/'\n"))
 		res, err := satodd.Backend{}.Solve(context.Background(), job)
 		if err == nil || !strings.Contains(err.Error(), "claims cost 0") {
 			t.Errorf("a wrong cost line: result %+v, error %v", res, err)
@@ -150,7 +139,7 @@ func TestExternalMaxSATClaims(t *testing.T) {
 		for _, v := range errorVars(t, d, p) {
 			sed = append(sed, fmt.Sprintf("-e 's/ -%d\\( \\|$\\)/ %d\\1/g'", v, v))
 		}
-		_, _, job = externalJob(t, solverScript(t, "clasp \"$1\" | grep -v '^o ' | sed "+strings.Join(sed, " ")+"\n"))
+		_, _, job = externalJob(t, maxsattest.Script(t, "clasp \"$1\" | grep -v '^o ' | sed "+strings.Join(sed, " ")+"\n"))
 		res, err = satodd.Backend{}.Solve(context.Background(), job)
 		if err == nil || !strings.Contains(err.Error(), "not optimal") {
 			t.Errorf("an overcounting model claimed optimal: result %+v, error %v", res, err)
@@ -198,37 +187,11 @@ func errorVars(t *testing.T, d *model.Dataset, p model.Problem) []int {
 // is killed, its temporary files are removed, and the result is the
 // stump, unproven, soon after the deadline.
 func TestExternalMaxSATStopped(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	pidFile := filepath.Join(tmp, "pid")
-	d, p, job := externalJob(t, solverScript(t, "echo $$ > "+pidFile+"\nexec sleep 30\n"))
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	res, err := satodd.Backend{}.Solve(ctx, job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("returned %v after the start (deadline 0.5 s)", took)
-	}
-	if res.Optimal || res.Model == nil || res.Status != model.StatusTimeLimit {
-		t.Fatalf("stopped result: %+v", res)
-	}
-	if o := p.Evaluate(d, res.Model); math.Abs(o-res.Objective) > 1e-9 || res.LowerBound > res.Objective {
-		t.Errorf("stopped result: objective %v (its model's %v), lower bound %v", res.Objective, o, res.LowerBound)
-	}
-	entries, _ := os.ReadDir(tmp)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "odtkit-maxsat-") {
-			t.Errorf("temporary %s left behind", e.Name())
-		}
-	}
-	pid, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("the solver did not start: %v", err)
-	}
-	if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
-		t.Errorf("the solver (pid %s) still runs", strings.TrimSpace(string(pid)))
-	}
+	maxsattest.Stopped(t, func(ctx context.Context, spec string) (*model.Result, error) {
+		_, _, job := externalJob(t, spec[len("external:"):])
+		return satodd.Backend{}.Solve(ctx, job)
+	}, func(g *model.Graph) float64 {
+		d, p, _ := externalJob(t, "true")
+		return p.Evaluate(d, g)
+	})
 }

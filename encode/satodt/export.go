@@ -172,14 +172,9 @@ func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*mo
 		res.Status = model.StatusNoSolution
 		return res, nil
 	}
-	m := a.Model
-	if ok, i := f.CNF.Satisfies(m); !ok {
-		return nil, fmt.Errorf("%w: the model falsifies hard clause %d %v (were the depth and options the same as for the export?)", sat.ErrOutput, i+1, f.CNF.Clause(i))
-	}
-	val := func(l sat.Lit) bool { v := l.Var(); return (v < len(m) && m[v]) == l.Sign() }
-	cost := f.Cost(val)
-	if a.HasCost && a.Cost != int64(cost) {
-		return nil, fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost)
+	val, cost, err := maxsat.Check(a, f.CNF, f.soft(), "were the depth and options the same as for the export?")
+	if err != nil {
+		return nil, err
 	}
 	g, err := f.Decode(p, val)
 	if err != nil {
