@@ -12,8 +12,16 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
+// maxClauses caps the formula with its counter; bytesPerClause is what a
+// clause costs in the formula and the solver together (short clauses),
+// so that a memory cap lowers the budget.
+const (
+	maxClauses     = 10_000_000
+	bytesPerClause = 64
+)
+
 // Backend is the sat-odd backend: an optimal decision diagram on a
-// skeleton by SAT with a totalizer over the scaled objective.
+// skeleton by SAT with a generalized totalizer over the scaled objective.
 type Backend struct{}
 
 // Info describes sat-odd.
@@ -21,7 +29,7 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "sat-odd",
 		Family:      backend.FamilySAT,
-		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a totalizer bound descending from the root stump (whole row weights)",
+		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a generalized totalizer bound descending from the root stump (whole row weights)",
 		Objectives:  []model.Objective{model.DiagramError},
 		Input:       "binary view",
 		Exact:       true,
@@ -69,7 +77,11 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		out.LowerBound = out.Cost
 	} else {
 		spec := job.Options.String("sat-solver")
-		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), func() (sat.Solver, error) { return sat.NewSolver(spec) },
+		budget := maxClauses
+		if l := job.Budget.Limit(); l > 0 {
+			budget = int(min(int64(budget), l/bytesPerClause))
+		}
+		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), budget, func() (sat.Solver, error) { return sat.NewSolver(spec) },
 			func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) }); err != nil {
 			return nil, err
 		}
@@ -91,6 +103,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			"cost_node":     costs.Node,
 			"seconds":       time.Since(start).Seconds(),
 		},
+	}
+	if out.TooLarge {
+		res.Stats["formula"] = "too large: the stump is returned unproven (an external solver, maxsat-solver, takes the weights as they are)"
 	}
 	if v.Coarse {
 		res.LowerBound = 0

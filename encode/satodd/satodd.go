@@ -11,14 +11,16 @@
 // objective, scaled by W·(skeleton nodes − 1)·10^p (α = a/10^p), is a
 // whole-number sum: a weight per misclassified unit of row weight and
 // one per active non-root node, divided by their greatest common
-// divisor. A totalizer
-// over those weighted literals bounds it, and the search descends from a
-// stump (the root alone, its two sides to their majority classes) until
-// the bound is refuted, as package satodt does for trees.
+// divisor. A generalized totalizer over those weighted literals
+// (sat.SumCounter: an output per reachable sum, few when the weights
+// share a large factor) bounds it, and the search descends from a stump
+// (the root alone, its two sides to their majority classes) until the
+// bound is refuted, as package satodt does for trees.
 package satodd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -277,14 +279,20 @@ type Outcome struct {
 	Graph            *model.Graph
 	Cost, LowerBound int
 	Optimal, Stopped bool
-	Calls            int
-	Vars, Clauses    int
+	// TooLarge: the formula with its counter would pass the clause
+	// budget; the incumbent is returned unproven.
+	TooLarge      bool
+	Calls         int
+	Vars, Clauses int
 }
 
 // Search descends from the incumbent (a diagram of scaled cost cost)
 // through ever smaller bounds until one is refuted; report (if not nil)
-// receives each better diagram.
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
+// receives each better diagram. The bound is a sat.SumCounter over the
+// soft literals (an output per reachable sum: the scaled weights share
+// large factors); past maxClauses clauses (0: no budget) the search
+// ends with the incumbent, unproven.
+func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost, maxClauses int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
 	out := &Outcome{Graph: inc, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
@@ -305,8 +313,16 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	for i, s := range f.Soft {
 		lits[i], ws[i] = s.Lit, int(s.Weight)
 	}
-	tot, err := sat.NewTotalizer(ctx, f.CNF, lits, ws, cost)
+	if maxClauses > 0 && f.CNF.NumClauses() > maxClauses {
+		out.TooLarge = true
+		return out, nil
+	}
+	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, maxClauses)
 	if err != nil {
+		if errors.Is(err, sat.ErrTooLarge) {
+			out.TooLarge = true
+			return out, nil
+		}
 		if ctx.Err() != nil {
 			out.Stopped = true
 			return out, nil

@@ -11,8 +11,10 @@ import (
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/encode/satodd"
+	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
 )
 
 // withWeights gives d whole row weights in 1..3.
@@ -251,4 +253,39 @@ func mustParse(t *testing.T, raw map[string]string) backend.Values {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestSearchClauseBudget: a formula with its counter above the clause
+// budget ends the search at once with the incumbent, unproven; with the
+// budget lifted the same search proves a better diagram.
+func TestSearchClauseBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 38))
+	d := withWeights(rng, binaryData(rng, 30, 4, 2))
+	skeleton := []int{1, 2}
+	p, err := satodt.Prepare(context.Background(), model.Binarize(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs, err := satodd.ScaledCosts(int(d.TotalWeight()), skeleton, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := model.NewBuilder(d, model.KindDiagram)
+	k, _ := model.Majority(d.ClassCounts())
+	inc := b.Graph(b.Leaf(k))
+	newSolver := func() (sat.Solver, error) { return sat.NewSolver("cdcl") }
+	out, err := satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), 500, newSolver, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.TooLarge || out.Optimal || out.Graph != inc {
+		t.Errorf("budget of 500 clauses: %+v", out)
+	}
+	out, err = satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), 0, newSolver, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.TooLarge || !out.Optimal || out.Cost >= costs.Cost(d, inc) {
+		t.Errorf("no budget: %+v", out)
+	}
 }
