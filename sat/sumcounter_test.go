@@ -33,32 +33,7 @@ func TestSumCounterBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 4 {
-			s := NewCDCL()
-			AddCNF(s, c, 0)
-			sum := 0
-			for i, l := range in {
-				if rng.IntN(2) == 0 {
-					s.AddClause(l)
-					sum += w[i]
-				} else {
-					s.AddClause(l.Not())
-				}
-			}
-			for k := 1; k <= limit; k++ {
-				var as []Lit
-				if o := sc.AtLeast(k); o != 0 {
-					as = append(as, o.Not())
-				}
-				st, err := s.Solve(context.Background(), as...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := sum < k; (st == Satisfiable) != want {
-					t.Fatalf("weights %v sum %d cap %d: at most %d is %v", w, sum, limit, k-1, st)
-				}
-			}
-		}
+		checkBounds(t, rng, c, in, w, limit, sc.AtLeast)
 	}
 }
 
