@@ -68,7 +68,11 @@ func TestExternalMaxSATSolvers(t *testing.T) {
 			t.Fatalf("%s: the in-process search did not prove its optimum", pr.d.Name)
 		}
 		if milp.HiGHSEnabled {
-			if m := run(t, odd.DiagramBackend{}, repeated(pr.d), pr.p); m.Optimal && math.Abs(m.Objective-ref.Objective) > 1e-9 {
+			m := run(t, odd.DiagramBackend{}, repeated(pr.d), pr.p)
+			switch {
+			case !m.Optimal:
+				t.Logf("%s: milp-odd did not prove its optimum (%v): not compared", pr.d.Name, m.Status)
+			case math.Abs(m.Objective-ref.Objective) > 1e-9:
 				t.Errorf("%s: sat-odd %v, milp-odd %v", pr.d.Name, ref.Objective, m.Objective)
 			}
 		}
