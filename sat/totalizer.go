@@ -124,3 +124,21 @@ func merge(c *CNF, a, b []Lit, limit int) []Lit {
 	}
 	return o
 }
+
+// Sum is a totalizer whose inputs are the outputs of a and b: output k
+// is forced true when the counts of a and b add up to at least k. Its
+// cap is the smaller of theirs. Counters built over parts of a sum and
+// merged this way name every partial count, so a solver can learn
+// clauses about a part ("the rows of the left subtree cost at least 5")
+// that hold whatever the rest is.
+func Sum(c *CNF, a, b *Totalizer) *Totalizer {
+	limit := min(a.Cap, b.Cap)
+	return &Totalizer{Cap: limit, out: merge(c, a.out[:min(len(a.out), limit)], b.out[:min(len(b.out), limit)], limit)}
+}
+
+// Unary is a counter over outputs made elsewhere: out[k-1] is the
+// literal forced true when the count reaches k (1 ≤ k ≤ len(out) ≤ cap).
+// It lets such a number be summed with Sum and bounded with AtLeast.
+func Unary(limit int, out []Lit) *Totalizer {
+	return &Totalizer{Cap: limit, out: out[:min(len(out), limit)]}
+}

@@ -68,3 +68,56 @@ func checkBounds(t *testing.T, rng *rand.Rand, c *CNF, in []Lit, w []int, limit 
 		}
 	}
 }
+
+// TestSum checks the merged counter against the count of true inputs
+// on every assignment of six weighted inputs split in two counters.
+func TestSum(t *testing.T) {
+	c := &CNF{}
+	in := make([]Lit, 6)
+	for i := range in {
+		in[i] = c.NewVar()
+	}
+	w := []int{1, 2, 1, 3, 1, 2}
+	const limit = 7
+	a, err := NewTotalizer(context.Background(), c, in[:3], w[:3], limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewTotalizer(context.Background(), c, in[3:], w[3:], limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Sum(c, a, b)
+	for mask := range 1 << len(in) {
+		sum := 0
+		for i := range in {
+			if mask>>i&1 == 1 {
+				sum += w[i]
+			}
+		}
+		for k := 1; k <= limit; k++ {
+			// Inputs fixed and output k assumed false: satisfiable
+			// exactly when the sum is below k.
+			sol := NewCDCL()
+			AddCNF(sol, c, 0)
+			var as []Lit
+			for i, l := range in {
+				if mask>>i&1 == 1 {
+					as = append(as, l)
+				} else {
+					as = append(as, l.Not())
+				}
+			}
+			if o := s.AtLeast(k); o != 0 {
+				as = append(as, o.Not())
+			}
+			st, err := sol.Solve(context.Background(), as...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := sum < k; (st == Satisfiable) != want {
+				t.Fatalf("inputs %06b (sum %d), at most %d: %v", mask, sum, k-1, st)
+			}
+		}
+	}
+}

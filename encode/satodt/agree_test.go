@@ -110,12 +110,12 @@ func solve(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem, o
 // TestAgreesWithDL85AndBruteForce checks sat-odt's optimum against
 // dl85's and an exhaustive search on random data: two to four classes,
 // with and without whole row weights, depths one to three, on both
-// in-process solvers and both searches.
+// in-process solvers, every search and both error counters.
 func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	configs := []map[string]string{{}, {"sat-solver": "gini"}, {"search": "bisect"}, {"repeats": "true"}, {"dead": "true"}, {"search": "rows"}, {"search": "rows", "sat-solver": "gini"}}
+	configs := []map[string]string{{}, {"sat-solver": "gini"}, {"search": "bisect"}, {"repeats": "true"}, {"dead": "true"}, {"search": "rows"}, {"search": "rows", "sat-solver": "gini"}, {"counter": "rows"}, {"counter": "rows", "search": "rows"}, {"counter": "rows", "dead": "true", "sat-solver": "gini"}, {"counter": "leaves", "search": "bisect", "sat-solver": "gini"}}
 	searched := 0 // cases where cart's tree was not optimal
-	for i := range 36 {
+	for i := range 44 {
 		n := 10 + rng.IntN(30)
 		k := 2 + i%3
 		d := randomData(rng, n, 2+rng.IntN(3), k, i%2 == 1)
@@ -141,6 +141,6 @@ func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 	}
 	// The check means something only if the SAT search had work to do.
 	if searched < 8 {
-		t.Errorf("only %d of 36 cases took more than one solver call", searched)
+		t.Errorf("only %d of 44 cases took more than one solver call", searched)
 	}
 }

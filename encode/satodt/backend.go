@@ -30,7 +30,7 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "sat-odt",
 		Family:      backend.FamilySAT,
-		Description: "minimum-error tree of bounded depth by SAT: complete tree of the depth, one soft literal per group of identical rows and class, a totalizer bound descending from cart's tree (multiclass, whole row weights)",
+		Description: "minimum-error tree of bounded depth by SAT: complete tree of the depth, rows grouped when identical, the error counted per leaf and class and summed along the tree, a bound descending from cart's tree (multiclass, whole row weights)",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "binary view",
 		Exact:       true,
@@ -40,6 +40,7 @@ func (Backend) Info() backend.Info {
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
+			backend.EnumParam("counter", string(CountLeaves), []string{string(CountLeaves), string(CountRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
 		}, maxsat.Params()...),
 	}
@@ -91,6 +92,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		MaxClauses: maxClauses,
 		Formula:    formulaOptions(job.Options),
 		Report:     job.Report,
+		Counter:    Counter(job.Options.String("counter")),
 	}
 	spec := job.Options.String("sat-solver")
 	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }

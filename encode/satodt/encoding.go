@@ -2,12 +2,17 @@
 // (weighted) training errors from a propositional model: the complete
 // tree of depth d as Boolean variables (one test per internal node, one
 // class per leaf), one soft literal per group of identical rows and
-// class, and a totalizer over those literals whose outputs, assumed
-// false, bound the error. The search descends from an incumbent (cart's
-// greedy tree) through ever tighter bounds on one incremental solver
-// until the bound is refuted, which proves the last tree optimal; every
-// refuted bound k is a lower bound k+1, so a stopped search returns its
-// best tree and a true bound.
+// class, and unary counters whose outputs, assumed false, bound the
+// error. The solve counts the error leaf by leaf (for each leaf and
+// class, the weight outside the class of the rows reaching the leaf)
+// and sums the leaves' counts along the tree, so the solver can bound a
+// subtree's error before the leaves' classes are chosen and learn
+// clauses about one side of a node whatever the other does; the
+// exported formula counts the soft literals. The search descends from an
+// incumbent (cart's greedy tree) through ever tighter bounds on one
+// incremental solver until the bound is refuted, which proves the last
+// tree optimal; every refuted bound k is a lower bound k+1, so a
+// stopped search returns its best tree and a true bound.
 //
 // The formula is in the line of the MaxSAT models of Hu, Siala, Hebrard
 // and Huguet (IJCAI 2020), on a fixed complete tree as in Narodytska et
@@ -97,6 +102,15 @@ func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
 	return p, nil
 }
 
+// Total is the group's total row weight.
+func (g Group) Total() int {
+	t := 0
+	for _, c := range g.Count {
+		t += c
+	}
+	return t
+}
+
 // Count64 is Count as int64s.
 func (g Group) Count64() []int64 {
 	out := make([]int64, len(g.Count))
@@ -140,6 +154,7 @@ type Formula struct {
 	Soft    []Soft
 	// groupSoft[g] lists the indices in Soft of group g's literals.
 	groupSoft [][]int
+	sidesOnly bool
 }
 
 // errTooLarge is returned when the formula would exceed its clause cap.
@@ -162,6 +177,10 @@ type Options struct {
 	// kept test 0: its test is then irrelevant, and one choice instead
 	// of every test spares the solver symmetric answers.
 	Dead bool
+	// sidesOnly leaves the soft literals out of the groups' clauses
+	// (AddGroup adds the sides alone): a search counting the error per
+	// leaf (Reach) does not read them.
+	sidesOnly bool
 }
 
 // Encode writes the formula of depth d ≥ 1 for the prepared data: the
@@ -197,7 +216,7 @@ func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 	}
 	nodes, leaves, ng, nt := 1<<d-1, 1<<d, len(p.Groups), len(p.Tests)
 	c := &sat.CNF{}
-	f := &Formula{CNF: c, Depth: d, Classes: p.Classes, groupSoft: make([][]int, ng)}
+	f := &Formula{CNF: c, Depth: d, Classes: p.Classes, groupSoft: make([][]int, ng), sidesOnly: o.sidesOnly}
 	f.F = c.NewGroup("F", "F[node][test]: internal node (heap order) tests kept test", nodes, nt)
 	f.L = c.NewGroup("L", "L[node][group]: the group of identical rows goes low (test false) at the node", nodes, ng)
 	if p.Classes == 2 {
@@ -298,26 +317,55 @@ func (f *Formula) AddGroup(p *Prepared, g int) {
 			}
 		}
 	}
+	if f.sidesOnly {
+		return
+	}
 	lits := make([]sat.Lit, 0, d+2)
 	for _, i := range f.groupSoft[g] {
 		s := f.Soft[i]
 		for l := range leaves {
-			lits = lits[:0]
-			n := 0
-			for depth := range d {
-				lo := f.L.Lit(n, g)
-				if l>>(d-1-depth)&1 == 1 {
-					lits = append(lits, lo) // reaching the leaf needs lo false
-					n = 2*n + 2
-				} else {
-					lits = append(lits, lo.Not())
-					n = 2*n + 1
-				}
-			}
+			lits = f.path(lits[:0], g, l)
 			lits = append(lits, f.Predicts(l, s.Class), s.Lit)
 			c.Add(lits...)
 		}
 	}
+}
+
+// Reach adds one literal per leaf and given group, forced true when
+// the group's tests lead it to the leaf: reach[l][i] for groups[i].
+func (f *Formula) Reach(groups []int) [][]sat.Lit {
+	c, d := f.CNF, f.Depth
+	leaves := 1 << d
+	out := make([][]sat.Lit, leaves)
+	lits := make([]sat.Lit, 0, d+1)
+	for l := range leaves {
+		out[l] = make([]sat.Lit, len(groups))
+		for i, g := range groups {
+			r := c.NewVar()
+			lits = f.path(lits[:0], g, l)
+			lits = append(lits, r)
+			c.Add(lits...)
+			out[l][i] = r
+		}
+	}
+	return out
+}
+
+// path appends to lits the literals of which one is true unless group g
+// reaches leaf l (the negated conditions of its way down).
+func (f *Formula) path(lits []sat.Lit, g, l int) []sat.Lit {
+	d, n := f.Depth, 0
+	for depth := range d {
+		lo := f.L.Lit(n, g)
+		if l>>(d-1-depth)&1 == 1 {
+			lits = append(lits, lo) // reaching the leaf needs lo false
+			n = 2*n + 2
+		} else {
+			lits = append(lits, lo.Not())
+			n = 2*n + 1
+		}
+	}
+	return lits
 }
 
 // GroupSoft lists the indices (in Soft) of group g's soft literals.

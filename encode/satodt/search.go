@@ -24,6 +24,34 @@ type Settings struct {
 	Formula Options
 	// Report receives each improving tree with its weighted error.
 	Report model.IncumbentFunc
+	// Counter is how Search counts the error: CountRows (one counter
+	// over the soft literals) or CountLeaves (one per leaf, summed along
+	// the tree).
+	Counter Counter
+}
+
+// Counter names a way to count the error in the formula.
+type Counter string
+
+const (
+	// CountLeaves counts each leaf's errors apart and sums the counts
+	// along the tree, node by node: the solver sees every subtree's
+	// error as a number it can bound and learn about.
+	CountLeaves Counter = "leaves"
+	// CountRows counts the soft literals in one counter, in group order.
+	CountRows Counter = "rows"
+)
+
+// counter adds the clauses of the error counter capped at limit.
+func (s Settings) counter(ctx context.Context, f *Formula, p *Prepared, limit int) (*sat.Totalizer, error) {
+	all := make([]int, len(p.Groups))
+	for g := range all {
+		all[g] = g
+	}
+	if s.Counter == CountRows {
+		return rowCount(f, limit).add(ctx, all)
+	}
+	return newLeafCount(f, p, limit).add(ctx, all)
 }
 
 // Outcome is what a search found.
@@ -68,7 +96,9 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		out.TooLarge = true
 		return out, nil
 	}
-	f, err := Encode(ctx, p, d, s.Formula)
+	fo := s.Formula
+	fo.sidesOnly = s.Counter != CountRows
+	f, err := Encode(ctx, p, d, fo)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
@@ -94,12 +124,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, nil
 	}
-	inputs := make([]sat.Lit, len(f.Soft))
-	weights := make([]int, len(f.Soft))
-	for i, sf := range f.Soft {
-		inputs[i], weights[i] = sf.Lit, sf.Weight
-	}
-	tot, err := sat.NewTotalizer(ctx, f.CNF, inputs, weights, out.Cost)
+	tot, err := s.counter(ctx, f, p, out.Cost)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
@@ -159,7 +184,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 			}
 			e := g.WeightedErrors(p.View.Data)
 			got := int(math.Round(e))
-			if got > k || got > f.Cost(val) {
+			if got > k || (!f.sidesOnly && got > f.Cost(val)) {
 				return nil, fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(val))
 			}
 			step.Cost = got
@@ -192,7 +217,9 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		out.TooLarge = true
 		return out, nil
 	}
-	f, err := NewFormula(p, d, s.Formula)
+	fo := s.Formula
+	fo.sidesOnly = s.Counter != CountRows
+	f, err := NewFormula(p, d, fo)
 	if err != nil {
 		return nil, err
 	}
@@ -217,28 +244,28 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 			}
 		}
 	}
-	tot := &sat.Totalizer{Cap: cost}
+	var count errorCount = rowCount(f, cost)
+	if s.Counter != CountRows {
+		count = newLeafCount(f, p, cost)
+	}
+	var tot *sat.Totalizer
 	in := make([]bool, len(p.Groups))
 	added := 0
-	// add puts groups into the formula and their soft literals into the
-	// counter.
+	// add puts groups into the formula and the counter.
 	add := func(groups []int) error {
-		var lits []sat.Lit
-		var ws []int
+		var fresh []int
 		for _, g := range groups {
-			if in[g] {
-				continue
-			}
-			in[g] = true
-			f.AddGroup(p, g)
-			for _, i := range f.GroupSoft(g) {
-				lits = append(lits, f.Soft[i].Lit)
-				ws = append(ws, f.Soft[i].Weight)
+			if !in[g] {
+				in[g] = true
+				f.AddGroup(p, g)
+				fresh = append(fresh, g)
 			}
 		}
-		if err := tot.Add(ctx, f.CNF, lits, ws); err != nil {
+		t, err := count.add(ctx, fresh)
+		if err != nil {
 			return err
 		}
+		tot = t
 		added = sat.AddCNF(solver, f.CNF, added)
 		return nil
 	}

@@ -1,0 +1,122 @@
+package satodt
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// TestCountersBoundFixedTrees fixes random complete trees (tests and
+// classes by assumptions) on random weighted, multiclass data and checks
+// both error counters against the tree's error computed on the data:
+// a bound of the error is satisfiable, one below it is refuted. A
+// counter that counted too little would let a worse tree through; one
+// that counted too much would refute an optimum.
+func TestCountersBoundFixedTrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 24 {
+		k := 2 + i%3
+		depth := 1 + i%3
+		d := &model.Dataset{Name: fmt.Sprint("random", i)}
+		for c := range k {
+			d.Classes = append(d.Classes, fmt.Sprint("c", c))
+		}
+		n := 12 + rng.IntN(20)
+		for j := range 4 {
+			ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
+			for r := range n {
+				ft.Values[r] = float64(rng.IntN(2 + j%2))
+			}
+			d.Features = append(d.Features, ft)
+		}
+		d.Labels = make([]int, n)
+		d.Weights = make([]float64, n)
+		for r := range n {
+			d.Labels[r] = rng.IntN(k)
+			d.Weights[r] = float64(1 + rng.IntN(3))
+		}
+		p, err := Prepare(context.Background(), model.Binarize(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Tests) < depth {
+			continue
+		}
+		for _, counter := range []Counter{CountLeaves, CountRows} {
+			f, err := Encode(context.Background(), p, depth, Options{sidesOnly: counter == CountLeaves})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tot, err := Settings{Counter: counter}.counter(context.Background(), f, p, p.Total+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := sat.NewCDCL()
+			sat.AddCNF(s, f.CNF, 0)
+			for range 3 {
+				// A random tree without repeated tests on a path.
+				a := Assignment{Test: make([]int, 1<<depth-1), Class: make([]int, 1<<depth)}
+				for n := range a.Test {
+					for {
+						a.Test[n] = rng.IntN(len(p.Tests))
+						ok := true
+						for m := n; m > 0; {
+							m = (m - 1) / 2
+							ok = ok && a.Test[m] != a.Test[n]
+						}
+						if ok {
+							break
+						}
+					}
+				}
+				for l := range a.Class {
+					a.Class[l] = rng.IntN(k)
+				}
+				var fixed []sat.Lit
+				for n, tt := range a.Test {
+					for u := range p.Tests {
+						if u == tt {
+							fixed = append(fixed, f.F.Lit(n, u))
+						} else {
+							fixed = append(fixed, f.F.Lit(n, u).Not())
+						}
+					}
+				}
+				for l, c := range a.Class {
+					for u := range k {
+						if k == 2 && u == 0 {
+							continue
+						}
+						fixed = append(fixed, map[bool]sat.Lit{true: f.Predicts(l, u), false: f.Predicts(l, u).Not()}[u == c])
+					}
+				}
+				g, err := f.Decode(p, func(l sat.Lit) bool { return f.Values(p, a)[l.Var()] == l.Sign() })
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := int(math.Round(g.WeightedErrors(d)))
+				for _, bound := range []int{e, e - 1} {
+					if bound < 0 {
+						continue
+					}
+					as := fixed
+					if o := tot.AtLeast(bound + 1); o != 0 {
+						as = append(append([]sat.Lit(nil), fixed...), o.Not())
+					}
+					st, err := s.Solve(context.Background(), as...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := bound >= e; (st == sat.Satisfiable) != want {
+						t.Fatalf("%s depth %d, %s counter, tree %v with %d errors: at most %d is %v", d.Name, depth, counter, a, e, bound, st)
+					}
+				}
+			}
+		}
+	}
+}
