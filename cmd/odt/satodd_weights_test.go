@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // weightedCSV is n rows of three 0/1 features, a label and a whole
@@ -68,10 +70,31 @@ func TestSatODDWeightsCLI(t *testing.T) {
 }
 
 // TestAwkwardSatODD: requests sat-odd must refuse cleanly (exit 2, the
-// problem named).
+// problem named); an external solver that outlives the time limit or a
+// Ctrl-C is killed, its temporary files removed, and the stump printed.
 func TestAwkwardSatODD(t *testing.T) {
 	weighted := "x,y,w\n0,a,1\n1,b,2.5\n1,a,2\n"
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the solve's temporary files, checked after each run
+	noTemp := func(t *testing.T, dir string) {
+		entries, _ := os.ReadDir(tmp)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "odtkit-maxsat-") {
+				t.Errorf("temporary %s left behind", e.Name())
+			}
+		}
+		if pid, err := os.ReadFile(filepath.Join(dir, "pid")); err != nil {
+			t.Errorf("the solver did not start: %v", err)
+		} else if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
+			t.Errorf("the solver (pid %s) still runs", strings.TrimSpace(string(pid)))
+		}
+	}
+	sleeper := map[string]string{"sleeper.sh": "#!/bin/sh\necho $$ > pid\nexec sleep 60\n"}
 	runAwkward(t, []awkwardCase{
+		{name: "time limit kills the solver", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--time-limit", "1s", "--opt", "maxsat-solver=external:sh $D/sleeper.sh {in}", "$T/iris.csv"},
+			files: sleeper, code: 0, stdout: []string{"status:      time-limit", "model:"}, limit: 1, after: noTemp},
+		{name: "Ctrl-C kills the solver", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--opt", "maxsat-solver=external:sh $D/sleeper.sh {in}", "$T/iris.csv"},
+			files: sleeper, code: 0, stdout: []string{"status:      cancelled", "model:"}, signal: syscall.SIGINT, signalAt: []time.Duration{time.Second}, after: noTemp},
 		{name: "fractional weights", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--weight", "w", "--label", "y", "$D/w.csv"},
 			files: map[string]string{"w.csv": weighted}, code: 2, stderr: []string{"whole-number", "row 2"}},
 		{name: "unknown maxsat solver", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--opt", "maxsat-solver=clasp", "$T/iris.csv"}, code: 2, stderr: []string{"external:"}},
