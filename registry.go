@@ -134,7 +134,8 @@ func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 	case model.MinSize:
 		prefs = []string{"sat-size"}
 	case model.DiagramError:
-		prefs = []string{"milp-odd", "milp-odt"}
+		// sat-odd takes the whole row weights milp-odd refuses.
+		prefs = []string{"milp-odd", "sat-odd", "milp-odt"}
 	}
 	var first error
 	for _, n := range prefs {

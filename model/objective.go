@@ -39,9 +39,14 @@ func (p Problem) SparseObjective(errors, total float64, leaves int) float64 {
 
 // DiagramObjective is objective 18 of the ODD paper for g on d: the error
 // rate plus Alpha × the share of the skeleton's non-root internal nodes g
-// uses, Alpha·(internal nodes − 1)/(Σ skeleton − 1).
+// uses, Alpha·(internal nodes − 1)/(Σ skeleton − 1). With row weights the
+// error rate is the misclassified weight over the total weight (a row of
+// weight w counts as w rows).
 func (p Problem) DiagramObjective(d *Dataset, g *Graph) float64 {
-	obj := float64(g.Errors(d)) / float64(d.Rows())
+	obj := 0.0
+	if w := d.TotalWeight(); w > 0 {
+		obj = g.WeightedErrors(d) / w
+	}
 	total := 0
 	for _, w := range p.Skeleton {
 		total += w

@@ -32,30 +32,38 @@ func TestTotalizerBounds(t *testing.T) {
 		if err := tot.Add(context.Background(), c, in[h:], w[h:]); err != nil {
 			t.Fatal(err)
 		}
-		for range 4 {
-			s := NewCDCL()
-			AddCNF(s, c, 0)
-			sum := 0
-			for i, l := range in {
-				if rng.IntN(2) == 0 {
-					s.AddClause(l)
-					sum += w[i]
-				} else {
-					s.AddClause(l.Not())
-				}
+		checkBounds(t, rng, c, in, w, limit, tot.AtLeast)
+	}
+}
+
+// checkBounds fixes the counter's inputs at random four times and
+// checks, for every bound k, that assuming "not at least k" is
+// satisfiable exactly when the weighted sum of the true inputs is below k.
+func checkBounds(t *testing.T, rng *rand.Rand, c *CNF, in []Lit, w []int, limit int, atLeast func(int) Lit) {
+	t.Helper()
+	for range 4 {
+		s := NewCDCL()
+		AddCNF(s, c, 0)
+		sum := 0
+		for i, l := range in {
+			if rng.IntN(2) == 0 {
+				s.AddClause(l)
+				sum += w[i]
+			} else {
+				s.AddClause(l.Not())
 			}
-			for k := 1; k <= limit; k++ {
-				var as []Lit
-				if o := tot.AtLeast(k); o != 0 {
-					as = append(as, o.Not())
-				}
-				st, err := s.Solve(context.Background(), as...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := sum < k; (st == Satisfiable) != want {
-					t.Fatalf("weights %v sum %d cap %d: at most %d is %v", w, sum, limit, k-1, st)
-				}
+		}
+		for k := 1; k <= limit; k++ {
+			var as []Lit
+			if o := atLeast(k); o != 0 {
+				as = append(as, o.Not())
+			}
+			st, err := s.Solve(context.Background(), as...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := sum < k; (st == Satisfiable) != want {
+				t.Fatalf("weights %v sum %d cap %d: at most %d is %v", w, sum, limit, k-1, st)
 			}
 		}
 	}

@@ -2,16 +2,26 @@ package satodd
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
 
+// maxClauses caps the formula with its counter; bytesPerClause is what a
+// clause costs in the formula and the solver together (short clauses),
+// so that a memory cap lowers the budget.
+const (
+	maxClauses     = 10_000_000
+	bytesPerClause = 64
+)
+
 // Backend is the sat-odd backend: an optimal decision diagram on a
-// skeleton by SAT with a totalizer over the scaled objective.
+// skeleton by SAT with a generalized totalizer over the scaled objective.
 type Backend struct{}
 
 // Info describes sat-odd.
@@ -19,17 +29,15 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "sat-odd",
 		Family:      backend.FamilySAT,
-		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a totalizer bound descending from the root stump",
+		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a generalized totalizer bound descending from the root stump (whole row weights)",
 		Objectives:  []model.Objective{model.DiagramError},
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
-		Caps:        backend.Caps{Weights: backend.NoWeights},
-		Params: []backend.Param{
+		Caps:        backend.Caps{Weights: backend.WholeWeights},
+		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
-			backend.EnumParam("format", "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to): weighted MaxSAT or pseudo-Boolean"),
-			backend.EnumParam("wcnf-form", "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header) or 2022 (no header, \"h\" before hard clauses)"),
-		},
+		}, maxsat.Params()...),
 	}
 }
 
@@ -41,7 +49,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	start := time.Now()
 	d := job.Data
 	pr := job.Problem
-	costs, err := ScaledCosts(d.Rows(), pr.Skeleton, pr.Alpha)
+	costs, err := ScaledCosts(totalWeight(d), pr.Skeleton, pr.Alpha)
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}
@@ -62,11 +70,18 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	inc := stump(p)
 	job.Report.Report(pr.Evaluate(d, inc), inc)
 	out := &Outcome{Graph: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
+	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
+		return solveExternal(ctx, job, argv, inc, costs)
+	}
 	if out.Optimal {
 		out.LowerBound = out.Cost
 	} else {
 		spec := job.Options.String("sat-solver")
-		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), func() (sat.Solver, error) { return sat.NewSolver(spec) },
+		budget := maxClauses
+		if l := job.Budget.Limit(); l > 0 {
+			budget = int(min(int64(budget), l/bytesPerClause))
+		}
+		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), budget, func() (sat.Solver, error) { return sat.NewSolver(spec) },
 			func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) }); err != nil {
 			return nil, err
 		}
@@ -76,7 +91,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		Model:      g,
 		Errors:     g.Errors(d),
 		Objective:  pr.Evaluate(d, g),
-		LowerBound: objectiveOf(out.LowerBound, costs, d.Rows()),
+		LowerBound: objectiveOf(out.LowerBound, costs, totalWeight(d)),
 		Optimal:    out.Optimal && !v.Coarse,
 		Stats: map[string]any{
 			"tests_used":    len(p.Tests),
@@ -89,6 +104,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			"seconds":       time.Since(start).Seconds(),
 		},
 	}
+	if out.TooLarge {
+		res.Stats["formula"] = "too large: the stump is returned unproven (an external solver, maxsat-solver, takes the weights as they are)"
+	}
 	if v.Coarse {
 		res.LowerBound = 0
 	}
@@ -98,6 +116,26 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
 	return res, nil
+}
+
+// solveExternal runs the exported formula on the external solver argv
+// (package maxsat) and verifies its answer like odt decode; the result
+// is never worse than the stump inc.
+func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *model.Graph, costs Costs) (*model.Result, error) {
+	d := job.Data
+	obj := job.Problem.Evaluate(d, inc)
+	p, f, _, err := formula(ctx, job)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
+			return maxsat.Stopped(ctx, job, inc, 0), nil
+		}
+		return nil, err
+	}
+	return maxsat.Solve(ctx, job, maxsat.Run{
+		Argv: argv, CNF: f.CNF, Soft: f.Soft,
+		Verify:    func(a *sat.Answer) (*model.Result, error) { return answerResult(job, p, f, costs, a) },
+		Incumbent: inc, Objective: obj, LowerBound: objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)),
+	})
 }
 
 // stump is the root alone with the kept test whose two sides'

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -30,7 +32,7 @@ func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Formula,
 	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
 		return nil, nil, Costs{}, err
 	}
-	costs, err := ScaledCosts(job.Data.Rows(), job.Problem.Skeleton, job.Problem.Alpha)
+	costs, err := ScaledCosts(totalWeight(job.Data), job.Problem.Skeleton, job.Problem.Alpha)
 	if err != nil {
 		return nil, nil, costs, backend.Invalid(err)
 	}
@@ -55,14 +57,6 @@ func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Formula,
 	return p, f, costs, nil
 }
 
-func (f *Formula) soft() []sat.WeightedLit {
-	out := make([]sat.WeightedLit, len(f.Soft))
-	for i, s := range f.Soft {
-		out[i] = sat.WeightedLit{Lit: s.Lit, Weight: int64(s.Weight)}
-	}
-	return out
-}
-
 // Export writes the formula as weighted MaxSAT or pseudo-Boolean, its
 // header naming the variables, the scaled weights and the decode command.
 func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
@@ -73,14 +67,14 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	pr := job.Problem
 	f.CNF.Comments = append(f.CNF.Comments,
 		fmt.Sprintf("sat-odd: decision diagram on the skeleton %v, alpha %v, on %s (%d rows)", pr.Skeleton, pr.Alpha, job.Data.Name, job.Data.Rows()),
-		fmt.Sprintf("cost = %d per misclassified row + %d per active internal node but the root (the objective times a constant)", costs.Error, costs.Node),
+		fmt.Sprintf("cost = %d per misclassified row (per unit of row weight) + %d per active internal node but the root (the objective times a constant)", costs.Error, costs.Node),
 		fmt.Sprintf("decode an answer with: odt decode --backend sat-odd --skeleton %s --alpha %v DATA SOLVER_OUTPUT", skeletonFlag(pr.Skeleton), pr.Alpha),
 		"arc variables follow F..R: per side (low, then high), per node, the next layer's nodes then the classes; then the error literals per group and class",
 	)
-	if job.Options.String("format") == "opb" {
-		return f.CNF.WriteOPB(w, f.soft())
+	if job.Data.Weights != nil {
+		f.CNF.Comments = append(f.CNF.Comments, fmt.Sprintf("the rows are weighted (total weight %d): decode with the same data flags (--weight) as the export", totalWeight(job.Data)))
 	}
-	return f.CNF.WriteWCNF(w, f.soft(), job.Options.String("wcnf-form") != "2022")
+	return maxsat.Write(w, f.CNF, f.Soft, job.Options)
 }
 
 func skeletonFlag(s []int) string {
@@ -107,41 +101,49 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Invalidf("solver output: %w", err)
 	}
-	res := &model.Result{Stats: map[string]any{"solver_status": string(a.Status), "cost_error": costs.Error, "cost_node": costs.Node}}
+	res, err := answerResult(job, p, f, costs, a)
+	if err != nil {
+		return nil, backend.Invalid(err) // the answer file is the bad input
+	}
+	return res, nil
+}
+
+// answerResult verifies a solver's answer for the formula f and turns
+// it into a result: the model satisfies the hard clauses, a claimed
+// cost is its soft literals' cost, and at a claimed optimum that cost is
+// its diagram's (a model whose soft literals overcount is not optimal).
+func answerResult(job *backend.Job, p *satodt.Prepared, f *Formula, costs Costs, a *sat.Answer) (*model.Result, error) {
+	res := &model.Result{Stats: map[string]any{"solver_status": string(a.Status), "cost_error": costs.Error, "cost_node": costs.Node,
+		"variables": f.CNF.NumVars, "clauses": f.CNF.NumClauses()}}
 	if a.Status == sat.OptUnsatisfiable {
-		return nil, backend.Invalid(fmt.Errorf("%w: the solver claims the formula unsatisfiable, but the root stump satisfies it", sat.ErrOutput))
+		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but the root stump satisfies it", sat.ErrOutput)
 	}
 	if a.Model == nil {
 		res.Status = model.StatusNoSolution
 		return res, nil
 	}
-	m := a.Model
-	if ok, i := f.CNF.Satisfies(m); !ok {
-		return nil, backend.Invalid(fmt.Errorf("%w: the model falsifies hard clause %d %v (were the skeleton and alpha the same as for the export?)", sat.ErrOutput, i+1, f.CNF.Clause(i)))
-	}
-	val := func(l sat.Lit) bool { v := l.Var(); return (v < len(m) && m[v]) == l.Sign() }
-	cost := 0
-	for _, s := range f.Soft {
-		if val(s.Lit) {
-			cost += s.Weight
-		}
-	}
-	if a.HasCost && a.Cost != int64(cost) {
-		return nil, backend.Invalid(fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost))
+	val, cost, err := maxsat.Check(a, f.CNF, f.Soft, "were the skeleton and alpha the same as for the export?")
+	if err != nil {
+		return nil, err
 	}
 	g, err := f.Decode(p, val)
 	if err != nil {
-		return nil, backend.Invalid(fmt.Errorf("%w: %w", sat.ErrOutput, err))
+		return nil, fmt.Errorf("%w: %w", sat.ErrOutput, err)
 	}
 	d := job.Data
 	res.Model, res.Errors, res.Objective = g, g.Errors(d), job.Problem.Evaluate(d, g)
 	res.Status = model.StatusFeasible
+	res.LowerBound = min(objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)), res.Objective)
 	if a.Status == sat.OptOptimum {
-		if costs.Cost(d, g) != cost {
-			return nil, backend.Invalid(fmt.Errorf("%w: the solver claims an optimum of cost %d, but its diagram costs %d: the model is not optimal", sat.ErrOutput, cost, costs.Cost(d, g)))
+		if int64(costs.Cost(d, g)) != cost {
+			return nil, fmt.Errorf("%w: the solver claims an optimum of cost %d, but its diagram costs %d: the model is not optimal", sat.ErrOutput, cost, costs.Cost(d, g))
 		}
 		res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
 		res.Stats["optimality"] = "claimed by the external solver"
 	}
 	return res, nil
 }
+
+// totalWeight is the data's total row weight (whole weights: Check
+// refuses others), n rows without weights.
+func totalWeight(d *model.Dataset) int { return int(math.Round(d.TotalWeight())) }

@@ -6,17 +6,23 @@
 // active node of the next layer or to a class; an inactive node takes no
 // row and costs nothing.
 //
-// The objective, scaled by n·(skeleton nodes − 1)·10^p (α = a/10^p), is
-// a whole-number sum: a weight per misclassified row and one per active
-// non-root node, divided by their greatest common divisor. A totalizer
-// over those weighted literals bounds it, and the search descends from a
-// stump (the root alone, its two sides to their majority classes) until
-// the bound is refuted, as package satodt does for trees.
+// Row weights are whole numbers: the error rate is the misclassified
+// weight over the total weight W (W = n rows without weights). The
+// objective, scaled by W·(skeleton nodes − 1)·10^p (α = a/10^p), is a
+// whole-number sum: a weight per misclassified unit of row weight and
+// one per active non-root node, divided by their greatest common
+// divisor. A generalized totalizer over those weighted literals
+// (sat.SumCounter: an output per reachable sum, few when the weights
+// share a large factor) bounds it, and the search descends from a stump
+// (the root alone, its two sides to their majority classes) until the
+// bound is refuted, as package satodt does for trees.
 package satodd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 
@@ -34,9 +40,9 @@ type Costs struct {
 const maxUnit = 200_000
 
 // ScaledCosts turns the objective errors/n + α(k−1)/(S−1) into whole
-// weights proportional to it: Error per misclassified row, Node per
-// active internal node but the root. α is read as the shortest decimal
-// that prints as it.
+// weights proportional to it: Error per misclassified row (per unit of
+// row weight, n then the total weight), Node per active internal node
+// but the root. α is read as the shortest decimal that prints as it.
 func ScaledCosts(n int, skeleton []int, alpha float64) (Costs, error) {
 	total := 0
 	for _, w := range skeleton {
@@ -84,13 +90,7 @@ type Formula struct {
 	// of the next layer, then to each class (exactly one when active).
 	Arc [2][][]sat.Lit
 	// Soft literals: errors (group, class) and active non-root nodes.
-	Soft []Soft
-}
-
-// Soft is a weighted literal of the objective.
-type Soft struct {
-	Lit    sat.Lit
-	Weight int
+	Soft []sat.WeightedLit
 }
 
 // Encode builds the formula for the prepared data on the skeleton.
@@ -155,7 +155,7 @@ func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 			}
 		}
 		if u > 0 && costs.Node > 0 {
-			f.Soft = append(f.Soft, Soft{Lit: act, Weight: costs.Node})
+			f.Soft = append(f.Soft, sat.WeightedLit{Lit: act, Weight: int64(costs.Node)})
 		}
 	}
 	errLit := make([][]sat.Lit, ng)
@@ -164,7 +164,7 @@ func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 		for k, w := range gr.Count {
 			if w > 0 {
 				errLit[g][k] = c.NewVar()
-				f.Soft = append(f.Soft, Soft{Lit: errLit[g][k], Weight: w * costs.Error})
+				f.Soft = append(f.Soft, sat.WeightedLit{Lit: errLit[g][k], Weight: int64(w) * int64(costs.Error)})
 			}
 		}
 	}
@@ -268,9 +268,10 @@ func (f *Formula) Decode(p *satodt.Prepared, val func(sat.Lit) bool) (*model.Gra
 	return g, nil
 }
 
-// Cost is the scaled objective of a diagram on the data.
+// Cost is the scaled objective of a diagram on the data (whole row
+// weights).
 func (c Costs) Cost(d *model.Dataset, g *model.Graph) int {
-	return g.Errors(d)*c.Error + max(g.InternalNodes()-1, 0)*c.Node
+	return int(math.Round(g.WeightedErrors(d)))*c.Error + max(g.InternalNodes()-1, 0)*c.Node
 }
 
 // Outcome is what a search found.
@@ -278,14 +279,20 @@ type Outcome struct {
 	Graph            *model.Graph
 	Cost, LowerBound int
 	Optimal, Stopped bool
-	Calls            int
-	Vars, Clauses    int
+	// TooLarge: the formula with its counter would pass the clause
+	// budget; the incumbent is returned unproven.
+	TooLarge      bool
+	Calls         int
+	Vars, Clauses int
 }
 
 // Search descends from the incumbent (a diagram of scaled cost cost)
 // through ever smaller bounds until one is refuted; report (if not nil)
-// receives each better diagram.
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
+// receives each better diagram. The bound is a sat.SumCounter over the
+// soft literals (an output per reachable sum: the scaled weights share
+// large factors); past maxClauses clauses (0: no budget) the search
+// ends with the incumbent, unproven.
+func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost, maxClauses int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
 	out := &Outcome{Graph: inc, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
@@ -304,10 +311,18 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	lits := make([]sat.Lit, len(f.Soft))
 	ws := make([]int, len(f.Soft))
 	for i, s := range f.Soft {
-		lits[i], ws[i] = s.Lit, s.Weight
+		lits[i], ws[i] = s.Lit, int(s.Weight)
 	}
-	tot, err := sat.NewTotalizer(ctx, f.CNF, lits, ws, cost)
+	if maxClauses > 0 && f.CNF.NumClauses() > maxClauses {
+		out.TooLarge = true
+		return out, nil
+	}
+	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, maxClauses)
 	if err != nil {
+		if errors.Is(err, sat.ErrTooLarge) {
+			out.TooLarge = true
+			return out, nil
+		}
 		if ctx.Err() != nil {
 			out.Stopped = true
 			return out, nil
@@ -359,7 +374,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 }
 
 // objectiveOf maps a scaled cost back to the objective's scale (for a
-// lower bound).
+// lower bound), n the total row weight.
 func objectiveOf(cost int, costs Costs, n int) float64 {
 	if costs.Error == 0 {
 		return 0

@@ -7,6 +7,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -37,12 +38,11 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
 		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
-			backend.StringParam("maxsat-solver", "", `solve the exported formula (see format, wcnf-form) with an external MaxSAT or PB solver instead: external:"CMD ARGS" with {in}/{out} placeholders, e.g. external:"clasp {in}" (WCNF) or external:"minisat+ {in}" with format=opb; its answer is verified like odt decode's`).Checked(checkMaxSATSpec),
 			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
 			backend.EnumParam("counter", string(CountLeaves), []string{string(CountLeaves), string(CountRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
-		}, exportParams()...),
+		}, maxsat.Params()...),
 	}
 }
 
@@ -96,7 +96,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	spec := job.Options.String("sat-solver")
 	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
-	if argv, _ := maxSATCommand(job.Options.String("maxsat-solver")); argv != nil && depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
+	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
 		res, err := solveExternal(ctx, job, argv, inc, incErr)
 		if err != nil {
 			return nil, err

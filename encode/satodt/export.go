@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -22,14 +23,6 @@ func (Backend) ExportFormats() []string { return []string{"wcnf", "opb"} }
 // job's option "format" says.
 func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
 	return backend.ExportWithOption(ctx, w, b, job, "format", format)
-}
-
-// exportParams are the options of the exported file.
-func exportParams() []backend.Param {
-	return []backend.Param{
-		backend.EnumParam("format", "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to): weighted MaxSAT or pseudo-Boolean"),
-		backend.EnumParam("wcnf-form", "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header, weights before every clause, read by clasp, open-wbo, z3) or 2022 (no header, \"h\" before hard clauses, as in the MaxSAT evaluations since 2022)"),
-	}
 }
 
 // formula prepares the job's data and encodes the formula of its depth
@@ -111,17 +104,12 @@ func singleLeafResult(job *backend.Job) *model.Result {
 func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
 	p, f, err := formula(ctx, job)
 	if errors.Is(err, errSingleLeaf) {
-		c := singleLeafFormula(job, p)
-		if job.Options.String("format") == "opb" {
-			return c.WriteOPB(w, nil)
-		}
-		return c.WriteWCNF(w, nil, job.Options.String("wcnf-form") != "2022")
+		return maxsat.Write(w, singleLeafFormula(job, p), nil, job.Options)
 	}
 	if err != nil {
 		return err
 	}
 	d := job.Data
-	format := job.Options.String("format")
 	f.CNF.Comments = append(f.CNF.Comments,
 		fmt.Sprintf("sat-odt: minimum-error tree of depth at most %d on %s (%d rows, %d kept tests, %d groups of identical rows, %d classes)", f.Depth, d.Name, d.Rows(), len(p.Tests), len(p.Groups), p.Classes),
 		"the cost of a model is the weighted error of its tree; no tree does better than the optimum's cost",
@@ -134,10 +122,7 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
-	if format == "opb" {
-		return f.CNF.WriteOPB(w, f.soft())
-	}
-	return f.CNF.WriteWCNF(w, f.soft(), job.Options.String("wcnf-form") != "2022")
+	return maxsat.Write(w, f.CNF, f.soft(), job.Options)
 }
 
 // Decode reads a MaxSAT or PB solver's answer for the exported formula
@@ -187,14 +172,9 @@ func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*mo
 		res.Status = model.StatusNoSolution
 		return res, nil
 	}
-	m := a.Model
-	if ok, i := f.CNF.Satisfies(m); !ok {
-		return nil, fmt.Errorf("%w: the model falsifies hard clause %d %v (were the depth and options the same as for the export?)", sat.ErrOutput, i+1, f.CNF.Clause(i))
-	}
-	val := func(l sat.Lit) bool { v := l.Var(); return (v < len(m) && m[v]) == l.Sign() }
-	cost := f.Cost(val)
-	if a.HasCost && a.Cost != int64(cost) {
-		return nil, fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost)
+	val, cost, err := maxsat.Check(a, f.CNF, f.soft(), "were the depth and options the same as for the export?")
+	if err != nil {
+		return nil, err
 	}
 	g, err := f.Decode(p, val)
 	if err != nil {

@@ -4,28 +4,16 @@ package satodt_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/dl85"
+	"github.com/odtkit/odtkit/encode/maxsat/maxsattest"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 )
-
-// script writes an executable shell script and returns its path.
-func script(t *testing.T, body string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "solver.sh")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 func voteJob(t *testing.T, depth int, opts map[string]string) (*model.Dataset, *backend.Job) {
 	t.Helper()
@@ -90,7 +78,7 @@ func TestExternalMaxSATClaims(t *testing.T) {
 		"falsifies hard clause": "echo 's OPTIMUM FOUND'; echo 'o 0'; echo 'v -1 0'\n",
 		"formula unsatisfiable": "echo 's UNSATISFIABLE'\n",
 	} {
-		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + script(t, body)})
+		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + maxsattest.Script(t, body)})
 		res, err := satodt.Backend{}.Solve(context.Background(), job)
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: result %+v, error %v", name, res, err)
@@ -98,7 +86,7 @@ func TestExternalMaxSATClaims(t *testing.T) {
 	}
 	if _, err := exec.LookPath("clasp"); err == nil {
 		// clasp's true optimum with a lying cost line.
-		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + script(t, "clasp \"$1\" | sed 's/^o .*/o 0/'\n")})
+		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + maxsattest.Script(t, "clasp \"$1\" | sed 's/^o .*/o 0/'\n")})
 		res, err := satodt.Backend{}.Solve(context.Background(), job)
 		if err == nil || !strings.Contains(err.Error(), "claims cost 0") {
 			t.Errorf("a wrong cost line: result %+v, error %v", res, err)
@@ -113,34 +101,9 @@ func TestExternalMaxSATClaims(t *testing.T) {
 // is killed, its temporary files are removed, and the result is the
 // incumbent, unproven, soon after the deadline.
 func TestExternalMaxSATStopped(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	pidFile := filepath.Join(tmp, "pid")
-	_, job := voteJob(t, 2, map[string]string{"maxsat-solver": "external:" + script(t, "echo $$ > "+pidFile+"\nexec sleep 30\n")})
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	res, err := satodt.Backend{}.Solve(ctx, job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("returned %v after the start (deadline 0.5 s)", took)
-	}
-	if res.Optimal || res.Model == nil || res.Status != model.StatusTimeLimit {
-		t.Errorf("stopped result: %+v", res)
-	}
-	entries, _ := os.ReadDir(tmp)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "odtkit-maxsat-") {
-			t.Errorf("temporary %s left behind", e.Name())
-		}
-	}
-	pid, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("the solver did not start: %v", err)
-	}
-	if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
-		t.Errorf("the solver (pid %s) still runs", strings.TrimSpace(string(pid)))
-	}
+	d, _ := voteJob(t, 2, nil)
+	maxsattest.Stopped(t, func(ctx context.Context, spec string) (*model.Result, error) {
+		_, job := voteJob(t, 2, map[string]string{"maxsat-solver": spec})
+		return satodt.Backend{}.Solve(ctx, job)
+	}, func(g *model.Graph) float64 { return g.WeightedErrors(d) })
 }
