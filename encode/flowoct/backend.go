@@ -210,16 +210,9 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
 		return s.benders(ctx, k)
 	}
-	e, err := Encode(ctx, s.pr.view, options(job, s.pr, k))
-	if errors.Is(err, ErrInput) {
-		return nil, backend.Invalid(err)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			// Stopped while writing the MILP: no model, no bound.
-			return &run{bestObj: math.Inf(1), sol: &milp.Solution{Status: milp.StatusNoSolution, Bound: math.Inf(-1)}}, nil
-		}
-		return nil, err
+	e, stopped, err := s.encode(ctx, options(job, s.pr, k))
+	if stopped != nil || err != nil {
+		return stopped, err
 	}
 	st := s.stats
 	st["depth"] = k
@@ -546,4 +539,21 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 		return nil, err
 	}
 	return milp.DecodeResult(r, e.Model, e.Decode, job.Data, job.Problem)
+}
+
+// encode writes the MILP of o: a stopped run (no model, no bound) when
+// ctx ended while it was written, an invalid-input error for data the
+// formulation refuses.
+func (s *search) encode(ctx context.Context, o Options) (*Encoding, *run, error) {
+	e, err := Encode(ctx, s.pr.view, o)
+	if errors.Is(err, ErrInput) {
+		return nil, nil, backend.Invalid(err)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &run{bestObj: math.Inf(1), sol: &milp.Solution{Status: milp.StatusNoSolution, Bound: math.Inf(-1)}}, nil
+		}
+		return nil, nil, err
+	}
+	return e, nil, nil
 }

@@ -26,15 +26,9 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 	job, p, d := s.job, s.job.Problem, s.job.Data
 	o := options(job, s.pr, k)
 	o.Benders = true
-	e, err := Encode(ctx, s.pr.view, o)
-	if errors.Is(err, ErrInput) {
-		return nil, backend.Invalid(err)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return &run{bestObj: math.Inf(1), sol: &milp.Solution{Status: milp.StatusNoSolution, Bound: math.Inf(-1)}}, nil
-		}
-		return nil, err
+	e, stopped, err := s.encode(ctx, o)
+	if stopped != nil || err != nil {
+		return stopped, err
 	}
 	st := s.stats
 	st["formulation"] = "benders"

@@ -144,3 +144,47 @@ func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 		t.Errorf("only %d of 44 cases took more than one solver call", searched)
 	}
 }
+
+// TestMajorityKeepsTheOptimum checks that making every leaf predict its
+// heavier class (two classes) changes no optimum: on random weighted
+// data the search with it equals the exhaustive minimum.
+func TestMajorityKeepsTheOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 30 {
+		d := &model.Dataset{Name: fmt.Sprint("random", i), Classes: []string{"a", "b"}}
+		n := 8 + rng.IntN(20)
+		for j := range 3 {
+			ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
+			for r := range n {
+				ft.Values[r] = float64(rng.IntN(3))
+			}
+			d.Features = append(d.Features, ft)
+		}
+		d.Labels = make([]int, n)
+		d.Weights = make([]float64, n)
+		for r := range n {
+			d.Labels[r] = rng.IntN(2)
+			d.Weights[r] = float64(1 + rng.IntN(4))
+		}
+		depth := 1 + i%2
+		v := model.Binarize(d)
+		p, err := satodt.Prepare(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := model.NewBuilder(d, model.KindTree)
+		leaf := b.Graph(b.Leaf(0))
+		e := int(math.Round(leaf.WeightedErrors(d)))
+		out, err := satodt.Search(context.Background(), p, depth, leaf, e, satodt.Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := make([]int, n)
+		for r := range all {
+			all[r] = r
+		}
+		if want := int(math.Round(bruteError(v, all, depth))); !out.Optimal || out.Cost != want {
+			t.Fatalf("%s depth %d: search %d (optimal %v), exhaustive %d", d.Name, depth, out.Cost, out.Optimal, want)
+		}
+	}
+}
