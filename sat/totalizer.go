@@ -142,3 +142,54 @@ func Sum(c *CNF, a, b *Totalizer) *Totalizer {
 func Unary(limit int, out []Lit) *Totalizer {
 	return &Totalizer{Cap: limit, out: out[:min(len(out), limit)]}
 }
+
+// CounterSize counts what a counter adds to a formula.
+type CounterSize struct {
+	Vars, Clauses, Lits int64
+}
+
+func (s *CounterSize) add(o CounterSize) {
+	s.Vars += o.Vars
+	s.Clauses += o.Clauses
+	s.Lits += o.Lits
+}
+
+// mergeSize is what merge adds for unary numbers of a and b places.
+func mergeSize(a, b, limit int) (int, CounterSize) {
+	n := min(a+b, limit)
+	ab := int64(a) * int64(b)
+	return n, CounterSize{Vars: int64(n), Clauses: int64(a+b) + ab, Lits: 2*int64(a+b) + 3*ab}
+}
+
+// TotalizerSize is the size of the clauses NewTotalizer adds for inputs
+// of the given weights cut at limit, computed without building them,
+// and the number of its outputs.
+func TotalizerSize(weights []int, limit int) (int, CounterSize) {
+	var s CounterSize
+	level := make([]int, 0, len(weights))
+	for _, w := range weights {
+		level = append(level, min(max(w, 1), limit))
+	}
+	if len(level) == 0 {
+		return 0, s
+	}
+	for len(level) > 1 {
+		next := level[:0:0]
+		for i := 0; i+1 < len(level); i += 2 {
+			n, m := mergeSize(level[i], level[i+1], limit)
+			s.add(m)
+			next = append(next, n)
+		}
+		if len(level)%2 == 1 {
+			next = append(next, level[len(level)-1])
+		}
+		level = next
+	}
+	return level[0], s
+}
+
+// SumSize is the size of what Sum adds for counters of a and b outputs
+// cut at limit, and the number of its outputs.
+func SumSize(a, b, limit int) (int, CounterSize) {
+	return mergeSize(min(a, limit), min(b, limit), limit)
+}

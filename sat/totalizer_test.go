@@ -121,3 +121,34 @@ func TestSum(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterSizes checks the estimates against the clauses the
+// counters add.
+func TestCounterSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 50 {
+		n, limit := rng.IntN(40), 1+rng.IntN(20)
+		w := make([]int, n)
+		in := make([]Lit, n)
+		c := &CNF{}
+		for i := range w {
+			w[i] = 1 + rng.IntN(5)
+			in[i] = c.NewVar()
+		}
+		v0, c0, l0 := c.NumVars, c.NumClauses(), c.NumLits()
+		tot, err := NewTotalizer(context.Background(), c, in, w, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, s := TotalizerSize(w, limit)
+		if got := (CounterSize{int64(c.NumVars - v0), int64(c.NumClauses() - c0), int64(c.NumLits() - l0)}); got != s || outs != len(tot.out) {
+			t.Fatalf("%d inputs, limit %d: built %+v with %d outputs, estimated %+v with %d", n, limit, got, len(tot.out), s, outs)
+		}
+		v0, c0, l0 = c.NumVars, c.NumClauses(), c.NumLits()
+		sum := Sum(c, tot, tot)
+		outs, s = SumSize(len(tot.out), len(tot.out), limit)
+		if got := (CounterSize{int64(c.NumVars - v0), int64(c.NumClauses() - c0), int64(c.NumLits() - l0)}); got != s || outs != len(sum.out) {
+			t.Fatalf("sum of %d outputs, limit %d: built %+v, estimated %+v", len(tot.out), limit, got, s)
+		}
+	}
+}

@@ -1,11 +1,30 @@
 package main
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 // TestAwkwardSatODT: requests and solver answers sat-odt must refuse
 // cleanly (exit 2, the file and line named), and a time limit held.
 func TestAwkwardSatODT(t *testing.T) {
 	weighted := "x,y,w\n0,a,1.5\n1,b,1\n1,a,2\n"
+	// Noise: 4000 distinct rows of 24 binary features, random labels;
+	// the counters of its depth-2 formula are cut at some 1900 errors.
+	var noise strings.Builder
+	rng := rand.New(rand.NewPCG(1, 2))
+	for j := range 24 {
+		fmt.Fprintf(&noise, "x%d,", j)
+	}
+	noise.WriteString("y\n")
+	for r := range 4000 {
+		for j := range 24 {
+			fmt.Fprintf(&noise, "%d,", (r>>(j%12))&1^rng.IntN(2)*(j/12))
+		}
+		fmt.Fprintf(&noise, "%d\n", rng.IntN(2))
+	}
 	runAwkward(t, []awkwardCase{
 		{name: "opb for a DIMACS backend", args: []string{"export", "--to", "opb", "--backend", "sat-depth", "$T/iris.csv", "-o", "$D/f.opb"}, code: 2, stderr: []string{"--to opb", "dimacs"}},
 		{name: "dimacs for sat-odt", args: []string{"export", "--to", "dimacs", "--backend", "sat-odt", "$T/iris.csv", "-o", "$D/f.cnf"}, code: 2, stderr: []string{"wcnf or opb"}},
@@ -21,6 +40,8 @@ func TestAwkwardSatODT(t *testing.T) {
 			files: map[string]string{"w.csv": weighted}, code: 2, stderr: []string{"whole-number", "row 1"}},
 		{name: "unknown maxsat solver", args: []string{"solve", "--backend", "sat-odt", "--opt", "maxsat-solver=clasp", "$T/iris.csv"}, code: 2, stderr: []string{"external:"}},
 		{name: "min support refused", args: []string{"solve", "--backend", "sat-odt", "--min-support", "3", "$T/iris.csv"}, code: 2, stderr: []string{"min-support"}},
+		{name: "formula beyond the memory cap", args: []string{"solve", "--backend", "sat-odt", "--depth", "2", "--memory-limit", "100", "$D/noise.csv"},
+			files: map[string]string{"noise.csv": noise.String()}, code: 2, limitMB: 100, stderr: []string{"sat-odt formula of depth 2", "refused before building it"}},
 		{name: "vote depth 3 in 3 s", args: []string{"solve", "--backend", "sat-odt", "--depth", "3", "--time-limit", "3s", "--memory-limit", "300", "$T/vote.txt"},
 			code: 0, stdout: []string{"time-limit"}, limit: 3, limitMB: 300},
 	})

@@ -2,6 +2,7 @@ package satodt
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -103,6 +104,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 		res.Stats["seconds_prepare"] = prep
 		return res, nil
+	}
+	if depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
+		size := p.Size(depth, s.Counter, int(math.Round(incErr)))
+		if err := job.Budget.Admit(size, fmt.Sprintf("the sat-odt formula of depth %d", depth)); err != nil {
+			return nil, err
+		}
 	}
 	var out *Outcome
 	if depth == 0 || len(p.Tests) == 0 || p.Classes < 2 {

@@ -131,3 +131,51 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeEstimate checks Prepared.Size against the formulas the search
+// builds: never below what is built, and not far above it.
+func TestSizeEstimate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := range 18 {
+		k := 2 + i%3
+		depth := 1 + i%3
+		d := &model.Dataset{Name: fmt.Sprint("random", i)}
+		for c := range k {
+			d.Classes = append(d.Classes, fmt.Sprint("c", c))
+		}
+		n := 20 + rng.IntN(60)
+		for j := range 6 {
+			ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
+			for r := range n {
+				ft.Values[r] = float64(rng.IntN(3))
+			}
+			d.Features = append(d.Features, ft)
+		}
+		d.Labels = make([]int, n)
+		for r := range n {
+			d.Labels[r] = rng.IntN(k)
+		}
+		p, err := Prepare(context.Background(), model.Binarize(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit := 1 + rng.IntN(n)
+		for _, counter := range []Counter{CountLeaves, CountRows} {
+			f, err := Encode(context.Background(), p, depth, Options{sidesOnly: counter == CountLeaves})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := (Settings{Counter: counter}).counter(context.Background(), f, p, limit); err != nil {
+				t.Fatal(err)
+			}
+			est := p.Size(depth, counter, limit)
+			built := []int64{int64(f.CNF.NumVars), int64(f.CNF.NumClauses()), int64(f.CNF.NumLits())}
+			for j, e := range []int64{est.Variables, est.Constraints, est.NonZeros} {
+				if e < built[j] || e > 2*built[j]+2000 {
+					t.Errorf("%s depth %d, %s counter, limit %d: estimated %v, built %d variables, %d clauses, %d literals", d.Name, depth, counter, limit, est, built[0], built[1], built[2])
+					break
+				}
+			}
+		}
+	}
+}

@@ -17,7 +17,8 @@ type Settings struct {
 	// instead of one below the incumbent: refuted bounds raise the lower
 	// bound early, satisfied ones may improve less.
 	Bisect bool
-	// MaxClauses refuses formulas estimated above that many clauses
+	// MaxClauses refuses formulas estimated (Prepared.Size) above that
+	// many clauses, counter included
 	// (0: no cap); the search then ends with the incumbent, unproven.
 	MaxClauses int64
 	// Formula shapes the formula.
@@ -92,7 +93,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, nil
 	}
-	if s.MaxClauses > 0 && p.Clauses(d) > s.MaxClauses {
+	if s.MaxClauses > 0 && p.Size(d, s.Counter, cost).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
 	}
@@ -213,7 +214,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, nil
 	}
-	if s.MaxClauses > 0 && p.Clauses(d) > s.MaxClauses {
+	if s.MaxClauses > 0 && p.Size(d, s.Counter, cost).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
 	}
