@@ -22,24 +22,7 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 	for i := range 24 {
 		k := 2 + i%3
 		depth := 1 + i%3
-		d := &model.Dataset{Name: fmt.Sprint("random", i)}
-		for c := range k {
-			d.Classes = append(d.Classes, fmt.Sprint("c", c))
-		}
-		n := 12 + rng.IntN(20)
-		for j := range 4 {
-			ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
-			for r := range n {
-				ft.Values[r] = float64(rng.IntN(2 + j%2))
-			}
-			d.Features = append(d.Features, ft)
-		}
-		d.Labels = make([]int, n)
-		d.Weights = make([]float64, n)
-		for r := range n {
-			d.Labels[r] = rng.IntN(k)
-			d.Weights[r] = float64(1 + rng.IntN(3))
-		}
+		d := noise(rng, fmt.Sprint("random", i), 12+rng.IntN(20), 4, k, true)
 		p, err := Prepare(context.Background(), model.Binarize(d))
 		if err != nil {
 			t.Fatal(err)
@@ -139,22 +122,8 @@ func TestSizeEstimate(t *testing.T) {
 	for i := range 18 {
 		k := 2 + i%3
 		depth := 1 + i%3
-		d := &model.Dataset{Name: fmt.Sprint("random", i)}
-		for c := range k {
-			d.Classes = append(d.Classes, fmt.Sprint("c", c))
-		}
 		n := 20 + rng.IntN(60)
-		for j := range 6 {
-			ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
-			for r := range n {
-				ft.Values[r] = float64(rng.IntN(3))
-			}
-			d.Features = append(d.Features, ft)
-		}
-		d.Labels = make([]int, n)
-		for r := range n {
-			d.Labels[r] = rng.IntN(k)
-		}
+		d := noise(rng, fmt.Sprint("random", i), n, 6, k, false)
 		p, err := Prepare(context.Background(), model.Binarize(d))
 		if err != nil {
 			t.Fatal(err)
@@ -178,4 +147,31 @@ func TestSizeEstimate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// noise is n rows of f features of two or three values, k classes drawn
+// at random, and whole weights in 1..3 when weighted.
+func noise(rng *rand.Rand, name string, n, f, k int, weighted bool) *model.Dataset {
+	d := &model.Dataset{Name: name}
+	for c := range k {
+		d.Classes = append(d.Classes, fmt.Sprint("c", c))
+	}
+	for j := range f {
+		ft := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, n)}
+		for r := range n {
+			ft.Values[r] = float64(rng.IntN(2 + j%2))
+		}
+		d.Features = append(d.Features, ft)
+	}
+	d.Labels = make([]int, n)
+	for r := range n {
+		d.Labels[r] = rng.IntN(k)
+	}
+	if weighted {
+		d.Weights = make([]float64, n)
+		for r := range n {
+			d.Weights[r] = float64(1 + rng.IntN(3))
+		}
+	}
+	return d
 }
