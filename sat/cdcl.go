@@ -54,6 +54,7 @@ type CDCL struct {
 	frames                 []frame
 	lastAs                 []int32 // assumptions of the last satisfiable solve
 	limit, stopAt          int64   // conflict limit of a solve (0: none), and where this one stops
+	restartUnit            int     // conflicts per Luby unit (0: restartUnit)
 
 	conflicts, decisions, propagations int64
 	reductions, compactions            int
@@ -275,7 +276,7 @@ func (s *CDCL) Reset() {
 		reason: s.reason[:0], phase: s.phase[:0], activity: s.activity[:0], seen: s.seen[:0],
 		poison: s.poison[:0], trail: s.trail[:0], trailLim: s.trailLim[:0], model: s.model[:0],
 		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0], lastAs: s.lastAs[:0],
-		limit:  s.limit,
+		limit: s.limit, restartUnit: s.restartUnit,
 		order:  varHeap{heap: s.order.heap[:0], pos: s.order.pos[:0]},
 		varInc: 1, claInc: 1, ok: true,
 	}
@@ -847,7 +848,11 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 	st := Unknown
 	for r := 0; st == Unknown; r++ {
 		var stop bool
-		st, stop = s.search(ctx, int(luby(r)*restartUnit), as)
+		unit := restartUnit
+		if s.restartUnit > 0 {
+			unit = s.restartUnit
+		}
+		st, stop = s.search(ctx, int(luby(r)*float64(unit)), as)
 		if stop {
 			break
 		}
@@ -1079,3 +1084,7 @@ func (h *varHeap) down(i int) {
 	heap[i] = v
 	pos[v] = int32(i)
 }
+
+// SetRestartUnit sets the conflicts per unit of the Luby restart
+// sequence (n <= 0: the default, 300). Reset keeps it.
+func (s *CDCL) SetRestartUnit(n int) { s.restartUnit = max(n, 0) }
