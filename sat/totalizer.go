@@ -37,6 +37,16 @@ func (t *Totalizer) AtLeast(k int) Lit {
 	return t.out[k-1]
 }
 
+// AtMost is the assumptions that bound the weighted sum by k (0 ≤ k <
+// Cap): the negation of output k+1, or none when no output is that high
+// (the weights cannot add up to k+1).
+func (t *Totalizer) AtMost(k int) []Lit {
+	if o := t.AtLeast(k + 1); o != 0 {
+		return []Lit{o.Not()}
+	}
+	return nil
+}
+
 // NewTotalizer adds to c the clauses of a totalizer over inputs with the
 // given positive whole weights (nil: all 1), cut at limit ≥ 1. The inputs
 // are merged as a balanced binary tree in the given order. ctx is polled

@@ -134,39 +134,18 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		return nil, err
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
-	newSolver := s.NewSolver
-	if newSolver == nil {
-		newSolver = func() (sat.Solver, error) { return sat.NewCDCL(), nil }
-	}
-	solver, err := newSolver()
+	solver, err := s.open(f.CNF, start)
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := solver.(interface{ Close() error }); ok {
-		defer c.Close()
-	}
-	sat.AddCNF(solver, f.CNF, 0)
-	restarts(solver)
-	if ph, ok := solver.(interface{ SetPhase(sat.Lit) }); ok {
-		for v := 1; v < len(start); v++ {
-			if start[v] {
-				ph.SetPhase(sat.Lit(v))
-			} else {
-				ph.SetPhase(-sat.Lit(v))
-			}
-		}
-	}
+	defer closeSolver(solver)
 	val := solver.Value
 	for out.LowerBound < out.Cost {
 		k := out.Cost - 1
 		if s.Bisect {
 			k = out.LowerBound + (out.Cost-1-out.LowerBound)/2
 		}
-		var assume []sat.Lit
-		if o := tot.AtLeast(k + 1); o != 0 {
-			assume = append(assume, o.Not())
-		}
-		st, err := solver.Solve(ctx, assume...)
+		st, err := solver.Solve(ctx, tot.AtMost(k)...)
 		out.Calls++
 		if err != nil {
 			return nil, fmt.Errorf("satodt: solver: %w", err)
@@ -225,28 +204,11 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	if err != nil {
 		return nil, err
 	}
-	newSolver := s.NewSolver
-	if newSolver == nil {
-		newSolver = func() (sat.Solver, error) { return sat.NewCDCL(), nil }
-	}
-	solver, err := newSolver()
+	solver, err := s.open(nil, f.Values(p, p.Greedy(d, s.Formula)))
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := solver.(interface{ Close() error }); ok {
-		defer c.Close()
-	}
-	restarts(solver)
-	greedy := f.Values(p, p.Greedy(d, s.Formula))
-	if ph, ok := solver.(interface{ SetPhase(sat.Lit) }); ok {
-		for v := 1; v < len(greedy); v++ {
-			if greedy[v] {
-				ph.SetPhase(sat.Lit(v))
-			} else {
-				ph.SetPhase(-sat.Lit(v))
-			}
-		}
-	}
+	defer closeSolver(solver)
 	var count errorCount = rowCount(f, cost)
 	if s.Counter != CountRows {
 		count = newLeafCount(f, p, cost, true)
@@ -283,11 +245,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	val := solver.Value
 	for out.LowerBound < out.Cost {
 		k := out.LowerBound
-		var assume []sat.Lit
-		if o := tot.AtLeast(k + 1); o != 0 {
-			assume = append(assume, o.Not())
-		}
-		st, err := solver.Solve(ctx, assume...)
+		st, err := solver.Solve(ctx, tot.AtMost(k)...)
 		out.Calls++
 		if err != nil {
 			return nil, fmt.Errorf("satodt: solver: %w", err)
@@ -362,9 +320,39 @@ func misclassified(p *Prepared, g *model.Graph, in []bool) []int {
 // 68 s; 54 s) and 7.7 s on hepatitis depth 3 (8.4 s; 6.2 s).
 const restartUnit = 100
 
-// restarts sets the restart unit of a solver that takes one.
-func restarts(s sat.Solver) {
-	if r, ok := s.(interface{ SetRestartUnit(int) }); ok {
+// open makes the search's solver (odtkit's CDCL when NewSolver is nil)
+// with the clauses of c (when not nil), the restart unit and, where the
+// solver takes them, the phases of start (a value per variable, entry 0
+// unused).
+func (s Settings) open(c *sat.CNF, start []bool) (sat.Solver, error) {
+	var solver sat.Solver = sat.NewCDCL()
+	if s.NewSolver != nil {
+		var err error
+		if solver, err = s.NewSolver(); err != nil {
+			return nil, err
+		}
+	}
+	if c != nil {
+		sat.AddCNF(solver, c, 0)
+	}
+	if r, ok := solver.(interface{ SetRestartUnit(int) }); ok {
 		r.SetRestartUnit(restartUnit)
+	}
+	if ph, ok := solver.(interface{ SetPhase(sat.Lit) }); ok {
+		for v := 1; v < len(start); v++ {
+			if start[v] {
+				ph.SetPhase(sat.Lit(v))
+			} else {
+				ph.SetPhase(-sat.Lit(v))
+			}
+		}
+	}
+	return solver, nil
+}
+
+// closeSolver releases a solver that holds resources (an external one).
+func closeSolver(s sat.Solver) {
+	if c, ok := s.(interface{ Close() error }); ok {
+		c.Close()
 	}
 }

@@ -70,9 +70,9 @@ func (p *Prepared) Size(d int, counter Counter, limit int) backend.Size {
 				}
 			}
 			_, t := sat.TotalizerSize(w, limit)
-			for range leaves {
-				cs.Vars, cs.Clauses, cs.Lits = c.Add(cs.Vars, t.Vars), c.Add(cs.Clauses, t.Clauses), c.Add(cs.Lits, t.Lits)
-			}
+			cs.Vars = c.Add(cs.Vars, c.Mul(leaves, t.Vars))
+			cs.Clauses = c.Add(cs.Clauses, c.Mul(leaves, t.Clauses))
+			cs.Lits = c.Add(cs.Lits, c.Mul(leaves, t.Lits))
 		}
 		perLeaf := int64(limit) * (nk + 3)
 		cs.Vars = c.Add(cs.Vars, c.Mul(leaves, int64(limit)))
