@@ -12,6 +12,7 @@ import (
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
 )
 
 // randomData is n rows of f features with a few values each (the last
@@ -110,12 +111,13 @@ func solve(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem, o
 // TestAgreesWithDL85AndBruteForce checks sat-odt's optimum against
 // dl85's and an exhaustive search on random data: two to four classes,
 // with and without whole row weights, depths one to three, on both
-// in-process solvers, every search and both error counters.
+// in-process solvers, every search, both error counters, and bounds
+// refuted root test by root test or on the whole tree.
 func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	configs := []map[string]string{{}, {"sat-solver": "gini"}, {"search": "bisect"}, {"repeats": "true"}, {"dead": "true"}, {"search": "rows"}, {"search": "rows", "sat-solver": "gini"}, {"counter": "rows"}, {"counter": "rows", "search": "rows"}, {"counter": "rows", "dead": "true", "sat-solver": "gini"}, {"counter": "leaves", "search": "bisect", "sat-solver": "gini"}}
+	configs := []map[string]string{{}, {"sat-solver": "gini"}, {"search": "bisect"}, {"repeats": "true"}, {"dead": "true"}, {"search": "rows"}, {"search": "rows", "sat-solver": "gini"}, {"counter": "rows"}, {"counter": "rows", "search": "rows"}, {"counter": "rows", "dead": "true", "sat-solver": "gini"}, {"counter": "leaves", "search": "bisect", "sat-solver": "gini"}, {"per-root": "false"}, {"per-root": "false", "search": "bisect", "sat-solver": "gini"}}
 	searched := 0 // cases where cart's tree was not optimal
-	for i := range 44 {
+	for i := range 52 {
 		n := 10 + rng.IntN(30)
 		k := 2 + i%3
 		d := randomData(rng, n, 2+rng.IntN(3), k, i%2 == 1)
@@ -141,7 +143,7 @@ func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 	}
 	// The check means something only if the SAT search had work to do.
 	if searched < 8 {
-		t.Errorf("only %d of 44 cases took more than one solver call", searched)
+		t.Errorf("only %d of 52 cases took more than one solver call", searched)
 	}
 }
 
@@ -186,5 +188,78 @@ func TestMajorityKeepsTheOptimum(t *testing.T) {
 		if want := int(math.Round(bruteError(v, all, depth))); !out.Optimal || out.Cost != want {
 			t.Fatalf("%s depth %d: search %d (optimal %v), exhaustive %d", d.Name, depth, out.Cost, out.Optimal, want)
 		}
+	}
+}
+
+// budgeted is odtkit's CDCL stopped after a number of conflicts over
+// all its solves: a deterministic stand-in for a time limit.
+type budgeted struct {
+	*sat.CDCL
+	budget int64
+}
+
+func (b *budgeted) Solve(ctx context.Context, as ...sat.Lit) (sat.Status, error) {
+	left := b.budget - b.Conflicts()
+	if left <= 0 {
+		return sat.Unknown, nil
+	}
+	b.SetConflictLimit(left)
+	return b.CDCL.Solve(ctx, as...)
+}
+
+// TestStoppedSearchBound stops searches after a few conflicts (a
+// deterministic stop) and checks what they return: the tree's error is
+// its claimed cost and the lower bound is at most the exhaustive
+// minimum, whether the bounds are refuted root test by root test or on
+// the whole tree, descending or bisecting.
+func TestStoppedSearchBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	stopped, refuted := 0, 0
+	for i := range 24 {
+		d := randomData(rng, 30+rng.IntN(30), 3+rng.IntN(3), 2+i%2, i%3 == 0)
+		depth := 2 + i%2
+		v := model.Binarize(d)
+		p, err := satodt.Prepare(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := model.NewBuilder(d, model.KindTree)
+		leaf := b.Graph(b.Leaf(0))
+		cost := int(math.Round(leaf.WeightedErrors(d)))
+		budget := int64(10 + rng.IntN(400))
+		s := satodt.Settings{
+			PerRoot:   i%2 == 0,
+			Bisect:    i%4 < 2,
+			NewSolver: func() (sat.Solver, error) { return &budgeted{sat.NewCDCL(), budget}, nil },
+		}
+		out, err := satodt.Search(context.Background(), p, depth, leaf, cost, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := make([]int, d.Rows())
+		for r := range all {
+			all[r] = r
+		}
+		want := int(math.Round(bruteError(v, all, depth)))
+		if e := int(math.Round(out.Tree.WeightedErrors(d))); e != out.Cost || out.Tree.Depth() > depth {
+			t.Fatalf("%s depth %d: claims %d, its tree (depth %d) makes %d", d.Name, depth, out.Cost, out.Tree.Depth(), e)
+		}
+		if out.LowerBound > want || out.Cost < want || out.Optimal && out.Cost != want {
+			t.Fatalf("%s depth %d (%+v): bound %d, cost %d (optimal %v), exhaustive %d", d.Name, depth, s, out.LowerBound, out.Cost, out.Optimal, want)
+		}
+		if out.Stopped {
+			stopped++
+			for _, st := range out.Bounds {
+				if st.Status == sat.Unsatisfiable {
+					refuted++
+					break
+				}
+			}
+		}
+	}
+	// The check means something only if searches were stopped, some
+	// after refuting bounds.
+	if stopped < 4 || refuted < 2 {
+		t.Errorf("%d of 24 searches stopped, %d after refuting a bound", stopped, refuted)
 	}
 }

@@ -42,6 +42,7 @@ func (Backend) Info() backend.Info {
 			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
 			backend.EnumParam("counter", string(CountLeaves), []string{string(CountLeaves), string(CountRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
+			backend.BoolParam("per-root", true, "descend and bisect: refute each bound one root test at a time (the solver then searches two independent subtrees; a refuted root test is kept as a clause) instead of on the whole tree at once"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
 		}, maxsat.Params()...),
 	}
@@ -90,6 +91,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	job.Report.Report(incErr, inc)
 	s := Settings{
 		Bisect:     job.Options.String("search") == "bisect",
+		PerRoot:    job.Options.Bool("per-root"),
 		MaxClauses: maxClauses,
 		Formula:    formulaOptions(job.Options),
 		Report:     job.Report,

@@ -15,8 +15,9 @@ func TestConformance(t *testing.T) {
 		{"sat-solver": "gini"},
 		{"search": "bisect"},
 		{"search": "rows"},
+		{"per-root": "false"},
 	} {
-		t.Run(opts["sat-solver"]+opts["search"], func(t *testing.T) {
+		t.Run(opts["sat-solver"]+opts["search"]+opts["per-root"], func(t *testing.T) {
 			backendtest.Run(t, satodt.Backend{}, backendtest.Config{Options: opts})
 		})
 	}

@@ -11,8 +11,11 @@
 // exported formula counts the soft literals. The search descends from an
 // incumbent (cart's greedy tree) through ever tighter bounds on one
 // incremental solver until the bound is refuted, which proves the last
-// tree optimal; every refuted bound k is a lower bound k+1, so a
-// stopped search returns its best tree and a true bound.
+// tree optimal. It refutes each bound one root test at a time: with the
+// root's test fixed the two subtrees are independent, which the solver
+// cannot see on the whole tree, and a refuted root test is kept as a
+// clause. A bound k refuted on every root test is a lower bound k+1, so
+// a stopped search returns its best tree and a true bound.
 //
 // The formula is in the line of the MaxSAT models of Hu, Siala, Hebrard
 // and Huguet (IJCAI 2020), on a fixed complete tree as in Narodytska et

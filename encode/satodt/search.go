@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -17,6 +18,12 @@ type Settings struct {
 	// instead of one below the incumbent: refuted bounds raise the lower
 	// bound early, satisfied ones may improve less.
 	Bisect bool
+	// PerRoot refutes each bound one root test at a time: the solver
+	// proves no tree with that root test does better (a search over
+	// two independent subtrees), keeps that as a clause and moves to
+	// the next test. The whole tree at once leaves the solver to find
+	// the split itself.
+	PerRoot bool
 	// MaxClauses refuses formulas estimated (Prepared.Size) above that
 	// many clauses, counter included
 	// (0: no cap); the search then ends with the incumbent, unproven.
@@ -79,6 +86,8 @@ type Step struct {
 	Bound  int
 	Status sat.Status
 	Cost   int // error of the tree found (satisfiable calls)
+	// Root is the kept test the call fixed at the root (-1: none).
+	Root int
 }
 
 // Search finds a minimum-error tree of depth at most d ≥ 1, starting
@@ -86,7 +95,8 @@ type Step struct {
 // the prepared data). It encodes the complete tree once, adds a
 // totalizer cut at the incumbent's error and asks the solver for ever
 // smaller bounds through assumptions: a satisfiable bound gives a
-// better tree (reported), a refuted bound k proves k+1.
+// better tree (reported), a refuted bound k proves k+1 (on the trees of
+// one root test with Settings.PerRoot, on all of them otherwise).
 func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
 	out := &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
 	if out.LowerBound >= out.Cost {
@@ -139,34 +149,123 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		return nil, err
 	}
 	defer closeSolver(solver)
-	val := solver.Value
-	for out.LowerBound < out.Cost {
+	if err := descend(ctx, p, f, tot, solver, out, s); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// part is a part of the search space: the trees whose root tests kept
+// test Root (-1: every tree), and the least error proven of them.
+type part struct {
+	root, lower int
+}
+
+// parts splits the trees by root test (Settings.PerRoot), the tests of
+// the best stumps first, or leaves them whole.
+func (s Settings) parts(p *Prepared) []part {
+	if !s.PerRoot {
+		return []part{{root: -1, lower: p.Floor}}
+	}
+	stump := make([]int, len(p.Tests))
+	lo, hi := make([]int, p.Classes), make([]int, p.Classes)
+	for t := range p.Tests {
+		clear(lo)
+		clear(hi)
+		for g, gr := range p.Groups {
+			side := lo
+			if p.Value(g, t) {
+				side = hi
+			}
+			for c, x := range gr.Count {
+				side[c] += x
+			}
+		}
+		_, el := model.Majority(int64s(lo))
+		_, eh := model.Majority(int64s(hi))
+		stump[t] = int(el + eh)
+	}
+	out := make([]part, len(p.Tests))
+	for t := range out {
+		out[t] = part{root: t, lower: p.Floor}
+	}
+	slices.SortStableFunc(out, func(a, b part) int { return stump[a.root] - stump[b.root] })
+	return out
+}
+
+func int64s(x []int) []int64 {
+	out := make([]int64, len(x))
+	for i, v := range x {
+		out[i] = int64(v)
+	}
+	return out
+}
+
+// descend runs the bounds on the solver until the best tree's error is
+// refuted minus one on every part: a satisfiable bound gives a better
+// tree (reported), a refuted bound k proves k+1 on its part, and the
+// least of the parts' bounds is the search's lower bound. A part's
+// refuted bound is kept as a clause (its root test forces the error
+// above k), so later calls on other parts and lower bounds need not
+// find it again.
+func descend(ctx context.Context, p *Prepared, f *Formula, tot *sat.Totalizer, solver sat.Solver, out *Outcome, s Settings) error {
+	parts := s.parts(p)
+	// The error's outputs in order (at least k+1 implies at least k):
+	// a part's clause at bound k then holds at every lower bound.
+	if len(parts) > 1 {
+		for j := 1; j < tot.Cap; j++ {
+			if a, b := tot.AtLeast(j), tot.AtLeast(j+1); a != 0 && b != 0 {
+				solver.AddClause(b.Not(), a)
+			}
+		}
+	}
+	lower := func() int {
+		lb := out.Cost
+		for _, pt := range parts {
+			lb = min(lb, pt.lower)
+		}
+		return lb
+	}
+	for i := 0; i < len(parts); {
+		pt := &parts[i]
+		if pt.lower >= out.Cost {
+			i++
+			continue
+		}
 		k := out.Cost - 1
 		if s.Bisect {
-			k = out.LowerBound + (out.Cost-1-out.LowerBound)/2
+			k = pt.lower + (out.Cost-1-pt.lower)/2
 		}
-		st, err := solver.Solve(ctx, tot.AtMost(k)...)
+		as := tot.AtMost(k)
+		if pt.root >= 0 {
+			as = append(as, f.F.Lit(0, pt.root))
+		}
+		st, err := solver.Solve(ctx, as...)
 		out.Calls++
 		if err != nil {
-			return nil, fmt.Errorf("satodt: solver: %w", err)
+			return fmt.Errorf("satodt: solver: %w", err)
 		}
-		step := Step{Bound: k, Status: st}
+		step := Step{Bound: k, Status: st, Root: pt.root}
 		switch st {
 		case sat.Unknown:
 			out.Stopped = true
 			out.Bounds = append(out.Bounds, step)
-			return out, nil
+			out.LowerBound = max(out.LowerBound, lower())
+			return nil
 		case sat.Unsatisfiable:
-			out.LowerBound = k + 1
+			pt.lower = k + 1
+			if o := tot.AtLeast(k + 1); pt.root >= 0 && o != 0 {
+				solver.AddClause(f.F.Lit(0, pt.root).Not(), o)
+			}
 		case sat.Satisfiable:
-			g, err := f.Decode(p, val)
+			g, err := f.Decode(p, solver.Value)
 			if err != nil {
-				return nil, fmt.Errorf("satodt: %w", err)
+				return fmt.Errorf("satodt: %w", err)
 			}
 			e := g.WeightedErrors(p.View.Data)
 			got := int(math.Round(e))
-			if got > k || (!f.sidesOnly && got > f.Cost(val)) {
-				return nil, fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(val))
+			if got > k || (!f.sidesOnly && got > f.Cost(solver.Value)) {
+				return fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(solver.Value))
 			}
 			step.Cost = got
 			out.Tree, out.Cost = g, got
@@ -176,7 +275,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 	}
 	out.LowerBound = out.Cost
 	out.Optimal = true
-	return out, nil
+	return nil
 }
 
 // SearchRows finds the same optimum as Search by a lower-bounding search
@@ -250,7 +349,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		if err != nil {
 			return nil, fmt.Errorf("satodt: solver: %w", err)
 		}
-		step := Step{Bound: k, Status: st}
+		step := Step{Bound: k, Status: st, Root: -1}
 		switch st {
 		case sat.Unknown:
 			out.Stopped = true
