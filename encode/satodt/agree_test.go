@@ -263,3 +263,45 @@ func TestStoppedSearchBound(t *testing.T) {
 		t.Errorf("%d of 24 searches stopped, %d after refuting a bound", stopped, refuted)
 	}
 }
+
+// TestSizedAtTheGreedyTree gives Search a poor incumbent (one leaf) and a
+// clause cap that the formula fits only when its counters are cut at the
+// greedy tree's error: the search must take the greedy tree first, size
+// the formula at its error and prove the optimum, not refuse the formula.
+func TestSizedAtTheGreedyTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	tried := 0
+	for i := range 12 {
+		d := randomData(rng, 60+rng.IntN(60), 4, 2+i%2, i%2 == 0)
+		depth := 2
+		v := model.Binarize(d)
+		p, err := satodt.Prepare(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := model.NewBuilder(d, model.KindTree)
+		leaf := b.Graph(b.Leaf(0))
+		leafCost := int(math.Round(leaf.WeightedErrors(d)))
+		greedy := p.Tree(p.Greedy(depth, satodt.Options{}))
+		greedyCost := int(math.Round(greedy.WeightedErrors(d)))
+		fits := p.Size(depth, satodt.CountLeaves, greedyCost).Constraints
+		if greedyCost >= leafCost || fits >= p.Size(depth, satodt.CountLeaves, leafCost).Constraints {
+			continue // the cap would not tell the two apart
+		}
+		tried++
+		out, err := satodt.Search(context.Background(), p, depth, leaf, leafCost, satodt.Settings{MaxClauses: fits, PerRoot: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := make([]int, d.Rows())
+		for r := range all {
+			all[r] = r
+		}
+		if want := int(math.Round(bruteError(v, all, depth))); out.TooLarge || !out.Optimal || out.Cost != want {
+			t.Fatalf("%s: too large %v, optimal %v, cost %d, exhaustive %d (cap %d clauses)", d.Name, out.TooLarge, out.Optimal, out.Cost, want, fits)
+		}
+	}
+	if tried < 6 {
+		t.Errorf("only %d of 12 cases had a greedy tree better than the leaf", tried)
+	}
+}

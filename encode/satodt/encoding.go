@@ -408,56 +408,63 @@ func (f *Formula) Cost(val func(sat.Lit) bool) int {
 }
 
 // Decode reads the tree of an assignment (val gives each literal's
-// value): each node's first true test, each leaf's class. Sibling leaves
-// of one class are merged into one leaf (the errors are the same).
+// value): each node's first true test, each leaf's class (Prepared.Tree).
 func (f *Formula) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
 	d := f.Depth
 	nodes := 1<<d - 1
 	nt := len(p.Tests)
-	test := make([]int, nodes)
+	a := Assignment{Test: make([]int, nodes), Class: make([]int, 1<<d)}
 	for n := range nodes {
-		test[n] = -1
+		a.Test[n] = -1
 		for t := range nt {
 			if val(f.F.Lit(n, t)) {
-				test[n] = t
+				a.Test[n] = t
 				break
 			}
 		}
-		if test[n] < 0 {
+		if a.Test[n] < 0 {
 			return nil, fmt.Errorf("node %d of the assignment tests nothing (F[%d][*] all false)", n, n)
 		}
 	}
-	class := func(l int) int {
+	for l := range a.Class {
 		if f.Classes == 2 {
 			if val(f.Y.Lit(l)) {
-				return 1
+				a.Class[l] = 1
 			}
-			return 0
+			continue
 		}
 		for k := range f.Classes {
 			if val(f.Y.Lit(l, k)) {
-				return k
+				a.Class[l] = k
+				break
 			}
 		}
-		return 0
 	}
+	return p.Tree(a), nil
+}
+
+// Tree is the tree of a complete assignment a of depth d ≥ 1 (len(a.Test)
+// = 2^d-1). Sibling leaves of one class are merged into one leaf (the
+// errors are the same).
+func (p *Prepared) Tree(a Assignment) *model.Graph {
+	nodes := len(a.Test)
 	b := model.NewBuilder(p.View.Data, model.KindTree)
 	// build returns the node's index and, when it is a leaf, its class.
-	var build func(n, depth int) (int, int)
-	build = func(n, depth int) (int, int) {
-		if depth == d {
-			k := class(n - nodes)
+	var build func(n int) (int, int)
+	build = func(n int) (int, int) {
+		if n >= nodes {
+			k := a.Class[n-nodes]
 			return b.Leaf(k), k
 		}
-		lo, kl := build(2*n+1, depth+1)
-		hi, kh := build(2*n+2, depth+1)
+		lo, kl := build(2*n + 1)
+		hi, kh := build(2*n + 2)
 		if kl >= 0 && kl == kh {
 			return b.Leaf(kl), kl
 		}
-		return b.Split(p.View.Tests[p.Tests[test[n]]], lo, hi), -1
+		return b.Split(p.View.Tests[p.Tests[a.Test[n]]], lo, hi), -1
 	}
-	root, _ := build(0, 0)
-	return b.Graph(root), nil
+	root, _ := build(0)
+	return b.Graph(root)
 }
 
 // names renders a formula's variable groups for a file header.

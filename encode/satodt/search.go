@@ -103,7 +103,21 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, nil
 	}
-	if s.MaxClauses > 0 && p.Size(d, s.Counter, cost).Constraints > s.MaxClauses {
+	// The greedy complete tree: a better incumbent when it beats the one
+	// given (the counters are cut at the incumbent's error, so it is
+	// taken before the formula is sized), and where a solver that takes
+	// phases starts its search.
+	greedy := p.Greedy(d, s.Formula)
+	g := p.Tree(greedy)
+	if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
+		out.Tree, out.Cost = g, e
+		s.Report.Report(float64(e), g)
+	}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, nil
+	}
+	if s.MaxClauses > 0 && p.Size(d, s.Counter, out.Cost).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
 	}
@@ -117,23 +131,9 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		}
 		return nil, err
 	}
-	// The greedy tree in the formula's own terms: a better incumbent
-	// when it beats the one given, and where a solver that takes phases
-	// starts its search.
-	start := f.Values(p, p.Greedy(d, s.Formula))
-	startVal := func(l sat.Lit) bool { return start[l.Var()] == l.Sign() }
+	start := f.Values(p, greedy)
 	if ok, _ := f.CNF.Satisfies(start); !ok {
 		return nil, fmt.Errorf("satodt: the greedy tree does not satisfy the formula")
-	}
-	if g, err := f.Decode(p, startVal); err == nil {
-		if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
-			out.Tree, out.Cost = g, e
-			s.Report.Report(float64(e), g)
-		}
-	}
-	if out.LowerBound >= out.Cost {
-		out.LowerBound, out.Optimal = out.Cost, true
-		return out, nil
 	}
 	tot, err := s.counter(ctx, f, p, out.Cost)
 	if err != nil {
@@ -293,6 +293,17 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, nil
 	}
+	greedy := p.Greedy(d, s.Formula)
+	g := p.Tree(greedy)
+	if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
+		out.Tree, out.Cost = g, e
+		s.Report.Report(float64(e), g)
+	}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, nil
+	}
+	cost = out.Cost
 	if s.MaxClauses > 0 && p.Size(d, s.Counter, cost).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
@@ -303,7 +314,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	if err != nil {
 		return nil, err
 	}
-	solver, err := s.open(nil, f.Values(p, p.Greedy(d, s.Formula)))
+	solver, err := s.open(nil, f.Values(p, greedy))
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +345,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		return nil
 	}
 	// The groups the incumbent misclassifies start the set.
-	if err := add(misclassified(p, incumbent, in)); err != nil {
+	if err := add(misclassified(p, out.Tree, in)); err != nil {
 		out.Stopped = ctx.Err() != nil
 		if out.Stopped {
 			return out, nil
