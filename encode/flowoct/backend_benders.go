@@ -56,7 +56,9 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 	if x, ok := e.Point(t); ok {
 		// Seed the master with the minimum cuts of the greedy tree's
 		// paths (valid whatever tree the master picks).
-		seed := e.AllCuts(x)
+		// A stopped search for them leaves fewer (still valid) cuts,
+		// and the loop below does not start.
+		seed, _ := e.AllCuts(ctx, x)
 		e.AddCuts(seed)
 		st["benders_seed_cuts"] = len(seed)
 		if job.Options.Bool("warm-start") && e.Model.CheckPoint(x, 1e-9) == nil {
@@ -112,7 +114,10 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		if x, ok := e.Point(bestTree); ok {
 			start = x
 		}
-		cuts := e.Violated(sol.X, 1e-6)
+		cuts, err := e.Violated(ctx, sol.X, 1e-6)
+		if err != nil {
+			break // stopped: no claim from a partial search for cuts
+		}
 		tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
 		if len(cuts) == 0 && sol.Status == milp.StatusOptimal && math.Abs(r.bestObj-sol.Objective) <= tol {
 			// The master's optimum is a tree's true objective.

@@ -156,10 +156,14 @@ func (e *Encoding) MinCut(g, c int, x []float64) (Cut, float64) {
 }
 
 // Violated returns the cuts of point x that x violates by more than tol,
-// one per (group, class) at most.
-func (e *Encoding) Violated(x []float64, tol float64) []Cut {
+// one per (group, class) at most. When ctx ends first it returns the
+// cuts found so far and ctx's error.
+func (e *Encoding) Violated(ctx context.Context, x []float64, tol float64) ([]Cut, error) {
 	var cuts []Cut
 	for g := range e.gc {
+		if err := cutsPoll(ctx, g); err != nil {
+			return cuts, err
+		}
 		for c, col := range e.gc[g] {
 			if col < 0 || x[col] <= tol {
 				continue
@@ -170,14 +174,18 @@ func (e *Encoding) Violated(x []float64, tol float64) []Cut {
 			}
 		}
 	}
-	return cuts
+	return cuts, nil
 }
 
 // AllCuts returns the minimum cut of every (group, class) at point x,
-// violated or not (the cuts of a tree's paths seed the master).
-func (e *Encoding) AllCuts(x []float64) []Cut {
+// violated or not (the cuts of a tree's paths seed the master). When
+// ctx ends first it returns the cuts found so far and ctx's error.
+func (e *Encoding) AllCuts(ctx context.Context, x []float64) ([]Cut, error) {
 	var cuts []Cut
 	for g := range e.gc {
+		if err := cutsPoll(ctx, g); err != nil {
+			return cuts, err
+		}
 		for c, col := range e.gc[g] {
 			if col >= 0 {
 				cut, _ := e.MinCut(g, c, x)
@@ -185,7 +193,18 @@ func (e *Encoding) AllCuts(x []float64) []Cut {
 			}
 		}
 	}
-	return cuts
+	return cuts, nil
+}
+
+// cutsPoll looks at ctx every 16 groups of a cut search (a minimum cut
+// per group and class: thousands of groups take seconds).
+func cutsPoll(ctx context.Context, g int) error {
+	if g%16 == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("searching the Benders cuts: %w", err)
+		}
+	}
+	return nil
 }
 
 // AddCuts adds cuts to the master as rows named cut_G_C_K.

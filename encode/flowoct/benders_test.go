@@ -80,7 +80,11 @@ func TestMinCutIsThePathCut(t *testing.T) {
 			for _, col := range groupColumns(e) {
 				claim[col] = 1
 			}
-			wrong := float64(len(e.Violated(claim, 1e-9)))
+			violated, err := e.Violated(context.Background(), claim, 1e-9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrong := float64(len(violated))
 			// Pairs (group, class) misclassified by the tree: count them
 			// from the point (a pair is correct when its g is 1).
 			want := 0.0
@@ -98,7 +102,15 @@ func TestMinCutIsThePathCut(t *testing.T) {
 			// Every cut is valid: a cut made at one tree's point (or at
 			// the claim) holds at any other tree's point.
 			other, _ := e.Point(randomTree(r, e, o))
-			for _, cut := range append(e.AllCuts(x), e.AllCuts(claim)...) {
+			cx, err := e.AllCuts(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cc, err := e.AllCuts(context.Background(), claim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cut := range append(cx, cc...) {
 				for _, at := range [][]float64{x, other} {
 					s := 0.0
 					for k, col := range cut.Index {
