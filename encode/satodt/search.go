@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -149,133 +148,47 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		return nil, err
 	}
 	defer closeSolver(solver)
-	if err := descend(ctx, p, f, tot, solver, out, s); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// part is a part of the search space: the trees whose root tests kept
-// test Root (-1: every tree), and the least error proven of them.
-type part struct {
-	root, lower int
-}
-
-// parts splits the trees by root test (Settings.PerRoot), the tests of
-// the best stumps first, or leaves them whole.
-func (s Settings) parts(p *Prepared) []part {
-	if !s.PerRoot {
-		return []part{{root: -1, lower: p.Floor}}
-	}
-	stump := make([]int, len(p.Tests))
-	lo, hi := make([]int, p.Classes), make([]int, p.Classes)
-	for t := range p.Tests {
-		clear(lo)
-		clear(hi)
-		for g, gr := range p.Groups {
-			side := lo
-			if p.Value(g, t) {
-				side = hi
-			}
-			for c, x := range gr.Count {
-				side[c] += x
-			}
-		}
-		_, el := model.Majority(int64s(lo))
-		_, eh := model.Majority(int64s(hi))
-		stump[t] = int(el + eh)
-	}
-	out := make([]part, len(p.Tests))
-	for t := range out {
-		out[t] = part{root: t, lower: p.Floor}
-	}
-	slices.SortStableFunc(out, func(a, b part) int { return stump[a.root] - stump[b.root] })
-	return out
-}
-
-func int64s(x []int) []int64 {
-	out := make([]int64, len(x))
-	for i, v := range x {
-		out[i] = int64(v)
-	}
-	return out
-}
-
-// descend runs the bounds on the solver until the best tree's error is
-// refuted minus one on every part: a satisfiable bound gives a better
-// tree (reported), a refuted bound k proves k+1 on its part, and the
-// least of the parts' bounds is the search's lower bound. A part's
-// refuted bound is kept as a clause (its root test forces the error
-// above k), so later calls on other parts and lower bounds need not
-// find it again.
-func descend(ctx context.Context, p *Prepared, f *Formula, tot *sat.Totalizer, solver sat.Solver, out *Outcome, s Settings) error {
-	parts := s.parts(p)
-	// The error's outputs in order (at least k+1 implies at least k):
-	// a part's clause at bound k then holds at every lower bound.
-	if len(parts) > 1 {
-		for j := 1; j < tot.Cap; j++ {
-			if a, b := tot.AtLeast(j), tot.AtLeast(j+1); a != 0 && b != 0 {
-				solver.AddClause(b.Not(), a)
-			}
-		}
-	}
-	lower := func() int {
-		lb := out.Cost
-		for _, pt := range parts {
-			lb = min(lb, pt.lower)
-		}
-		return lb
-	}
-	for i := 0; i < len(parts); {
-		pt := &parts[i]
-		if pt.lower >= out.Cost {
-			i++
-			continue
-		}
-		k := out.Cost - 1
-		if s.Bisect {
-			k = pt.lower + (out.Cost-1-pt.lower)/2
-		}
-		as := tot.AtMost(k)
-		if pt.root >= 0 {
-			as = append(as, f.F.Lit(0, pt.root))
-		}
-		st, err := solver.Solve(ctx, as...)
-		out.Calls++
-		if err != nil {
-			return fmt.Errorf("satodt: solver: %w", err)
-		}
-		step := Step{Bound: k, Status: st, Root: pt.root}
-		switch st {
-		case sat.Unknown:
-			out.Stopped = true
-			out.Bounds = append(out.Bounds, step)
-			out.LowerBound = max(out.LowerBound, lower())
-			return nil
-		case sat.Unsatisfiable:
-			pt.lower = k + 1
-			if o := tot.AtLeast(k + 1); pt.root >= 0 && o != 0 {
-				solver.AddClause(f.F.Lit(0, pt.root).Not(), o)
-			}
-		case sat.Satisfiable:
+	dc := Descent{
+		Solver:  solver,
+		AtLeast: tot.AtLeast,
+		Cap:     tot.Cap,
+		Bisect:  s.Bisect,
+		Model: func(k int) (int, error) {
 			g, err := f.Decode(p, solver.Value)
 			if err != nil {
-				return fmt.Errorf("satodt: %w", err)
+				return 0, fmt.Errorf("satodt: %w", err)
 			}
 			e := g.WeightedErrors(p.View.Data)
 			got := int(math.Round(e))
 			if got > k || (!f.sidesOnly && got > f.Cost(solver.Value)) {
-				return fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(solver.Value))
+				return 0, fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(solver.Value))
 			}
-			step.Cost = got
-			out.Tree, out.Cost = g, got
+			out.Tree = g
 			s.Report.Report(e, g)
-		}
-		out.Bounds = append(out.Bounds, step)
+			return got, nil
+		},
 	}
-	out.LowerBound = out.Cost
-	out.Optimal = true
-	return nil
+	var roots []int
+	if s.PerRoot {
+		roots = p.RootOrder()
+		for _, t := range roots {
+			dc.Parts = append(dc.Parts, f.F.Lit(0, t))
+		}
+	}
+	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
+	if err != nil {
+		return nil, err
+	}
+	out.Cost, out.LowerBound, out.Optimal, out.Stopped = r.Cost, r.LowerBound, r.Optimal, r.Stopped
+	out.Calls += r.Calls
+	for _, st := range r.Steps {
+		root := -1
+		if st.Part >= 0 {
+			root = roots[st.Part]
+		}
+		out.Bounds = append(out.Bounds, Step{Bound: st.Bound, Status: st.Status, Cost: st.Cost, Root: root})
+	}
+	return out, nil
 }
 
 // SearchRows finds the same optimum as Search by a lower-bounding search
