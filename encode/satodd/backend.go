@@ -29,7 +29,7 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "sat-odd",
 		Family:      backend.FamilySAT,
-		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a generalized totalizer bound descending from the root stump (whole row weights)",
+		Description: "optimal decision diagram on a skeleton by SAT: the objective and inactive nodes of milp-odd, univariate tests of the binary view, a generalized totalizer bound descending from the root stump and refuted one root test at a time (whole row weights)",
 		Objectives:  []model.Objective{model.DiagramError},
 		Input:       "binary view",
 		Exact:       true,
@@ -37,6 +37,7 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
 		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
+			backend.BoolParam("per-root", true, "refute each bound one root test at a time (a refuted root test is kept as a clause) instead of on the whole diagram at once"),
 		}, maxsat.Params()...),
 	}
 }
@@ -81,8 +82,13 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		if l := job.Budget.Limit(); l > 0 {
 			budget = int(min(int64(budget), l/bytesPerClause))
 		}
-		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), budget, func() (sat.Solver, error) { return sat.NewSolver(spec) },
-			func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) }); err != nil {
+		s := Settings{
+			MaxClauses: budget,
+			NewSolver:  func() (sat.Solver, error) { return sat.NewSolver(spec) },
+			Report:     func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) },
+			PerRoot:    job.Options.Bool("per-root"),
+		}
+		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), s); err != nil {
 			return nil, err
 		}
 	}

@@ -16,9 +16,14 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// TestConformance runs the backend conformance suite on generated data.
+// TestConformance runs the backend conformance suite on generated data,
+// with bounds refuted root test by root test and on the whole diagram.
 func TestConformance(t *testing.T) {
-	backendtest.Run(t, satodd.Backend{}, backendtest.Config{})
+	for _, perRoot := range []string{"true", "false"} {
+		t.Run("per-root="+perRoot, func(t *testing.T) {
+			backendtest.Run(t, satodd.Backend{}, backendtest.Config{Options: map[string]string{"per-root": perRoot}})
+		})
+	}
 }
 
 // binaryData is n rows of f 0/1 features and k classes with a signal on
@@ -48,9 +53,13 @@ func binaryData(rng *rand.Rand, n, f, k int) *model.Dataset {
 	return d
 }
 
-func run(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem) *model.Result {
+func run(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem, opts ...map[string]string) *model.Result {
 	t.Helper()
-	job, err := backend.NewJob(b.Info(), d, p, nil)
+	var o map[string]string
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	job, err := backend.NewJob(b.Info(), d, p, o)
 	if err != nil {
 		t.Fatalf("%s: %v", b.Info().Name, err)
 	}

@@ -15,7 +15,8 @@
 // (sat.SumCounter: an output per reachable sum, few when the weights
 // share a large factor) bounds it, and the search descends from a stump
 // (the root alone, its two sides to their majority classes) until the
-// bound is refuted, as package satodt does for trees.
+// bound is refuted, one root test at a time, as package satodt does for
+// trees (satodt.Descent).
 package satodd
 
 import (
@@ -286,13 +287,25 @@ type Outcome struct {
 	Vars, Clauses int
 }
 
+// Settings control a search.
+type Settings struct {
+	// MaxClauses is the clause budget of the formula and its counter (0:
+	// none); past it the search ends with the incumbent, unproven.
+	MaxClauses int
+	// NewSolver returns the SAT solver (nil: odtkit's CDCL).
+	NewSolver func() (sat.Solver, error)
+	// Report (if not nil) receives each better diagram.
+	Report func(*model.Graph)
+	// PerRoot refutes each bound one root test at a time (see
+	// satodt.Descent) instead of on the whole diagram at once.
+	PerRoot bool
+}
+
 // Search descends from the incumbent (a diagram of scaled cost cost)
-// through ever smaller bounds until one is refuted; report (if not nil)
-// receives each better diagram. The bound is a sat.SumCounter over the
-// soft literals (an output per reachable sum: the scaled weights share
-// large factors); past maxClauses clauses (0: no budget) the search
-// ends with the incumbent, unproven.
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost, maxClauses int, newSolver func() (sat.Solver, error), report func(*model.Graph)) (*Outcome, error) {
+// through ever smaller bounds until one is refuted. The bound is a
+// sat.SumCounter over the soft literals (an output per reachable sum:
+// the scaled weights share large factors).
+func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, s Settings) (*Outcome, error) {
 	out := &Outcome{Graph: inc, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
@@ -313,11 +326,11 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	for i, s := range f.Soft {
 		lits[i], ws[i] = s.Lit, int(s.Weight)
 	}
-	if maxClauses > 0 && f.CNF.NumClauses() > maxClauses {
+	if s.MaxClauses > 0 && f.CNF.NumClauses() > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
 	}
-	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, maxClauses)
+	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, s.MaxClauses)
 	if err != nil {
 		if errors.Is(err, sat.ErrTooLarge) {
 			out.TooLarge = true
@@ -330,46 +343,44 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 		return nil, err
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
-	solver, err := newSolver()
-	if err != nil {
-		return nil, err
+	var solver sat.Solver = sat.NewCDCL()
+	if s.NewSolver != nil {
+		if solver, err = s.NewSolver(); err != nil {
+			return nil, err
+		}
 	}
 	sat.AddCNF(solver, f.CNF, 0)
 	d := p.View.Data
-	for out.LowerBound < out.Cost {
-		k := out.Cost - 1
-		var assume []sat.Lit
-		if o := tot.AtLeast(k + 1); o != 0 {
-			assume = append(assume, o.Not())
-		}
-		st, err := solver.Solve(ctx, assume...)
-		out.Calls++
-		if err != nil {
-			return nil, fmt.Errorf("satodd: solver: %w", err)
-		}
-		switch st {
-		case sat.Unknown:
-			out.Stopped = true
-			return out, nil
-		case sat.Unsatisfiable:
-			out.LowerBound = k + 1
-		case sat.Satisfiable:
+	dc := satodt.Descent{
+		Solver:  solver,
+		AtLeast: tot.AtLeast,
+		Cap:     tot.Cap,
+		Model: func(k int) (int, error) {
 			g, err := f.Decode(p, solver.Value)
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
 			got := costs.Cost(d, g)
 			if got > k {
-				return nil, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
+				return 0, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
 			}
-			out.Graph, out.Cost = g, got
-			if report != nil {
-				report(g)
+			out.Graph = g
+			if s.Report != nil {
+				s.Report(g)
 			}
+			return got, nil
+		},
+	}
+	if s.PerRoot {
+		for _, t := range p.RootOrder() {
+			dc.Parts = append(dc.Parts, f.F.Lit(0, t))
 		}
 	}
-	out.LowerBound = out.Cost
-	out.Optimal = true
+	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
+	if err != nil {
+		return nil, fmt.Errorf("satodd: %w", err)
+	}
+	out.Cost, out.LowerBound, out.Optimal, out.Stopped, out.Calls = r.Cost, r.LowerBound, r.Optimal, r.Stopped, r.Calls
 	return out, nil
 }
 

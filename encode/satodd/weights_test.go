@@ -3,6 +3,7 @@ package satodd_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -158,7 +159,8 @@ func diagramObjective(d *model.Dataset, nodes [][]state, total int, alpha float6
 }
 
 // TestWeightsBrute: on tiny weighted 0/1 data, sat-odd's optimum equals
-// the least objective over every diagram on the skeleton.
+// the least objective over every diagram on the skeleton, whether the
+// bounds are refuted root test by root test or on the whole diagram.
 func TestWeightsBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	skeletons := [][]int{{1, 2}, {1, 1, 1}, {1, 2}}
@@ -172,9 +174,11 @@ func TestWeightsBrute(t *testing.T) {
 		d := withWeights(rng, binaryData(rng, 8+rng.IntN(6), 2+i%2, k))
 		p := model.Problem{Objective: model.DiagramError, Skeleton: sk, Alpha: alphas[i%len(alphas)]}
 		want := bruteDiagram(d, sk, p.Alpha)
-		res := run(t, satodd.Backend{}, d, p)
+		// Bounds refuted root test by root test, and on the whole diagram.
+		opts := map[string]string{"per-root": fmt.Sprint(i%2 == 0)}
+		res := run(t, satodd.Backend{}, d, p, opts)
 		if !res.Optimal {
-			t.Errorf("%s %v α=%v: not proven (%v)", d.Name, sk, p.Alpha, res.Status)
+			t.Errorf("%s %v α=%v %v: not proven (%v)", d.Name, sk, p.Alpha, opts, res.Status)
 			continue
 		}
 		if math.Abs(res.Objective-want) > 1e-9 {
@@ -274,14 +278,14 @@ func TestSearchClauseBudget(t *testing.T) {
 	k, _ := model.Majority(d.ClassCounts())
 	inc := b.Graph(b.Leaf(k))
 	newSolver := func() (sat.Solver, error) { return sat.NewSolver("cdcl") }
-	out, err := satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), 500, newSolver, nil)
+	out, err := satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), satodd.Settings{MaxClauses: 500, NewSolver: newSolver})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !out.TooLarge || out.Optimal || out.Graph != inc {
 		t.Errorf("budget of 500 clauses: %+v", out)
 	}
-	out, err = satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), 0, newSolver, nil)
+	out, err = satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), satodd.Settings{NewSolver: newSolver})
 	if err != nil {
 		t.Fatal(err)
 	}
