@@ -147,6 +147,20 @@ func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 	}
 }
 
+// withLeaf prepares d's binary view for a search and gives the
+// one-leaf tree (class 0) as its incumbent, with its error.
+func withLeaf(t *testing.T, d *model.Dataset) (*model.BinaryView, *satodt.Prepared, *model.Graph, int) {
+	t.Helper()
+	v := model.Binarize(d)
+	p, err := satodt.Prepare(context.Background(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := model.NewBuilder(d, model.KindTree)
+	leaf := b.Graph(b.Leaf(0))
+	return v, p, leaf, int(math.Round(leaf.WeightedErrors(d)))
+}
+
 // TestMajorityKeepsTheOptimum checks that making every leaf predict its
 // heavier class (two classes) changes no optimum: on random weighted
 // data the search with it equals the exhaustive minimum.
@@ -169,14 +183,7 @@ func TestMajorityKeepsTheOptimum(t *testing.T) {
 			d.Weights[r] = float64(1 + rng.IntN(4))
 		}
 		depth := 1 + i%2
-		v := model.Binarize(d)
-		p, err := satodt.Prepare(context.Background(), v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := model.NewBuilder(d, model.KindTree)
-		leaf := b.Graph(b.Leaf(0))
-		e := int(math.Round(leaf.WeightedErrors(d)))
+		v, p, leaf, e := withLeaf(t, d)
 		out, err := satodt.Search(context.Background(), p, depth, leaf, e, satodt.Settings{})
 		if err != nil {
 			t.Fatal(err)
@@ -218,14 +225,7 @@ func TestStoppedSearchBound(t *testing.T) {
 	for i := range 24 {
 		d := randomData(rng, 30+rng.IntN(30), 3+rng.IntN(3), 2+i%2, i%3 == 0)
 		depth := 2 + i%2
-		v := model.Binarize(d)
-		p, err := satodt.Prepare(context.Background(), v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := model.NewBuilder(d, model.KindTree)
-		leaf := b.Graph(b.Leaf(0))
-		cost := int(math.Round(leaf.WeightedErrors(d)))
+		v, p, leaf, cost := withLeaf(t, d)
 		budget := int64(10 + rng.IntN(400))
 		s := satodt.Settings{
 			PerRoot:   i%2 == 0,
@@ -274,14 +274,7 @@ func TestSizedAtTheGreedyTree(t *testing.T) {
 	for i := range 12 {
 		d := randomData(rng, 60+rng.IntN(60), 4, 2+i%2, i%2 == 0)
 		depth := 2
-		v := model.Binarize(d)
-		p, err := satodt.Prepare(context.Background(), v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := model.NewBuilder(d, model.KindTree)
-		leaf := b.Graph(b.Leaf(0))
-		leafCost := int(math.Round(leaf.WeightedErrors(d)))
+		v, p, leaf, leafCost := withLeaf(t, d)
 		greedy := p.Tree(p.Greedy(depth, satodt.Options{}))
 		greedyCost := int(math.Round(greedy.WeightedErrors(d)))
 		fits := p.Size(depth, satodt.CountLeaves, greedyCost).Constraints

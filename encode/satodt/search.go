@@ -97,27 +97,8 @@ type Step struct {
 // better tree (reported), a refuted bound k proves k+1 (on the trees of
 // one root test with Settings.PerRoot, on all of them otherwise).
 func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
-	out := &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
-	if out.LowerBound >= out.Cost {
-		out.LowerBound, out.Optimal = out.Cost, true
-		return out, nil
-	}
-	// The greedy complete tree: a better incumbent when it beats the one
-	// given (the counters are cut at the incumbent's error, so it is
-	// taken before the formula is sized), and where a solver that takes
-	// phases starts its search.
-	greedy := p.Greedy(d, s.Formula)
-	g := p.Tree(greedy)
-	if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
-		out.Tree, out.Cost = g, e
-		s.Report.Report(float64(e), g)
-	}
-	if out.LowerBound >= out.Cost {
-		out.LowerBound, out.Optimal = out.Cost, true
-		return out, nil
-	}
-	if s.MaxClauses > 0 && p.Size(d, s.Counter, out.Cost).Constraints > s.MaxClauses {
-		out.TooLarge = true
+	out, greedy, done := s.begin(p, d, incumbent, cost)
+	if done {
 		return out, nil
 	}
 	fo := s.Formula
@@ -191,6 +172,33 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 	return out, nil
 }
 
+// begin starts a search of depth d from the incumbent of error cost:
+// the better of it and the greedy complete tree (the counters are cut at
+// the incumbent's error, so the greedy tree is taken before the formula
+// is sized; a solver that takes phases starts its search there). done is
+// set when nothing is left to search: the incumbent meets the floor, or
+// the formula would pass Settings.MaxClauses.
+func (s Settings) begin(p *Prepared, d int, incumbent *model.Graph, cost int) (out *Outcome, greedy Assignment, done bool) {
+	out = &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
+	if out.LowerBound < out.Cost {
+		greedy = p.Greedy(d, s.Formula)
+		g := p.Tree(greedy)
+		if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
+			out.Tree, out.Cost = g, e
+			s.Report.Report(float64(e), g)
+		}
+	}
+	if out.LowerBound >= out.Cost {
+		out.LowerBound, out.Optimal = out.Cost, true
+		return out, greedy, true
+	}
+	if s.MaxClauses > 0 && p.Size(d, s.Counter, out.Cost).Constraints > s.MaxClauses {
+		out.TooLarge = true
+		return out, greedy, true
+	}
+	return out, greedy, false
+}
+
 // SearchRows finds the same optimum as Search by a lower-bounding search
 // on a growing set of groups: the formula holds only the groups met so
 // far, and the bound k starts at the known lower bound. When no tree
@@ -201,26 +209,11 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 // candidate incumbent, so the search is anytime on both sides; its
 // proofs are on fewer rows than the whole formula's.
 func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
-	out := &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
-	if out.LowerBound >= out.Cost {
-		out.LowerBound, out.Optimal = out.Cost, true
-		return out, nil
-	}
-	greedy := p.Greedy(d, s.Formula)
-	g := p.Tree(greedy)
-	if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
-		out.Tree, out.Cost = g, e
-		s.Report.Report(float64(e), g)
-	}
-	if out.LowerBound >= out.Cost {
-		out.LowerBound, out.Optimal = out.Cost, true
+	out, greedy, done := s.begin(p, d, incumbent, cost)
+	if done {
 		return out, nil
 	}
 	cost = out.Cost
-	if s.MaxClauses > 0 && p.Size(d, s.Counter, cost).Constraints > s.MaxClauses {
-		out.TooLarge = true
-		return out, nil
-	}
 	fo := s.Formula
 	fo.sidesOnly = s.Counter != CountRows
 	f, err := NewFormula(p, d, fo)
