@@ -378,7 +378,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	}
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
 	if err != nil {
-		return nil, fmt.Errorf("satodd: %w", err)
+		return nil, err // Decode's and Model's errors name the package already
 	}
 	out.Cost, out.LowerBound, out.Optimal, out.Stopped, out.Calls = r.Cost, r.LowerBound, r.Optimal, r.Stopped, r.Calls
 	return out, nil

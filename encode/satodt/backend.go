@@ -101,8 +101,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		// The greedy complete tree of the formula's shape, when it beats
 		// cart's: the counters are cut at the incumbent's error, so a
 		// better one makes a smaller formula.
-		if g := p.Tree(p.Greedy(depth, s.Formula)); g.WeightedErrors(d) < incErr {
-			inc, incErr = g, g.WeightedErrors(d)
+		g := p.Tree(p.Greedy(depth, s.Formula))
+		if e := g.WeightedErrors(d); e < incErr {
+			inc, incErr = g, e
 			job.Report.Report(incErr, inc)
 		}
 	}

@@ -42,17 +42,7 @@ type DescentResult struct {
 	Cost, LowerBound int
 	Optimal, Stopped bool
 	Calls            int
-	Steps            []DescentStep
-}
-
-// DescentStep is one solver call.
-type DescentStep struct {
-	// Part is the index of the part assumed (-1: none).
-	Part   int
-	Bound  int
-	Status sat.Status
-	// Cost is the cost of the model found (satisfiable calls).
-	Cost int
+	Steps            []Step
 }
 
 // Run descends from an incumbent of cost cost ≤ d.Cap with floor a known
@@ -100,7 +90,7 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 		if o := d.AtLeast(k + 1); o != 0 {
 			as = append(as, o.Not())
 		}
-		step := DescentStep{Part: -1, Bound: k}
+		step := Step{Part: -1, Bound: k}
 		if pt.lit != 0 {
 			as = append(as, pt.lit)
 			step.Part = i

@@ -80,13 +80,15 @@ type Outcome struct {
 	Bounds []Step
 }
 
-// Step is one solver call: the bound on the error and the answer.
+// Step is one solver call: the part assumed, the bound on the cost and
+// the answer.
 type Step struct {
+	// Part is the index of the part assumed (Descent.Parts; in Search,
+	// the root tests in Prepared.RootOrder), -1 for none.
+	Part   int
 	Bound  int
 	Status sat.Status
-	Cost   int // error of the tree found (satisfiable calls)
-	// Root is the kept test the call fixed at the root (-1: none).
-	Root int
+	Cost   int // cost of the model found (satisfiable calls)
 }
 
 // Search finds a minimum-error tree of depth at most d ≥ 1, starting
@@ -137,38 +139,29 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		Model: func(k int) (int, error) {
 			g, err := f.Decode(p, solver.Value)
 			if err != nil {
-				return 0, fmt.Errorf("satodt: %w", err)
+				return 0, err
 			}
 			e := g.WeightedErrors(p.View.Data)
 			got := int(math.Round(e))
 			if got > k || (!f.sidesOnly && got > f.Cost(solver.Value)) {
-				return 0, fmt.Errorf("satodt: the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(solver.Value))
+				return 0, fmt.Errorf("the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(solver.Value))
 			}
 			out.Tree = g
 			s.Report.Report(e, g)
 			return got, nil
 		},
 	}
-	var roots []int
 	if s.PerRoot {
-		roots = p.RootOrder()
-		for _, t := range roots {
+		for _, t := range p.RootOrder() {
 			dc.Parts = append(dc.Parts, f.F.Lit(0, t))
 		}
 	}
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("satodt: %w", err)
 	}
 	out.Cost, out.LowerBound, out.Optimal, out.Stopped = r.Cost, r.LowerBound, r.Optimal, r.Stopped
-	out.Calls += r.Calls
-	for _, st := range r.Steps {
-		root := -1
-		if st.Part >= 0 {
-			root = roots[st.Part]
-		}
-		out.Bounds = append(out.Bounds, Step{Bound: st.Bound, Status: st.Status, Cost: st.Cost, Root: root})
-	}
+	out.Calls, out.Bounds = r.Calls, r.Steps
 	return out, nil
 }
 
@@ -266,7 +259,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		if err != nil {
 			return nil, fmt.Errorf("satodt: solver: %w", err)
 		}
-		step := Step{Bound: k, Status: st, Root: -1}
+		step := Step{Part: -1, Bound: k, Status: st}
 		switch st {
 		case sat.Unknown:
 			out.Stopped = true
