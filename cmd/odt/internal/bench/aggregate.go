@@ -301,14 +301,30 @@ func WriteAggregateMarkdown(w io.Writer, rows []AggRow, shift float64) error {
 	return err
 }
 
-// writeMarkdownTable writes head and rows as a Markdown table.
+// writeMarkdownTable writes head and rows as a Markdown table, every
+// cell escaped (mdEscape).
 func writeMarkdownTable(sb *strings.Builder, head []string, rows [][]string) {
-	sb.WriteString("| " + strings.Join(head, " | ") + " |\n")
+	line := func(cells []string) {
+		sb.WriteString("|")
+		for _, c := range cells {
+			sb.WriteString(" " + mdEscape(c) + " |")
+		}
+		sb.WriteString("\n")
+	}
+	line(head)
 	sb.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
 	for _, r := range rows {
-		sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		line(r)
 	}
 }
+
+// mdEscaper escapes text for Markdown: the HTML a renderer would pass
+// through (&, <, >) as entities, the table's cell separator (|) with a
+// backslash, and line breaks (which would end a table row) as spaces.
+var mdEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
+
+// mdEscape escapes s for a Markdown file (see mdEscaper).
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
 // latexEscape escapes the characters LaTeX treats specially.
 func latexEscape(s string) string {

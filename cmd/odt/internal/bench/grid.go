@@ -60,14 +60,14 @@ type Config struct {
 
 // ParseConfig reads NAME=BACKEND[:key=value,...]: the key objective sets
 // the configuration's objective, every other key=value becomes an --opt
-// of its solves. Names are letters, digits, '-', '_' and '.'.
+// of its solves. See CheckConfigName for the names allowed.
 func ParseConfig(s string) (Config, error) {
 	name, rest, ok := strings.Cut(s, "=")
-	if !ok || name == "" || rest == "" {
+	if !ok || rest == "" {
 		return Config{}, fmt.Errorf("%q: want NAME=BACKEND[:key=value,...]", s)
 	}
-	if fileSafe(name) != name {
-		return Config{}, fmt.Errorf("configuration name %q: use letters, digits, '-', '_' and '.'", name)
+	if err := CheckConfigName(name); err != nil {
+		return Config{}, err
 	}
 	c := Config{Name: name}
 	backendName, opts, _ := strings.Cut(rest, ":")
@@ -89,6 +89,24 @@ func ParseConfig(s string) (Config, error) {
 		c.Options = append(c.Options, k+"="+v)
 	}
 	return c, nil
+}
+
+// CheckConfigName refuses a configuration name that is empty, that is
+// not made of letters, digits, '-', '_' and '.' (a name becomes part of
+// file names and of comma-separated lists), that is "." or ".." (a
+// folder), or that is the virtual best solver's (VBS, in any case).
+func CheckConfigName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("configuration name is empty: want NAME=BACKEND[:key=value,...]")
+	case fileSafe(name) != name:
+		return fmt.Errorf("configuration name %q: use letters, digits, '-', '_' and '.' (no path separator, comma or space)", name)
+	case strings.Trim(name, ".") == "":
+		return fmt.Errorf("configuration name %q: names a folder; choose another", name)
+	case strings.EqualFold(name, VBS):
+		return fmt.Errorf("configuration name %q: %s names the virtual best solver's rows; choose another", name, VBS)
+	}
+	return nil
 }
 
 // ApplyConfigs turns the cells whose Backend names a configuration into

@@ -264,10 +264,7 @@ func writeAccuracy(dir string, runs []Run, entries []AccuracyEntry, backends []s
 	head, rows := accuracyRows(entries)
 	var txt, md, cs strings.Builder
 	writeAligned(&txt, head, rows)
-	md.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
-	for _, r := range rows {
-		md.WriteString("| " + strings.Join(r, " | ") + " |\n")
-	}
+	writeMarkdownTable(&md, head, rows)
 	cw := csv.NewWriter(&cs)
 	cw.Write(head)
 	cw.WriteAll(rows)

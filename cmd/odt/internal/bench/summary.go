@@ -46,12 +46,59 @@ func ReadRuns(r io.Reader, name string) ([]Run, error) {
 		if run.Backend == "" || run.Dataset == "" {
 			return nil, fmt.Errorf("%s:%d: not a bench run (no backend or dataset)", name, line)
 		}
+		if err := run.check(); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
 		runs = append(runs, run)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return runs, nil
+}
+
+// MaxSeconds is the largest time a run may record (about 31 years): a
+// larger one is not a measurement.
+const MaxSeconds = 1e9
+
+// check refuses a run whose numbers no measurement gives: a time that is
+// negative, not finite or above MaxSeconds; a memory peak that is
+// negative or not finite; an objective or bound that is not finite.
+func (r *Run) check() error {
+	secs := []struct {
+		name string
+		v    *float64
+	}{{"seconds", &r.Seconds}, {"cpu_seconds", &r.CPUSeconds}, {"time_limit", &r.TimeLimit},
+		{"time_to_best", r.TimeToBest}, {"time_to_proof", r.TimeToProof}}
+	for i, inc := range r.Incumbents {
+		secs = append(secs, struct {
+			name string
+			v    *float64
+		}{fmt.Sprintf("incumbents[%d].seconds", i), &inc.Seconds})
+		if math.IsNaN(inc.Objective) || math.IsInf(inc.Objective, 0) {
+			return fmt.Errorf("incumbents[%d].objective %v: not a finite number", i, inc.Objective)
+		}
+	}
+	for _, s := range secs {
+		if s.v != nil && (!(*s.v >= 0) || *s.v > MaxSeconds) {
+			return fmt.Errorf("%s %v: a time must be a number of seconds from 0 to %g", s.name, *s.v, float64(MaxSeconds))
+		}
+	}
+	if !(r.PeakMB >= 0) || math.IsInf(r.PeakMB, 0) {
+		return fmt.Errorf("peak_mb %v: want a finite, non-negative number", r.PeakMB)
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"objective", r.Objective}, {"lower_bound", r.LowerBound}} {
+		if f.v != nil && (math.IsNaN(*f.v) || math.IsInf(*f.v, 0)) {
+			return fmt.Errorf("%s %v: not a finite number", f.name, *f.v)
+		}
+	}
+	if r.Objective != nil && r.LowerBound == nil {
+		return fmt.Errorf("objective without lower_bound")
+	}
+	return nil
 }
 
 // ReadRunFiles reads runs from files or from folders holding runs.jsonl.
@@ -437,14 +484,16 @@ func (s Summary) writeConflicts(sb *strings.Builder) {
 func (s Summary) WriteMarkdown(w io.Writer) error {
 	head, rows := s.rows(roundNum)
 	var sb strings.Builder
-	sb.WriteString("| " + strings.Join(head, " | ") + " |\n")
-	sb.WriteString("|" + strings.Repeat("---|", len(head)) + "\n")
-	for _, r := range rows {
-		sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
-	}
+	writeMarkdownTable(&sb, head, rows)
 	if len(s.Conflicts)+len(s.Failures) > 0 {
+		var notes strings.Builder
+		s.writeConflicts(&notes)
 		sb.WriteString("\n")
-		s.writeConflicts(&sb)
+		for _, l := range strings.SplitAfter(notes.String(), "\n") {
+			if l != "" {
+				sb.WriteString(mdEscape(strings.TrimSuffix(l, "\n")) + "\n")
+			}
+		}
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
