@@ -284,28 +284,46 @@ func newMeta(ctx context.Context, timeLimit time.Duration, memLimit int, extra [
 		m.Revision += "+modified"
 	}
 	bench.MachineMeta(m)
+	m.Host, _ = os.Hostname()
 	m.Solvers = bench.ExternalSolvers(ctx, extra)
 	return m
 }
 
 func runBenchMerge(e env, args []string) error {
-	c := newFlags("bench merge", "odt bench merge [--out DIR] RESULTS...",
+	c := newFlags("bench merge", "odt bench merge [--out DIR] [--force] RESULTS...",
 		"Combines the runs.jsonl of several shards (files, or the folders holding them) into one\n"+
-			"table and set of pictures, as if the whole grid had run at once.", 1, -1)
+			"table and set of pictures, as if the whole grid had run at once: it copies each run's\n"+
+			"output into DIR/runs/ and writes a meta.json with the shards' common settings and each\n"+
+			"shard's command, host, revision, start and end. Shards whose settings differ (time or\n"+
+			"memory limit, odt revision or build, external solvers, the grid's options, backends,\n"+
+			"data or depths) are refused, naming the difference, unless --force.", 1, -1)
 	var out string
-	var quiet bool
+	var quiet, force bool
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-merged-YYYYMMDD-HHMMSS here)")
+	c.BoolVar(&force, "force", false, "merge shards whose settings differ (meta.json lists the differences)")
 	c.quietFlag(&quiet)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
 	}
+	if out == "-" {
+		return usagef("--out is the folder bench merge writes its files in; - (stdout) does not apply (the table goes to stdout anyway)")
+	}
 	runs, err := bench.ReadRunFiles(pos)
 	if err != nil {
 		return badInput(err)
 	}
-	if out == "-" {
-		return usagef("--out is the folder bench merge writes its files in; - (stdout) does not apply (the table goes to stdout anyway)")
+	metas, err := readMetas(pos)
+	if err != nil {
+		return badInput(err)
+	}
+	meta, diffs := bench.MergeMeta(pos, metas, os.Args)
+	diffs = append(diffs, bench.RunDifferences(runs)...)
+	if len(diffs) > 0 && !force {
+		return usagef("the shards differ in their settings, so their runs do not compare (give --force to merge anyway):\n  %s", strings.Join(diffs, "\n  "))
+	}
+	if meta != nil {
+		meta.Differences = diffs
 	}
 	if out == "" {
 		out = "bench-merged-" + time.Now().Format("20060102-150405")
@@ -313,20 +331,15 @@ func runBenchMerge(e env, args []string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(out, bench.RunsFile))
+	notes, err := bench.CarryOutputs(out, runs)
 	if err != nil {
 		return err
 	}
-	if err := bench.WriteRuns(f, runs); err != nil {
-		f.Close()
-		return err
+	for _, n := range notes {
+		fmt.Fprintln(e.stderr, "odt bench merge: "+n)
 	}
-	if err := f.Close(); err != nil {
+	if err := writeRunsFile(out, runs); err != nil {
 		return err
-	}
-	meta, err := firstMeta(pos)
-	if err != nil {
-		return badInput(err)
 	}
 	if meta != nil {
 		if _, err := bench.WriteMeta(out, meta); err != nil {
@@ -336,20 +349,23 @@ func runBenchMerge(e env, args []string) error {
 	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta}, quiet)
 }
 
-// firstMeta reads the settings record of the first result folder among
-// paths that has one (nil when none has).
-func firstMeta(paths []string) (*bench.Meta, error) {
-	for _, p := range paths {
+// readMetas reads the settings record of each result folder among paths
+// (of the folder holding a runs.jsonl given as a file); nil where a
+// folder has none.
+func readMetas(paths []string) ([]*bench.Meta, error) {
+	metas := make([]*bench.Meta, len(paths))
+	for i, p := range paths {
 		dir := p
 		if st, err := os.Stat(p); err != nil || !st.IsDir() {
 			dir = filepath.Dir(p)
 		}
 		m, err := bench.ReadMeta(dir)
-		if m != nil || err != nil {
-			return m, err
+		if err != nil {
+			return nil, err
 		}
+		metas[i] = m
 	}
-	return nil, nil
+	return metas, nil
 }
 
 func runBenchReport(e env, args []string) error {
@@ -382,9 +398,13 @@ func runBenchReport(e env, args []string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	meta, err := firstMeta(pos)
+	metas, err := readMetas(pos)
 	if err != nil {
 		return badInput(err)
+	}
+	meta := metas[0]
+	if len(pos) > 1 {
+		meta, _ = bench.MergeMeta(pos, metas, os.Args)
 	}
 	if out == "" {
 		if st, err := os.Stat(pos[0]); len(pos) == 1 && err == nil && st.IsDir() {
@@ -395,6 +415,13 @@ func runBenchReport(e env, args []string) error {
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
+	}
+	notes, err := bench.CarryOutputs(out, runs)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(e.stderr, "odt bench report: "+n)
 	}
 	if _, err := os.Stat(filepath.Join(out, bench.RunsFile)); os.IsNotExist(err) {
 		if err := writeRunsFile(out, runs); err != nil {

@@ -50,6 +50,9 @@ func TestBenchEndToEnd(t *testing.T) {
 	if tableRows(out) != tableRows(merged) {
 		t.Fatalf("merged shards differ from the whole grid:\n%s\nvs\n%s", out, merged)
 	}
+	if n := reportLinks(t, filepath.Join(dir, "merged")); n != 8 {
+		t.Errorf("merged report links %d run outputs, want 8", n)
+	}
 }
 
 // tableRows keeps the table's identifying and result columns (dataset,

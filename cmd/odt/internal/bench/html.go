@@ -81,6 +81,17 @@ func settingsRows(m *Meta) [][2]string {
 		{"memory limit", memoryText(m.MemoryLimitMB)},
 		{"started / ended", m.Start.Format("2006-01-02 15:04:05 MST") + " / " + m.End.Format("2006-01-02 15:04:05 MST")},
 	}
+	if m.Host != "" {
+		rows = append(rows, [2]string{"host", m.Host})
+	}
+	for i, sh := range m.Shards {
+		rows = append(rows, [2]string{fmt.Sprintf("shard %d of %d", i+1, len(m.Shards)), fmt.Sprintf("%s: %s on %s, revision %s, %s / %s",
+			sh.Path, strings.Join(sh.Command, " "), orDash(sh.Host), orDash(sh.Revision),
+			sh.Start.Format("2006-01-02 15:04:05 MST"), sh.End.Format("2006-01-02 15:04:05 MST"))})
+	}
+	for _, d := range m.Differences {
+		rows = append(rows, [2]string{"shards differ (merged with --force)", d})
+	}
 	if len(m.Seeds) > 0 {
 		var ss []string
 		for _, s := range m.Seeds {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,133 @@ type Meta struct {
 	SGMShift float64   `json:"sgm_shift_s"`
 	Start    time.Time `json:"start"`
 	End      time.Time `json:"end"`
+	// Host is the machine's host name.
+	Host string `json:"host,omitempty"`
+	// Shards lists, for results merged from several folders, each
+	// folder's own record (Start and End then span them all).
+	Shards []ShardMeta `json:"shards,omitempty"`
+	// Differences lists the settings in which merged shards differ (a
+	// merge forced with --force; empty otherwise).
+	Differences []string `json:"differences,omitempty"`
+}
+
+// ShardMeta is what a merged record keeps of each shard's own.
+type ShardMeta struct {
+	// Path is the folder or file the shard was read from.
+	Path     string    `json:"path"`
+	Command  []string  `json:"command"`
+	Host     string    `json:"host,omitempty"`
+	Revision string    `json:"odt_revision,omitempty"`
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+}
+
+// settings lists the settings two shards of one grid must share, as
+// name and value: the limits, the odt build, the external solvers and
+// the grid itself (the command line without its shard, output folder,
+// quiet flag and limits, which are compared on their own).
+func (m *Meta) settings() [][2]string {
+	var solvers []string
+	for p, v := range m.Solvers {
+		solvers = append(solvers, p+": "+v)
+	}
+	slices.Sort(solvers)
+	return [][2]string{
+		{"time limit", fullSec(m.TimeLimit) + " s"},
+		{"memory limit", memoryText(m.MemoryLimitMB)},
+		{"odt revision", orDash(m.Revision)},
+		{"odt version", orDash(m.Version)},
+		{"build tags", orDash(strings.Join(m.Tags, ","))},
+		{"external solvers", orDash(strings.Join(solvers, "; "))},
+		{"grid", orDash(strings.Join(gridArgs(m.Command), " "))},
+	}
+}
+
+// gridArgs is a bench command line without the program, the shard, the
+// output folder, the quiet flag and the limits.
+func gridArgs(cmd []string) []string {
+	if len(cmd) == 0 {
+		return nil
+	}
+	var out []string
+	args := cmd[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+			continue
+		}
+		switch name {
+		case "q", "quiet":
+			continue
+		case "shard", "o", "out", "time-limit", "memory-limit":
+			if !hasValue {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// MergeMeta combines the records of shards read from paths (a nil record:
+// none kept) into one: the first record's settings, command the merge's
+// own command line, Start and End spanning the shards, and every shard's
+// command, host, revision, start and end. It also returns the settings in
+// which the shards differ, each naming the values and the shards.
+func MergeMeta(paths []string, metas []*Meta, command []string) (*Meta, []string) {
+	var merged *Meta
+	var first int
+	for i, m := range metas {
+		if m == nil {
+			continue
+		}
+		if merged == nil {
+			c := *m
+			merged, first = &c, i
+			merged.Shards, merged.Differences, merged.Seeds = nil, nil, nil
+		}
+		if m.Start.Before(merged.Start) {
+			merged.Start = m.Start
+		}
+		if m.End.After(merged.End) {
+			merged.End = m.End
+		}
+		for _, s := range m.Seeds {
+			if !slices.Contains(merged.Seeds, s) {
+				merged.Seeds = append(merged.Seeds, s)
+			}
+		}
+		shards := m.Shards
+		if len(shards) == 0 {
+			shards = []ShardMeta{{Path: paths[i], Command: m.Command, Host: m.Host, Revision: m.Revision, Start: m.Start, End: m.End}}
+		}
+		merged.Shards = append(merged.Shards, shards...)
+	}
+	if merged == nil {
+		return nil, nil
+	}
+	slices.Sort(merged.Seeds)
+	merged.Command = command
+	var diffs []string
+	want := metas[first].settings()
+	for j, kv := range want {
+		var other []string
+		for i, m := range metas {
+			if m == nil || i == first {
+				continue
+			}
+			if v := m.settings()[j][1]; v != kv[1] {
+				other = append(other, fmt.Sprintf("%s in %s", v, paths[i]))
+			}
+		}
+		if len(other) > 0 {
+			diffs = append(diffs, fmt.Sprintf("%s: %s in %s, but %s", kv[0], kv[1], paths[first], strings.Join(other, ", ")))
+		}
+	}
+	return merged, diffs
 }
 
 // MachineMeta fills in the machine fields of a Meta from this host.

@@ -60,6 +60,9 @@ type Run struct {
 	// stdout and stderr are what the process printed (not recorded in
 	// runs.jsonl; Execute keeps them in Output).
 	stdout, stderr []byte
+	// file is the runs.jsonl the run was read from ("" for a run made
+	// here), which Output is relative to the folder of.
+	file string
 }
 
 // Failed reports whether the run produced no result.

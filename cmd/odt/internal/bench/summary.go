@@ -124,6 +124,7 @@ func ReadRunFiles(paths []string) ([]Run, error) {
 			return nil, err
 		}
 		for _, r := range rs {
+			r.file = p
 			if i, ok := byKey[r.Key()]; ok {
 				if old := runs[i]; !slices.Equal(old.Options, r.Options) || old.Revision != r.Revision {
 					return nil, fmt.Errorf("%s and %s both hold %s %s %s with different %s: merging would make one row of two variants; "+
@@ -142,6 +143,87 @@ func ReadRunFiles(paths []string) ([]Run, error) {
 	// keep their order).
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Index < runs[j].Index })
 	return runs, nil
+}
+
+// RunDifferences lists the settings the runs record in which the files
+// they were read from differ: the time limit and the odt revision. Runs
+// of one grid share both, whatever their shard.
+func RunDifferences(runs []Run) []string {
+	type field struct {
+		name string
+		of   func(*Run) string
+	}
+	fields := []field{
+		{"time limit", func(r *Run) string { return fullSec(r.TimeLimit) + " s" }},
+		{"odt revision", func(r *Run) string { return orDash(r.Revision) }},
+	}
+	var diffs []string
+	for _, f := range fields {
+		var first, firstFile string
+		var other []string
+		seen := map[string]bool{}
+		for i := range runs {
+			r := &runs[i]
+			v := f.of(r)
+			switch {
+			case firstFile == "":
+				first, firstFile = v, r.file
+			case v != first && !seen[v+"\x00"+r.file]:
+				seen[v+"\x00"+r.file] = true
+				other = append(other, fmt.Sprintf("%s in %s", v, r.file))
+			}
+		}
+		if len(other) > 0 {
+			diffs = append(diffs, fmt.Sprintf("%s of the runs: %s in %s, but %s", f.name, first, firstFile, strings.Join(other, ", ")))
+		}
+	}
+	return diffs
+}
+
+// CarryOutputs copies the output file of every run read from another
+// folder (Run.Output, under runs/) into dir, so that the links of dir's
+// report resolve. A run whose output is missing from its folder loses
+// its link; the returned notes say which.
+func CarryOutputs(dir string, runs []Run) ([]string, error) {
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	to := abs(dir)
+	var notes []string
+	for i := range runs {
+		r := &runs[i]
+		if r.Output == "" || r.file == "" {
+			continue
+		}
+		from := abs(filepath.Dir(r.file))
+		if from == to {
+			continue
+		}
+		rel := filepath.FromSlash(r.Output)
+		if !filepath.IsLocal(rel) {
+			notes = append(notes, fmt.Sprintf("%s: output %q is not a file of its folder; link left out", r.file, r.Output))
+			r.Output = ""
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(from, rel))
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v; link left out", r.file, err))
+			r.Output = ""
+			continue
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return notes, err
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return notes, err
+		}
+	}
+	return notes, nil
 }
 
 // differs says what differs between two runs of one cell.
