@@ -58,6 +58,8 @@ type CDCL struct {
 
 	conflicts, decisions, propagations int64
 	reductions, compactions            int
+
+	proof *proofLog // the LRAT proof being logged (nil: none, see StartProof)
 }
 
 // Clauses live in an arena of int32: at reference c, the header
@@ -89,11 +91,17 @@ const (
 	maxChunks      = 1 << (31 - chunkBits)
 	hdrLearnt      = 1 << 30
 	hdrGone        = 1 << 29
-	hdrSize        = hdrGone - 1
+	hdrProof       = 1 << 28
+	hdrSize        = hdrProof - 1
 	noReason       = -1
 	hdrWords       = 1
 	forwardAddress = hdrWords // compaction: where a moved clause's new reference is kept
 )
+
+// While a proof is logged (StartProof), every clause made carries one
+// more word, its last: its proof ID (hdrProof set in the header). A
+// solve without a proof never sets the flag, and the words it reads are
+// laid out as before.
 
 // clause returns the chunk holding clause c and c's offset in it.
 func (s *CDCL) clause(c int32) ([]int32, int32) { return s.chunks[c>>chunkBits], c & chunkMask }
@@ -130,6 +138,9 @@ func wordsOf(h int32) int32 {
 	if h&hdrLearnt != 0 {
 		n++
 	}
+	if h&hdrProof != 0 {
+		n++
+	}
 	return n
 }
 
@@ -140,11 +151,18 @@ func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 		h |= hdrLearnt
 		need++
 	}
+	if s.proof != nil {
+		h |= hdrProof
+		need++
+	}
 	c, w := s.alloc(need)
 	w[0] = h
 	copy(w[hdrWords:], ls)
 	if learnt {
-		w[need-1] = 0
+		w[hdrWords+len(ls)] = 0
+	}
+	if s.proof != nil {
+		w[need-1] = s.proof.id
 	}
 	return c
 }
@@ -296,6 +314,9 @@ func (s *CDCL) grow(n int) {
 		s.poison = append(s.poison, false)
 		s.order.insert(int32(v))
 	}
+	if s.proof != nil {
+		s.proof.grow(n)
+	}
 }
 
 func (s *CDCL) value(l int32) int8 { return s.vals[l] }
@@ -329,6 +350,9 @@ func (s *CDCL) attach(c int32) {
 // at the current level. Only a unit clause goes back to level 0.
 func (s *CDCL) AddClause(lits ...Lit) {
 	if !s.ok {
+		if s.proof != nil {
+			s.proof.input(lits)
+		}
 		return
 	}
 	ls := s.buf[:0]
@@ -341,6 +365,9 @@ func (s *CDCL) AddClause(lits ...Lit) {
 			s.grow(l.Var())
 		}
 		ls = append(ls, internal(l))
+	}
+	if s.proof != nil {
+		s.proof.input(lits)
 	}
 	slices.Sort(ls)
 	ls = slices.Compact(ls)
@@ -356,6 +383,9 @@ func (s *CDCL) AddClause(lits ...Lit) {
 			return // satisfied at level 0
 		}
 	}
+	if s.proof != nil && j < len(ls) {
+		s.proofShorten(lits, ls[:j])
+	}
 	ls = ls[:j]
 	switch len(ls) {
 	case 0:
@@ -364,9 +394,15 @@ func (s *CDCL) AddClause(lits ...Lit) {
 		s.cancelUntil(0)
 		if s.value(ls[0]) == 0 {
 			s.enqueue(ls[0], noReason)
+			if s.proof != nil {
+				s.proof.setUnit(ls[0]>>1, s.proof.id)
+			}
 		}
-		if s.propagate() != noReason {
+		if confl := s.propagate(); confl != noReason {
 			s.ok = false
+			if s.proof != nil {
+				s.proofEmpty(confl)
+			}
 		}
 	default:
 		if s.decisionLevel() == 0 {
@@ -729,6 +765,9 @@ func (s *CDCL) reduceDB() {
 	half := len(s.learnts) / 2
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
+			if s.proof != nil {
+				s.proof.delete(s.id(c))
+			}
 			ch, o := s.clause(c)
 			ch[o] |= hdrGone
 			w := s.words(c)
@@ -739,6 +778,9 @@ func (s *CDCL) reduceDB() {
 		kept = append(kept, c)
 	}
 	s.learnts = kept
+	if s.proof != nil {
+		s.proof.endDelete()
+	}
 	for l, ws := range s.watches {
 		j := 0
 		for _, w := range ws {
@@ -821,7 +863,14 @@ func luby(x int) float64 {
 // it (keptLevels); any other answer leaves the solver at level 0.
 func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 	s.model = s.model[:0]
+	if s.proof != nil {
+		s.proof.final = 0
+	}
 	if !s.ok {
+		if s.proof != nil {
+			s.proof.final = s.proof.empty
+			s.proof.finalLits = s.proof.finalLits[:0]
+		}
 		return Unsatisfiable, nil
 	}
 	if ctx.Err() != nil {
@@ -835,9 +884,14 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 		as[i] = internal(a)
 	}
 	s.cancelUntil(s.keptLevels(as))
-	if s.decisionLevel() == 0 && s.propagate() != noReason {
-		s.ok = false
-		return Unsatisfiable, nil
+	if s.decisionLevel() == 0 {
+		if confl := s.propagate(); confl != noReason {
+			s.ok = false
+			if s.proof != nil {
+				s.proofEmpty(confl)
+			}
+			return Unsatisfiable, nil
+		}
 	}
 	s.stopAt = 0
 	if s.limit > 0 {
@@ -894,12 +948,21 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 			s.conflicts++
 			if s.decisionLevel() == 0 {
 				s.ok = false
+				if s.proof != nil {
+					s.proofEmpty(confl)
+				}
 				return Unsatisfiable, false
 			}
 			learnt, bt := s.analyze(confl)
+			if s.proof != nil {
+				learnt = s.proofLearnt(learnt, confl)
+			}
 			s.cancelUntil(bt)
 			if len(learnt) == 1 {
 				s.enqueue(learnt[0], noReason)
+				if s.proof != nil {
+					s.proof.setUnit(learnt[0]>>1, s.proof.id)
+				}
 			} else {
 				c := s.newClause(learnt, true)
 				s.learntWords += s.words(c)
@@ -941,6 +1004,9 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				s.trailLim = append(s.trailLim, len(s.trail)) // satisfied already
 				continue
 			} else if v == -1 {
+				if s.proof != nil {
+					s.proofFinal(p)
+				}
 				return Unsatisfiable, false // refuted under the assumptions
 			}
 			next = p

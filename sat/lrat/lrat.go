@@ -1,0 +1,343 @@
+// Package lrat checks LRAT proofs of unsatisfiability: a DIMACS formula
+// and a proof that derives clauses from it, each with the IDs of the
+// clauses that make it follow by reverse unit propagation (RUP), and
+// deletes clauses that are no longer needed.
+//
+// The checker is written to be read: it has no watched literals and no
+// cleverness. For each added clause it assigns the negation of the
+// clause, then goes through the hints in order; each hint must be a live
+// clause with every literal false but one, which is then assigned true,
+// and the last hint must have every literal false (the conflict). Any
+// other outcome refuses the step and names it: file, line, clause ID,
+// hint and reason. Proofs with RAT steps (negative hints) are refused.
+//
+// The text format (one step per line; numbers separated by spaces):
+//
+//	ID L1 L2 ... 0 H1 H2 ... 0    add clause ID (literals, then hints)
+//	ID d ID1 ID2 ... 0            delete clauses (the first ID is ignored)
+//
+// Input clauses have IDs 1..m in the order of the DIMACS file; each added
+// ID must be larger than every ID before it. Lines starting with "c" are
+// comments.
+//
+// A certificate directory (see Index) bundles formulas, proofs and what
+// their refutations certify; CheckDir checks one.
+package lrat
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ErrRefused wraps every error that refuses a formula, a proof or a
+// certificate (as opposed to a file that cannot be read).
+var ErrRefused = errors.New("refused")
+
+// StepError says which step of a proof fails and why.
+type StepError struct {
+	File   string
+	Line   int
+	ID     int64 // the clause the step adds or deletes from (0: unknown)
+	Reason string
+}
+
+func (e *StepError) Error() string {
+	if e.ID > 0 {
+		return fmt.Sprintf("%s:%d: clause %d: %s", e.File, e.Line, e.ID, e.Reason)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason)
+}
+
+func (e *StepError) Unwrap() error { return ErrRefused }
+
+// Checker holds a formula and the clauses a proof has derived from it so
+// far.
+type Checker struct {
+	vars    int
+	inputs  int64
+	clauses [][]int // by ID; nil: no such clause (never made, or deleted)
+	lastID  int64
+	value   []int8 // by variable: 1 true, -1 false, 0 unassigned
+	trail   []int  // the variables assigned by the current step
+	// Added and Deleted count the proof's steps checked so far.
+	Added, Deleted int64
+}
+
+// ReadDIMACS reads a DIMACS CNF formula (name is used in errors) and
+// returns a checker holding its clauses as IDs 1..m.
+func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
+	c := &Checker{clauses: [][]int{nil}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
+	header := false
+	var declared int64
+	var open []int
+	line := 0
+	fail := func(format string, a ...any) error {
+		return &StepError{File: name, Line: line, Reason: fmt.Sprintf(format, a...)}
+	}
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "c") {
+			continue
+		}
+		if f[0] == "p" {
+			if header || len(f) != 4 || f[1] != "cnf" {
+				return nil, fail("a second or malformed problem line (want \"p cnf VARS CLAUSES\")")
+			}
+			v, err1 := strconv.Atoi(f[2])
+			n, err2 := strconv.ParseInt(f[3], 10, 64)
+			if err1 != nil || err2 != nil || v < 0 || n < 0 || v > 1<<30 {
+				return nil, fail("bad problem line %q", sc.Text())
+			}
+			c.vars, declared, header = v, n, true
+			continue
+		}
+		if !header {
+			return nil, fail("a clause before the problem line")
+		}
+		for _, t := range f {
+			x, err := strconv.Atoi(t)
+			if err != nil {
+				return nil, fail("%q is not a literal", t)
+			}
+			if x == 0 {
+				if open == nil {
+					open = []int{} // the empty clause
+				}
+				c.clauses = append(c.clauses, open)
+				open = nil
+				continue
+			}
+			if x > c.vars || -x > c.vars {
+				return nil, fail("literal %d beyond the %d variables declared", x, c.vars)
+			}
+			open = append(open, x)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if !header {
+		return nil, fail("no problem line")
+	}
+	if open != nil {
+		return nil, fail("the last clause has no terminating 0")
+	}
+	c.inputs = int64(len(c.clauses) - 1)
+	if c.inputs != declared {
+		return nil, fail("%d clauses, %d declared", c.inputs, declared)
+	}
+	c.lastID = c.inputs
+	c.value = make([]int8, c.vars+1)
+	return c, nil
+}
+
+// Inputs is the number of clauses of the formula.
+func (c *Checker) Inputs() int64 { return c.inputs }
+
+// Clause returns live clause id (an input or a derived clause not
+// deleted).
+func (c *Checker) Clause(id int64) ([]int, bool) {
+	if id <= 0 || id >= int64(len(c.clauses)) || c.clauses[id] == nil {
+		return nil, false
+	}
+	return c.clauses[id], true
+}
+
+// live reports whether id names a live clause (an empty clause is
+// stored as a non-nil empty slice).
+func (c *Checker) live(id int64) bool {
+	return id > 0 && id < int64(len(c.clauses)) && c.clauses[id] != nil
+}
+
+// Check reads a text LRAT proof (name is used in errors) and checks
+// every step. It returns a *StepError at the first step refused.
+func (c *Checker) Check(r io.Reader, name string) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "c") {
+			continue
+		}
+		fail := func(id int64, format string, a ...any) error {
+			return &StepError{File: name, Line: line, ID: id, Reason: fmt.Sprintf(format, a...)}
+		}
+		id, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || id <= 0 {
+			return fail(0, "%q is not a clause ID", f[0])
+		}
+		if len(f) > 1 && f[1] == "d" {
+			ids, rest, err := numbers(f[2:])
+			if err != nil || len(rest) != 0 {
+				return fail(id, "a deletion is \"ID d ID... 0\"")
+			}
+			for _, d := range ids {
+				if !c.live(int64(d)) {
+					return fail(id, "deletes clause %d, which does not exist", d)
+				}
+				c.clauses[d] = nil
+				c.Deleted++
+			}
+			continue
+		}
+		lits, rest, err := numbers(f[1:])
+		if err != nil {
+			return fail(id, "literals: %v", err)
+		}
+		hints, rest, err := numbers(rest)
+		if err != nil {
+			return fail(id, "hints: %v", err)
+		}
+		if len(rest) != 0 {
+			return fail(id, "text after the hints' terminating 0")
+		}
+		if id <= c.lastID {
+			return fail(id, "the ID is not larger than the last one (%d)", c.lastID)
+		}
+		for _, l := range lits {
+			if l > c.vars || -l > c.vars {
+				return fail(id, "literal %d beyond the formula's %d variables", l, c.vars)
+			}
+		}
+		if reason := c.rup(lits, hints); reason != "" {
+			return fail(id, "%s", reason)
+		}
+		for int64(len(c.clauses)) < id {
+			c.clauses = append(c.clauses, nil)
+		}
+		if lits == nil {
+			lits = []int{}
+		}
+		c.clauses = append(c.clauses, lits)
+		c.lastID = id
+		c.Added++
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// numbers reads integers up to and including a 0 and returns them and
+// the words after the 0.
+func numbers(words []string) ([]int, []string, error) {
+	var out []int
+	for i, w := range words {
+		x, err := strconv.Atoi(w)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%q is not a number", w)
+		}
+		if x == 0 {
+			return out, words[i+1:], nil
+		}
+		out = append(out, x)
+	}
+	return nil, nil, errors.New("no terminating 0")
+}
+
+// rup checks that clause lits follows from the hints by unit
+// propagation and returns why not ("" when it does).
+func (c *Checker) rup(lits, hints []int) string {
+	defer c.unassign()
+	for _, l := range lits {
+		switch c.val(l) {
+		case 1:
+			return "" // l and -l both in the clause: a tautology
+		case 0:
+			c.assign(-l)
+		}
+	}
+	for k, h := range hints {
+		if h < 0 {
+			return fmt.Sprintf("hint %d (number %d) is a RAT hint, which this checker does not take", h, k+1)
+		}
+		cl, ok := c.Clause(int64(h))
+		if !ok {
+			return fmt.Sprintf("hint %d (number %d) is not a clause (never added, or deleted)", h, k+1)
+		}
+		unit, free := 0, 0
+		for _, l := range cl {
+			switch c.val(l) {
+			case 1:
+				return fmt.Sprintf("hint %d (number %d) is satisfied, not unit", h, k+1)
+			case 0:
+				if l != unit {
+					free++
+					unit = l
+				}
+			}
+		}
+		switch free {
+		case 0:
+			if k != len(hints)-1 {
+				return fmt.Sprintf("hint %d (number %d) is the conflict, but %d hints follow it", h, k+1, len(hints)-1-k)
+			}
+			return ""
+		case 1:
+			c.assign(unit)
+		default:
+			return fmt.Sprintf("hint %d (number %d) is not unit: %d literals unassigned", h, k+1, free)
+		}
+	}
+	return "the hints end without a conflict"
+}
+
+func (c *Checker) val(l int) int8 {
+	if l > 0 {
+		return c.value[l]
+	}
+	return -c.value[-l]
+}
+
+func (c *Checker) assign(l int) {
+	v := l
+	if l < 0 {
+		v = -l
+	}
+	if l > 0 {
+		c.value[v] = 1
+	} else {
+		c.value[v] = -1
+	}
+	c.trail = append(c.trail, v)
+}
+
+func (c *Checker) unassign() {
+	for _, v := range c.trail {
+		c.value[v] = 0
+	}
+	c.trail = c.trail[:0]
+}
+
+// CheckFiles reads the formula and checks the proof, and returns the
+// checker holding the clauses at the proof's end.
+func CheckFiles(formula, proof string) (*Checker, error) {
+	ff, err := os.Open(formula)
+	if err != nil {
+		return nil, err
+	}
+	defer ff.Close()
+	c, err := ReadDIMACS(bufio.NewReaderSize(ff, 1<<16), formula)
+	if err != nil {
+		return nil, err
+	}
+	pf, err := os.Open(proof)
+	if err != nil {
+		return nil, err
+	}
+	defer pf.Close()
+	if err := c.Check(bufio.NewReaderSize(pf, 1<<16), proof); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -1,0 +1,74 @@
+package lrat_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+// formula is x1 ∨ x2, ¬x1 ∨ x2, x1 ∨ ¬x2, ¬x1 ∨ ¬x2: unsatisfiable.
+const formula = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+
+func Example() {
+	c, err := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Clause 5 is x2 (assume ¬x2: clause 1 implies x1, clause 2 is
+	// false), clause 6 the empty clause (clause 5 implies x2, clause 4
+	// then ¬x1, and clause 3 is false).
+	proof := "5 2 0 1 2 0\n6 0 5 4 3 0\n6 d 1 2 0\n"
+	if err := c.Check(strings.NewReader(proof), "f.lrat"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	empty, ok := c.Clause(6)
+	fmt.Println(ok, len(empty), c.Added, c.Deleted)
+	// Output: true 0 2 2
+}
+
+func TestRefusals(t *testing.T) {
+	for _, tc := range []struct{ proof, want string }{
+		{"5 2 0 1 0\n", "f.lrat:1: clause 5: the hints end without a conflict"},
+		{"5 0 1 0\n", "f.lrat:1: clause 5: hint 1 (number 1) is not unit: 2 literals unassigned"},
+		{"5 2 0 1 2 4 0\n", "f.lrat:1: clause 5: hint 2 (number 2) is the conflict, but 1 hints follow it"},
+		{"5 2 0 3 1 2 0\n", "f.lrat:1: clause 5: hint 3 (number 1) is satisfied, not unit"},
+		{"5 2 0 1 9 0\n", "f.lrat:1: clause 5: hint 9 (number 2) is not a clause (never added, or deleted)"},
+		{"5 2 0 1 -3 0\n", "f.lrat:1: clause 5: hint -3 (number 2) is a RAT hint, which this checker does not take"},
+		{"5 d 1 0\n6 2 0 1 2 0\n", "f.lrat:2: clause 6: hint 1 (number 1) is not a clause (never added, or deleted)"},
+		{"4 2 0 1 3 0\n", "f.lrat:1: clause 4: the ID is not larger than the last one (4)"},
+		{"5 d 7 0\n", "f.lrat:1: clause 5: deletes clause 7, which does not exist"},
+		{"5 3 0 1 3 0\n", "f.lrat:1: clause 5: literal 3 beyond the formula's 2 variables"},
+		{"5 2 0 1 3\n", "f.lrat:1: clause 5: hints: no terminating 0"},
+		{"x 2 0 1 3 0\n", "f.lrat:1: \"x\" is not a clause ID"},
+	} {
+		c, err := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.Check(strings.NewReader(tc.proof), "f.lrat")
+		if err == nil || err.Error() != tc.want || !errors.Is(err, lrat.ErrRefused) {
+			t.Errorf("proof %q: got %v, want %s", tc.proof, err, tc.want)
+		}
+	}
+}
+
+func TestReadDIMACSRefusals(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"1 2 0\n", "f.cnf:1: a clause before the problem line"},
+		{"p cnf 2 1\n1 3 0\n", "f.cnf:2: literal 3 beyond the 2 variables declared"},
+		{"p cnf 2 2\n1 2 0\n", "f.cnf:2: 1 clauses, 2 declared"},
+		{"p cnf 2 1\n1 2\n", "f.cnf:2: the last clause has no terminating 0"},
+		{"p cnf x 1\n", "f.cnf:1: bad problem line \"p cnf x 1\""},
+		{"c nothing\n", "f.cnf:1: no problem line"},
+	} {
+		_, err := lrat.ReadDIMACS(strings.NewReader(tc.in), "f.cnf")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q: got %v, want %s", tc.in, err, tc.want)
+		}
+	}
+}

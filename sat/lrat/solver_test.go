@@ -1,0 +1,199 @@
+package lrat_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/sat"
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+// refutation is an Unsatisfiable answer: its assumptions and the log ID
+// of the clause refuting them.
+type refutation struct {
+	assumptions []sat.Lit
+	id          int64
+}
+
+// solveRandom runs odtkit's CDCL with a proof on a random formula of
+// vars variables and about clauses clauses, incrementally: clauses come
+// in three parts with solves under random assumptions between them, and
+// each refuted call's negated assumptions are added back as a lemma. It
+// returns the proof's files and the refutations.
+func solveRandom(t *testing.T, seed uint64, vars, clauses int) (*sat.ProofFiles, []refutation) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	dir := t.TempDir()
+	s := sat.NewCDCL()
+	if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
+		t.Fatal(err)
+	}
+	lit := func() sat.Lit {
+		l := sat.Lit(rng.IntN(vars) + 1)
+		if rng.IntN(2) == 0 {
+			return -l
+		}
+		return l
+	}
+	var refs []refutation
+	for range 3 {
+		for range clauses / 3 {
+			c := make([]sat.Lit, 1+rng.IntN(4))
+			for i := range c {
+				c[i] = lit()
+			}
+			s.AddClause(c...)
+		}
+		for range 4 {
+			as := make([]sat.Lit, rng.IntN(4))
+			for i := range as {
+				as[i] = lit()
+			}
+			st, err := s.Solve(context.Background(), as...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st != sat.Unsatisfiable {
+				continue
+			}
+			id, clause, ok := s.Refutation()
+			if !ok {
+				t.Fatalf("seed %d: Unsatisfiable without a refutation", seed)
+			}
+			for _, l := range clause {
+				if !slices.Contains(as, -l) {
+					t.Fatalf("seed %d: refutation %v has %d, which negates no assumption of %v", seed, clause, l, as)
+				}
+			}
+			refs = append(refs, refutation{as, id})
+			if len(as) > 0 && rng.IntN(2) == 0 {
+				neg := make([]sat.Lit, len(as))
+				for i, a := range as {
+					neg[i] = -a
+				}
+				s.AddLemma(neg...)
+			}
+		}
+	}
+	files, err := s.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.lrat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, refs
+}
+
+// checkRandom checks the proof of solveRandom and that its corruptions
+// are refused.
+func checkRandom(t *testing.T, seed uint64, vars, clauses int) {
+	files, refs := solveRandom(t, seed, vars, clauses)
+	c, err := lrat.CheckFiles(files.Formula, files.Proof)
+	if err != nil {
+		t.Fatalf("seed %d: the solver's proof is refused: %v", seed, err)
+	}
+	for _, r := range refs {
+		cl, ok := c.Clause(files.ID(r.id))
+		if !ok {
+			t.Fatalf("seed %d: refutation %d not in the checked proof", seed, r.id)
+		}
+		for _, l := range cl {
+			if !slices.Contains(r.assumptions, -sat.Lit(l)) {
+				t.Fatalf("seed %d: checked refutation %v has %d, which negates no assumption of %v", seed, cl, l, r.assumptions)
+			}
+		}
+	}
+	lines := readLines(t, files.Proof)
+	var steps []int // the lines a corruption is tried on: additions with two hints or more
+	for i, ln := range lines {
+		if lits, hints := step(ln); len(hints) >= 2 && len(lits) > 0 {
+			steps = append(steps, i)
+		}
+	}
+	for k := 0; k < len(steps); k += max(1, len(steps)/4) {
+		i, ln := steps[k], lines[steps[k]]
+		lits, hints := step(ln)
+		// Drop the step's last hint (its conflict), then one in the
+		// middle, then negate its first literal: each must be refused at
+		// that line.
+		variants := []string{
+			join(ln, lits, hints[:len(hints)-1]),
+			join(ln, lits, slices.Delete(slices.Clone(hints), len(hints)/2, len(hints)/2+1)),
+			join(ln, append([]string{neg(lits[0])}, lits[1:]...), hints),
+		}
+		for _, v := range variants {
+			bad := slices.Clone(lines)
+			bad[i] = v
+			path := files.Proof + ".bad"
+			if err := os.WriteFile(path, []byte(strings.Join(bad, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := lrat.CheckFiles(files.Formula, path)
+			var se *lrat.StepError
+			if !errors.As(err, &se) || se.Line != i+1 {
+				t.Fatalf("seed %d: line %d changed to %q: want a refusal of line %d, got %v", seed, i+1, v, i+1, err)
+			}
+		}
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// step splits an addition line into its literals and hints (nil for a
+// deletion).
+func step(line string) (lits, hints []string) {
+	f := strings.Fields(line)
+	if len(f) < 2 || f[1] == "d" {
+		return nil, nil
+	}
+	z := slices.Index(f[1:], "0") + 1
+	return f[1:z], f[z+1 : len(f)-1]
+}
+
+func join(line string, lits, hints []string) string {
+	id := strings.Fields(line)[0]
+	return id + " " + strings.Join(append(slices.Clone(lits), "0"), " ") + " " + strings.Join(append(slices.Clone(hints), "0"), " ")
+}
+
+func neg(l string) string {
+	x, _ := strconv.Atoi(l)
+	return strconv.Itoa(-x)
+}
+
+// TestSolverProofs checks odtkit's CDCL's proofs on random incremental
+// formulas with assumptions, and that corrupted copies are refused.
+func TestSolverProofs(t *testing.T) {
+	unsat := 0
+	for seed := range uint64(150) {
+		vars := 4 + int(seed%12)
+		checkRandom(t, seed, vars, 3*vars+int(seed%20))
+		if _, refs := solveRandom(t, seed, vars, 3*vars+int(seed%20)); len(refs) > 0 {
+			unsat++
+		}
+	}
+	if unsat < 50 {
+		t.Fatalf("only %d of 150 formulas had a refutation: the test checks too little", unsat)
+	}
+}
+
+// FuzzSolverProofs is TestSolverProofs on the fuzzer's formulas.
+func FuzzSolverProofs(f *testing.F) {
+	for seed := range uint64(8) {
+		f.Add(seed, uint8(5+seed), uint8(20+4*seed))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, vars, clauses uint8) {
+		checkRandom(t, seed, 3+int(vars%20), 3+int(clauses%90))
+	})
+}

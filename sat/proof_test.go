@@ -1,0 +1,122 @@
+package sat
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+// pigeons adds the clauses saying that n+1 pigeons sit in n holes, one
+// per hole: unsatisfiable, and hard enough for the learnt clauses to be
+// reduced and the arena compacted.
+func pigeons(s *CDCL, n int) {
+	x := func(p, h int) Lit { return Lit(p*n + h + 1) }
+	for p := range n + 1 {
+		c := make([]Lit, n)
+		for h := range n {
+			c[h] = x(p, h)
+		}
+		s.AddClause(c...)
+	}
+	for h := range n {
+		for p := range n + 1 {
+			for q := p + 1; q <= n; q++ {
+				s.AddClause(-x(p, h), -x(q, h))
+			}
+		}
+	}
+}
+
+// proveWith solves pigeons(n) with a proof (the learnt clause number
+// corruptAt made wrong when positive) and checks the proof.
+func proveWith(t *testing.T, n int, corruptAt int64) (*CDCL, error) {
+	t.Helper()
+	dir := t.TempDir()
+	s := NewCDCL()
+	if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
+		t.Fatal(err)
+	}
+	s.proof.corruptAt = corruptAt
+	pigeons(s, n)
+	st, err := s.Solve(context.Background())
+	if err != nil || st != Unsatisfiable {
+		t.Fatalf("pigeons %d: %v %v", n, st, err)
+	}
+	id, clause, ok := s.Refutation()
+	if !ok || len(clause) != 0 {
+		t.Fatalf("refutation %d %v %v: want the empty clause", id, clause, ok)
+	}
+	files, err := s.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.lrat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := lrat.CheckFiles(files.Formula, files.Proof)
+	if err != nil {
+		return s, err
+	}
+	if cl, ok := c.Clause(files.ID(id)); !ok || len(cl) != 0 {
+		t.Fatalf("the empty clause is not in the checked proof")
+	}
+	return s, nil
+}
+
+// TestProofReduced checks a proof through reductions of the learnt
+// clauses and compactions of the arena (their deletions included).
+func TestProofReduced(t *testing.T) {
+	s, err := proveWith(t, 7, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.reductions == 0 || s.compactions == 0 {
+		t.Fatalf("%d reductions, %d compactions: the test must go through both", s.reductions, s.compactions)
+	}
+}
+
+// TestProofCatchesWrongClause makes the solver learn a wrong clause (the
+// test hook drops a literal of a learnt clause): the checker must refuse
+// the proof at that step.
+func TestProofCatchesWrongClause(t *testing.T) {
+	for _, at := range []int64{1, 50, 500} {
+		_, err := proveWith(t, 6, at)
+		var se *lrat.StepError
+		if !errors.As(err, &se) {
+			t.Fatalf("learnt clause %d made wrong: the checker accepted the proof (%v)", at, err)
+		}
+		t.Logf("learnt clause %d made wrong: %v", at, err)
+	}
+}
+
+// BenchmarkProof solves the pigeonhole formula of 8 holes without and
+// with a proof (written to a temporary directory, turned into its two
+// files at the end): the cost of logging.
+func BenchmarkProof(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			for b.Loop() {
+				s := NewCDCL()
+				if on {
+					if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
+						b.Fatal(err)
+					}
+				}
+				pigeons(s, 8)
+				if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
+					b.Fatal(st)
+				}
+				if on {
+					if _, err := s.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.lrat")); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
