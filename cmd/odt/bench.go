@@ -56,6 +56,7 @@ func runBench(e env, args []string) error {
 		opts                         optFlag
 		pl                           protocolFlags
 		df                           dataFlags
+		rf                           reportFlags
 	)
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.Var(&configs, "config", "named configuration `NAME=BACKEND[:key=value,...]`, run as its own column beside --backends "+
@@ -74,7 +75,12 @@ func runBench(e env, args []string) error {
 	c.quietFlag(&quiet)
 	pl.declare(c)
 	df.declare(c)
+	rf.declare(c)
 	pos, err := c.parse(e.stdout, args)
+	if err != nil {
+		return err
+	}
+	clock, expect, err := rf.resolve(nil)
 	if err != nil {
 		return err
 	}
@@ -201,7 +207,7 @@ func runBench(e env, args []string) error {
 	if v.Modified && rev != "" {
 		rev += "+modified"
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev, Expect: expect}
 	prog := e.stderr
 	if quiet {
 		prog = nil
@@ -216,6 +222,10 @@ func runBench(e env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	meta := newMeta(ctx, timeLimit, memLimit, extra, shift)
+	meta.Time = string(clock)
+	if expect != nil {
+		meta.Expect = expect.Path
+	}
 	for _, c := range cells {
 		if !slices.Contains(meta.Seeds, c.SeedOf()) {
 			meta.Seeds = append(meta.Seeds, c.SeedOf())
@@ -229,7 +239,54 @@ func runBench(e env, args []string) error {
 	if _, err := bench.WriteMeta(out, meta); err != nil {
 		return err
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, Pairs: pairs}, quiet)
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, Pairs: pairs, Time: clock}, quiet)
+}
+
+// reportFlags are the flags that set how runs are counted: the clock of
+// times and the table of expected optima.
+type reportFlags struct {
+	clock, expect string
+	cmd           *cmdFlags
+}
+
+func (f *reportFlags) declare(c *cmdFlags) {
+	f.cmd = c
+	c.StringVar(&f.clock, "time", "wall", "the time aggregates, pictures and tables count runs with: `wall` (the process's wall-clock time) or cpu (its user + system CPU time); runs.jsonl keeps both")
+	c.StringVar(&f.expect, "expect", "", "tab-separated `FILE` of expected optima (columns dataset, depth, optimum, optionally objective): each run is marked correct, incorrect or unknown, and an incorrect one makes the exit code 1")
+}
+
+// resolve reads the flags: the clock (when --time is not given, the one
+// meta recorded, else wall) and the expectations (nil without --expect).
+func (f *reportFlags) resolve(meta *bench.Meta) (bench.Clock, *bench.Expectations, error) {
+	v := f.clock
+	if !isSet(f.cmd, "time") && meta != nil && meta.Time != "" {
+		v = meta.Time
+	}
+	clock, err := bench.ParseClock(v)
+	if err != nil {
+		return "", nil, usagef("--time %v", err)
+	}
+	if f.expect == "" {
+		return clock, nil, nil
+	}
+	ex, err := bench.ReadExpectations(f.expect)
+	if err != nil {
+		return "", nil, badInput(err)
+	}
+	return clock, ex, nil
+}
+
+// mark checks runs against ex (when given) and records it in meta.
+func mark(runs []bench.Run, ex *bench.Expectations, meta *bench.Meta) {
+	if ex == nil {
+		return
+	}
+	for i := range runs {
+		ex.Mark(&runs[i])
+	}
+	if meta != nil {
+		meta.Expect = ex.Path
+	}
 }
 
 // configFlag collects --config values.
@@ -299,9 +356,11 @@ func runBenchMerge(e env, args []string) error {
 			"data or depths) are refused, naming the difference, unless --force.", 1, -1)
 	var out string
 	var quiet, force bool
+	var rf reportFlags
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-merged-YYYYMMDD-HHMMSS here)")
 	c.BoolVar(&force, "force", false, "merge shards whose settings differ (meta.json lists the differences)")
 	c.quietFlag(&quiet)
+	rf.declare(c)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -325,6 +384,14 @@ func runBenchMerge(e env, args []string) error {
 	if meta != nil {
 		meta.Differences = diffs
 	}
+	clock, expect, err := rf.resolve(meta)
+	if err != nil {
+		return err
+	}
+	mark(runs, expect, meta)
+	if meta != nil {
+		meta.Time = string(clock)
+	}
 	if out == "" {
 		out = "bench-merged-" + time.Now().Format("20060102-150405")
 	}
@@ -346,7 +413,7 @@ func runBenchMerge(e env, args []string) error {
 			return err
 		}
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta}, quiet)
+	return benchReport(e, out, runs, bench.ReportOptions{Meta: meta, Time: clock}, quiet)
 }
 
 // readMetas reads the settings record of each result folder among paths
@@ -378,11 +445,13 @@ func runBenchReport(e env, args []string) error {
 		out, scatter string
 		latex        bool
 		shift        float64
+		rf           reportFlags
 	)
 	c.outFlag(&out, "output `DIR` (default: the result folder, when one is given)")
 	c.BoolVar(&latex, "latex", false, "also write aggregate.tex and cells.tex (booktabs)")
 	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the shifted geometric mean of times (`SECONDS`)")
 	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom (default: every pair)")
+	rf.declare(c)
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
 		return err
@@ -406,6 +475,11 @@ func runBenchReport(e env, args []string) error {
 	if len(pos) > 1 {
 		meta, _ = bench.MergeMeta(pos, metas, os.Args)
 	}
+	clock, expect, err := rf.resolve(meta)
+	if err != nil {
+		return err
+	}
+	mark(runs, expect, meta)
 	if out == "" {
 		if st, err := os.Stat(pos[0]); len(pos) == 1 && err == nil && st.IsDir() {
 			out = pos[0]
@@ -423,12 +497,15 @@ func runBenchReport(e env, args []string) error {
 	for _, n := range notes {
 		fmt.Fprintln(e.stderr, "odt bench report: "+n)
 	}
-	if _, err := os.Stat(filepath.Join(out, bench.RunsFile)); os.IsNotExist(err) {
+	// The runs are written where they are not yet, and again when they
+	// were just checked against expected optima (runs.jsonl then holds
+	// the verdicts).
+	if _, err := os.Stat(filepath.Join(out, bench.RunsFile)); os.IsNotExist(err) || expect != nil {
 		if err := writeRunsFile(out, runs); err != nil {
 			return err
 		}
 	}
-	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex, Pairs: pairs}, false)
+	return benchReport(e, out, runs, bench.ReportOptions{Shift: shift, Meta: meta, LaTeX: latex, Pairs: pairs, Time: clock}, false)
 }
 
 // writeRunsFile writes runs to dir/runs.jsonl.
@@ -454,8 +531,12 @@ func benchReport(e env, dir string, runs []bench.Run, opt bench.ReportOptions, q
 	if !quiet {
 		fmt.Fprintf(e.stderr, "odt bench: wrote %s and %d more files in %s\n", bench.RunsFile, len(files), dir)
 	}
+	var errs []error
 	if len(s.Conflicts) > 0 {
-		return fmt.Errorf("%d cross-check error(s): backends that proved optimality disagree (see the table)", len(s.Conflicts))
+		errs = append(errs, fmt.Errorf("%d cross-check error(s): backends that proved optimality disagree (see the table)", len(s.Conflicts)))
 	}
-	return nil
+	if len(s.Incorrect) > 0 {
+		errs = append(errs, fmt.Errorf("%d incorrect result(s): runs that contradict the expected optima (INCORRECT in the table)", len(s.Incorrect)))
+	}
+	return errors.Join(errs...)
 }

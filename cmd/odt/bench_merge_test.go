@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,5 +218,268 @@ func TestBenchMergeRefusesDifferentSettings(t *testing.T) {
 	_, e, code = odt(t, "bench", "merge", "-q", "-o", filepath.Join(t.TempDir(), "m2"), shards[0], other)
 	if code != 2 || !strings.Contains(e, "grid:") || !strings.Contains(e, "--depth 2") {
 		t.Errorf("merge of shards of different grids: exit %d\n%s", code, e)
+	}
+}
+
+// expectData are the data files and reference table of the expected-optima
+// tests: cp4im files and their reference optima when ../shared is present;
+// else testdata, with the optima dl85 proves written as the table.
+func expectData(t *testing.T) ([]string, string) {
+	t.Helper()
+	ref := "../../../shared/reference/cp4im-optima.tsv"
+	data := []string{"../../../shared/data/cp4im/hepatitis.txt", "../../../shared/data/cp4im/vote.txt", "../../../shared/data/cp4im/zoo-1.txt"}
+	if _, err := os.Stat(ref); err == nil {
+		return data, ref
+	}
+	t.Log("../shared is absent: expected optima of testdata from dl85")
+	data = []string{"../../testdata/vote.txt", "../../testdata/iris.csv"}
+	var sb strings.Builder
+	sb.WriteString("# optima proved by dl85\ndataset\tdepth\toptimum\n")
+	for _, d := range data {
+		for _, depth := range []string{"1", "2"} {
+			o, e, code := odt(t, "solve", "--backend", "dl85", "--depth", depth, "--format", "json", d)
+			var r struct {
+				Objective float64 `json:"objective"`
+				Optimal   bool    `json:"optimal"`
+			}
+			if code != 0 || json.Unmarshal([]byte(o), &r) != nil || !r.Optimal {
+				t.Fatalf("dl85 on %s: exit %d\n%s", d, code, e)
+			}
+			sb.WriteString(strings.TrimSuffix(filepath.Base(d), filepath.Ext(d)) + "\t" + depth + "\t" + strconv.FormatFloat(r.Objective, 'g', -1, 64) + "\n")
+		}
+	}
+	p := filepath.Join(t.TempDir(), "optima.tsv")
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return data, p
+}
+
+// readRuns reads a result folder's runs.jsonl as JSON objects.
+func readRuns(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// TestBenchExpect: with the reference optima every run is marked (dl85's
+// proofs correct, cart's unproven models unknown) and the aggregate
+// counts them; a table with one wrong optimum makes dl85's run there
+// incorrect — flagged in the tables and report.html, exit code 1 — from
+// odt bench and from odt bench report alike.
+func TestBenchExpect(t *testing.T) {
+	data, ref := expectData(t)
+	dir := filepath.Join(t.TempDir(), "grid")
+	o, e, code := odt(t, append([]string{"bench", "-q", "--backends", "dl85,cart", "--depth", "1,2", "--time-limit", "30s", "--expect", ref, "-o", dir}, data...)...)
+	if code != 0 {
+		t.Fatalf("bench --expect: exit %d\n%s\n%s", code, o, e)
+	}
+	runs := readRuns(t, dir)
+	var wrongRun map[string]any
+	for _, r := range runs {
+		want := "unknown"
+		if r["optimal"] == true { // dl85, and cart where its bound meets its objective
+			want = "correct"
+		}
+		if r["backend"] == "dl85" {
+			if r["optimal"] != true {
+				t.Errorf("dl85 did not prove %s depth %v", r["dataset"], r["depth"])
+			}
+			if r["depth"].(float64) == 2 && wrongRun == nil {
+				wrongRun = r
+			}
+		}
+		if r["verdict"] != want || r["expected"] == nil {
+			t.Errorf("%s %s depth %v: verdict %v, expected %v; want %s", r["backend"], r["dataset"], r["depth"], r["verdict"], r["expected"], want)
+		}
+	}
+	recs := readCSV(t, filepath.Join(dir, "aggregate.csv"))
+	if strings.Join(recs[0][len(recs[0])-3:], ",") != "correct,incorrect,unknown" {
+		t.Fatalf("aggregate.csv header %v", recs[0])
+	}
+	for _, r := range recs[1:] {
+		if r[0] == "dl85" && r[1] == "all" && (r[len(r)-3] != strconv.Itoa(2*len(data)) || r[len(r)-2] != "0") {
+			t.Errorf("dl85 over all depths: %v, want %d correct and none incorrect", r, 2*len(data))
+		}
+	}
+	// One wrong optimum in the table: the dl85 run's, plus one.
+	b, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := wrongRun["dataset"].(string)
+	name := strings.TrimSuffix(filepath.Base(ds), filepath.Ext(ds))
+	var col map[string]int
+	changed := 0
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") || l == "" {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		if col == nil {
+			col = map[string]int{}
+			for j, h := range f {
+				col[h] = j
+			}
+			continue
+		}
+		if f[col["dataset"]] == name && f[col["depth"]] == "2" {
+			f[col["optimum"]] = strconv.FormatFloat(wrongRun["expected"].(float64)+1, 'g', -1, 64)
+			lines[i] = strings.Join(f, "\t")
+			changed++
+		}
+	}
+	if changed != 1 {
+		t.Fatalf("changed %d rows of %s for %s depth 2", changed, ref, name)
+	}
+	wrong := filepath.Join(t.TempDir(), "wrong.tsv")
+	if err := os.WriteFile(wrong, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkWrong := func(dir, out, e string, code int) {
+		t.Helper()
+		if code != 1 || !strings.Contains(e, "1 incorrect result") || !strings.Contains(out, "INCORRECT: "+name+" depth 2 dl85 run 1: claims optimum") {
+			t.Errorf("a run against a wrong optimum: exit %d\n%s\n%s", code, out, e)
+		}
+		html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+		if !strings.Contains(string(html), `<td class="bad">INCORRECT</td>`) || !strings.Contains(string(html), "Incorrect results") {
+			t.Errorf("%s/report.html does not flag the incorrect run", dir)
+		}
+		n := 0
+		for _, r := range readRuns(t, dir) {
+			if r["verdict"] == "incorrect" {
+				n++
+				if r["backend"] != "dl85" || r["dataset"] != ds || r["depth"].(float64) != 2 {
+					t.Errorf("incorrect run %v", r)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d incorrect runs in %s/runs.jsonl, want 1", n, dir)
+		}
+		for _, r := range readCSV(t, filepath.Join(dir, "aggregate.csv"))[1:] {
+			if r[0] == "dl85" && r[1] == "2" && r[len(r)-2] != "1" {
+				t.Errorf("aggregate dl85 depth 2: %v, want 1 incorrect", r)
+			}
+		}
+	}
+	rep := filepath.Join(t.TempDir(), "rep")
+	o, e, code = odt(t, "bench", "report", "--expect", wrong, "-o", rep, dir)
+	checkWrong(rep, o, e, code)
+	again := filepath.Join(t.TempDir(), "again")
+	o, e, code = odt(t, "bench", "--backends", "dl85", "--depth", "2", "-q", "--expect", wrong, "-o", again, ds)
+	checkWrong(again, o, e, code)
+	// A table without an optimum column is refused before any run.
+	bad := filepath.Join(t.TempDir(), "bad.tsv")
+	os.WriteFile(bad, []byte("dataset\tdepth\tmin_depth\nvote\t2\t3\n"), 0o644)
+	if _, e, code := odt(t, "bench", "--backends", "dl85", "-q", "--expect", bad, "-o", filepath.Join(t.TempDir(), "x"), ds); code != 2 || !strings.Contains(e, "bad.tsv:1") {
+		t.Errorf("a table without optimum: exit %d\n%s", code, e)
+	}
+}
+
+// TestBenchTimeCPU: --time cpu makes the aggregate count CPU seconds: its
+// PAR-2 and shifted geometric mean recompute from the runs' cpu_seconds;
+// a report of the same runs with --time wall recomputes from their wall
+// seconds; a report without --time keeps the clock meta.json records.
+func TestBenchTimeCPU(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "grid")
+	if o, e, code := odt(t, "bench", "-q", "--backends", "dl85,blossom", "--depth", "1,2", "--time", "cpu", "--time-limit", "30s", "-o", dir,
+		"../../testdata/vote.txt", "../../testdata/iris.csv"); code != 0 {
+		t.Fatalf("bench --time cpu: exit %d\n%s\n%s", code, o, e)
+	}
+	runs := readRuns(t, dir)
+	// dl85 proves every cell: PAR-2 is the mean time, the SGM that of
+	// the shifted logarithms.
+	want := func(field string) (par2, sgm float64) {
+		n := 0.0
+		for _, r := range runs {
+			if r["backend"] != "dl85" {
+				continue
+			}
+			if r["status"] != "optimal" {
+				t.Fatalf("dl85 run %v", r)
+			}
+			v := r[field].(float64)
+			par2 += v
+			sgm += math.Log(v + 10)
+			n++
+		}
+		return par2 / n, math.Exp(sgm/n) - 10
+	}
+	got := func(dir string) (par2, sgm float64) {
+		for _, r := range readCSV(t, filepath.Join(dir, "aggregate.csv"))[1:] {
+			if r[0] == "dl85" && r[1] == "all" {
+				par2, _ = strconv.ParseFloat(r[7], 64)
+				sgm, _ = strconv.ParseFloat(r[8], 64)
+				return par2, sgm
+			}
+		}
+		t.Fatalf("%s/aggregate.csv has no row dl85 all", dir)
+		return 0, 0
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	wallDir := filepath.Join(t.TempDir(), "wall")
+	if o, e, code := odt(t, "bench", "report", "--time", "wall", "-o", wallDir, dir); code != 0 {
+		t.Fatalf("report --time wall: exit %d\n%s\n%s", code, o, e)
+	}
+	again := filepath.Join(t.TempDir(), "again")
+	if o, e, code := odt(t, "bench", "report", "-o", again, dir); code != 0 {
+		t.Fatalf("report: exit %d\n%s\n%s", code, o, e)
+	}
+	for _, c := range []struct{ dir, field string }{{dir, "cpu_seconds"}, {again, "cpu_seconds"}, {wallDir, "seconds"}} {
+		p, s := got(c.dir)
+		wp, ws := want(c.field)
+		if !near(p, wp) || !near(s, ws) {
+			t.Errorf("%s: dl85 PAR-2 %v, SGM %v; from %s: %v, %v", filepath.Base(c.dir), p, s, c.field, wp, ws)
+		}
+	}
+	cpuPar2, _ := got(dir)
+	if wallPar2, _ := got(wallDir); near(cpuPar2, wallPar2) {
+		t.Errorf("the CPU and wall aggregates are the same (%v)", cpuPar2)
+	}
+	for _, f := range []string{"aggregate.txt", "aggregate.md"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		if !strings.Contains(string(b), "CPU seconds") {
+			t.Errorf("%s does not say its times are CPU seconds:\n%s", f, b)
+		}
+	}
+	if _, e, code := odt(t, "bench", "report", "--time", "user", "-o", filepath.Join(t.TempDir(), "x"), dir); code != 2 || !strings.Contains(e, "want wall or cpu") {
+		t.Errorf("--time user: exit %d\n%s", code, e)
+	}
+}
+
+// TestBenchThreadLabels: a thread count joins a series' label only when
+// its runs differ in it.
+func TestBenchThreadLabels(t *testing.T) {
+	for _, c := range []struct {
+		threads string
+		want    []string
+	}{{"1", []string{"cart", "dl85"}}, {"1,2", []string{"cart t1", "cart t2", "dl85 t1", "dl85 t2"}}} {
+		dir := filepath.Join(t.TempDir(), "grid")
+		if o, e, code := odt(t, "bench", "-q", "--backends", "cart,dl85", "--depth", "1", "--threads", c.threads, "-o", dir, "../../testdata/iris.csv"); code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, o, e)
+		}
+		var got []string
+		for _, r := range readCSV(t, filepath.Join(dir, "aggregate.csv"))[1:] {
+			if r[0] != "VBS" {
+				got = append(got, r[0])
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("--threads %s: series %v, want %v", c.threads, got, c.want)
+		}
 	}
 }

@@ -49,11 +49,73 @@ type AggRow struct {
 	// Wins counts the instances this series solved fastest (ties credit
 	// every tied series); SolvedOnly the instances no other series solved.
 	Wins, SolvedOnly int
+	// Certified counts the runs whose result is certified (a proof
+	// checked). Correct, Incorrect and Unknown count the runs by their
+	// verdict against expected optima (--expect); an incorrect run is
+	// counted there and not as solved, a time-out or a failure.
+	Certified, Correct, Incorrect, Unknown int
 }
 
-// solvedRun reports whether a run proved its answer.
+// Clock is the time tables, aggregates and pictures count a run with.
+type Clock string
+
+const (
+	// Wall is the wall time of the run's whole odt solve process.
+	Wall Clock = "wall"
+	// CPU is the process's user plus system CPU time, with its children
+	// (external solvers).
+	CPU Clock = "cpu"
+)
+
+// ParseClock reads a --time value: wall or cpu ("" is wall).
+func ParseClock(s string) (Clock, error) {
+	switch Clock(strings.ToLower(s)) {
+	case "", Wall:
+		return Wall, nil
+	case CPU:
+		return CPU, nil
+	}
+	return "", fmt.Errorf("%q: want wall or cpu", s)
+}
+
+// of is the run's time on this clock.
+func (c Clock) of(r *Run) float64 {
+	if c == CPU {
+		return r.CPUSeconds
+	}
+	return r.Seconds
+}
+
+// text says what the clock's seconds are.
+func (c Clock) text() string {
+	if c == CPU {
+		return "CPU seconds (user + system, with child processes)"
+	}
+	return "wall-clock seconds"
+}
+
+// solvedRun reports whether a run proved its answer (and the answer is
+// not contradicted by an expected optimum).
 func solvedRun(r *Run) bool {
-	return r.Status == "infeasible" || (!r.Failed() && r.Optimal)
+	return r.Verdict != Incorrect && (r.Status == "infeasible" || (!r.Failed() && r.Optimal))
+}
+
+// outcome classes a run for the aggregate: solved, incorrect (against an
+// expected optimum), memory-out, failed (no result for another reason
+// than a limit) or time-out (no proof within the limit, or a backend
+// that proves nothing).
+func outcome(r *Run) string {
+	switch {
+	case r.Verdict == Incorrect:
+		return Incorrect
+	case solvedRun(r):
+		return "solved"
+	case r.Status == "memory-limit":
+		return "memory-out"
+	case r.Failed() && r.Status != "killed" && r.Status != "infeasible":
+		return "failed"
+	}
+	return "time-out"
 }
 
 // instanceKey identifies the instance a run solves: its cell without the
@@ -64,19 +126,20 @@ func instanceKey(r *Run) string {
 	return c.Key()
 }
 
-// runTime is the time a run counts with in the aggregate: its wall time
-// when solved, else the time limit (or its wall time when it had none).
-func runTime(r *Run) float64 {
+// runTime is the time a run counts with in the aggregate: its time on
+// clock when solved, else the time limit (or its time when it had none).
+func runTime(r *Run, clock Clock) float64 {
 	if solvedRun(r) || r.TimeLimit <= 0 {
-		return r.Seconds
+		return clock.of(r)
 	}
 	return r.TimeLimit
 }
 
 // Aggregate builds the aggregate table: for each series one row per depth
-// and one row over all depths, then the virtual best solver's rows. shift
-// is the SGM shift in seconds (DefaultSGMShift when ≤ 0).
-func Aggregate(runs []Run, shift float64) []AggRow {
+// and, when there are several depths, one row over all of them, then the
+// virtual best solver's rows. shift is the SGM shift in seconds
+// (DefaultSGMShift when ≤ 0); times are on clock.
+func Aggregate(runs []Run, shift float64, clock Clock) []AggRow {
 	if shift <= 0 {
 		shift = DefaultSGMShift
 	}
@@ -107,7 +170,7 @@ func Aggregate(runs []Run, shift float64) []AggRow {
 		in.limit = math.Max(in.limit, r.TimeLimit)
 		if solvedRun(r) {
 			in.solved = append(in.solved, r.Series())
-			in.best = math.Min(in.best, r.Seconds)
+			in.best = math.Min(in.best, clock.of(r))
 		}
 	}
 	var depths []string
@@ -127,23 +190,34 @@ func Aggregate(runs []Run, shift float64) []AggRow {
 				continue
 			}
 			solved := solvedRun(r)
-			tm.add(runTime(r), solved, r.TimeLimit, shift)
-			switch {
-			case solved:
+			tm.add(runTime(r, clock), solved, r.TimeLimit, shift)
+			switch outcome(r) {
+			case "solved":
 				a.Solved++
 				in := insts[instanceKey(r)]
-				if r.Seconds <= in.best*(1+1e-9) {
+				if clock.of(r) <= in.best*(1+1e-9) {
 					a.Wins++
 				}
 				if len(in.solved) == 1 {
 					a.SolvedOnly++
 				}
-			case r.Status == "memory-limit":
+			case Incorrect:
+				a.Incorrect++
+			case "memory-out":
 				a.Memouts++
-			case r.Failed() && r.Status != "killed":
+			case "failed":
 				a.Failures++
 			default:
 				a.Timeouts++
+			}
+			if r.Certified {
+				a.Certified++
+			}
+			switch r.Verdict {
+			case Correct:
+				a.Correct++
+			case Unknown:
+				a.Unknown++
 			}
 		}
 		a.Runs, a.PAR2, a.SGM = tm.n, tm.par2(), tm.sgm(shift)
@@ -176,13 +250,17 @@ func Aggregate(runs []Run, shift float64) []AggRow {
 				rows = append(rows, r)
 			}
 		}
-		rows = append(rows, row(s, "all", func(*Run) bool { return true }))
+		if len(depths) > 1 {
+			rows = append(rows, row(s, "all", func(*Run) bool { return true }))
+		}
 	}
 	if len(series) > 1 {
 		for _, d := range depths {
 			rows = append(rows, vbs(d))
 		}
-		rows = append(rows, vbs("all"))
+		if len(depths) > 1 {
+			rows = append(rows, vbs("all"))
+		}
 	}
 	return rows
 }
@@ -243,15 +321,40 @@ func depthLess(a, b string) bool {
 	return a < b
 }
 
-// aggHead is the aggregate table's header.
-var aggHead = []string{"backend", "depth", "runs", "solved", "timeouts", "memouts", "failures", "par2_s", "sgm_s", "wins", "solved_only"}
+// aggHead is the aggregate table's header; verdict columns (correct,
+// incorrect, unknown) end it when runs were checked against expected
+// optima.
+func aggHead(rows []AggRow) []string {
+	head := []string{"backend", "depth", "runs", "solved", "timeouts", "memouts", "failures", "par2_s", "sgm_s", "wins", "solved_only", "certified"}
+	if hasVerdicts(rows) {
+		head = append(head, "correct", "incorrect", "unknown")
+	}
+	return head
+}
+
+// hasVerdicts reports whether any run of rows was checked against an
+// expected optimum.
+func hasVerdicts(rows []AggRow) bool {
+	return slices.ContainsFunc(rows, func(a AggRow) bool { return a.Correct+a.Incorrect+a.Unknown > 0 })
+}
 
 // aggRows renders rows with times formatted by sec.
 func aggRows(rows []AggRow, sec func(float64) string) [][]string {
+	verdicts := hasVerdicts(rows)
 	out := make([][]string, len(rows))
 	for i, a := range rows {
-		out[i] = []string{a.Backend, a.Depth, strconv.Itoa(a.Runs), strconv.Itoa(a.Solved), strconv.Itoa(a.Timeouts),
-			strconv.Itoa(a.Memouts), strconv.Itoa(a.Failures), sec(a.PAR2), sec(a.SGM), strconv.Itoa(a.Wins), strconv.Itoa(a.SolvedOnly)}
+		row := []string{a.Backend, a.Depth, strconv.Itoa(a.Runs), strconv.Itoa(a.Solved), strconv.Itoa(a.Timeouts),
+			strconv.Itoa(a.Memouts), strconv.Itoa(a.Failures), sec(a.PAR2), sec(a.SGM), strconv.Itoa(a.Wins), strconv.Itoa(a.SolvedOnly),
+			strconv.Itoa(a.Certified)}
+		if verdicts {
+			row = append(row, strconv.Itoa(a.Correct), strconv.Itoa(a.Incorrect), strconv.Itoa(a.Unknown))
+		}
+		if a.Backend == VBS {
+			for j := 11; j < len(row); j++ {
+				row[j] = "-"
+			}
+		}
+		out[i] = row
 	}
 	return out
 }
@@ -278,25 +381,31 @@ func roundSec(x float64) string {
 // WriteAggregateCSV writes the aggregate table as CSV at full precision.
 func WriteAggregateCSV(w io.Writer, rows []AggRow) error {
 	cw := csv.NewWriter(w)
-	cw.Write(aggHead)
+	cw.Write(aggHead(rows))
 	cw.WriteAll(aggRows(rows, fullSec))
 	return cw.Error()
 }
 
+// aggNote explains the aggregate's columns.
+func aggNote(shift float64, clock Clock) string {
+	return fmt.Sprintf("solved = proven; times in %s; par2_s: unsolved at 2 × the time limit; sgm_s: shifted geometric mean, shift %s s, unsolved at the limit; certified: runs whose proof was checked",
+		clock.text(), fullSec(shift))
+}
+
 // WriteAggregateText writes the aggregate table with aligned columns.
-func WriteAggregateText(w io.Writer, rows []AggRow, shift float64) error {
+func WriteAggregateText(w io.Writer, rows []AggRow, shift float64, clock Clock) error {
 	var sb strings.Builder
-	writeAligned(&sb, aggHead, aggRows(rows, roundSec))
-	fmt.Fprintf(&sb, "(solved = proven; par2_s: unsolved at 2 × the time limit; sgm_s: shifted geometric mean, shift %s s, unsolved at the limit)\n", fullSec(shift))
+	writeAligned(&sb, aggHead(rows), aggRows(rows, roundSec))
+	fmt.Fprintf(&sb, "(%s)\n", aggNote(shift, clock))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
 
 // WriteAggregateMarkdown writes the aggregate table as a Markdown table.
-func WriteAggregateMarkdown(w io.Writer, rows []AggRow, shift float64) error {
+func WriteAggregateMarkdown(w io.Writer, rows []AggRow, shift float64, clock Clock) error {
 	var sb strings.Builder
-	writeMarkdownTable(&sb, aggHead, aggRows(rows, roundSec))
-	fmt.Fprintf(&sb, "\nsolved = proven; par2_s: unsolved at 2 × the time limit; sgm_s: shifted geometric mean, shift %s s, unsolved at the limit.\n", fullSec(shift))
+	writeMarkdownTable(&sb, aggHead(rows), aggRows(rows, roundSec))
+	fmt.Fprintf(&sb, "\n%s.\n", aggNote(shift, clock))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -357,6 +466,6 @@ func writeLaTeXTable(w io.Writer, head []string, rows [][]string, caption string
 
 // WriteAggregateLaTeX writes the aggregate table as a booktabs table.
 func WriteAggregateLaTeX(w io.Writer, rows []AggRow, shift float64) error {
-	return writeLaTeXTable(w, aggHead, aggRows(rows, roundSec), fmt.Sprintf(
+	return writeLaTeXTable(w, aggHead(rows), aggRows(rows, roundSec), fmt.Sprintf(
 		"Per backend: runs, proven (solved), time-outs, memory-outs, failures, PAR-2 (unsolved at twice the time limit, s), shifted geometric mean of times (shift %s s, unsolved at the limit), wins and instances solved by this backend only.", fullSec(shift)))
 }

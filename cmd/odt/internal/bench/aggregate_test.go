@@ -31,6 +31,10 @@ func generatedGrid(seed uint64) []Run {
 				case k < 5:
 					r.Status, r.Optimal = "optimal", true
 					r.Objective, r.LowerBound = fptr(5), fptr(5)
+					r.Certified = rng.IntN(2) == 0
+					if rng.IntN(6) == 0 {
+						r.Verdict, r.Expected = Incorrect, fptr(4) // as ex.Mark would
+					}
 				case k == 5:
 					r.Status = "infeasible" // proven: no model, so no objective
 				case k == 6:
@@ -43,6 +47,9 @@ func generatedGrid(seed uint64) []Run {
 				default:
 					r.Status, r.Seconds = "killed", 25
 				}
+				// CPU time: a fraction of the wall time on a loaded
+				// machine, or more with threads.
+				r.CPUSeconds = r.Seconds * (0.2 + 1.5*rng.Float64())
 				runs = append(runs, r)
 			}
 		}
@@ -52,18 +59,21 @@ func generatedGrid(seed uint64) []Run {
 
 // want recomputes one aggregate row straight from the definitions.
 type wantRow struct {
-	runs, solved, timeouts, memouts, failures, wins, only int
-	par2, sgm                                             float64
+	runs, solved, timeouts, memouts, failures, wins, only, certified, incorrect int
+	par2, sgm                                                                   float64
 }
 
-func recompute(runs []Run, series, depth string, shift float64) wantRow {
+// recompute computes the row with each run's time given by secs.
+func recompute(runs []Run, series, depth string, shift float64, secs func(Run) float64) wantRow {
 	var w wantRow
 	var sumPar, sumLog float64
 	for _, r := range runs {
 		if depth != "all" && strconv.Itoa(r.Depth) != depth {
 			continue
 		}
-		solved := func(x Run) bool { return x.Status == "infeasible" || (x.Objective != nil && x.Status == "optimal") }
+		solved := func(x Run) bool {
+			return x.Verdict != "incorrect" && (x.Status == "infeasible" || (x.Objective != nil && x.Status == "optimal"))
+		}
 		inst := func(x Run) bool { return x.Dataset == r.Dataset && x.Depth == r.Depth }
 		if series == VBS {
 			// The VBS runs each instance once: take the first series.
@@ -73,7 +83,7 @@ func recompute(runs []Run, series, depth string, shift float64) wantRow {
 			best := math.Inf(1)
 			for _, x := range runs {
 				if inst(x) && solved(x) {
-					best = math.Min(best, x.Seconds)
+					best = math.Min(best, secs(x))
 				}
 			}
 			w.runs++
@@ -93,15 +103,18 @@ func recompute(runs []Run, series, depth string, shift float64) wantRow {
 			continue
 		}
 		w.runs++
+		if r.Certified {
+			w.certified++
+		}
 		if solved(r) {
 			w.solved++
-			sumPar += r.Seconds
-			sumLog += math.Log(r.Seconds + shift)
+			sumPar += secs(r)
+			sumLog += math.Log(secs(r) + shift)
 			fastest, others := true, 0
 			for _, x := range runs {
 				if inst(x) && x.Backend != r.Backend && solved(x) {
 					others++
-					if x.Seconds < r.Seconds {
+					if secs(x) < secs(r) {
 						fastest = false
 					}
 				}
@@ -116,10 +129,12 @@ func recompute(runs []Run, series, depth string, shift float64) wantRow {
 		}
 		sumPar += 2 * r.TimeLimit
 		sumLog += math.Log(r.TimeLimit + shift)
-		switch r.Status {
-		case "memory-limit":
+		switch {
+		case r.Verdict == "incorrect":
+			w.incorrect++
+		case r.Status == "memory-limit":
 			w.memouts++
-		case "failed":
+		case r.Status == "failed":
 			w.failures++
 		default:
 			w.timeouts++
@@ -131,65 +146,79 @@ func recompute(runs []Run, series, depth string, shift float64) wantRow {
 }
 
 // TestAggregateMatchesDefinitions writes a generated grid's runs.jsonl,
-// reads it back, reports it, and checks every row of aggregate.csv
-// against PAR-2, the shifted geometric mean, the counts, wins and the
-// virtual best solver recomputed from the definitions.
+// reads it back, reports it on each clock, and checks every row of
+// aggregate.csv against PAR-2, the shifted geometric mean, the counts,
+// wins and the virtual best solver recomputed from the definitions with
+// the runs' wall or CPU seconds.
 func TestAggregateMatchesDefinitions(t *testing.T) {
-	for _, shift := range []float64{10, 1} {
-		dir := t.TempDir()
-		var buf bytes.Buffer
-		if err := WriteRuns(&buf, generatedGrid(3)); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, RunsFile), buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		runs, err := ReadRunFiles([]string{dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := Report(dir, runs, io.Discard, ReportOptions{Shift: shift}); err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.Open(filepath.Join(dir, "aggregate.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Join(recs[0], ",") != "backend,depth,runs,solved,timeouts,memouts,failures,par2_s,sgm_s,wins,solved_only" {
-			t.Fatalf("header %v", recs[0])
-		}
-		seen := map[string]bool{}
-		for _, rec := range recs[1:] {
-			seen[rec[0]+"/"+rec[1]] = true
-			w := recompute(runs, rec[0], rec[1], shift)
-			got := fmt.Sprint(rec[2:7], rec[9:])
-			want := fmt.Sprint([]string{strconv.Itoa(w.runs), strconv.Itoa(w.solved), strconv.Itoa(w.timeouts), strconv.Itoa(w.memouts), strconv.Itoa(w.failures)},
-				[]string{strconv.Itoa(w.wins), strconv.Itoa(w.only)})
-			if rec[0] == VBS {
-				want = fmt.Sprint([]string{strconv.Itoa(w.runs), strconv.Itoa(w.solved), strconv.Itoa(w.timeouts), "0", "0"},
-					[]string{strconv.Itoa(w.wins), "0"})
+	clocks := map[Clock]func(Run) float64{
+		Wall: func(r Run) float64 { return r.Seconds },
+		CPU:  func(r Run) float64 { return r.CPUSeconds },
+	}
+	par2Of := map[Clock]float64{}
+	for _, clock := range []Clock{Wall, CPU} {
+		for _, shift := range []float64{10, 1} {
+			dir := t.TempDir()
+			var buf bytes.Buffer
+			if err := WriteRuns(&buf, generatedGrid(3)); err != nil {
+				t.Fatal(err)
 			}
-			if got != want {
-				t.Errorf("shift %v, %s depth %s: counts %s, want %s", shift, rec[0], rec[1], got, want)
+			if err := os.WriteFile(filepath.Join(dir, RunsFile), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			par2, _ := strconv.ParseFloat(rec[7], 64)
-			sgm, _ := strconv.ParseFloat(rec[8], 64)
-			if math.Abs(par2-w.par2) > 1e-9*w.par2 || math.Abs(sgm-w.sgm) > 1e-9*math.Max(1, w.sgm) {
-				t.Errorf("shift %v, %s depth %s: par2 %v sgm %v, want %v %v", shift, rec[0], rec[1], par2, sgm, w.par2, w.sgm)
+			runs, err := ReadRunFiles([]string{dir})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		for _, s := range []string{"a", "b", "c", VBS} {
-			for _, d := range []string{"2", "3", "all"} {
-				if !seen[s+"/"+d] {
-					t.Errorf("no row for %s depth %s", s, d)
+			if _, _, err := Report(dir, runs, io.Discard, ReportOptions{Shift: shift, Time: clock}); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(filepath.Join(dir, "aggregate.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(f).ReadAll()
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(recs[0], ",") != "backend,depth,runs,solved,timeouts,memouts,failures,par2_s,sgm_s,wins,solved_only,certified,correct,incorrect,unknown" {
+				t.Fatalf("header %v", recs[0])
+			}
+			seen := map[string]bool{}
+			for _, rec := range recs[1:] {
+				seen[rec[0]+"/"+rec[1]] = true
+				w := recompute(runs, rec[0], rec[1], shift, clocks[clock])
+				got := fmt.Sprint(rec[2:7], rec[9:])
+				want := fmt.Sprint([]string{strconv.Itoa(w.runs), strconv.Itoa(w.solved), strconv.Itoa(w.timeouts), strconv.Itoa(w.memouts), strconv.Itoa(w.failures)},
+					[]string{strconv.Itoa(w.wins), strconv.Itoa(w.only), strconv.Itoa(w.certified), "0", strconv.Itoa(w.incorrect), "0"})
+				if rec[0] == VBS {
+					want = fmt.Sprint([]string{strconv.Itoa(w.runs), strconv.Itoa(w.solved), strconv.Itoa(w.timeouts), "0", "0"},
+						[]string{strconv.Itoa(w.wins), "0", "-", "-", "-", "-"})
+				}
+				if got != want {
+					t.Errorf("%s, shift %v, %s depth %s: counts %s, want %s", clock, shift, rec[0], rec[1], got, want)
+				}
+				par2, _ := strconv.ParseFloat(rec[7], 64)
+				sgm, _ := strconv.ParseFloat(rec[8], 64)
+				if math.Abs(par2-w.par2) > 1e-9*w.par2 || math.Abs(sgm-w.sgm) > 1e-9*math.Max(1, w.sgm) {
+					t.Errorf("%s, shift %v, %s depth %s: par2 %v sgm %v, want %v %v", clock, shift, rec[0], rec[1], par2, sgm, w.par2, w.sgm)
+				}
+				if rec[0] == "a" && rec[1] == "all" {
+					par2Of[clock] = par2
+				}
+			}
+			for _, s := range []string{"a", "b", "c", VBS} {
+				for _, d := range []string{"2", "3", "all"} {
+					if !seen[s+"/"+d] {
+						t.Errorf("no row for %s depth %s", s, d)
+					}
 				}
 			}
 		}
+	}
+	if par2Of[Wall] == par2Of[CPU] {
+		t.Errorf("PAR-2 of a is %v on both clocks", par2Of[Wall])
 	}
 }
 

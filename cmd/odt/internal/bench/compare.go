@@ -15,11 +15,11 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// instanceTimes gathers, per series, the time of each instance (its wall
-// time when solved, +Inf when not) over the runs without a learning
-// protocol, and the grid's time limit.
-func instanceTimes(runs []Run) (series []string, times map[string]map[string]float64, keys []string, limit float64) {
-	times = map[string]map[string]float64{}
+// instanceTimes gathers, per series, the time of each instance (its time
+// on clock when solved, +Inf when not) and its outcome (see outcome) over
+// the runs without a learning protocol, and the grid's time limit.
+func instanceTimes(runs []Run, clock Clock) (series []string, times map[string]map[string]float64, outcomes map[string]map[string]string, keys []string, limit float64) {
+	times, outcomes = map[string]map[string]float64{}, map[string]map[string]string{}
 	for i := range runs {
 		r := &runs[i]
 		if r.Protocol != "" {
@@ -27,7 +27,7 @@ func instanceTimes(runs []Run) (series []string, times map[string]map[string]flo
 		}
 		s := r.Series()
 		if times[s] == nil {
-			times[s] = map[string]float64{}
+			times[s], outcomes[s] = map[string]float64{}, map[string]string{}
 			series = append(series, s)
 		}
 		k := instanceKey(r)
@@ -36,12 +36,12 @@ func instanceTimes(runs []Run) (series []string, times map[string]map[string]flo
 		}
 		t := math.Inf(1)
 		if solvedRun(r) {
-			t = math.Max(r.Seconds, minTime)
+			t = math.Max(clock.of(r), minTime)
 		}
-		times[s][k] = t
+		times[s][k], outcomes[s][k] = t, outcome(r)
 		limit = math.Max(limit, r.TimeLimit)
 	}
-	return series, times, keys, limit
+	return series, times, outcomes, keys, limit
 }
 
 // newPlot returns a plot with a title, a grid and a legend at the top.
@@ -63,10 +63,20 @@ func styleLine(l *plotter.Line, i int) {
 	}
 }
 
-// savePlot writes p as SVG and PNG under base and returns the files.
-func savePlot(p *plot.Plot, dir, base string, w, h vg.Length) ([]string, error) {
+// pictureFormats are the file formats of every picture: SVG (inlined in
+// report.html) and PNG, and PDF with pdf set (for papers).
+func pictureFormats(pdf bool) []string {
+	if pdf {
+		return []string{".svg", ".png", ".pdf"}
+	}
+	return []string{".svg", ".png"}
+}
+
+// savePlot writes p under base in each of the formats (extensions) and
+// returns the files.
+func savePlot(p *plot.Plot, dir, base string, w, h vg.Length, formats []string) ([]string, error) {
 	var files []string
-	for _, ext := range []string{".svg", ".png"} {
+	for _, ext := range formats {
 		f := filepath.Join(dir, base+ext)
 		if err := p.Save(w, h, f); err != nil {
 			return files, fmt.Errorf("picture %s: %w", f, err)
@@ -90,11 +100,12 @@ func limitLine(pts plotter.XYs) (*plotter.Line, error) {
 
 // WriteComparePictures writes the cactus plot (instances solved within a
 // time), the Dolan–Moré performance profile and a log–log scatter of the
-// times of each pair of series (pairs; nil: every pair) into dir, as SVG
-// and PNG, and returns the files written. Runs of learning protocols are
-// left out; a grid with no plain run writes nothing.
-func WriteComparePictures(dir string, runs []Run, pairs [][2]string) ([]string, error) {
-	series, times, keys, limit := instanceTimes(runs)
+// times of each pair of series (pairs; nil: every pair) into dir, times on
+// clock, in each of the formats, and returns the files written. Runs of
+// learning protocols are left out; a grid with no plain run writes
+// nothing.
+func WriteComparePictures(dir string, runs []Run, pairs [][2]string, clock Clock, formats []string) ([]string, error) {
+	series, times, outcomes, keys, limit := instanceTimes(runs, clock)
 	if len(keys) == 0 {
 		return nil, nil
 	}
@@ -109,12 +120,16 @@ func WriteComparePictures(dir string, runs []Run, pairs [][2]string) ([]string, 
 		}
 	}
 	var files []string
-	more, err := cactusPlot(dir, series, times, len(keys), limit)
+	axis := "time (s, log scale)"
+	if clock == CPU {
+		axis = "CPU time (s, log scale)"
+	}
+	more, err := cactusPlot(dir, series, times, len(keys), limit, axis, formats)
 	files = append(files, more...)
 	if err != nil {
 		return files, err
 	}
-	more, err = profilePlot(dir, series, times, keys)
+	more, err = profilePlot(dir, series, times, keys, formats)
 	files = append(files, more...)
 	if err != nil {
 		return files, err
@@ -130,7 +145,7 @@ func WriteComparePictures(dir string, runs []Run, pairs [][2]string) ([]string, 
 		if times[pr[0]] == nil || times[pr[1]] == nil {
 			return files, fmt.Errorf("scatter %s:%s: the grid has no series %q", pr[0], pr[1], pr[slices.IndexFunc(pr[:], func(s string) bool { return times[s] == nil })])
 		}
-		more, err := scatterPlot(dir, pr[0], pr[1], times, keys, limit)
+		more, err := scatterPlot(dir, pr[0], pr[1], times, outcomes, keys, limit, axis, formats)
 		files = append(files, more...)
 		if err != nil {
 			return files, err
@@ -141,10 +156,10 @@ func WriteComparePictures(dir string, runs []Run, pairs [][2]string) ([]string, 
 
 // cactusPlot: for each series, the number of instances solved (x) within
 // a time (y, log scale); the time limit drawn.
-func cactusPlot(dir string, series []string, times map[string]map[string]float64, n int, limit float64) ([]string, error) {
+func cactusPlot(dir string, series []string, times map[string]map[string]float64, n int, limit float64, axis string, formats []string) ([]string, error) {
 	p := newPlot(fmt.Sprintf("cactus: instances solved (of %d) within a time", n))
 	p.X.Label.Text = "instances solved"
-	p.Y.Label.Text = "time (s, log scale)"
+	p.Y.Label.Text = axis
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.X.Min, p.X.Max = 0, float64(n)+0.5
@@ -179,13 +194,13 @@ func cactusPlot(dir string, series []string, times map[string]map[string]float64
 		p.Add(l)
 		p.Legend.Add("time limit", l)
 	}
-	return savePlot(p, dir, "cactus", 7*vg.Inch, 5*vg.Inch)
+	return savePlot(p, dir, "cactus", 7*vg.Inch, 5*vg.Inch, formats)
 }
 
 // profilePlot is the Dolan–Moré performance profile: for each series,
 // the fraction of instances it solved within a factor τ of the fastest
 // series (x: log₂ τ).
-func profilePlot(dir string, series []string, times map[string]map[string]float64, keys []string) ([]string, error) {
+func profilePlot(dir string, series []string, times map[string]map[string]float64, keys []string, formats []string) ([]string, error) {
 	ratios := map[string][]float64{}
 	maxLog := 1.0
 	for _, k := range keys {
@@ -236,29 +251,59 @@ func profilePlot(dir string, series []string, times map[string]map[string]float6
 		p.Add(l)
 		p.Legend.Add(s, l)
 	}
-	return savePlot(p, dir, "profile", 7*vg.Inch, 5*vg.Inch)
+	return savePlot(p, dir, "profile", 7*vg.Inch, 5*vg.Inch, formats)
+}
+
+// scatterKinds are the kinds of points of a scatter plot, each with its
+// marker: both series solved the instance, or at least one did not — ran
+// out of time, out of memory, failed, or contradicted an expected optimum
+// (the worst of the two decides). Unsolved times sit on the limit line.
+var scatterKinds = []struct {
+	outcome, label string
+	glyph          draw.GlyphDrawer
+	colour         color.RGBA
+}{
+	{"solved", "both solved", draw.CircleGlyph{}, palette[0]},
+	{"time-out", "time-out", draw.CrossGlyph{}, palette[3]},
+	{"memory-out", "memory-out", draw.TriangleGlyph{}, palette[4]},
+	{"failed", "failed", draw.SquareGlyph{}, palette[5]},
+	{Incorrect, "incorrect", draw.PlusGlyph{}, palette[1]},
+}
+
+// scatterKind is the index in scatterKinds of a point whose two runs had
+// outcomes a and b.
+func scatterKind(a, b string) int {
+	k := 0
+	for i, sk := range scatterKinds {
+		if sk.outcome == a || sk.outcome == b {
+			k = max(k, i)
+		}
+	}
+	return k
 }
 
 // scatterPlot compares two series' times instance by instance on log–log
-// axes, the diagonal and the time limit drawn; unsolved instances sit on
-// the limit line.
-func scatterPlot(dir, a, b string, times map[string]map[string]float64, keys []string, limit float64) ([]string, error) {
+// axes, the diagonal and the time limit drawn; solved instances, time-outs,
+// memory-outs, failures and incorrect results each have their marker, the
+// unsolved times on the limit line.
+func scatterPlot(dir, a, b string, times map[string]map[string]float64, outcomes map[string]map[string]string, keys []string, limit float64, axis string, formats []string) ([]string, error) {
 	p := newPlot(fmt.Sprintf("%s vs %s: time per instance", a, b))
-	p.X.Label.Text = a + " time (s, log scale)"
-	p.Y.Label.Text = b + " time (s, log scale)"
+	p.X.Label.Text = a + " " + axis
+	p.Y.Label.Text = b + " " + axis
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Scale = plot.LogScale{}
 		ax.Tick.Marker = plot.LogTicks{Prec: -1}
 		ax.Min, ax.Max = minTime, 2*math.Max(limit, minTime)
 	}
-	var pts plotter.XYs
+	pts := make([]plotter.XYs, len(scatterKinds))
 	for _, k := range keys {
 		ta, okA := times[a][k]
 		tb, okB := times[b][k]
 		if !okA || !okB {
 			continue
 		}
-		pts = append(pts, plotter.XY{X: math.Min(ta, limit), Y: math.Min(tb, limit)})
+		i := scatterKind(outcomes[a][k], outcomes[b][k])
+		pts[i] = append(pts[i], plotter.XY{X: math.Min(ta, limit), Y: math.Min(tb, limit)})
 	}
 	hi := 2 * math.Max(limit, minTime)
 	diag, err := plotter.NewLine(plotter.XYs{{X: minTime, Y: minTime}, {X: hi, Y: hi}})
@@ -273,17 +318,21 @@ func scatterPlot(dir, a, b string, times map[string]map[string]float64, keys []s
 	}
 	p.Add(lim)
 	p.Legend.Add("time limit", lim)
-	if len(pts) > 0 {
-		sc, err := plotter.NewScatter(pts)
+	for i, kind := range scatterKinds {
+		if len(pts[i]) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts[i])
 		if err != nil {
 			return nil, fmt.Errorf("scatter %s-%s: %w", a, b, err)
 		}
-		sc.Color = palette[0]
-		sc.Shape = draw.CircleGlyph{}
+		sc.Color = kind.colour
+		sc.Shape = kind.glyph
 		sc.Radius = vg.Points(3)
 		p.Add(sc)
+		p.Legend.Add(fmt.Sprintf("%s (%d)", kind.label, len(pts[i])), sc)
 	}
-	return savePlot(p, dir, "scatter-"+fileSafe(a)+"-"+fileSafe(b), 5.5*vg.Inch, 5.5*vg.Inch)
+	return savePlot(p, dir, "scatter-"+fileSafe(a)+"-"+fileSafe(b), 5.5*vg.Inch, 5.5*vg.Inch, formats)
 }
 
 // fileSafe makes a series name usable in a file name ("dl85 t2" → "dl85_t2").

@@ -62,6 +62,9 @@ func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress
 			return runs, context.Canceled
 		}
 		run := rn.Run(ctx, c)
+		if rn.Expect != nil {
+			rn.Expect.Mark(&run)
+		}
 		if err := keepOutput(dir, &run); err != nil {
 			return runs, err
 		}
@@ -130,10 +133,13 @@ type ReportOptions struct {
 	// Meta is the settings record shown in the HTML report (nil: none
 	// recorded).
 	Meta *Meta
-	// LaTeX also writes aggregate.tex and cells.tex (booktabs tables).
+	// LaTeX also writes the tables as LaTeX and every picture as PDF.
 	LaTeX bool
 	// Pairs are the pairs of series compared by scatter plots (nil: all).
 	Pairs [][2]string
+	// Time is the clock of the aggregate, the pictures and the
+	// per-instance table ("" is Wall).
+	Time Clock
 }
 
 // Report writes into dir the per-cell table (summary.txt, .md, .csv), the
@@ -144,19 +150,25 @@ type ReportOptions struct {
 // returns the summary (its Conflicts are cross-check errors) and the
 // files written.
 func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, []string, error) {
+	runs = uniformThreads(runs)
 	s := Summarize(runs)
 	shift := opt.Shift
 	if shift <= 0 {
 		shift = DefaultSGMShift
 	}
-	agg := Aggregate(runs, shift)
+	clock := opt.Time
+	if clock == "" {
+		clock = Wall
+	}
+	formats := pictureFormats(opt.LaTeX)
+	agg := Aggregate(runs, shift, clock)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return s, nil, err
 	}
 	writers := []namedWriter{
 		{"summary.txt", s.WriteText}, {"summary.md", s.WriteMarkdown}, {"summary.csv", s.WriteCSV},
-		{"aggregate.txt", func(w io.Writer) error { return WriteAggregateText(w, agg, shift) }},
-		{"aggregate.md", func(w io.Writer) error { return WriteAggregateMarkdown(w, agg, shift) }},
+		{"aggregate.txt", func(w io.Writer) error { return WriteAggregateText(w, agg, shift, clock) }},
+		{"aggregate.md", func(w io.Writer) error { return WriteAggregateMarkdown(w, agg, shift, clock) }},
 		{"aggregate.csv", func(w io.Writer) error { return WriteAggregateCSV(w, agg) }},
 	}
 	if opt.LaTeX {
@@ -178,12 +190,12 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 		}
 		files = append(files, p)
 	}
-	pics, err := WritePictures(dir, runs, s)
+	pics, err := WritePictures(dir, runs, s, formats)
 	files = append(files, pics...)
 	if err != nil {
 		return s, files, err
 	}
-	cmp, err := WriteComparePictures(dir, runs, opt.Pairs)
+	cmp, err := WriteComparePictures(dir, runs, opt.Pairs, clock, formats)
 	files = append(files, cmp...)
 	if err != nil {
 		return s, files, err
@@ -192,12 +204,12 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 		return s, files, err
 	}
 	fmt.Fprintln(out)
-	if err := WriteAggregateText(out, agg, shift); err != nil {
+	if err := WriteAggregateText(out, agg, shift, clock); err != nil {
 		return s, files, err
 	}
 	var accPics []string
 	if acc := Accuracy(runs, s.Backends); acc != nil {
-		more, err := writeAccuracy(dir, runs, acc, s.Backends, out)
+		more, err := writeAccuracy(dir, runs, acc, s.Backends, out, formats)
 		files = append(files, more...)
 		accPics = more
 		if err != nil {
@@ -210,12 +222,36 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 			svgs = append(svgs, f)
 		}
 	}
-	page, err := WriteHTML(dir, runs, s, agg, opt.Meta, shift, svgs)
+	page, err := WriteHTML(dir, runs, s, agg, opt.Meta, shift, clock, svgs)
 	if err != nil {
 		return s, files, err
 	}
 	files = append(files, page)
 	return s, files, nil
+}
+
+// uniformThreads returns runs with the thread count dropped (0) from the
+// series of every backend or configuration whose runs all have the same
+// one, so that labels name a thread count only where runs differ in it.
+func uniformThreads(runs []Run) []Run {
+	counts := map[string][]int{}
+	for i := range runs {
+		name := runs[i].Cell
+		name.Threads = 0
+		s := name.Series()
+		if !slices.Contains(counts[s], runs[i].Threads) {
+			counts[s] = append(counts[s], runs[i].Threads)
+		}
+	}
+	out := slices.Clone(runs)
+	for i := range out {
+		name := out[i].Cell
+		name.Threads = 0
+		if len(counts[name.Series()]) == 1 {
+			out[i].Threads = 0
+		}
+	}
+	return out
 }
 
 // namedWriter writes one file of a report.

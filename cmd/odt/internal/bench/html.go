@@ -46,7 +46,9 @@ type htmlPage struct {
 	Anytime   []htmlPicture
 	Failures  []string
 	Conflicts []string
+	Incorrect []string
 	Shift     string
+	Clock     string
 }
 
 // inlineSVG reads an SVG file written by gonum/plot and returns its <svg>
@@ -83,6 +85,9 @@ func settingsRows(m *Meta) [][2]string {
 	}
 	if m.Host != "" {
 		rows = append(rows, [2]string{"host", m.Host})
+	}
+	if m.Expect != "" {
+		rows = append(rows, [2]string{"expected optima", m.Expect})
 	}
 	for i, sh := range m.Shards {
 		rows = append(rows, [2]string{fmt.Sprintf("shard %d of %d", i+1, len(m.Shards)), fmt.Sprintf("%s: %s on %s, revision %s, %s / %s",
@@ -148,8 +153,12 @@ func cellTable(s Summary, runs []Run) htmlTable {
 	}
 	for i, e := range s.Entries {
 		row := make([]htmlCell, 0, len(rows[i])+2)
-		for _, v := range rows[i] {
-			row = append(row, htmlCell{Text: v})
+		for j, v := range rows[i] {
+			c := htmlCell{Text: v}
+			if head[j] == "verdict" && v == "INCORRECT" {
+				c.Class = "bad"
+			}
+			row = append(row, c)
 		}
 		mark := htmlCell{Text: "-"}
 		g := e.group()
@@ -184,9 +193,10 @@ func cellTable(s Summary, runs []Run) htmlTable {
 // output, failures and cross-check errors. The page is one file: inline
 // CSS and SVG, a few lines of plain JavaScript to sort tables, nothing
 // loaded from anywhere.
-func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, meta *Meta, shift float64, pictures []string) (string, error) {
-	page := htmlPage{Title: "odt bench report", Settings: settingsRows(meta), Failures: s.Failures, Conflicts: s.Conflicts, Shift: fullSec(shift)}
-	page.Aggregate = htmlTable{ID: "aggregate", Head: aggHead}
+func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, meta *Meta, shift float64, clock Clock, pictures []string) (string, error) {
+	page := htmlPage{Title: "odt bench report", Settings: settingsRows(meta), Failures: s.Failures, Conflicts: s.Conflicts,
+		Incorrect: s.Incorrect, Shift: fullSec(shift), Clock: clock.text()}
+	page.Aggregate = htmlTable{ID: "aggregate", Head: aggHead(agg)}
 	for _, r := range aggRows(agg, roundSec) {
 		row := make([]htmlCell, len(r))
 		for i, v := range r {
@@ -194,6 +204,9 @@ func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, meta *Meta, shif
 		}
 		if r[0] == VBS {
 			row[0].Class = "vbs"
+		}
+		if i := slices.Index(page.Aggregate.Head, "incorrect"); i >= 0 && r[i] != "0" && r[i] != "-" {
+			row[i].Class = "bad"
 		}
 		page.Aggregate.Rows = append(page.Aggregate.Rows, row)
 	}
@@ -253,8 +266,10 @@ figcaption { font-size: 0.8em; color: #555; }
 <table class="settings">{{range .Settings}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table>
 {{if .Conflicts}}<h2 id="conflicts" class="bad">Cross-check errors</h2>
 <ul>{{range .Conflicts}}<li class="bad">CROSS-CHECK ERROR: {{.}}</li>{{end}}</ul>{{end}}
+{{if .Incorrect}}<h2 id="incorrect" class="bad">Incorrect results</h2>
+<ul>{{range .Incorrect}}<li class="bad">INCORRECT: {{.}}</li>{{end}}</ul>{{end}}
 <h2 id="aggregate-h">Aggregate per backend</h2>
-<p class="note">solved = proven; par2_s: unsolved runs at twice the time limit; sgm_s: shifted geometric mean of times, shift {{.Shift}} s, unsolved at the limit; wins: instances solved fastest; solved_only: instances no other backend solved; VBS: the virtual best solver. Click a column to sort.</p>
+<p class="note">times in {{.Clock}}; solved = proven; par2_s: unsolved runs at twice the time limit; sgm_s: shifted geometric mean of times, shift {{.Shift}} s, unsolved at the limit; wins: instances solved fastest; solved_only: instances no other backend solved; VBS: the virtual best solver; certified: runs whose proof was checked; correct / incorrect / unknown: verdicts against the expected optima, when given. Click a column to sort.</p>
 {{template "table" .Aggregate}}
 {{if .Pictures}}<h2 id="pictures">Comparison</h2>
 {{range .Pictures}}<figure>{{.SVG}}<figcaption>{{.Title}} ({{.File}})</figcaption></figure>

@@ -260,7 +260,7 @@ func accuracyRows(entries []AccuracyEntry) ([]string, [][]string) {
 
 // writeAccuracy writes accuracy.txt, accuracy.md and accuracy.csv (the
 // text table also to out) and the box plot; it returns the files.
-func writeAccuracy(dir string, runs []Run, entries []AccuracyEntry, backends []string, out io.Writer) ([]string, error) {
+func writeAccuracy(dir string, runs []Run, entries []AccuracyEntry, backends []string, out io.Writer, formats []string) ([]string, error) {
 	head, rows := accuracyRows(entries)
 	var txt, md, cs strings.Builder
 	writeAligned(&txt, head, rows)
@@ -277,7 +277,7 @@ func writeAccuracy(dir string, runs []Run, entries []AccuracyEntry, backends []s
 		files = append(files, p)
 	}
 	sort.Strings(files)
-	pics, err := accuracyPicture(dir, runs, backends)
+	pics, err := accuracyPicture(dir, runs, backends, formats)
 	files = append(files, pics...)
 	if err != nil {
 		return files, err
@@ -312,7 +312,7 @@ func writeAligned(sb *strings.Builder, head []string, rows [][]string) {
 // accuracyPicture draws test-accuracy.svg/.png: for every dataset (and
 // "all"), one box per backend over the seeds and folds (median, quartiles,
 // whiskers to 1.5 IQR, outliers as points).
-func accuracyPicture(dir string, runs []Run, backends []string) ([]string, error) {
+func accuracyPicture(dir string, runs []Run, backends []string, formats []string) ([]string, error) {
 	var labels []string
 	vals := map[string]map[string][]float64{} // label -> backend -> test accuracies
 	for i := range runs {
@@ -382,16 +382,8 @@ func accuracyPicture(dir string, runs []Run, backends []string) ([]string, error
 	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
 	p.X.Tick.Label.Rotation = math.Pi / 6
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
-	var files []string
 	width := vg.Length(math.Max(8, 0.9*float64(len(labels)))) * vg.Inch
-	for _, ext := range []string{".svg", ".png"} {
-		f := filepath.Join(dir, "test-accuracy"+ext)
-		if err := p.Save(width, 5*vg.Inch, f); err != nil {
-			return files, fmt.Errorf("picture %s: %w", f, err)
-		}
-		files = append(files, f)
-	}
-	return files, nil
+	return savePlot(p, dir, "test-accuracy", width, 5*vg.Inch, formats)
 }
 
 // swatch is a legend entry: a filled rectangle of the backend's colour.

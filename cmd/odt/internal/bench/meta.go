@@ -49,6 +49,11 @@ type Meta struct {
 	SGMShift float64   `json:"sgm_shift_s"`
 	Start    time.Time `json:"start"`
 	End      time.Time `json:"end"`
+	// Time is the clock the report counts times with (wall or cpu) and
+	// Expect the table of expected optima the runs were checked against
+	// ("" when none).
+	Time   string `json:"time,omitempty"`
+	Expect string `json:"expect,omitempty"`
 	// Host is the machine's host name.
 	Host string `json:"host,omitempty"`
 	// Shards lists, for results merged from several folders, each

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -152,9 +151,9 @@ var palette = []color.RGBA{
 	{0x94, 0x67, 0xbd, 255}, {0x8c, 0x56, 0x4b, 255}, {0xe3, 0x77, 0xc2, 255}, {0x17, 0xbe, 0xcf, 255},
 }
 
-// WritePictures writes every picture as SVG and PNG into dir and returns
-// the files written.
-func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
+// WritePictures writes every anytime picture into dir in each of the
+// formats (extensions) and returns the files written.
+func WritePictures(dir string, runs []Run, s Summary, formats []string) ([]string, error) {
 	// Protocol runs train on different rows per seed and fold: their
 	// anytime curves are not comparable, their accuracy has its own picture.
 	var plain []Run
@@ -206,13 +205,14 @@ func WritePictures(dir string, runs []Run, s Summary) ([]string, error) {
 			p.Add(l)
 			p.Legend.Add(b, l)
 		}
-		base := "anytime-" + strings.ReplaceAll(name, "/", "-")
-		for _, ext := range []string{".svg", ".png"} {
-			f := filepath.Join(dir, base+ext)
-			if err := p.Save(8*vg.Inch, 5*vg.Inch, f); err != nil {
-				return files, fmt.Errorf("picture %s: %w", f, err)
-			}
-			files = append(files, f)
+		parts := strings.Split(name, "/")
+		for i := range parts {
+			parts[i] = fileSafe(parts[i])
+		}
+		more, err := savePlot(p, dir, "anytime-"+strings.Join(parts, "-"), 8*vg.Inch, 5*vg.Inch, formats)
+		files = append(files, more...)
+		if err != nil {
+			return files, err
 		}
 	}
 	return files, nil

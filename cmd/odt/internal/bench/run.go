@@ -55,6 +55,14 @@ type Run struct {
 	// the run's process printed: its result JSON, or its messages when
 	// it gave no result ("" when not kept).
 	Output string `json:"output,omitempty"`
+	// Certified is the result's own "certified" field: its optimality
+	// proof was checked.
+	Certified bool `json:"certified"`
+	// Expected is the optimum an --expect table gives for the run's
+	// instance and Verdict the run's verdict against it (Correct,
+	// Incorrect or Unknown; "" when no table was given).
+	Expected *float64 `json:"expected,omitempty"`
+	Verdict  string   `json:"verdict,omitempty"`
 	Learning
 
 	// stdout and stderr are what the process printed (not recorded in
@@ -86,6 +94,8 @@ type Runner struct {
 	Validate bool
 	// Revision is the odt revision recorded in every run.
 	Revision string
+	// Expect, when set, marks every run against its expected optimum.
+	Expect *Expectations
 
 	mu  sync.Mutex
 	cur *os.Process // the running solve, nil between runs
@@ -210,6 +220,12 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		return run
 	}
 	run.Status, run.Optimal = string(res.Status), res.Optimal
+	var claims struct {
+		Certified bool `json:"certified"`
+	}
+	if json.Unmarshal(stdout.Bytes(), &claims) == nil {
+		run.Certified = claims.Certified
+	}
 	if res.Status == model.StatusInfeasible && res.Model == nil {
 		run.Message = "proven infeasible: no model satisfies the problem as stated (" + problemText(res.Problem) + ")"
 	}

@@ -98,6 +98,15 @@ func (r *Run) check() error {
 	if r.Objective != nil && r.LowerBound == nil {
 		return fmt.Errorf("objective without lower_bound")
 	}
+	switch r.Verdict {
+	case "", Unknown:
+	case Correct, Incorrect:
+		if r.Expected == nil || math.IsNaN(*r.Expected) || math.IsInf(*r.Expected, 0) {
+			return fmt.Errorf("verdict %q without a finite expected optimum", r.Verdict)
+		}
+	default:
+		return fmt.Errorf("verdict %q: want correct, incorrect or unknown", r.Verdict)
+	}
 	return nil
 }
 
@@ -279,6 +288,10 @@ type Entry struct {
 	Statuses                []string
 	// Tuned entries hold runs that tuned their depth (Depth is 0).
 	Tuned bool
+	// Expected is the expected optimum (NaN when none was given) and
+	// Correct, Incorrect and Unknown count the runs by their verdict.
+	Expected                    float64
+	Correct, Incorrect, Unknown int
 }
 
 // Summary is the table of a grid.
@@ -294,6 +307,8 @@ type Summary struct {
 	Backends []string
 	// Failures describes the runs that produced no result.
 	Failures []string
+	// Incorrect describes the runs that contradict an expected optimum.
+	Incorrect []string
 }
 
 // groupKey names the runs of one problem: the data set, the depth and,
@@ -319,6 +334,9 @@ func Summarize(runs []Run) Summary {
 	for _, r := range runs {
 		if !slices.Contains(s.Backends, r.Series()) {
 			s.Backends = append(s.Backends, r.Series())
+		}
+		if r.Verdict == Incorrect {
+			s.Incorrect = append(s.Incorrect, verdictText(&r))
 		}
 		g := r.group()
 		if r.Objective == nil {
@@ -381,7 +399,7 @@ func Summarize(runs []Run) Summary {
 		e := entries[k]
 		if e == nil {
 			e = &Entry{Dataset: k.name, Backend: r.Backend, Config: r.Config, ObjectiveName: r.ObjectiveName,
-				Objective: math.NaN(), Bound: math.NaN(), Threads: r.Threads, Depth: k.depth}
+				Objective: math.NaN(), Bound: math.NaN(), Threads: r.Threads, Depth: k.depth, Expected: math.NaN()}
 			entries[k] = e
 		}
 		e.Runs++
@@ -390,6 +408,17 @@ func Summarize(runs []Run) Summary {
 			e.Statuses = append(e.Statuses, r.Status)
 		}
 		e.PeakMB = math.Max(e.PeakMB, r.PeakMB)
+		if r.Expected != nil {
+			e.Expected = *r.Expected
+		}
+		switch r.Verdict {
+		case Correct:
+			e.Correct++
+		case Incorrect:
+			e.Incorrect++
+		case Unknown:
+			e.Unknown++
+		}
 		acc := sums[k]
 		best, haveBest := s.Best[r.group()]
 		if r.Objective == nil {
@@ -509,8 +538,12 @@ func (e Entry) group() string { return groupKey(e.Dataset, e.Depth, e.ObjectiveN
 // follows the backend when the grid mixes objectives.
 func (s Summary) rows(num func(float64) string) ([]string, [][]string) {
 	threads := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Threads > 0 })
+	verdicts := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.Correct+e.Incorrect+e.Unknown > 0 })
 	mixed := slices.ContainsFunc(s.Entries, func(e Entry) bool { return e.ObjectiveName != s.Entries[0].ObjectiveName })
 	head := []string{"dataset", "depth", "backend", "objective", "bound", "optimal", "proof_s", "primal_integral", "primal_gap", "wall_s", "cpu_s", "peak_mb", "status"}
+	if verdicts {
+		head = append(head, "expected", "verdict")
+	}
 	if mixed {
 		head = slices.Insert(head, 3, "problem")
 	}
@@ -524,6 +557,9 @@ func (s Summary) rows(num func(float64) string) ([]string, [][]string) {
 			fmt.Sprintf("%d/%d", e.Optimal, e.Runs), fmtSec(e.ProofSeconds), fmtSec(e.Integral), num(e.Gap),
 			fmtSec(e.WallSeconds), fmtSec(e.CPUSeconds),
 			strconv.FormatFloat(e.PeakMB, 'f', 1, 64), strings.Join(e.Statuses, ","),
+		}
+		if verdicts {
+			row = append(row, num(e.Expected), e.verdict())
 		}
 		if mixed {
 			obj := e.ObjectiveName
@@ -550,6 +586,22 @@ func (s Summary) WriteText(w io.Writer) error {
 	return err
 }
 
+// verdict sums up the entry's runs' verdicts: INCORRECT when any run is,
+// correct when every run is, else how many are.
+func (e Entry) verdict() string {
+	switch {
+	case e.Incorrect > 0:
+		return "INCORRECT"
+	case e.Correct == e.Runs:
+		return Correct
+	case e.Correct > 0:
+		return fmt.Sprintf("%d/%d correct", e.Correct, e.Runs)
+	case e.Unknown > 0:
+		return Unknown
+	}
+	return "-"
+}
+
 func (s Summary) writeConflicts(sb *strings.Builder) {
 	if len(s.Failures) > 0 {
 		sb.WriteString("\nfailed runs:\n")
@@ -560,6 +612,9 @@ func (s Summary) writeConflicts(sb *strings.Builder) {
 	for _, c := range s.Conflicts {
 		sb.WriteString("CROSS-CHECK ERROR: " + c + "\n")
 	}
+	for _, c := range s.Incorrect {
+		sb.WriteString("INCORRECT: " + c + "\n")
+	}
 }
 
 // WriteMarkdown writes the table as a Markdown table.
@@ -567,7 +622,7 @@ func (s Summary) WriteMarkdown(w io.Writer) error {
 	head, rows := s.rows(roundNum)
 	var sb strings.Builder
 	writeMarkdownTable(&sb, head, rows)
-	if len(s.Conflicts)+len(s.Failures) > 0 {
+	if len(s.Conflicts)+len(s.Failures)+len(s.Incorrect) > 0 {
 		var notes strings.Builder
 		s.writeConflicts(&notes)
 		sb.WriteString("\n")

@@ -1,0 +1,120 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeTemp(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestReadExpectations: columns are found by name whatever their order,
+// other columns and # lines are ignored, "-" optima state nothing, and
+// bad tables are refused naming the file and line.
+func TestReadExpectations(t *testing.T) {
+	p := writeTemp(t, "opt.tsv", "# a comment\n# another\nrows\toptimum\tdataset\tdepth\tobjective\n"+
+		"100\t17\tvote\t2\t\n100\t-\tvote\t3\t\n5\t3\tzoo\t-\tmin-depth\n\n")
+	ex, err := ReadExpectations(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Len() != 2 {
+		t.Errorf("%d expectations, want 2 (vote d2, zoo min-depth)", ex.Len())
+	}
+	r := Run{Cell: Cell{Dataset: "/x/vote.txt", Backend: "dl85", Depth: 2}, Status: "optimal", Optimal: true, Objective: fptr(17), LowerBound: fptr(17)}
+	ex.Mark(&r)
+	if r.Verdict != Correct || r.Expected == nil || *r.Expected != 17 {
+		t.Errorf("vote d2 proved 17: verdict %q, expected %v", r.Verdict, r.Expected)
+	}
+	z := Run{Cell: Cell{Dataset: "zoo.csv", Backend: "sat-depth", Depth: NoDepth, ObjectiveName: "min-depth"}, Status: "optimal", Optimal: true, Objective: fptr(3), LowerBound: fptr(3)}
+	ex.Mark(&z)
+	if z.Verdict != Correct {
+		t.Errorf("zoo min-depth: verdict %q", z.Verdict)
+	}
+	for _, c := range []struct{ body, want string }{
+		{"dataset\tdepth\n", "no column \"optimum\""},
+		{"# only comments\n", "no header"},
+		{"dataset\tdepth\toptimum\nvote\t2\tx\n", "bad.tsv:2: optimum \"x\""},
+		{"dataset\tdepth\toptimum\nvote\ttwo\t3\n", "bad.tsv:2: depth \"two\""},
+		{"dataset\tdepth\toptimum\nvote 2 3\n", "bad.tsv:2: 1 fields"},
+		{"dataset\tdepth\toptimum\nvote\t2\t3\nvote\t2\t4\n", "bad.tsv:3: vote depth 2 error: optimum 4, but an earlier line says 3"},
+		{"dataset\tdepth\toptimum\tDataset\nvote\t2\t3\tx\n", "column \"dataset\" appears twice"},
+	} {
+		_, err := ReadExpectations(writeTemp(t, "bad.tsv", c.body))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("table %q: error %v, want one containing %q", c.body, err, c.want)
+		}
+	}
+}
+
+// TestReadSharedReference: the reference optima of the shared folder load
+// as they are.
+func TestReadSharedReference(t *testing.T) {
+	for _, name := range []string{"cp4im-optima.tsv", "numeric-optima.tsv"} {
+		p := filepath.Join("..", "..", "..", "..", "..", "shared", "reference", name)
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("%s is absent: skipped", p)
+		}
+		ex, err := ReadExpectations(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Len() < 20 {
+			t.Errorf("%s: %d optima read", name, ex.Len())
+		}
+	}
+}
+
+// TestMark: each verdict from the run's claims against the optimum.
+func TestMark(t *testing.T) {
+	ex := &Expectations{optima: map[expectKey]float64{{"d", 2, "error"}: 10}}
+	run := func(status string, optimal bool, obj, lb float64) Run {
+		r := Run{Cell: Cell{Dataset: "d.txt", Backend: "b", Depth: 2}, Status: status, Optimal: optimal}
+		if status != "infeasible" && status != "failed" {
+			r.Objective, r.LowerBound = fptr(obj), fptr(lb)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name string
+		r    Run
+		want string
+	}{
+		{"proved the optimum", run("optimal", true, 10, 10), Correct},
+		{"proved another value", run("optimal", true, 11, 11), Incorrect},
+		{"model below the optimum", run("time-limit", false, 9, 0), Incorrect},
+		{"bound above the optimum", run("time-limit", false, 12, 11), Incorrect},
+		{"proved infeasible", run("infeasible", false, 0, 0), Incorrect},
+		{"unproven, consistent", run("time-limit", false, 12, 3), Unknown},
+		{"failed", run("failed", false, 0, 0), Unknown},
+	} {
+		r := c.r
+		ex.Mark(&r)
+		if r.Verdict != c.want {
+			t.Errorf("%s: verdict %q, want %q", c.name, r.Verdict, c.want)
+		}
+		if r.Verdict == Incorrect && !strings.Contains(verdictText(&r), "expected optimum is 10") {
+			t.Errorf("%s: %s", c.name, verdictText(&r))
+		}
+	}
+	other := run("optimal", true, 3, 3)
+	other.Depth = 3
+	ex.Mark(&other)
+	if other.Verdict != Unknown || other.Expected != nil {
+		t.Errorf("no expectation: verdict %q, expected %v", other.Verdict, other.Expected)
+	}
+	split := run("optimal", true, 3, 3)
+	split.Protocol = "split 80/20"
+	ex.Mark(&split)
+	if split.Verdict != Unknown {
+		t.Errorf("a run on part of the rows: verdict %q", split.Verdict)
+	}
+}
