@@ -32,7 +32,9 @@ func runBench(e env, args []string) error {
 			"and depth, each backend's objective, bound, proof time and primal integral against the\n"+
 			"grid's best objective), aggregate.txt/.md/.csv (per backend and depth: solved, time-outs,\n"+
 			"memory-outs, failures, PAR-2, shifted geometric mean, wins, the virtual best solver),\n"+
-			"pictures (cactus, performance profile, pairwise scatter, anytime; SVG and PNG) and\n"+
+			"instances.md/.csv (the wide table: per data set and depth, each series' objective,\n"+
+			"bound, status and time), pictures (cactus, performance profile, pairwise scatter,\n"+
+			"anytime; SVG and PNG) and\n"+
 			"report.html, one self-contained page with all of it. `odt bench report` rebuilds these\n"+
 			"from runs.jsonl without running anything.\n"+
 			"Backends that both prove optimality must agree: a disagreement is printed as a\n"+
@@ -440,7 +442,8 @@ func runBenchReport(e env, args []string) error {
 		"Rebuilds every table, picture and report.html from the runs.jsonl of one result folder or\n"+
 			"of several (merged shards), without running anything. --out defaults to the one folder\n"+
 			"given; with several, a new folder bench-report-YYYYMMDD-HHMMSS here. --latex also\n"+
-			"writes aggregate.tex and cells.tex (booktabs tables) for a paper.", 1, -1)
+			"writes aggregate.tex, cells.tex and instances.tex (booktabs and siunitx tables) and every\n"+
+			"picture as PDF, for a paper.", 1, -1)
 	var (
 		out, scatter string
 		latex        bool
@@ -448,7 +451,7 @@ func runBenchReport(e env, args []string) error {
 		rf           reportFlags
 	)
 	c.outFlag(&out, "output `DIR` (default: the result folder, when one is given)")
-	c.BoolVar(&latex, "latex", false, "also write aggregate.tex and cells.tex (booktabs)")
+	c.BoolVar(&latex, "latex", false, "also write aggregate.tex, cells.tex and instances.tex (booktabs, siunitx) and the pictures as PDF")
 	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the shifted geometric mean of times (`SECONDS`)")
 	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom (default: every pair)")
 	rf.declare(c)

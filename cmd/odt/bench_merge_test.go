@@ -473,6 +473,9 @@ func TestBenchThreadLabels(t *testing.T) {
 		}
 		var got []string
 		for _, r := range readCSV(t, filepath.Join(dir, "aggregate.csv"))[1:] {
+			if r[1] != "1" {
+				t.Errorf("a grid of one depth has the row %v", r)
+			}
 			if r[0] != "VBS" {
 				got = append(got, r[0])
 			}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -166,7 +167,7 @@ func TestBenchReportHTMLInChromium(t *testing.T) {
 	}
 	url := origin + "/report.html"
 	dom := string(run("--dump-dom", url))
-	for _, want := range []string{`id="aggregate"`, `id="cells"`, "VBS", "sat-depth", "cactus", "profile", "scatter-dl85-blossom", "scatter-dl85-sat-depth", "anytime-"} {
+	for _, want := range []string{`id="aggregate"`, `id="cells"`, `id="instances"`, "VBS", "sat-depth", "cactus", "profile", "scatter-dl85-blossom", "scatter-dl85-sat-depth", "anytime-"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("rendered page lacks %q", want)
 		}
@@ -369,5 +370,79 @@ func TestBenchOneFormulationOnMILPSolvers(t *testing.T) {
 	meta, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 	if err != nil || !strings.Contains(string(meta), `"cbc": "Version`) || !strings.Contains(string(meta), `"glpsol": "GLPSOL`) {
 		t.Errorf("meta.json does not name the solvers' versions: %v\n%s", err, meta)
+	}
+}
+
+// TestBenchReportLaTeX: odt bench report --latex writes the wide
+// per-instance table, the aggregate and the per-cell table as LaTeX with
+// readable headers and every picture also as PDF; where pdflatex is
+// installed, a document holding them compiles.
+func TestBenchReportLaTeX(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "grid")
+	if o, e, code := odt(t, "bench", "-q", "--backends", "dl85,cart,blossom", "--depth", "1,2", "--time-limit", "20s", "-o", dir,
+		"../../testdata/iris.csv", "../../testdata/vote.txt"); code != 0 {
+		t.Fatalf("bench: exit %d\n%s\n%s", code, o, e)
+	}
+	out := filepath.Join(t.TempDir(), "paper")
+	if o, e, code := odt(t, "bench", "report", "--latex", "-o", out, dir); code != 0 {
+		t.Fatalf("report --latex: exit %d\n%s\n%s", code, o, e)
+	}
+	wide, err := os.ReadFile(filepath.Join(out, "instances.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`\multicolumn{4}{c}{dl85}`, `\cmidrule(lr){3-6}`, "{Obj.}", "{Bound}", "{Time (s)}", "S[table-format=", "\nvote & 2 & "} {
+		if !strings.Contains(string(wide), want) {
+			t.Errorf("instances.tex lacks %q:\n%s", want, wide)
+		}
+	}
+	for _, f := range []string{"aggregate.tex", "cells.tex", "instances.tex"} {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range []string{`par2\_s`, `sgm\_s`, `primal\_integral`, `solved\_only`, `peak\_mb`, `wall\_s`} {
+			if strings.Contains(string(b), raw) {
+				t.Errorf("%s has the raw identifier %s", f, raw)
+			}
+		}
+	}
+	recs := readCSV(t, filepath.Join(out, "instances.csv"))
+	if len(recs) != 5 || len(recs[0]) != 2+3*4 {
+		t.Errorf("instances.csv: %d rows of %d columns, want a header and 4 instances, 14 columns", len(recs), len(recs[0]))
+	}
+	pdfs, _ := filepath.Glob(filepath.Join(out, "*.pdf"))
+	var names []string
+	for _, p := range pdfs {
+		names = append(names, filepath.Base(p))
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) {
+			t.Errorf("%s is not a PDF file (%v)", p, err)
+		}
+	}
+	for _, want := range []string{"cactus.pdf", "profile.pdf", "scatter-dl85-cart.pdf", "anytime-vote-d2.pdf"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("report --latex wrote no %s (PDFs: %v)", want, names)
+		}
+	}
+	pdflatex, err := exec.LookPath("pdflatex")
+	if err != nil {
+		t.Skip("pdflatex is not installed: the LaTeX was not compiled (apt-get install texlive-latex-recommended texlive-science)")
+	}
+	doc := "\\documentclass{article}\n\\usepackage[margin=1cm,landscape]{geometry}\n\\usepackage{booktabs,siunitx,graphicx}\n\\begin{document}\n" +
+		"\\input{aggregate.tex}\n\\input{cells.tex}\n\\input{instances.tex}\n" +
+		"\\includegraphics[width=0.45\\textwidth]{cactus.pdf}\n\\includegraphics[width=0.45\\textwidth]{scatter-dl85-cart.pdf}\n\\end{document}\n"
+	if err := os.WriteFile(filepath.Join(out, "paper.tex"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pdflatex, "-interaction=nonstopmode", "-halt-on-error", "paper.tex")
+	cmd.Dir = out
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdflatex: %v\n%s", err, b)
+	}
+	if st, err := os.Stat(filepath.Join(out, "paper.pdf")); err != nil || st.Size() == 0 {
+		t.Errorf("pdflatex wrote no paper.pdf: %v", err)
 	}
 }

@@ -441,31 +441,8 @@ func latexEscape(s string) string {
 	return r.Replace(s)
 }
 
-// writeLaTeXTable writes a booktabs table (the first two columns left
-// aligned, the rest right aligned).
-func writeLaTeXTable(w io.Writer, head []string, rows [][]string, caption string) error {
-	var sb strings.Builder
-	align := strings.Repeat("l", min(2, len(head))) + strings.Repeat("r", max(0, len(head)-2))
-	sb.WriteString("% needs \\usepackage{booktabs}\n\\begin{table}\n\\centering\n\\small\n")
-	fmt.Fprintf(&sb, "\\begin{tabular}{%s}\n\\toprule\n", align)
-	esc := func(xs []string) []string {
-		out := make([]string, len(xs))
-		for i, x := range xs {
-			out[i] = latexEscape(x)
-		}
-		return out
-	}
-	sb.WriteString(strings.Join(esc(head), " & ") + " \\\\\n\\midrule\n")
-	for _, r := range rows {
-		sb.WriteString(strings.Join(esc(r), " & ") + " \\\\\n")
-	}
-	fmt.Fprintf(&sb, "\\bottomrule\n\\end{tabular}\n\\caption{%s}\n\\end{table}\n", latexEscape(caption))
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
-
 // WriteAggregateLaTeX writes the aggregate table as a booktabs table.
-func WriteAggregateLaTeX(w io.Writer, rows []AggRow, shift float64) error {
+func WriteAggregateLaTeX(w io.Writer, rows []AggRow, shift float64, clock Clock) error {
 	return writeLaTeXTable(w, aggHead(rows), aggRows(rows, roundSec), fmt.Sprintf(
-		"Per backend: runs, proven (solved), time-outs, memory-outs, failures, PAR-2 (unsolved at twice the time limit, s), shifted geometric mean of times (shift %s s, unsolved at the limit), wins and instances solved by this backend only.", fullSec(shift)))
+		"Per series and depth: runs, proven (solved), time-outs, memory-outs, failures, PAR-2 (unsolved at twice the time limit), shifted geometric mean of times (shift %s s, unsolved at the limit), instances solved fastest (wins) and by this series only, certified runs; times in %s.", fullSec(shift), clock.text()), true)
 }

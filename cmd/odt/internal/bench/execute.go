@@ -162,6 +162,7 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 	}
 	formats := pictureFormats(opt.LaTeX)
 	agg := Aggregate(runs, shift, clock)
+	wide := Instances(s, clock)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return s, nil, err
 	}
@@ -170,11 +171,12 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 		{"aggregate.txt", func(w io.Writer) error { return WriteAggregateText(w, agg, shift, clock) }},
 		{"aggregate.md", func(w io.Writer) error { return WriteAggregateMarkdown(w, agg, shift, clock) }},
 		{"aggregate.csv", func(w io.Writer) error { return WriteAggregateCSV(w, agg) }},
+		{"instances.csv", wide.WriteCSV}, {"instances.md", wide.WriteMarkdown},
 	}
 	if opt.LaTeX {
 		writers = append(writers,
-			namedWriter{"aggregate.tex", func(w io.Writer) error { return WriteAggregateLaTeX(w, agg, shift) }},
-			namedWriter{"cells.tex", s.WriteLaTeX})
+			namedWriter{"aggregate.tex", func(w io.Writer) error { return WriteAggregateLaTeX(w, agg, shift, clock) }},
+			namedWriter{"cells.tex", s.WriteLaTeX}, namedWriter{"instances.tex", wide.WriteLaTeX})
 	}
 	if ft := FormulationTable(runs); ft != nil {
 		writers = append(writers,
@@ -222,7 +224,7 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 			svgs = append(svgs, f)
 		}
 	}
-	page, err := WriteHTML(dir, runs, s, agg, opt.Meta, shift, clock, svgs)
+	page, err := WriteHTML(dir, runs, s, agg, wide, opt.Meta, shift, clock, svgs)
 	if err != nil {
 		return s, files, err
 	}

@@ -41,6 +41,7 @@ type htmlPage struct {
 	Title     string
 	Settings  [][2]string
 	Aggregate htmlTable
+	Instances htmlTable
 	Cells     htmlTable
 	Pictures  []htmlPicture
 	Anytime   []htmlPicture
@@ -193,7 +194,7 @@ func cellTable(s Summary, runs []Run) htmlTable {
 // output, failures and cross-check errors. The page is one file: inline
 // CSS and SVG, a few lines of plain JavaScript to sort tables, nothing
 // loaded from anywhere.
-func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, meta *Meta, shift float64, clock Clock, pictures []string) (string, error) {
+func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, wide InstanceTable, meta *Meta, shift float64, clock Clock, pictures []string) (string, error) {
 	page := htmlPage{Title: "odt bench report", Settings: settingsRows(meta), Failures: s.Failures, Conflicts: s.Conflicts,
 		Incorrect: s.Incorrect, Shift: fullSec(shift), Clock: clock.text()}
 	page.Aggregate = htmlTable{ID: "aggregate", Head: aggHead(agg)}
@@ -211,6 +212,15 @@ func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, meta *Meta, shif
 		page.Aggregate.Rows = append(page.Aggregate.Rows, row)
 	}
 	page.Cells = cellTable(s, runs)
+	head, rows := wide.rows(roundNum, roundSec, sameText)
+	page.Instances = htmlTable{ID: "instances", Head: head}
+	for _, r := range rows {
+		row := make([]htmlCell, len(r))
+		for i, v := range r {
+			row[i] = htmlCell{Text: v}
+		}
+		page.Instances.Rows = append(page.Instances.Rows, row)
+	}
 	for _, p := range pictures {
 		if !strings.HasSuffix(p, ".svg") {
 			continue
@@ -277,6 +287,9 @@ figcaption { font-size: 0.8em; color: #555; }
 {{if .Anytime}}<h2 id="anytime">Anytime behaviour</h2>
 {{range .Anytime}}<figure>{{.SVG}}<figcaption>{{.Title}} ({{.File}})</figcaption></figure>
 {{end}}{{end}}
+<h2 id="instances-h">Per instance</h2>
+<p class="note">For each series: the best objective and lower bound over the repeats, the statuses and the mean time in {{.Clock}}. Click a column to sort.</p>
+{{template "table" .Instances}}
 <h2 id="cells-h">Per cell</h2>
 {{template "table" .Cells}}
 {{if .Failures}}<h2 id="failures">Failed runs</h2>

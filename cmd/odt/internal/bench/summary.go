@@ -655,5 +655,5 @@ func depthLabel(e Entry) string {
 // WriteLaTeX writes the per-cell table as a booktabs table.
 func (s Summary) WriteLaTeX(w io.Writer) error {
 	head, rows := s.rows(roundNum)
-	return writeLaTeXTable(w, head, rows, "Per data set and depth: each backend's objective, lower bound, proven runs, time to proof, primal integral, wall and CPU time, peak memory and status.")
+	return writeLaTeXTable(w, head, rows, "Per data set and depth: each series' objective, lower bound, proven runs, time to proof, primal integral, primal gap at the end, mean wall and CPU time, peak memory and status.", true)
 }
