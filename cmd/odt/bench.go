@@ -54,7 +54,7 @@ func runBench(e env, args []string) error {
 		repeat, memLimit             int
 		quiet                        bool
 		shift                        float64
-		scatter                      string
+		scatter, exportSizes         string
 		opts                         optFlag
 		pl                           protocolFlags
 		df                           dataFlags
@@ -73,6 +73,7 @@ func runBench(e env, args []string) error {
 	c.Var(&opts, "opt", "backend option `key=value` passed to every run (repeatable)")
 	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the aggregate's shifted geometric mean of times (`SECONDS`)")
 	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom,dl85:cart (default: every pair)")
+	c.StringVar(&exportSizes, "export-sizes", "", "also export each cell's formulation (the first repeat, not timed) in the first of these `FORMATS` its backend writes (e.g. wcnf,dimacs,mps) and show its size beside the solved one in the formulation table")
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
 	pl.declare(c)
@@ -121,6 +122,14 @@ func runBench(e env, args []string) error {
 	}
 	if !(shift > 0) || math.IsInf(shift, 0) {
 		return usagef("--sgm-shift %v: want a positive number of seconds", shift)
+	}
+	exportFormats := bench.ParseList(exportSizes)
+	for _, f := range exportFormats {
+		switch f {
+		case "dimacs", "wcnf", "opb", "mps", "lp":
+		default:
+			return usagef("--export-sizes %q: want formats among dimacs, wcnf, opb, mps and lp", f)
+		}
 	}
 	pairs, err := bench.ParsePairs(scatter)
 	if err != nil {
@@ -209,7 +218,7 @@ func runBench(e env, args []string) error {
 	if v.Modified && rev != "" {
 		rev += "+modified"
 	}
-	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev, Expect: expect}
+	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev, Expect: expect, ExportFormats: exportFormats}
 	prog := e.stderr
 	if quiet {
 		prog = nil

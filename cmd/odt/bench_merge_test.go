@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -484,5 +485,79 @@ func TestBenchThreadLabels(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("--threads %s: series %v, want %v", c.threads, got, c.want)
 		}
+	}
+}
+
+// TestBenchFormulationViews: with --export-sizes the formulation table has
+// the formula as solved and as exported, each labelled, the exported
+// sizes those of the file odt export writes; a run that built no formula
+// (a zero-error tree at once) is counted apart, not in the means.
+func TestBenchFormulationViews(t *testing.T) {
+	dir := t.TempDir()
+	sep := filepath.Join(dir, "sep.csv")
+	if err := os.WriteFile(sep, []byte("a,b,y\n0,1,x\n1,0,z\n1,1,x\n0,0,z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "grid")
+	if o, e, code := odt(t, "bench", "-q", "--backends", "sat-odt,dl85", "--depth", "2", "--export-sizes", "wcnf,mps", "-o", out, "../../testdata/monk1.csv", sep); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, o, e)
+	}
+	// The exported file's size, read from its own header.
+	file := filepath.Join(dir, "monk1.wcnf")
+	if o, e, code := odt(t, "export", "--to", "wcnf", "--backend", "sat-odt", "--depth", "2", "-o", file, "../../testdata/monk1.csv"); code != 0 {
+		t.Fatalf("export: exit %d\n%s\n%s", code, o, e)
+	}
+	b, _ := os.ReadFile(file)
+	var vars, clauses string
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 4 && f[0] == "p" && f[1] == "wcnf" {
+			vars, clauses = f[2], f[3]
+		}
+	}
+	recs := readCSV(t, filepath.Join(out, "formulation.csv"))
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	views := map[string][]string{}
+	for _, r := range recs[1:] {
+		views[r[col["backend"]]+" "+r[col["view"]]] = r
+	}
+	solved, exported := views["sat-odt solved"], views["sat-odt exported wcnf"]
+	if solved == nil || exported == nil || len(recs) != 3 {
+		t.Fatalf("formulation.csv rows %v: want sat-odt solved and exported wcnf", recs)
+	}
+	if exported[col["variables_mean"]] != vars || exported[col["clauses_mean"]] != clauses || vars == "" {
+		t.Errorf("exported view %v, the file says %s variables, %s clauses", exported, vars, clauses)
+	}
+	if solved[col["runs"]] != "1" || solved[col["trivial"]] != "1" {
+		t.Errorf("solved view %v: want monk1 in the means and sep.csv counted trivial", solved)
+	}
+	txt, _ := os.ReadFile(filepath.Join(out, "formulation.txt"))
+	if !strings.Contains(string(txt), "view solved: the formula the backend solved") {
+		t.Errorf("formulation.txt does not say what it measures:\n%s", txt)
+	}
+}
+
+// TestExportIndexLPSizes: index.csv states the sizes of LP files, the same
+// as those of the MPS files of the same models.
+func TestExportIndexLPSizes(t *testing.T) {
+	sizes := map[string][][]string{}
+	for _, format := range []string{"lp", "mps"} {
+		dir := filepath.Join(t.TempDir(), format)
+		if o, e, code := odt(t, "export", "--to", format, "--backend", "milp-flowoct,milp-odt", "--depth", "1,2", "-o", dir, "../../testdata/iris.csv"); code != 0 {
+			t.Fatalf("export --to %s: exit %d\n%s\n%s", format, code, o, e)
+		}
+		for _, r := range readCSV(t, filepath.Join(dir, "index.csv"))[1:] {
+			sizes[format] = append(sizes[format], r[5:8])
+			for _, v := range r[5:8] {
+				if n, err := strconv.Atoi(v); err != nil || n <= 0 {
+					t.Errorf("index.csv of %s: size %q in %v", format, v, r)
+				}
+			}
+		}
+	}
+	if fmt.Sprint(sizes["lp"]) != fmt.Sprint(sizes["mps"]) || len(sizes["lp"]) != 4 {
+		t.Errorf("LP sizes %v, MPS sizes %v", sizes["lp"], sizes["mps"])
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -147,7 +146,7 @@ func writeIndex(dir, format string, done []instance) error {
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"dataset", "depth", "backend", "format", "file", "variables", "constraints", "nonzeros", "decode"})
 		for _, in := range done {
-			sz, decode, err := instanceHeader(filepath.Join(dir, in.file), format)
+			sz, decode, err := bench.FileSizes(filepath.Join(dir, in.file), format)
 			if err != nil {
 				return err
 			}
@@ -167,90 +166,4 @@ func writeIndex(dir, format string, done []instance) error {
 		cw.Flush()
 		return cw.Error()
 	})
-}
-
-// instanceHeader reads an exported file's size (variables, constraints,
-// non-zeros; "" where the format does not state it) and the odt decode
-// command its comment header gives.
-//
-// DIMACS: "p cnf V C"; classic WCNF: "p wcnf V C TOP"; OPB: "* #variable= V
-// #constraint= C". MPS: the ROWS section's constraint rows, the
-// COLUMNS section's distinct columns and its non-zero coefficients of
-// constraint rows.
-func instanceHeader(path, format string) ([3]string, string, error) {
-	var sz [3]string
-	f, err := os.Open(path)
-	if err != nil {
-		return sz, "", err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
-	decode := ""
-	section := ""
-	objRows := map[string]bool{}
-	rows, nz := 0, 0
-	cols := map[string]bool{}
-	for sc.Scan() {
-		line := sc.Text()
-		if decode == "" {
-			if i := strings.Index(line, "odt decode "); i >= 0 && (strings.HasPrefix(line, "c ") || strings.HasPrefix(line, "*") || strings.HasPrefix(line, "\\")) {
-				decode = strings.TrimSpace(line[i:])
-			}
-		}
-		switch format {
-		case "dimacs":
-			if f := strings.Fields(line); len(f) == 4 && f[0] == "p" && f[1] == "cnf" {
-				sz[0], sz[1] = f[2], f[3]
-				return sz, decode, nil
-			}
-		case "wcnf":
-			if f := strings.Fields(line); len(f) >= 4 && f[0] == "p" && f[1] == "wcnf" {
-				sz[0], sz[1] = f[2], f[3]
-				return sz, decode, nil
-			}
-		case "opb":
-			// "* #variable= V #constraint= C"
-			if f := strings.Fields(line); len(f) >= 5 && f[0] == "*" && f[1] == "#variable=" && f[3] == "#constraint=" {
-				sz[0], sz[1] = f[2], f[4]
-			} else if !strings.HasPrefix(line, "*") && sz[0] != "" {
-				return sz, decode, nil // past the comment header
-			}
-		case "mps":
-			if line == "" || line[0] == '*' {
-				continue
-			}
-			if line[0] != ' ' {
-				section = strings.Fields(line)[0]
-				continue
-			}
-			fs := strings.Fields(line)
-			switch section {
-			case "ROWS":
-				if len(fs) == 2 {
-					if fs[0] == "N" {
-						objRows[fs[1]] = true
-					} else {
-						rows++
-					}
-				}
-			case "COLUMNS":
-				if len(fs) >= 3 && fs[1] != "'MARKER'" {
-					cols[fs[0]] = true
-					for i := 1; i+1 < len(fs); i += 2 {
-						if !objRows[fs[i]] {
-							nz++
-						}
-					}
-				}
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return sz, "", fmt.Errorf("%s: %w", path, err)
-	}
-	if format == "mps" {
-		sz = [3]string{strconv.Itoa(len(cols)), strconv.Itoa(rows), strconv.Itoa(nz)}
-	}
-	return sz, decode, nil
 }

@@ -275,8 +275,9 @@ func TestRoundSec(t *testing.T) {
 }
 
 // TestFormulationTable: sizes read from a result's statistics are
-// summarised per series and depth (mean and largest), fields nobody
-// reported left out.
+// summarised per series, depth and view (mean and largest), fields nobody
+// reported left out, runs that built no formula counted apart, proof
+// sizes and check times read by name, exported sizes a view of their own.
 func TestFormulationTable(t *testing.T) {
 	if f := formulationOf(map[string]any{"read_seconds": 0.1}); f != nil {
 		t.Fatalf("a result without sizes gave %+v", f)
@@ -284,9 +285,12 @@ func TestFormulationTable(t *testing.T) {
 	mk := func(b string, depth int, stats map[string]any) Run {
 		return Run{Cell: Cell{Dataset: "d.txt", Backend: b, Depth: depth}, Formulation: formulationOf(stats)}
 	}
+	exported := mk("sat", 3, map[string]any{"variables": 30, "clauses": 300.0, "proof_bytes": 1000, "proof_check_seconds": 0.5})
+	exported.Formulation.Exported = &Exported{Format: "wcnf", Variables: fptr(8), Constraints: fptr(90)}
 	runs := []Run{
 		mk("sat", 3, map[string]any{"variables": 10, "clauses": 100.0}),
-		mk("sat", 3, map[string]any{"variables": 30, "clauses": 300.0}),
+		exported,
+		mk("sat", 3, map[string]any{"variables": 0, "clauses": 0, "solver_calls": 0}),
 		mk("sat", 2, map[string]any{"variables": 5, "clauses": 50.0}),
 		mk("milp", 2, map[string]any{"columns": 7, "rows": 9, "nonzeros": 40, "root_bound": 1.5}),
 		mk("dp", 2, nil),
@@ -295,10 +299,11 @@ func TestFormulationTable(t *testing.T) {
 	if err := WriteFormulationCSV(&buf, FormulationTable(runs)); err != nil {
 		t.Fatal(err)
 	}
-	want := "backend,depth,runs,variables_mean,variables_max,clauses_mean,clauses_max,columns_mean,columns_max,rows_mean,rows_max,nonzeros_mean,nonzeros_max,root_bound_mean,root_bound_max\n" +
-		"sat,2,1,5,5,50,50,-,-,-,-,-,-,-,-\n" +
-		"sat,3,2,20,30,200,300,-,-,-,-,-,-,-,-\n" +
-		"milp,2,1,-,-,-,-,7,7,9,9,40,40,1.5,1.5\n"
+	want := "backend,depth,view,runs,trivial,variables_mean,variables_max,clauses_mean,clauses_max,columns_mean,columns_max,rows_mean,rows_max,nonzeros_mean,nonzeros_max,root_bound_mean,root_bound_max,proof_bytes_mean,proof_bytes_max,proof_check_s_mean,proof_check_s_max\n" +
+		"sat,2,solved,1,0,5,5,50,50,-,-,-,-,-,-,-,-,-,-,-,-\n" +
+		"sat,3,solved,2,1,20,30,200,300,-,-,-,-,-,-,-,-,1000,1000,0.5,0.5\n" +
+		"sat,3,exported wcnf,1,0,8,8,90,90,-,-,-,-,-,-,-,-,-,-,-,-\n" +
+		"milp,2,solved,1,0,-,-,-,-,7,7,9,9,40,40,1.5,1.5,-,-,-,-\n"
 	if buf.String() != want {
 		t.Errorf("formulation.csv:\n%s\nwant\n%s", buf.String(), want)
 	}

@@ -96,6 +96,11 @@ type Runner struct {
 	Revision string
 	// Expect, when set, marks every run against its expected optimum.
 	Expect *Expectations
+	// ExportFormats, when set, also export the formulation of the first
+	// repeat of every plain cell in the first of these formats its
+	// backend writes (odt export --to) and record the file's size in the
+	// run (Formulation.Exported).
+	ExportFormats []string
 
 	mu  sync.Mutex
 	cur *os.Process // the running solve, nil between runs
@@ -238,6 +243,13 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	}
 	run.Learning = learningOf(&res)
 	run.Formulation = formulationOf(res.Stats)
+	if len(rn.ExportFormats) > 0 && c.Repeat == 1 && c.Protocol == "" {
+		ex := rn.exportSize(ctx, c)
+		if run.Formulation == nil {
+			run.Formulation = &Formulation{}
+		}
+		run.Formulation.Exported = &ex
+	}
 	if n := len(run.Incumbents); n > 0 {
 		t := run.Incumbents[n-1].Seconds
 		run.TimeToBest = &t
