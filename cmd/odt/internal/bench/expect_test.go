@@ -118,3 +118,18 @@ func TestMark(t *testing.T) {
 		t.Errorf("a run on part of the rows: verdict %q", split.Verdict)
 	}
 }
+
+// TestGridArgs: two shards of one grid have the same grid arguments
+// whatever their shard, output folder, quiet flag and report flags; other
+// backends or options make another grid.
+func TestGridArgs(t *testing.T) {
+	a := gridArgs([]string{"/usr/bin/odt", "bench", "--backends", "dl85", "--shard", "1/2", "-o", "s1", "-q", "--time", "cpu", "--opt", "k=v", "d.txt"})
+	b := gridArgs([]string{"./odt", "bench", "--shard=2/2", "--backends", "dl85", "--out=s2", "--expect", "x.tsv", "--opt", "k=v", "d.txt"})
+	if strings.Join(a, " ") != "bench --backends dl85 --opt k=v d.txt" || strings.Join(b, " ") != "bench --backends dl85 --opt k=v d.txt" {
+		t.Errorf("grid arguments %q and %q", a, b)
+	}
+	c := gridArgs([]string{"odt", "bench", "--backends", "dl85", "--opt", "k=w", "d.txt"})
+	if strings.Join(a, " ") == strings.Join(c, " ") {
+		t.Errorf("other options gave the same grid %q", c)
+	}
+}

@@ -97,7 +97,9 @@ func (m *Meta) settings() [][2]string {
 }
 
 // gridArgs is a bench command line without the program, the shard, the
-// output folder, the quiet flag and the limits.
+// output folder, the quiet flag, the limits (compared on their own) and
+// the flags that only shape the report (--time, --expect, --sgm-shift,
+// --scatter).
 func gridArgs(cmd []string) []string {
 	if len(cmd) == 0 {
 		return nil
@@ -114,7 +116,7 @@ func gridArgs(cmd []string) []string {
 		switch name {
 		case "q", "quiet":
 			continue
-		case "shard", "o", "out", "time-limit", "memory-limit":
+		case "shard", "o", "out", "time-limit", "memory-limit", "time", "expect", "sgm-shift", "scatter":
 			if !hasValue {
 				i++
 			}
