@@ -173,7 +173,8 @@ func (t InstanceTable) WriteLaTeX(w io.Writer) error {
 		cols = append(cols, numericColumn(rows, j))
 	}
 	var sb strings.Builder
-	sb.WriteString("% needs \\usepackage{booktabs} and \\usepackage{siunitx}\n\\begin{table}\n\\centering\n\\small\n")
+	sb.WriteString("% needs \\usepackage{booktabs} and \\usepackage{siunitx}; with many series, wrap the tabular in\n" +
+		"% \\resizebox{\\textwidth}{!}{...} (\\usepackage{graphicx}) or use a landscape page\n\\begin{table}\n\\centering\n\\small\n")
 	sb.WriteString("\\begin{tabular}{")
 	for _, c := range cols {
 		sb.WriteString(c.spec)
