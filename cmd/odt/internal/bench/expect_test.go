@@ -1,10 +1,12 @@
 package bench
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func writeTemp(t *testing.T, name, body string) string {
@@ -131,5 +133,44 @@ func TestGridArgs(t *testing.T) {
 	c := gridArgs([]string{"odt", "bench", "--backends", "dl85", "--opt", "k=w", "d.txt"})
 	if strings.Join(a, " ") == strings.Join(c, " ") {
 		t.Errorf("other options gave the same grid %q", c)
+	}
+}
+
+// TestRunnerReadsCertificationAndMarks: a run records the result's own
+// "certified" field and its proof statistics, read by name, and is marked
+// against the expected optimum as it ends; the aggregate counts the
+// certified run.
+func TestRunnerReadsCertificationAndMarks(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "odt")
+	script := `#!/bin/sh
+for a; do last=$a; done
+case "$last" in
+*cert*) echo '{"backend":"x","status":"optimal","optimal":true,"certified":true,"errors":3,"objective":3,"lower_bound":3,"seconds":0.1,"stats":{"variables":10,"clauses":20,"proof_bytes":4096,"proof_check_seconds":0.25},"model":{"format":"odtkit-graph-1","kind":"tree","features":["a"],"classes":["0"],"root":0,"nodes":[{"id":0,"class":0}]}}' ;;
+*) echo '{"backend":"x","status":"optimal","optimal":true,"errors":4,"objective":4,"lower_bound":4,"seconds":0.1,"model":{"format":"odtkit-graph-1","kind":"tree","features":["a"],"classes":["0"],"root":0,"nodes":[{"id":0,"class":0}]}}' ;;
+esac
+`
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ex := &Expectations{optima: map[expectKey]float64{{"cert", 2, "error"}: 3, {"plain", 2, "error"}: 3}}
+	rn := &Runner{Exe: p, TimeLimit: 5 * time.Second, Expect: ex}
+	runs, err := Execute(context.Background(), rn, Grid([]string{"cert.txt", "plain.txt"}, []string{"b"}, []int{2}, 1), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, plain := runs[0], runs[1]
+	if !c.Certified || plain.Certified {
+		t.Errorf("certified: %v and %v, want true and false", c.Certified, plain.Certified)
+	}
+	if f := c.Formulation; f == nil || f.ProofBytes == nil || *f.ProofBytes != 4096 || f.ProofCheckSeconds == nil || *f.ProofCheckSeconds != 0.25 {
+		t.Errorf("proof statistics not read: %+v", c.Formulation)
+	}
+	if c.Verdict != Correct || plain.Verdict != Incorrect {
+		t.Errorf("verdicts %q and %q, want correct and incorrect (proved 4, expected 3)", c.Verdict, plain.Verdict)
+	}
+	for _, a := range Aggregate(runs, 10, Wall) {
+		if a.Backend == "b" && (a.Certified != 1 || a.Correct != 1 || a.Incorrect != 1 || a.Solved != 1) {
+			t.Errorf("aggregate %+v: want 1 certified, 1 correct, 1 incorrect, 1 solved", a)
+		}
 	}
 }
