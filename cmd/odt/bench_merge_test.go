@@ -533,9 +533,11 @@ func TestBenchFormulationViews(t *testing.T) {
 	if solved[col["runs"]] != "1" || solved[col["trivial"]] != "1" {
 		t.Errorf("solved view %v: want monk1 in the means and sep.csv counted trivial", solved)
 	}
-	txt, _ := os.ReadFile(filepath.Join(out, "formulation.txt"))
-	if !strings.Contains(string(txt), "view solved: the formula the backend solved") {
-		t.Errorf("formulation.txt does not say what it measures:\n%s", txt)
+	for _, f := range []string{"formulation.txt", "formulation.md", "report.html"} {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		if !strings.Contains(string(b), "view solved: the formula the backend solved") || !strings.Contains(string(b), "exported wcnf") {
+			t.Errorf("%s does not show the two views and what they measure", f)
+		}
 	}
 }
 

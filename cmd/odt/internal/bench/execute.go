@@ -178,7 +178,8 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 			namedWriter{"aggregate.tex", func(w io.Writer) error { return WriteAggregateLaTeX(w, agg, shift, clock) }},
 			namedWriter{"cells.tex", s.WriteLaTeX}, namedWriter{"instances.tex", wide.WriteLaTeX})
 	}
-	if ft := FormulationTable(runs); ft != nil {
+	ft := FormulationTable(runs)
+	if ft != nil {
 		writers = append(writers,
 			namedWriter{"formulation.txt", func(w io.Writer) error { return WriteFormulationText(w, ft) }},
 			namedWriter{"formulation.md", func(w io.Writer) error { return WriteFormulationMarkdown(w, ft) }},
@@ -224,7 +225,7 @@ func Report(dir string, runs []Run, out io.Writer, opt ReportOptions) (Summary, 
 			svgs = append(svgs, f)
 		}
 	}
-	page, err := WriteHTML(dir, runs, s, agg, wide, opt.Meta, shift, clock, svgs)
+	page, err := WriteHTML(dir, runs, s, agg, wide, ft, opt.Meta, shift, clock, svgs)
 	if err != nil {
 		return s, files, err
 	}

@@ -43,6 +43,10 @@ type htmlPage struct {
 	Aggregate htmlTable
 	Instances htmlTable
 	Cells     htmlTable
+	// Formulation is the formulation table (no rows: none reported) and
+	// FormulationNote what it measures.
+	Formulation     htmlTable
+	FormulationNote string
 	Pictures  []htmlPicture
 	Anytime   []htmlPicture
 	Failures  []string
@@ -188,13 +192,29 @@ func cellTable(s Summary, runs []Run) htmlTable {
 	return t
 }
 
+// textTable returns a function that makes an HTML table of plain text
+// cells with the id given.
+func textTable(id string) func(head []string, rows [][]string) htmlTable {
+	return func(head []string, rows [][]string) htmlTable {
+		t := htmlTable{ID: id, Head: head}
+		for _, r := range rows {
+			row := make([]htmlCell, len(r))
+			for i, v := range r {
+				row[i] = htmlCell{Text: v}
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		return t
+	}
+}
+
 // WriteHTML writes dir/report.html: the settings, the aggregate table,
 // the comparison and anytime pictures inlined from their SVG files in
 // dir, the per-cell table with cross-check marks and links to each run's
 // output, failures and cross-check errors. The page is one file: inline
 // CSS and SVG, a few lines of plain JavaScript to sort tables, nothing
 // loaded from anywhere.
-func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, wide InstanceTable, meta *Meta, shift float64, clock Clock, pictures []string) (string, error) {
+func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, wide InstanceTable, ft []FormulationRow, meta *Meta, shift float64, clock Clock, pictures []string) (string, error) {
 	page := htmlPage{Title: "odt bench report", Settings: settingsRows(meta), Failures: s.Failures, Conflicts: s.Conflicts,
 		Incorrect: s.Incorrect, Shift: fullSec(shift), Clock: clock.text()}
 	page.Aggregate = htmlTable{ID: "aggregate", Head: aggHead(agg)}
@@ -212,14 +232,10 @@ func WriteHTML(dir string, runs []Run, s Summary, agg []AggRow, wide InstanceTab
 		page.Aggregate.Rows = append(page.Aggregate.Rows, row)
 	}
 	page.Cells = cellTable(s, runs)
-	head, rows := wide.rows(roundNum, roundSec, sameText)
-	page.Instances = htmlTable{ID: "instances", Head: head}
-	for _, r := range rows {
-		row := make([]htmlCell, len(r))
-		for i, v := range r {
-			row[i] = htmlCell{Text: v}
-		}
-		page.Instances.Rows = append(page.Instances.Rows, row)
+	page.Instances = textTable("instances")(wide.rows(roundNum, roundSec, sameText))
+	if len(ft) > 0 {
+		page.Formulation = textTable("formulation")(formulationRows(ft, roundNum))
+		page.FormulationNote = formulationNote
 	}
 	for _, p := range pictures {
 		if !strings.HasSuffix(p, ".svg") {
@@ -292,6 +308,9 @@ figcaption { font-size: 0.8em; color: #555; }
 {{template "table" .Instances}}
 <h2 id="cells-h">Per cell</h2>
 {{template "table" .Cells}}
+{{if .Formulation.Rows}}<h2 id="formulation-h">Formulation sizes</h2>
+<p class="note">{{.FormulationNote}}.</p>
+{{template "table" .Formulation}}{{end}}
 {{if .Failures}}<h2 id="failures">Failed runs</h2>
 <ul>{{range .Failures}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <script>
