@@ -202,6 +202,35 @@ type Result struct {
 	Test       *Evaluation `json:"test,omitempty"`
 	// Tuning lists the grid points tried on validation, in grid order.
 	Tuning []Trial `json:"tuning,omitempty"`
+	// Certified is set when the refutations the lower bound rests on
+	// came with proofs that odtkit checked (odt solve --certify),
+	// Certificate says where they are and what they prove.
+	Certified   bool         `json:"certified,omitempty"`
+	Certificate *Certificate `json:"certificate,omitempty"`
+}
+
+// Certificate describes the checked proofs of a result's lower bound:
+// their directory (odt certify re-checks it), what each refutation
+// proves, their size and the time the check took.
+type Certificate struct {
+	Dir          string   `json:"dir"`
+	Claim        string   `json:"claim"`
+	Bounds       []string `json:"bounds"`
+	ProofBytes   int64    `json:"proof_bytes"`
+	ProofSteps   int64    `json:"proof_steps"`
+	CheckSeconds float64  `json:"check_seconds"`
+}
+
+// SetCertificate marks r certified by c and puts c's size and check
+// time in r's Stats (proof_bytes, proof_steps, proof_check_seconds).
+func (r *Result) SetCertificate(c *Certificate) {
+	r.Certified, r.Certificate = true, c
+	if r.Stats == nil {
+		r.Stats = map[string]any{}
+	}
+	r.Stats["proof_bytes"] = c.ProofBytes
+	r.Stats["proof_steps"] = c.ProofSteps
+	r.Stats["proof_check_seconds"] = c.CheckSeconds
 }
 
 // Trial is one grid point tried while tuning: its problem, how its solve

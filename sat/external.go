@@ -30,7 +30,12 @@ import (
 //     appended as the last argument;
 //   - {out}: the path of a file the solver writes its answer to (as
 //     minisat does: `minisat {in} {out}`); when absent, the answer is
-//     read from the standard output.
+//     read from the standard output;
+//   - {proof}: the path of a file the solver writes an LRAT proof of
+//     the input to (text; clause i of the input has ID i). An
+//     Unsatisfiable answer is then accepted only with a proof that
+//     derives the empty clause and that package lrat checks (Checked);
+//     a proof that does not check is an error.
 //
 // The answer is read by ParseOutput: SAT-competition "s"/"v" lines, or
 // minisat's result file ("SAT" then the model line, "UNSAT", "INDET").
@@ -43,7 +48,14 @@ type External struct {
 	model []bool
 	// Dir holds the temporary files ("" = the system default).
 	Dir string
+	// checked: the last Unsatisfiable answer came with a proof that
+	// checked.
+	checked bool
 }
+
+// Checked reports whether the last answer was Unsatisfiable with an
+// LRAT proof ({proof}) that package lrat checked.
+func (e *External) Checked() bool { return e.checked }
 
 // NewExternal parses the command line of an external solver.
 func NewExternal(cmdline string) (*External, error) {
@@ -100,6 +112,7 @@ func (e *External) Value(l Lit) bool {
 // group is killed when ctx ends (the answer is then Unknown) and once the
 // solver has exited, so that no process it started is left behind.
 func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
+	e.checked = false
 	if ctx.Err() != nil {
 		return Unknown, nil
 	}
@@ -127,7 +140,9 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	if err := fh.Close(); err != nil {
 		return Unknown, fmt.Errorf("external SAT solver: %w", err)
 	}
-	answerText, stderr, stopped, err := RunSolver(ctx, e.argv, in, out)
+	proof := filepath.Join(dir, "proof.lrat")
+	words, proving := withProof(e.argv, proof)
+	answerText, stderr, stopped, err := RunSolver(ctx, words, in, out)
 	if stopped {
 		return Unknown, nil
 	}
@@ -144,6 +159,12 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		if ok, i := f.Satisfies(m); !ok {
 			return Unknown, fmt.Errorf("external SAT solver %q: its model falsifies clause %d %v", argv[0], i, f.Clause(i))
 		}
+	}
+	if st == Unsatisfiable && proving {
+		if err := checkRefutation(in, proof); err != nil {
+			return Unknown, fmt.Errorf("external SAT solver %q: its UNSAT answer: %w", argv[0], err)
+		}
+		e.checked = true
 	}
 	return st, nil
 }

@@ -12,7 +12,7 @@ import (
 // pigeons adds the clauses saying that n+1 pigeons sit in n holes, one
 // per hole: unsatisfiable, and hard enough for the learnt clauses to be
 // reduced and the arena compacted.
-func pigeons(s *CDCL, n int) {
+func pigeons(s ClauseAdder, n int) {
 	x := func(p, h int) Lit { return Lit(p*n + h + 1) }
 	for p := range n + 1 {
 		c := make([]Lit, n)

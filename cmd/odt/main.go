@@ -77,6 +77,7 @@ func commands() []command {
 		{"backends", "list the solver backends and what each accepts", runBackends},
 		{"export", "write a SAT (DIMACS) or MILP (MPS) encoding of a problem for an external solver", runExport},
 		{"decode", "read an external solver's output back into a verified model", runDecode},
+		{"certify", "check the LRAT proofs that odt solve --certify wrote to a directory", runCertify},
 		{"bench", "run backends × datasets × depths, cross-check optima, tables and anytime pictures", runBench},
 		{"version", "print the module version, revision and build tags (with or without HiGHS)", runVersion},
 		{"completion", "print a shell completion script (bash, zsh or fish)", runCompletion},

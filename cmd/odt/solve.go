@@ -33,6 +33,7 @@ func runSolve(e env, args []string) error {
 		timeLimit              time.Duration
 		quiet, check           bool
 		rule, relax, satSolver string
+		certify                string
 		seed                   int64
 		threads, memLimit      int
 		opts                   optFlag
@@ -52,6 +53,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&rule, "rule", "", "shorthand for --opt rule=`VALUE`")
 	c.StringVar(&relax, "relax", "", "shorthand for --opt relax=`VALUE`")
 	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
+	c.StringVar(&certify, "certify", "", "write the formula and LRAT proof of every refutation the optimum rests on to `DIR` and check them before printing (sat-odt, sat-odd, sat-depth, sat-size on odtkit's CDCL); odt certify DIR checks them again")
 	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
 	c.IntVar(&threads, "threads", 0, "search workers `N` for backends that list --threads in odt backends, and HiGHS's threads (0 = the CPUs the process may use)")
 	c.BoolVar(&check, "check", false, "read the data and check the backend, problem and options as a solve would, then exit without solving (exit 0: accepted, 2: refused)")
@@ -80,7 +82,7 @@ func runSolve(e env, args []string) error {
 	}
 	// The sugar flags are passed only when given, so that backends
 	// without such an option are not bothered by them.
-	for name, v := range map[string]string{"rule": rule, "relax": relax, "sat-solver": satSolver} {
+	for name, v := range map[string]string{"rule": rule, "relax": relax, "sat-solver": satSolver, "certify": certify} {
 		if isSet(c, name) {
 			options[name] = v
 		}
@@ -135,6 +137,9 @@ func runSolve(e env, args []string) error {
 		}
 		return nil
 	}
+	if isSet(c, "certify") && len(candidates) > 1 {
+		return usagef("--certify certifies one solve, not a grid of %d problems", len(candidates))
+	}
 	solveCtx := ctx
 	if len(candidates) == 1 {
 		// One solve: it has what the reading left of the limit (runCtx's
@@ -149,6 +154,9 @@ func runSolve(e env, args []string) error {
 		res.Stats = map[string]any{}
 	}
 	res.Stats["read_seconds"] = readSeconds
+	if isSet(c, "certify") && res.Optimal && !res.Certified {
+		return fmt.Errorf("--certify: the optimum of %s is not certified", res.Backend)
+	}
 	prog.printf("done: backend %s, status %s, objective %s, lower bound %s, %.3fs",
 		res.Backend, res.Status, fmtNum(res.Objective), fmtNum(res.LowerBound), res.Seconds)
 	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
@@ -269,6 +277,9 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 		}
 	}
 	fmt.Fprintf(w, "lower bound: %s\n", fmtNum(res.LowerBound))
+	if c := res.Certificate; res.Certified && c != nil {
+		fmt.Fprintf(w, "certified:   true (%s: %d refutations checked in %.3fs, %d bytes of proof)\n", c.Dir, len(c.Bounds), c.CheckSeconds, c.ProofBytes)
+	}
 	fmt.Fprintf(w, "time:        %.3fs\n", res.Seconds)
 	writeEvaluations(w, res)
 	if res.Model == nil {

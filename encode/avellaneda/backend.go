@@ -41,6 +41,7 @@ func params(size bool) []backend.Param {
 		backend.IntParam("batch", defaultBatch(size), "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
 		backend.EnumParam("pick", "nearest", []string{"nearest", "first"}, "which misclassified examples the incremental loop adds: nearest (Hamming distance) to an example of another class in the formula, or the first in row order"),
 		backend.BoolParam("seed", false, "start each depth from the examples the previous depth needed instead of none (pays with pick=first, costs with nearest)"),
+		backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
 	}
 	if size {
 		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
@@ -144,6 +145,15 @@ func prepare(ctx context.Context, job *backend.Job) (*Prepared, error) {
 
 func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {
 	s := settings(job)
+	if dir := job.Options.String(sat.CertifyOption); dir != "" {
+		if err := sat.Certifiable(job.Options.String("sat-solver")); err != nil {
+			return nil, backend.Invalid(err)
+		}
+		var err error
+		if s.Certify, err = sat.NewCertifier(dir, info(size).Name); err != nil {
+			return nil, err
+		}
+	}
 	start := time.Now()
 	p, err := prepare(ctx, job)
 	if err != nil {
@@ -215,6 +225,18 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	if res.Optimal {
 		res.Status = model.StatusOptimal
+	}
+	if s.Certify != nil && res.Optimal {
+		claim := fmt.Sprintf("no tree of depth below %v is consistent with the rows", res.LowerBound)
+		if size {
+			claim = fmt.Sprintf("no tree of the least depth (%d) with fewer than %v nodes is consistent with the rows", g.Depth(), res.LowerBound)
+		}
+		sum, err := s.Certify.Check(claim, res.LowerBound)
+		if err != nil {
+			return nil, err
+		}
+		res.SetCertificate(&model.Certificate{Dir: sum.Dir, Claim: sum.Claim, Bounds: sum.Certified,
+			ProofBytes: sum.ProofBytes, ProofSteps: sum.Steps, CheckSeconds: sum.Seconds})
 	}
 	return res, nil
 }

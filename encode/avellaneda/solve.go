@@ -91,6 +91,11 @@ type Settings struct {
 	MaxNodes int
 	// Log, when set, receives progress lines.
 	Log func(string)
+	// Certify, when not nil, receives the formulas, proofs and
+	// refutations that prove the optimum: the last depth refuted, and
+	// for DT_size the last number of leaves refuted (odtkit's CDCL
+	// only).
+	Certify *sat.Certifier
 }
 
 // defaultBatch is Settings.Batch's default: two examples per call for
@@ -230,6 +235,12 @@ func newRun(ctx context.Context, p *Prepared, k int, s *Settings, seed []int, ca
 		}
 	default:
 		solver = sat.NewCDCL()
+	}
+	if s.Certify != nil {
+		if err := s.Certify.Start(solver, depthProof(k)); err != nil {
+			enc.Release()
+			return nil, err
+		}
 	}
 	enc.stream(solver)
 	r := &run{p: p, enc: enc, solver: solver, s: s, calls: calls, bits: sb}
@@ -455,9 +466,15 @@ func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	if s.Batch == 0 {
 		s.Batch = defaultBatch(false)
 	}
-	out, _, err := minDepth(ctx, p, &s)
+	out, r, err := minDepth(ctx, p, &s)
+	if r != nil && s.Certify != nil {
+		s.Certify.Drop(r.solver) // a satisfiable depth proves nothing
+	}
 	return out, err
 }
+
+// depthProof names the proof of depth k in a certificate.
+func depthProof(k int) string { return fmt.Sprintf("depth%d", k) }
 
 func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, error) {
 	out := &Outcome{Dropped: p.Dropped}
@@ -518,6 +535,9 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		switch st {
 		case sat.Unknown:
 			r.enc.Release()
+			if s.Certify != nil {
+				s.Certify.Drop(r.solver)
+			}
 			out.TimedOut = true
 			return out, nil, nil
 		case sat.Satisfiable:
@@ -530,6 +550,18 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			return out, r, nil
 		}
 		out.DepthLB = k + 1
+		if s.Certify != nil {
+			// Only the last depth refuted is kept: a consistent tree of a
+			// smaller depth would be one of depth k too.
+			id, _, _ := r.solver.(*sat.CDCL).Refutation()
+			s.Certify.Remove(depthProof(k - 1))
+			err := s.Certify.Finish(r.solver, depthProof(k), sat.Refuted{LogID: id, Bound: k + 1,
+				Certifies: fmt.Sprintf("no tree of depth at most %d is consistent with the rows", k)})
+			if err != nil {
+				r.enc.Release()
+				return nil, nil, err
+			}
+		}
 		r.enc.Release()
 		recycle, _ = r.solver.(*sat.CDCL)
 		if s.Seed {
@@ -558,6 +590,10 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		return out, err
 	}
 	defer r.enc.Release()
+	var refuted *sat.Refuted // the call that proves the leaves' lower bound
+	if s.Certify != nil {
+		defer s.Certify.Drop(r.solver)
+	}
 	report.Report(sz(out.Leaves), out.Tree)
 	k := out.Depth
 	lo := max(presentClasses(p), k+1, 1)
@@ -630,10 +666,20 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			report.Report(sz(hi), g)
 		default:
 			lo = mid + 1
+			if s.Certify != nil {
+				id, _, _ := r.solver.(*sat.CDCL).Refutation()
+				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo,
+					Certifies: fmt.Sprintf("no tree of depth at most %d with at most %d leaves (%d nodes) is consistent with the rows", k, mid, 2*mid-1)}
+			}
 		}
 		out.LeavesLB = lo
 	}
 	out.Optimal = true
 	out.LeavesLB = hi
+	if refuted != nil {
+		if err := s.Certify.Finish(r.solver, "size", *refuted); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package satodd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -37,6 +38,7 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
 		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
+			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
 			backend.BoolParam("per-root", true, "refute each bound one root test at a time (a refuted root test is kept as a clause) instead of on the whole diagram at once"),
 		}, maxsat.Params()...),
 	}
@@ -68,6 +70,15 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 		return nil, backend.Invalid(err)
 	}
+	var cert *sat.Certifier
+	if dir := job.Options.String(sat.CertifyOption); dir != "" {
+		if err := satodt.Certifiable(job.Options, job.Options.String("sat-solver")); err != nil {
+			return nil, err
+		}
+		if cert, err = sat.NewCertifier(dir, b.Info().Name); err != nil {
+			return nil, err
+		}
+	}
 	inc := stump(p)
 	job.Report.Report(pr.Evaluate(d, inc), inc)
 	out := &Outcome{Graph: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
@@ -87,6 +98,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			NewSolver:  func() (sat.Solver, error) { return sat.NewSolver(spec) },
 			Report:     func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) },
 			PerRoot:    job.Options.Bool("per-root"),
+			Certify:    cert,
 		}
 		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), s); err != nil {
 			return nil, err
@@ -121,7 +133,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	return res, nil
+	err = satodt.Certify(res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
+	return res, err
 }
 
 // solveExternal runs the exported formula on the external solver argv

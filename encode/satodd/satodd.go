@@ -299,6 +299,9 @@ type Settings struct {
 	// PerRoot refutes each bound one root test at a time (see
 	// satodt.Descent) instead of on the whole diagram at once.
 	PerRoot bool
+	// Certify, when not nil, receives the formula, proof and refutation
+	// that prove the optimum (odtkit's CDCL only).
+	Certify *sat.Certifier
 }
 
 // Search descends from the incumbent (a diagram of scaled cost cost)
@@ -349,12 +352,18 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 			return nil, err
 		}
 	}
+	if s.Certify != nil {
+		if err := s.Certify.Start(solver, "formula"); err != nil {
+			return nil, err
+		}
+	}
 	sat.AddCNF(solver, f.CNF, 0)
 	d := p.View.Data
 	dc := satodt.Descent{
 		Solver:  solver,
 		AtLeast: tot.AtLeast,
 		Cap:     tot.Cap,
+		Certify: s.Certify != nil,
 		Model: func(k int) (int, error) {
 			g, err := f.Decode(p, solver.Value)
 			if err != nil {
@@ -379,6 +388,12 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
 	if err != nil {
 		return nil, err // Decode's and Model's errors name the package already
+	}
+	err = r.Certify(s.Certify, solver, "formula", floor, func(k int) string {
+		return fmt.Sprintf("no diagram on skeleton %v costs less than %d (the scaled objective: %d per error, %d per node)", skeleton, k, costs.Error, costs.Node)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("satodd: %w", err)
 	}
 	out.Cost, out.LowerBound, out.Optimal, out.Stopped, out.Calls = r.Cost, r.LowerBound, r.Optimal, r.Stopped, r.Calls
 	return out, nil

@@ -2,6 +2,7 @@ package satodt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -43,6 +44,7 @@ func (Backend) Info() backend.Info {
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
 			backend.EnumParam("counter", string(CountLeaves), []string{string(CountLeaves), string(CountRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
 			backend.BoolParam("per-root", true, "descend and bisect: refute each bound one root test at a time (the solver then searches two independent subtrees; a refuted root test is kept as a clause) instead of on the whole tree at once"),
+			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp+"; search=descend or bisect"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
 		}, maxsat.Params()...),
 	}
@@ -109,6 +111,14 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	spec := job.Options.String("sat-solver")
 	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
+	if dir := job.Options.String(sat.CertifyOption); dir != "" {
+		if err := Certifiable(job.Options, spec); err != nil {
+			return nil, err
+		}
+		if s.Certify, err = sat.NewCertifier(dir, b.Info().Name); err != nil {
+			return nil, err
+		}
+	}
 	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
 		res, err := solveExternal(ctx, job, argv, inc, incErr)
 		if err != nil {
@@ -170,7 +180,40 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	return res, nil
+	err = Certify(res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
+	return res, err
+}
+
+// Certifiable refuses a certificate (the certify option) with options
+// whose solves write no proof: another SAT solver than odtkit's CDCL,
+// an external MaxSAT solver, the search by rows.
+func Certifiable(opts backend.Values, spec string) error {
+	if err := sat.Certifiable(spec); err != nil {
+		return backend.Invalid(err)
+	}
+	if argv, _ := maxsat.Command(opts.String(maxsat.OptSolver)); argv != nil {
+		return backend.Invalid(fmt.Errorf("%w, not the MaxSAT solver %q", sat.ErrNotCertifiable, argv[0]))
+	}
+	if opts.Has("search") && opts.String("search") == "rows" {
+		return backend.Invalid(errors.New("certify: search=rows writes no proof (use descend or bisect)"))
+	}
+	return nil
+}
+
+// Certify checks the certificate of an optimal result, when c is not
+// nil, and marks the result certified; a certificate that does not check
+// is an error. claim is the lower bound in words.
+func Certify(res *model.Result, c *sat.Certifier, claim string) error {
+	if c == nil || !res.Optimal {
+		return nil
+	}
+	sum, err := c.Check(claim, res.LowerBound)
+	if err != nil {
+		return err
+	}
+	res.SetCertificate(&model.Certificate{Dir: sum.Dir, Claim: sum.Claim, Bounds: sum.Certified,
+		ProofBytes: sum.ProofBytes, ProofSteps: sum.Steps, CheckSeconds: sum.Seconds})
+	return nil
 }
 
 // formulaOptions reads the options that shape the formula (solve,

@@ -33,6 +33,22 @@ type Descent struct {
 	// k: its cost (at most k, checked by Model against the data) or an
 	// error.
 	Model func(k int) (int, error)
+	// Certify keeps the refutation that proves the least cost
+	// (DescentResult.Refutation), on a solver that logs a proof
+	// (sat.CDCL.StartProof). A refuted part's clause is then a lemma
+	// derived in the proof (sat.CDCL.AddLemma), and when the space has
+	// parts one more call refutes the bound on the whole space from
+	// them: one refutation certifies the descent.
+	Certify bool
+}
+
+// Refutation is an unsatisfiable call of a descent: no cost is at most
+// Bound under Assumptions; LogID is the solver's proof clause that
+// refutes them (sat.CDCL.Refutation).
+type Refutation struct {
+	Bound       int
+	Assumptions []sat.Lit
+	LogID       int64
 }
 
 // DescentResult is where a descent ended.
@@ -43,6 +59,9 @@ type DescentResult struct {
 	Optimal, Stopped bool
 	Calls            int
 	Steps            []Step
+	// Refutation, with Descent.Certify, is the call that proves
+	// LowerBound when Optimal (nil when the floor proves it).
+	Refutation *Refutation
 }
 
 // Run descends from an incumbent of cost cost ≤ d.Cap with floor a known
@@ -54,6 +73,11 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 	type part struct {
 		lit   sat.Lit
 		lower int
+		ref   *Refutation // the call that proved lower (Certify)
+	}
+	lemma := d.Solver.AddClause
+	if l, ok := d.Solver.(interface{ AddLemma(...sat.Lit) }); ok {
+		lemma = l.AddLemma
 	}
 	parts := []part{{lower: floor}}
 	if len(d.Parts) > 0 {
@@ -109,8 +133,11 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 			return out, nil
 		case sat.Unsatisfiable:
 			pt.lower = k + 1
+			if d.Certify {
+				pt.ref = refutation(d.Solver, k, as)
+			}
 			if o := d.AtLeast(k + 1); pt.lit != 0 && o != 0 {
-				d.Solver.AddClause(pt.lit.Not(), o)
+				lemma(pt.lit.Not(), o)
 			}
 		case sat.Satisfiable:
 			got, err := d.Model(k)
@@ -127,7 +154,68 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 	}
 	out.LowerBound = out.Cost
 	out.Optimal = true
+	switch {
+	case !d.Certify || floor >= out.Cost:
+	case len(d.Parts) == 0:
+		out.Refutation = parts[0].ref
+	default:
+		// Every part refuted: the bound on the whole space follows from
+		// their lemmas (and the clause that some part holds).
+		k := out.Cost - 1
+		var as []sat.Lit
+		if o := d.AtLeast(k + 1); o != 0 {
+			as = append(as, o.Not())
+		}
+		st, err := d.Solver.Solve(ctx, as...)
+		out.Calls++
+		if err != nil {
+			return nil, fmt.Errorf("solver: %w", err)
+		}
+		out.Steps = append(out.Steps, Step{Part: -1, Bound: k, Status: st})
+		switch st {
+		case sat.Satisfiable:
+			return nil, fmt.Errorf("bound %d refuted on every part but not on the whole space", k)
+		case sat.Unsatisfiable:
+			out.Refutation = refutation(d.Solver, k, as)
+		}
+	}
 	return out, nil
+}
+
+// Certify ends the proof of the descent's solver when c is not nil:
+// with the formula, proof and refutation of its optimum written to c
+// under name when a refutation proves it, with nothing when the floor
+// does (floor ≥ the optimum) or the descent did not end optimal. says
+// puts a lower bound in words.
+func (r *DescentResult) Certify(c *sat.Certifier, solver sat.Solver, name string, floor int, says func(bound int) string) error {
+	if c == nil {
+		return nil
+	}
+	if !r.Optimal || r.Refutation == nil {
+		c.Drop(solver)
+		if r.Optimal && r.LowerBound > floor {
+			return fmt.Errorf("certify: the lower bound %d has no refutation in the proof", r.LowerBound)
+		}
+		return nil
+	}
+	f := r.Refutation
+	return c.Finish(solver, name, sat.Refuted{LogID: f.LogID, Assumptions: f.Assumptions, Bound: f.Bound + 1, Certifies: says(f.Bound + 1)})
+}
+
+// refutation is the last call's refutation of bound k under as, when
+// the solver logs a proof (nil otherwise).
+func refutation(s sat.Solver, k int, as []sat.Lit) *Refutation {
+	r, ok := s.(interface {
+		Refutation() (int64, []sat.Lit, bool)
+	})
+	if !ok {
+		return nil
+	}
+	id, _, ok := r.Refutation()
+	if !ok {
+		return nil
+	}
+	return &Refutation{Bound: k, Assumptions: slices.Clone(as), LogID: id}
 }
 
 // RootOrder lists the kept tests in the order of their stumps' error
@@ -159,3 +247,6 @@ func (p *Prepared) RootOrder() []int {
 	slices.SortStableFunc(out, func(a, b int) int { return stump[a] - stump[b] })
 	return out
 }
+
+// proofName names the files of a search's proof in its certificate.
+const proofName = "formula"

@@ -35,6 +35,9 @@ type Settings struct {
 	// over the soft literals) or CountLeaves (one per leaf, summed along
 	// the tree).
 	Counter Counter
+	// Certify, when not nil, receives the formula, proof and refutation
+	// that prove Search's optimum (odtkit's CDCL only; not SearchRows).
+	Certify *sat.Certifier
 }
 
 // Counter names a way to count the error in the formula.
@@ -136,6 +139,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		AtLeast: tot.AtLeast,
 		Cap:     tot.Cap,
 		Bisect:  s.Bisect,
+		Certify: s.Certify != nil,
 		Model: func(k int) (int, error) {
 			g, err := f.Decode(p, solver.Value)
 			if err != nil {
@@ -157,6 +161,11 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		}
 	}
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
+	if err == nil {
+		err = r.Certify(s.Certify, solver, proofName, out.LowerBound, func(k int) string {
+			return fmt.Sprintf("no tree of depth at most %d makes fewer than %d errors (weighted)", d, k)
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("satodt: %w", err)
 	}
@@ -342,6 +351,11 @@ func (s Settings) open(c *sat.CNF, start []bool) (sat.Solver, error) {
 		}
 	}
 	if c != nil {
+		if s.Certify != nil {
+			if err := s.Certify.Start(solver, proofName); err != nil {
+				return nil, err
+			}
+		}
 		sat.AddCNF(solver, c, 0)
 	}
 	if r, ok := solver.(interface{ SetRestartUnit(int) }); ok {

@@ -139,6 +139,17 @@ func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
 	return c, nil
 }
 
+// Refuted reports whether the proof derived the empty clause (kept
+// until the end), or the formula holds it.
+func (c *Checker) Refuted() bool {
+	for _, cl := range c.clauses {
+		if cl != nil && len(cl) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Inputs is the number of clauses of the formula.
 func (c *Checker) Inputs() int64 { return c.inputs }
 
@@ -172,16 +183,13 @@ func (c *Checker) Check(r io.Reader, name string) error {
 		fail := func(id int64, format string, a ...any) error {
 			return &StepError{File: name, Line: line, ID: id, Reason: fmt.Sprintf(format, a...)}
 		}
-		id, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil || id <= 0 {
-			return fail(0, "%q is not a clause ID", f[0])
+		st, err := ParseStep(sc.Text())
+		if err != nil {
+			return fail(st.ID, "%v", err)
 		}
-		if len(f) > 1 && f[1] == "d" {
-			ids, rest, err := numbers(f[2:])
-			if err != nil || len(rest) != 0 {
-				return fail(id, "a deletion is \"ID d ID... 0\"")
-			}
-			for _, d := range ids {
+		id, lits, hints := st.ID, st.Lits, st.Hints
+		if st.Delete {
+			for _, d := range st.Hints {
 				if !c.live(int64(d)) {
 					return fail(id, "deletes clause %d, which does not exist", d)
 				}
@@ -189,17 +197,6 @@ func (c *Checker) Check(r io.Reader, name string) error {
 				c.Deleted++
 			}
 			continue
-		}
-		lits, rest, err := numbers(f[1:])
-		if err != nil {
-			return fail(id, "literals: %v", err)
-		}
-		hints, rest, err := numbers(rest)
-		if err != nil {
-			return fail(id, "hints: %v", err)
-		}
-		if len(rest) != 0 {
-			return fail(id, "text after the hints' terminating 0")
 		}
 		if id <= c.lastID {
 			return fail(id, "the ID is not larger than the last one (%d)", c.lastID)
@@ -226,6 +223,67 @@ func (c *Checker) Check(r io.Reader, name string) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// Step is one line of a text LRAT proof: clause ID added with its
+// literals and hints, or (Delete) the clauses listed in Hints deleted.
+type Step struct {
+	ID          int64
+	Delete      bool
+	Lits, Hints []int
+}
+
+// ParseStep reads a proof line that is not blank or a comment. The
+// step's ID is set when the line's first word is one.
+func ParseStep(line string) (Step, error) {
+	f := strings.Fields(line)
+	var st Step
+	id, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil && strings.ContainsFunc(line, func(r rune) bool { return r < ' ' && r != '\t' || r == 0xfffd }) {
+		return st, errors.New("binary LRAT is not read: write the proof as text (cadical: --lrat --no-binary)")
+	}
+	if err != nil || id <= 0 {
+		return st, fmt.Errorf("%q is not a clause ID", f[0])
+	}
+	st.ID = id
+	if len(f) > 1 && f[1] == "d" {
+		ids, rest, err := numbers(f[2:])
+		if err != nil || len(rest) != 0 {
+			return st, errors.New("a deletion is \"ID d ID... 0\"")
+		}
+		st.Delete, st.Hints = true, ids
+		return st, nil
+	}
+	var rest []string
+	if st.Lits, rest, err = numbers(f[1:]); err != nil {
+		return st, fmt.Errorf("literals: %w", err)
+	}
+	if st.Hints, rest, err = numbers(rest); err != nil {
+		return st, fmt.Errorf("hints: %w", err)
+	}
+	if len(rest) != 0 {
+		return st, errors.New("text after the hints' terminating 0")
+	}
+	return st, nil
+}
+
+// String is the step as a proof line.
+func (st Step) String() string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(st.ID, 10))
+	if st.Delete {
+		b.WriteString(" d")
+	} else {
+		for _, l := range st.Lits {
+			b.WriteString(" " + strconv.Itoa(l))
+		}
+		b.WriteString(" 0")
+	}
+	for _, h := range st.Hints {
+		b.WriteString(" " + strconv.Itoa(h))
+	}
+	b.WriteString(" 0")
+	return b.String()
 }
 
 // numbers reads integers up to and including a 0 and returns them and

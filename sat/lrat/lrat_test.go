@@ -45,6 +45,7 @@ func TestRefusals(t *testing.T) {
 		{"5 3 0 1 3 0\n", "f.lrat:1: clause 5: literal 3 beyond the formula's 2 variables"},
 		{"5 2 0 1 3\n", "f.lrat:1: clause 5: hints: no terminating 0"},
 		{"x 2 0 1 3 0\n", "f.lrat:1: \"x\" is not a clause ID"},
+		{"a\x05\x04\x00\x02\x00\n", "f.lrat:1: binary LRAT is not read: write the proof as text (cadical: --lrat --no-binary)"},
 	} {
 		c, err := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
 		if err != nil {

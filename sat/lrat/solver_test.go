@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -111,24 +110,24 @@ func checkRandom(t *testing.T, seed uint64, vars, clauses int) {
 	lines := readLines(t, files.Proof)
 	var steps []int // the lines a corruption is tried on: additions with two hints or more
 	for i, ln := range lines {
-		if lits, hints := step(ln); len(hints) >= 2 && len(lits) > 0 {
+		if st, err := lrat.ParseStep(ln); err == nil && !st.Delete && len(st.Lits) > 0 && len(st.Hints) >= 2 {
 			steps = append(steps, i)
 		}
 	}
 	for k := 0; k < len(steps); k += max(1, len(steps)/4) {
-		i, ln := steps[k], lines[steps[k]]
-		lits, hints := step(ln)
+		i := steps[k]
+		st, _ := lrat.ParseStep(lines[i])
 		// Drop the step's last hint (its conflict), then one in the
 		// middle, then negate its first literal: each must be refused at
 		// that line.
-		variants := []string{
-			join(ln, lits, hints[:len(hints)-1]),
-			join(ln, lits, slices.Delete(slices.Clone(hints), len(hints)/2, len(hints)/2+1)),
-			join(ln, append([]string{neg(lits[0])}, lits[1:]...), hints),
-		}
-		for _, v := range variants {
+		mid := len(st.Hints) / 2
+		for _, v := range []lrat.Step{
+			{ID: st.ID, Lits: st.Lits, Hints: st.Hints[:len(st.Hints)-1]},
+			{ID: st.ID, Lits: st.Lits, Hints: slices.Delete(slices.Clone(st.Hints), mid, mid+1)},
+			{ID: st.ID, Lits: append([]int{-st.Lits[0]}, st.Lits[1:]...), Hints: st.Hints},
+		} {
 			bad := slices.Clone(lines)
-			bad[i] = v
+			bad[i] = v.String()
 			path := files.Proof + ".bad"
 			if err := os.WriteFile(path, []byte(strings.Join(bad, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -136,7 +135,7 @@ func checkRandom(t *testing.T, seed uint64, vars, clauses int) {
 			_, err := lrat.CheckFiles(files.Formula, path)
 			var se *lrat.StepError
 			if !errors.As(err, &se) || se.Line != i+1 {
-				t.Fatalf("seed %d: line %d changed to %q: want a refusal of line %d, got %v", seed, i+1, v, i+1, err)
+				t.Fatalf("seed %d: line %d changed to %q: want a refusal of line %d, got %v", seed, i+1, bad[i], i+1, err)
 			}
 		}
 	}
@@ -149,27 +148,6 @@ func readLines(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-}
-
-// step splits an addition line into its literals and hints (nil for a
-// deletion).
-func step(line string) (lits, hints []string) {
-	f := strings.Fields(line)
-	if len(f) < 2 || f[1] == "d" {
-		return nil, nil
-	}
-	z := slices.Index(f[1:], "0") + 1
-	return f[1:z], f[z+1 : len(f)-1]
-}
-
-func join(line string, lits, hints []string) string {
-	id := strings.Fields(line)[0]
-	return id + " " + strings.Join(append(slices.Clone(lits), "0"), " ") + " " + strings.Join(append(slices.Clone(hints), "0"), " ")
-}
-
-func neg(l string) string {
-	x, _ := strconv.Atoi(l)
-	return strconv.Itoa(-x)
 }
 
 // TestSolverProofs checks odtkit's CDCL's proofs on random incremental

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+// runCertify checks a certificate directory written by odt solve
+// --certify.
+func runCertify(e env, args []string) error {
+	c := newFlags("certify", "odt certify DIR",
+		"Checks the certificate that odt solve --certify DIR wrote: every LRAT proof in DIR against\n"+
+			"its DIMACS formula, step by step, and that each refutation listed in DIR/index.json is a\n"+
+			"clause the proof derives from negations of its assumptions only. Exit 0: every proof\n"+
+			"checks, and the bound of the index is certified; exit 1: a proof or a refutation is\n"+
+			"refused (the message names the file, line and clause); exit 2: DIR holds no readable\n"+
+			"certificate.", 1, 1)
+	pos, err := c.parse(e.stdout, args)
+	if err != nil {
+		return err
+	}
+	dir := pos[0]
+	if _, err := lrat.ReadIndex(dir); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return badInput(fmt.Errorf("%s: no certificate (%s missing)", dir, lrat.IndexFile))
+		}
+		return badInput(err)
+	}
+	s, err := lrat.CheckDir(dir)
+	if err != nil {
+		if errors.Is(err, lrat.ErrRefused) {
+			return fmt.Errorf("not certified: %w", err)
+		}
+		return badInput(err)
+	}
+	fmt.Fprintf(e.stdout, "certified:   %s\n", s.Claim)
+	for _, b := range s.Certified {
+		fmt.Fprintf(e.stdout, "refutation:  %s\n", b)
+	}
+	fmt.Fprintf(e.stdout, "checked:     %d proofs, %d steps, %d bytes in %.3fs\n", s.Proofs, s.Steps, s.ProofBytes, s.Seconds)
+	return nil
+}

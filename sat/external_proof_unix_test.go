@@ -1,0 +1,77 @@
+//go:build unix
+
+package sat
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+// TestExternalProof runs a fake external solver that answers UNSAT and
+// writes a prepared LRAT proof to {proof}: a proof made by odtkit's CDCL
+// on the same clauses (the solver writes the same DIMACS clause order),
+// then that proof corrupted, then none. Only the first is accepted, and
+// Checked says so.
+func TestExternalProof(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := t.TempDir()
+	add := func(s ClauseAdder) { pigeons(s, 4) }
+	cd := NewCDCL()
+	if err := cd.StartProof(filepath.Join(dir, "log")); err != nil {
+		t.Fatal(err)
+	}
+	add(cd)
+	if st, _ := cd.Solve(context.Background()); st != Unsatisfiable {
+		t.Fatal(st)
+	}
+	files, err := cd.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "good.lrat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(files.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(good)), "\n")
+	f := strings.Fields(lines[len(lines)-1]) // the empty clause: ID 0 hints 0
+	bad := strings.Join(append(lines[:len(lines)-1], strings.Join(append(f[:len(f)-2], "0"), " ")), "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "bad.lrat"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		proof string // the file the fake solver copies ("" none)
+		want  string // the error ("" none)
+	}{
+		{"good.lrat", ""},
+		{"bad.lrat", "the hints end without a conflict"},
+		{"", "no such file"},
+	} {
+		script := `echo "s UNSATISFIABLE"`
+		if tc.proof != "" {
+			script = "cp " + filepath.Join(dir, tc.proof) + " \"$1\"; " + script
+		}
+		e, err := NewExternal(`/bin/sh -c '` + script + `' fake {proof}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(e)
+		st, err := e.Solve(context.Background())
+		switch {
+		case tc.want == "" && (err != nil || st != Unsatisfiable || !e.Checked()):
+			t.Errorf("proof %s: %v %v checked %v, want a checked UNSAT", tc.proof, st, err, e.Checked())
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || e.Checked()):
+			t.Errorf("proof %q: %v %v, want an error saying %q", tc.proof, st, err, tc.want)
+		}
+		if tc.proof == "bad.lrat" && !errors.Is(err, lrat.ErrRefused) {
+			t.Errorf("a refused proof's error does not wrap lrat.ErrRefused: %v", err)
+		}
+	}
+}
