@@ -47,13 +47,13 @@ type htmlPage struct {
 	// FormulationNote what it measures.
 	Formulation     htmlTable
 	FormulationNote string
-	Pictures  []htmlPicture
-	Anytime   []htmlPicture
-	Failures  []string
-	Conflicts []string
-	Incorrect []string
-	Shift     string
-	Clock     string
+	Pictures        []htmlPicture
+	Anytime         []htmlPicture
+	Failures        []string
+	Conflicts       []string
+	Incorrect       []string
+	Shift           string
+	Clock           string
 }
 
 // inlineSVG reads an SVG file written by gonum/plot and returns its <svg>
