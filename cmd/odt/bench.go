@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
 )
 
 func runBench(e env, args []string) error {
@@ -52,7 +54,7 @@ func runBench(e env, args []string) error {
 		threadList                   string
 		timeLimit                    time.Duration
 		repeat, memLimit             int
-		quiet                        bool
+		quiet, certify               bool
 		shift                        float64
 		scatter, exportSizes         string
 		opts                         optFlag
@@ -73,6 +75,7 @@ func runBench(e env, args []string) error {
 	c.Var(&opts, "opt", "backend option `key=value` passed to every run (repeatable)")
 	c.Float64Var(&shift, "sgm-shift", bench.DefaultSGMShift, "shift of the aggregate's shifted geometric mean of times (`SECONDS`)")
 	c.StringVar(&scatter, "scatter", "", "scatter plots of these `PAIRS` only, e.g. dl85:blossom,dl85:cart (default: every pair)")
+	c.BoolVar(&certify, "certify", false, "runs of backends that can (sat-odt, sat-odd, sat-depth, sat-size) write and check LRAT proofs of their optimum in DIR/proofs/ (--opt certify); the aggregate counts the certified runs and the formulation table shows proof sizes and check times")
 	c.StringVar(&exportSizes, "export-sizes", "", "also export each cell's formulation (the first repeat, not timed) in the first of these `FORMATS` its backend writes (e.g. wcnf,dimacs,mps) and show its size beside the solved one in the formulation table")
 	c.outFlag(&out, "output `DIR` (default: a new folder bench-YYYYMMDD-HHMMSS here)")
 	c.quietFlag(&quiet)
@@ -219,6 +222,17 @@ func runBench(e env, args []string) error {
 		rev += "+modified"
 	}
 	rn := &bench.Runner{Exe: exe, TimeLimit: timeLimit, MemoryLimitMB: memLimit, Args: dataArgs, Prepare: pl.prepare, Validate: true, Revision: rev, Expect: expect, ExportFormats: exportFormats}
+	if certify {
+		abs, err := filepath.Abs(filepath.Join(out, bench.ProofDir))
+		if err != nil {
+			return err
+		}
+		rn.ProofDir = abs
+		rn.Certifies = func(b string) bool {
+			in, ok := odtkit.DefaultRegistry().Get(b)
+			return ok && slices.ContainsFunc(in.Info().Params, func(p backend.Param) bool { return p.Name == sat.CertifyOption })
+		}
+	}
 	prog := e.stderr
 	if quiet {
 		prog = nil

@@ -563,3 +563,55 @@ func TestExportIndexLPSizes(t *testing.T) {
 		t.Errorf("LP sizes %v, MPS sizes %v", sizes["lp"], sizes["mps"])
 	}
 }
+
+// TestBenchCertify: with --certify the runs of a backend that can write
+// proofs do so in proofs/, their results are certified, the aggregate
+// counts them and the formulation table shows the proofs' sizes and check
+// times; backends without proofs run as before.
+func TestBenchCertify(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "grid")
+	if o, e, code := odt(t, "bench", "-q", "--backends", "sat-odt,dl85", "--depth", "2", "--certify", "-o", dir, "../../testdata/iris.csv"); code != 0 {
+		t.Fatalf("bench --certify: exit %d\n%s\n%s", code, o, e)
+	}
+	for _, r := range readRuns(t, dir) {
+		switch r["backend"] {
+		case "sat-odt":
+			if r["certified"] != true || r["proofs"] == nil {
+				t.Fatalf("sat-odt run not certified: %v", r)
+			}
+			if _, err := os.Stat(filepath.Join(dir, r["proofs"].(string), "index.json")); err != nil {
+				t.Errorf("no proof index: %v", err)
+			}
+			if o, e, code := odt(t, "certify", filepath.Join(dir, r["proofs"].(string))); code != 0 {
+				t.Errorf("odt certify of the run's proofs: exit %d\n%s\n%s", code, o, e)
+			}
+		case "dl85":
+			if r["certified"] != false || r["proofs"] != nil || r["status"] != "optimal" {
+				t.Errorf("dl85 run %v", r)
+			}
+		}
+	}
+	for _, r := range readCSV(t, filepath.Join(dir, "aggregate.csv"))[1:] {
+		want := map[string]string{"sat-odt": "1", "dl85": "0", "VBS": "-"}[r[0]]
+		if r[11] != want {
+			t.Errorf("aggregate %v: certified %s, want %s", r, r[11], want)
+		}
+	}
+	recs := readCSV(t, filepath.Join(dir, "formulation.csv"))
+	head := strings.Join(recs[0], ",")
+	if !strings.Contains(head, "proof_bytes_mean") || !strings.Contains(head, "proof_check_s_mean") {
+		t.Errorf("formulation.csv has no proof columns: %s", head)
+	}
+	// A merge carries the proofs with the outputs.
+	merged := filepath.Join(t.TempDir(), "merged")
+	if o, e, code := odt(t, "bench", "merge", "-q", "-o", merged, dir); code != 0 {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, o, e)
+	}
+	for _, r := range readRuns(t, merged) {
+		if p, ok := r["proofs"].(string); ok {
+			if o, e, code := odt(t, "certify", filepath.Join(merged, p)); code != 0 {
+				t.Errorf("odt certify of the merged run's proofs: exit %d\n%s\n%s", code, o, e)
+			}
+		}
+	}
+}

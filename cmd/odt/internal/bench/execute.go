@@ -80,8 +80,22 @@ func Execute(ctx context.Context, rn *Runner, cells []Cell, dir string, progress
 	return runs, nil
 }
 
-// OutputDir is the folder, inside a result folder, of the runs' outputs.
-const OutputDir = "runs"
+// OutputDir is the folder, inside a result folder, of the runs' outputs,
+// and ProofDir that of their proofs (bench --certify).
+const (
+	OutputDir = "runs"
+	ProofDir  = "proofs"
+)
+
+// outputName names a run's files: NNNN-SERIES-DATA-dDEPTH-rREPEAT, with
+// -sSEED-fFOLD for learning protocols.
+func outputName(run *Run) string {
+	name := fmt.Sprintf("%04d-%s-%s-%s-r%d", run.Index, fileSafe(run.Series()), fileSafe(run.Name()), "d"+runDepth(run), run.Repeat)
+	if run.Protocol != "" {
+		name += fmt.Sprintf("-s%d-f%d", run.Seed, run.Fold)
+	}
+	return name
+}
 
 // keepOutput writes what the run's process printed to
 // dir/runs/NNNN-BACKEND-DATA-dD-rR.json (its result) or .txt (its
@@ -97,11 +111,7 @@ func keepOutput(dir string, run *Run) error {
 	if err := os.MkdirAll(filepath.Join(dir, OutputDir), 0o755); err != nil {
 		return err
 	}
-	name := fmt.Sprintf("%04d-%s-%s-%s-r%d", run.Index, fileSafe(run.Series()), fileSafe(run.Name()), "d"+runDepth(run), run.Repeat)
-	if run.Protocol != "" {
-		name += fmt.Sprintf("-s%d-f%d", run.Seed, run.Fold)
-	}
-	rel := OutputDir + "/" + name + ext
+	rel := OutputDir + "/" + outputName(run) + ext
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), body, 0o644); err != nil {
 		return err
 	}

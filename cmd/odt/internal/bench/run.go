@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +59,9 @@ type Run struct {
 	// Certified is the result's own "certified" field: its optimality
 	// proof was checked.
 	Certified bool `json:"certified"`
+	// Proofs is the folder, relative to the result folder, where the run
+	// wrote its proofs (bench --certify; "" when none).
+	Proofs string `json:"proofs,omitempty"`
 	// Expected is the optimum an --expect table gives for the run's
 	// instance and Verdict the run's verdict against it (Correct,
 	// Incorrect or Unknown; "" when no table was given).
@@ -101,6 +105,12 @@ type Runner struct {
 	// backend writes (odt export --to) and record the file's size in the
 	// run (Formulation.Exported).
 	ExportFormats []string
+	// ProofDir, when set, has every run of a backend that Certifies
+	// write and check the proofs of its optimum (the backend option
+	// certify) in a folder of its own under ProofDir, named as its
+	// output; the run records the folder in Proofs.
+	ProofDir  string
+	Certifies func(backend string) bool
 
 	mu  sync.Mutex
 	cur *os.Process // the running solve, nil between runs
@@ -152,6 +162,11 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 		args = append(args, "--memory-limit", strconv.Itoa(solveMemoryMB(rn.MemoryLimitMB)))
 	}
 	args = append(args, rn.Args...)
+	if rn.ProofDir != "" && rn.Certifies != nil && rn.Certifies(c.Backend) {
+		name := outputName(&run)
+		args = append(args, "--opt", "certify="+filepath.Join(rn.ProofDir, name))
+		run.Proofs = ProofDir + "/" + name
+	}
 	solves := 1
 	if rn.Prepare != nil {
 		extra, n := rn.Prepare(c)

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -189,10 +191,11 @@ func RunDifferences(runs []Run) []string {
 	return diffs
 }
 
-// CarryOutputs copies the output file of every run read from another
-// folder (Run.Output, under runs/) into dir, so that the links of dir's
-// report resolve. A run whose output is missing from its folder loses
-// its link; the returned notes say which.
+// CarryOutputs copies the files of every run read from another folder —
+// its output (Run.Output, under runs/) and its proofs (Run.Proofs, under
+// proofs/) — into dir, so that the links of dir's report resolve and the
+// proofs can be checked there. A run whose file is missing from its
+// folder loses its link; the returned notes say which.
 func CarryOutputs(dir string, runs []Run) ([]string, error) {
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
@@ -205,34 +208,71 @@ func CarryOutputs(dir string, runs []Run) ([]string, error) {
 	var notes []string
 	for i := range runs {
 		r := &runs[i]
-		if r.Output == "" || r.file == "" {
+		if r.file == "" {
 			continue
 		}
 		from := abs(filepath.Dir(r.file))
 		if from == to {
 			continue
 		}
-		rel := filepath.FromSlash(r.Output)
-		if !filepath.IsLocal(rel) {
-			notes = append(notes, fmt.Sprintf("%s: output %q is not a file of its folder; link left out", r.file, r.Output))
-			r.Output = ""
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(from, rel))
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v; link left out", r.file, err))
-			r.Output = ""
-			continue
-		}
-		dst := filepath.Join(to, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return notes, err
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return notes, err
+		for _, rel := range []*string{&r.Output, &r.Proofs} {
+			if *rel == "" {
+				continue
+			}
+			p := filepath.FromSlash(*rel)
+			if !filepath.IsLocal(p) {
+				notes = append(notes, fmt.Sprintf("%s: %q is not a file of its folder; link left out", r.file, *rel))
+				*rel = ""
+				continue
+			}
+			if err := copyTree(filepath.Join(from, p), filepath.Join(to, p)); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					notes = append(notes, fmt.Sprintf("%s: %v; link left out", r.file, err))
+					*rel = ""
+					continue
+				}
+				return notes, err
+			}
 		}
 	}
 	return notes, nil
+}
+
+// copyTree copies the file or folder src to dst.
+func copyTree(src, dst string) error {
+	if _, err := os.Stat(src); err != nil {
+		return err
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.Create(target)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
 }
 
 // differs says what differs between two runs of one cell.
