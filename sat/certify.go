@@ -88,19 +88,6 @@ func (c *Certifier) Drop(s Solver) {
 	}
 }
 
-// Remove takes the files and refutations of proof name out of the
-// certificate (a bound a later proof supersedes).
-func (c *Certifier) Remove(name string) {
-	for i, p := range c.index.Proofs {
-		if p.Formula == name+".cnf" {
-			os.Remove(filepath.Join(c.Dir, p.Formula))
-			os.Remove(filepath.Join(c.Dir, p.Proof))
-			c.index.Proofs = append(c.index.Proofs[:i], c.index.Proofs[i+1:]...)
-			return
-		}
-	}
-}
-
 // Check writes the index, with the claim and bound of the whole
 // certificate, and checks the directory (lrat.CheckDir).
 func (c *Certifier) Check(claim string, bound float64) (*lrat.Summary, error) {

@@ -92,9 +92,8 @@ type Settings struct {
 	// Log, when set, receives progress lines.
 	Log func(string)
 	// Certify, when not nil, receives the formulas, proofs and
-	// refutations that prove the optimum: the last depth refuted, and
-	// for DT_size the last number of leaves refuted (odtkit's CDCL
-	// only).
+	// refutations that prove the optimum: every depth refuted, and for
+	// DT_size the last number of leaves refuted (odtkit's CDCL only).
 	Certify *sat.Certifier
 }
 
@@ -551,10 +550,10 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 		}
 		out.DepthLB = k + 1
 		if s.Certify != nil {
-			// Only the last depth refuted is kept: a consistent tree of a
-			// smaller depth would be one of depth k too.
+			// Every depth refuted is kept: the bound rests on them all
+			// (from the classes' bound up), not on the encoding of one
+			// depth holding the trees of smaller ones.
 			id, _, _ := r.solver.(*sat.CDCL).Refutation()
-			s.Certify.Remove(depthProof(k - 1))
 			err := s.Certify.Finish(r.solver, depthProof(k), sat.Refuted{LogID: id, Bound: k + 1,
 				Certifies: fmt.Sprintf("no tree of depth at most %d is consistent with the rows", k)})
 			if err != nil {
