@@ -25,7 +25,7 @@ func runBackends(e env, args []string) error {
 	if _, err := c.parse(e.stdout, args); err != nil {
 		return err
 	}
-	if err := checkFormat(format, "text", "markdown", "json"); err != nil {
+	if err := checkFormat(format, outputFormats("backends")...); err != nil {
 		return err
 	}
 	infos := odtkit.DefaultRegistry().List()

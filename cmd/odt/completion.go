@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 )
 
 // flagSpec is one flag of a command, as its help shows it.
@@ -70,21 +72,92 @@ func completionCommands() []string {
 	return names
 }
 
-// flagValues are the values completed after a flag, where the flag has a
-// fixed set; other flags complete file names.
-func flagValues() map[string][]string {
-	var backends []string
-	for _, in := range odtkit.DefaultRegistry().List() {
-		backends = append(backends, in.Name)
+// flagValues are the values completed after a command's flag, where the
+// flag has a fixed set (ok); other flags complete file names or nothing.
+// The backend names and export formats come from the registry: export
+// offers the backends that write a formulation, decode those that read an
+// answer back.
+func flagValues(cmd, flag string) (values []string, ok bool) {
+	reg := odtkit.DefaultRegistry()
+	switch flag {
+	case "backend":
+		switch cmd {
+		case "export":
+			return backendNames(reg, func(b backend.Backend) bool { _, ok := b.(backend.Exporter); return ok }), true
+		case "decode":
+			return backendNames(reg, func(b backend.Backend) bool { _, ok := b.(backend.Decoder); return ok }), true
+		}
+		return append([]string{"auto"}, backendNames(reg, nil)...), true
+	case "backends":
+		return backendNames(reg, nil), true
+	case "to":
+		return exportFormats(reg), true
+	case "format":
+		v := outputFormats(cmd)
+		return v, v != nil
+	case "objective":
+		return []string{"error", "min-depth", "min-size", "diagram"}, true
+	case "data-format":
+		return []string{"csv", "text"}, true
 	}
-	return map[string][]string{
-		"backend":     append([]string{"auto"}, backends...),
-		"backends":    backends,
-		"objective":   {"error", "min-depth", "min-size", "diagram"},
-		"to":          {"dimacs", "mps"},
-		"data-format": {"csv", "text"},
-		"format":      {"text", "json", "dot", "markdown"},
+	return nil, false
+}
+
+// backendNames lists the registry's backends for which keep holds (nil:
+// all), in its order.
+func backendNames(reg *odtkit.Registry, keep func(backend.Backend) bool) []string {
+	var names []string
+	for _, in := range reg.List() {
+		if b, _ := reg.Get(in.Name); keep == nil || keep(b) {
+			names = append(names, in.Name)
+		}
 	}
+	return names
+}
+
+// exportFormats lists every format a backend of the registry exports, in
+// the registry's order, each once.
+func exportFormats(reg *odtkit.Registry) []string {
+	var formats []string
+	for _, in := range reg.List() {
+		b, _ := reg.Get(in.Name)
+		if e, ok := b.(backend.Exporter); ok {
+			for _, f := range backend.ExportFormats(e) {
+				if !slices.Contains(formats, f) {
+					formats = append(formats, f)
+				}
+			}
+		}
+	}
+	return formats
+}
+
+// fixedValue is the set of values of one command's flag.
+type fixedValue struct {
+	cmd, flag string // flag as typed: --long or -s
+	values    []string
+}
+
+// fixedValues lists the flags of specs' commands that have a fixed set of
+// values, by command (in order) and flag.
+func fixedValues(specs map[string][]flagSpec) []fixedValue {
+	var out []fixedValue
+	for _, k := range sortedKeys(specs) {
+		for _, f := range specs[k] {
+			if f.arg == "" {
+				continue
+			}
+			v, ok := flagValues(k, f.long)
+			if !ok {
+				continue
+			}
+			out = append(out, fixedValue{k, "--" + f.long, v})
+			if f.short != "" {
+				out = append(out, fixedValue{k, "-" + f.short, v})
+			}
+		}
+	}
+	return out
 }
 
 func runCompletion(e env, args []string) error {
@@ -149,6 +222,10 @@ func flagWords(fs []flagSpec) []string {
 // value is a file or folder (completed with file names), and the others
 // (numbers, durations, lists: nothing to complete).
 func valueFlags(specs map[string][]flagSpec) (files, others []string) {
+	fixed := map[string]bool{}
+	for _, v := range fixedValues(specs) {
+		fixed[v.flag] = true
+	}
 	kind := map[string]bool{} // flag -> takes a path
 	for _, fs := range specs {
 		for _, f := range fs {
@@ -166,7 +243,7 @@ func valueFlags(specs map[string][]flagSpec) (files, others []string) {
 	for _, w := range sortedStrings(kind) {
 		if kind[w] {
 			files = append(files, w)
-		} else if _, fixed := flagValues()[strings.TrimLeft(w, "-")]; !fixed {
+		} else if !fixed[w] {
 			others = append(others, w)
 		}
 	}
@@ -196,13 +273,14 @@ func writeBash(w io.Writer, specs map[string][]flagSpec) error {
 	b.WriteString("    if [[ $cmd == completion ]]; then\n")
 	b.WriteString("        COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n")
 	b.WriteString("        return 0\n    fi\n")
-	b.WriteString("    case \"$prev\" in\n")
-	vals := flagValues()
-	for _, k := range sortedStrings(vals) {
+	b.WriteString("    case \"$cmd:$prev\" in\n")
+	for _, v := range fixedValues(specs) {
 		// Lists (--backends a,b) complete the part after the last comma.
-		fmt.Fprintf(&b, "        --%s) local pre=\"\"; [[ $cur == *,* ]] && pre=\"${cur%%,*},\"\n", k)
-		fmt.Fprintf(&b, "            COMPREPLY=($(compgen -P \"$pre\" -W %q -- \"${cur##*,}\")); return 0 ;;\n", strings.Join(vals[k], " "))
+		fmt.Fprintf(&b, "        %s:%s) local pre=\"\"; [[ $cur == *,* ]] && pre=\"${cur%%,*},\"\n", shellKey(v.cmd), v.flag)
+		fmt.Fprintf(&b, "            COMPREPLY=($(compgen -P \"$pre\" -W %q -- \"${cur##*,}\")); return 0 ;;\n", strings.Join(v.values, " "))
 	}
+	b.WriteString("    esac\n")
+	b.WriteString("    case \"$prev\" in\n")
 	files, others := valueFlags(specs)
 	fmt.Fprintf(&b, "        %s)\n", strings.Join(files, "|"))
 	b.WriteString("            COMPREPLY=($(compgen -f -- \"$cur\")); return 0 ;;\n")
@@ -247,11 +325,12 @@ func writeZsh(w io.Writer, specs map[string][]flagSpec) error {
 		fmt.Fprintf(&b, "    if [[ $cmd == bench && ${words[3]} == %s ]]; then cmd=bench_%s; fi\n", sub, sub)
 	}
 	b.WriteString("    if [[ $cmd == completion ]]; then compadd bash zsh fish; return; fi\n")
-	b.WriteString("    case $prev in\n")
-	vals := flagValues()
-	for _, k := range sortedStrings(vals) {
-		fmt.Fprintf(&b, "        --%s) compadd -- %s; return ;;\n", k, strings.Join(vals[k], " "))
+	b.WriteString("    case $cmd:$prev in\n")
+	for _, v := range fixedValues(specs) {
+		fmt.Fprintf(&b, "        %s:%s) compadd -- %s; return ;;\n", shellKey(v.cmd), v.flag, strings.Join(v.values, " "))
 	}
+	b.WriteString("    esac\n")
+	b.WriteString("    case $prev in\n")
 	files, others := valueFlags(specs)
 	fmt.Fprintf(&b, "        %s) _files; return ;;\n", strings.Join(files, "|"))
 	fmt.Fprintf(&b, "        %s) return ;;\n", strings.Join(others, "|"))
@@ -299,7 +378,6 @@ func writeFish(w io.Writer, specs map[string][]flagSpec) error {
 	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge report' -a merge -d 'combine shard outputs'\n")
 	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from merge report' -a report -d 'rebuild tables, pictures and report.html'\n")
 	b.WriteString("complete -c odt -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
-	vals := flagValues()
 	for _, k := range sortedKeys(specs) {
 		cond := "__fish_seen_subcommand_from " + k
 		if k == "bench" {
@@ -313,7 +391,7 @@ func writeFish(w io.Writer, specs map[string][]flagSpec) error {
 				fmt.Fprintf(&b, " -s %s", f.short)
 			}
 			if f.arg != "" {
-				if v, ok := vals[f.long]; ok {
+				if v, ok := flagValues(k, f.long); ok {
 					fmt.Fprintf(&b, " -x -a %s", fishQuote(strings.Join(v, " ")))
 				} else if strings.Contains(f.arg, "FILE") || f.arg == "DIR" {
 					b.WriteString(" -r -F")

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 )
 
 // completeBash loads the script and runs its completion function on a
@@ -61,7 +64,12 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"odt", "bench", "me"}, []string{"merge"}, nil},
 		{[]string{"odt", "bench", "merge", "-"}, []string{"-q", "--out"}, []string{"--backends"}},
 		{[]string{"odt", "export", "--"}, []string{"--to", "--backend", "--max-nodes"}, []string{"--encoding", "--min-support", "--leaf-cost"}},
-		{[]string{"odt", "export", "--to", ""}, []string{"dimacs", "mps"}, nil},
+		{[]string{"odt", "export", "--to", ""}, []string{"dimacs", "mps", "lp", "wcnf", "opb"}, nil},
+		{[]string{"odt", "solve", "--format", ""}, []string{"text", "json", "dot"}, []string{"markdown"}},
+		{[]string{"odt", "backends", "--format", ""}, []string{"text", "json", "markdown"}, []string{"dot"}},
+		{[]string{"odt", "eval", "--format", ""}, []string{"text", "json"}, []string{"markdown", "dot"}},
+		{[]string{"odt", "decode", "--backend", ""}, []string{"sat-odt", "milp-flowoct"}, []string{"dl85", "cart", "auto"}},
+		{[]string{"odt", "export", "--backend", ""}, []string{"sat-depth", "milp-odt"}, []string{"dl85", "auto"}},
 		{[]string{"odt", "completion", "z"}, []string{"zsh"}, nil},
 		{[]string{"odt", "solve", "--depth", ""}, nil, []string{"solve"}},
 	}
@@ -85,6 +93,70 @@ func TestCompletionBash(t *testing.T) {
 	}
 	if got := completeBash(t, script, "odt", "solve", filepath.Join(dir, "da")); !slices.Contains(got, filepath.Join(dir, "data.csv")) {
 		t.Errorf("a data file does not complete: %q", got)
+	}
+}
+
+// The values completed after --to, --backend and --format are the ones
+// each command takes: every format a backend of the registry exports,
+// the backends that export (export) or decode (decode) a formulation,
+// and each command's output formats, which it accepts.
+func TestCompletionValuesFromTheRegistry(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	out, stderr, code := odt(t, "completion", "bash")
+	if code != 0 {
+		t.Fatalf("odt completion bash: exit %d: %s", code, stderr)
+	}
+	script := filepath.Join(t.TempDir(), "odt.bash")
+	if err := os.WriteFile(script, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := odtkit.DefaultRegistry()
+	var formats, exporters, decoders []string
+	for _, in := range reg.List() {
+		b, _ := reg.Get(in.Name)
+		if e, ok := b.(backend.Exporter); ok {
+			exporters = append(exporters, in.Name)
+			for _, f := range backend.ExportFormats(e) {
+				if !slices.Contains(formats, f) {
+					formats = append(formats, f)
+				}
+			}
+		}
+		if _, ok := b.(backend.Decoder); ok {
+			decoders = append(decoders, in.Name)
+		}
+	}
+	same := func(words []string, want []string) {
+		t.Helper()
+		got := completeBash(t, script, words...)
+		slices.Sort(got)
+		want = slices.Sorted(slices.Values(want))
+		if !slices.Equal(got, want) {
+			t.Errorf("%q completes to %q, want %q", words, got, want)
+		}
+	}
+	same([]string{"odt", "export", "--to", ""}, formats)
+	same([]string{"odt", "export", "--backend", ""}, exporters)
+	same([]string{"odt", "decode", "--backend", ""}, decoders)
+	// Each command accepts every --format it is offered (an unknown one
+	// is refused before the data is read) and refuses the others.
+	missing := filepath.Join(t.TempDir(), "missing.csv")
+	for cmd, args := range map[string][]string{
+		"solve":    {missing},
+		"decode":   {"--backend", "sat-odt", missing, missing},
+		"eval":     {"--model", missing, missing},
+		"backends": nil,
+	} {
+		offered := completeBash(t, script, "odt", cmd, "--format", "")
+		for _, f := range []string{"text", "json", "dot", "markdown"} {
+			_, stderr, _ := odt(t, append([]string{cmd, "--format", f}, args...)...)
+			refused := strings.Contains(stderr, "--format "+strconv.Quote(f))
+			if refused == slices.Contains(offered, f) {
+				t.Errorf("odt %s --format %s: offered %v, refused %v (%s)", cmd, f, slices.Contains(offered, f), refused, strings.TrimSpace(stderr))
+			}
+		}
 	}
 }
 

@@ -249,11 +249,16 @@ func checkDocCommand(t *testing.T, c docCommand, specs map[string][]flagSpec) {
 					t.Errorf("%s: odt %s: backend %q does not exist", c.where, strings.Join(c.args, " "), b)
 				}
 			}
-		case "objective":
-			// odt bench takes a list.
+		default:
+			// A fixed set of values (--objective, --format, --to ...);
+			// odt bench takes a list of objectives.
+			values, ok := flagValues(name, f.long)
+			if !ok {
+				continue
+			}
 			for _, o := range strings.Split(val, ",") {
-				if !placeholder(o) && !slices.Contains(flagValues()["objective"], o) {
-					t.Errorf("%s: odt %s: objective %q does not exist", c.where, strings.Join(c.args, " "), o)
+				if !placeholder(o) && !slices.Contains(values, o) {
+					t.Errorf("%s: odt %s: --%s %q is not one of %v", c.where, strings.Join(c.args, " "), f.long, o, values)
 				}
 			}
 		}

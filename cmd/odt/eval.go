@@ -157,7 +157,7 @@ func runEval(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, "text", "json"); err != nil {
+	if err := checkFormat(format, outputFormats("eval")...); err != nil {
 		return err
 	}
 	g, d, err := modelAndData(modelPath, &df, pos[0], true)

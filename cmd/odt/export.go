@@ -125,12 +125,12 @@ func runExport(e env, args []string) error {
 	if memLimit < 0 {
 		return usagef("--memory-limit must not be negative")
 	}
-	switch to {
-	case "dimacs", "mps", "lp", "wcnf", "opb":
-	case "":
-		return usagef("--to is required (dimacs, mps, lp, wcnf or opb)")
-	default:
-		return usagef("--to %q: want dimacs, mps, lp, wcnf or opb", to)
+	formats := exportFormats(odtkit.DefaultRegistry())
+	if to == "" {
+		return usagef("--to is required (%s)", orList(formats))
+	}
+	if !slices.Contains(formats, to) {
+		return usagef("--to %q: want %s", to, orList(formats))
 	}
 	if out == "" {
 		return usagef("--out/-o FILE is required (- for stdout)")
@@ -217,7 +217,7 @@ func runDecode(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, "text", "json", "dot"); err != nil {
+	if err := checkFormat(format, outputFormats("decode")...); err != nil {
 		return err
 	}
 	name, problem, opts, err := ef.request("")
@@ -260,4 +260,12 @@ func runDecode(e env, args []string) error {
 		res.Model.SetCounts(data)
 	}
 	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -62,7 +62,7 @@ func runSolve(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, "text", "json", "dot"); err != nil {
+	if err := checkFormat(format, outputFormats("solve")...); err != nil {
 		return err
 	}
 	if timeLimit < 0 || threads < 0 || memLimit < 0 {
@@ -195,6 +195,21 @@ func isSet(c *cmdFlags, name string) bool {
 		}
 	})
 	return set
+}
+
+// outputFormats lists the values a command's --format takes (nil for a
+// command without one); the command checks its flag against this list and
+// the completion scripts offer it.
+func outputFormats(cmd string) []string {
+	switch cmd {
+	case "solve", "decode":
+		return []string{"text", "json", "dot"}
+	case "eval":
+		return []string{"text", "json"}
+	case "backends":
+		return []string{"text", "markdown", "json"}
+	}
+	return nil
 }
 
 func checkFormat(format string, allowed ...string) error {
