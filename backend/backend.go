@@ -318,7 +318,7 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 			return Invalidf("backend %s does not take row weights", info.Name)
 		case WholeWeights:
 			if r, ok := d.FractionalWeight(); ok {
-				return Invalidf("backend %s takes whole-number row weights only (row %d has weight %v)", info.Name, r+1, d.Weights[r])
+				return Invalidf("%s: backend %s takes whole-number row weights only (row %d has weight %v)", d.Where(r), info.Name, r+1, d.Weights[r])
 			}
 			if total := d.TotalWeight(); c.MaxRepeatedRows > 0 && total > float64(c.MaxRepeatedRows) {
 				return Invalidf("backend %s repeats each row by its weight: the weights add up to %g rows, more than its %d", info.Name, total, c.MaxRepeatedRows)

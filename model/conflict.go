@@ -57,8 +57,12 @@ func (d *Dataset) ConsistentRows(drop bool) (keep Bitset, dropped int, err error
 	first := conflicts[0]
 	var desc []string
 	for _, r := range first[:min(len(first), 6)] {
-		desc = append(desc, fmt.Sprintf("row %d (label %s)", r+1, d.Classes[d.Labels[r]]))
+		where := fmt.Sprintf("row %d", r+1)
+		if len(d.Lines) == d.Rows() {
+			where = fmt.Sprintf("line %d", d.Lines[r])
+		}
+		desc = append(desc, fmt.Sprintf("%s (label %s)", where, d.Classes[d.Labels[r]]))
 	}
-	return nil, 0, fmt.Errorf("%w: %d groups of rows (%d rows) have identical features and different labels, so no tree classifies every row; first group: %s (rows counted from 1 after the header); drop them with the drop-conflicts option",
-		ErrConflict, len(conflicts), rows, strings.Join(desc, ", "))
+	return nil, 0, fmt.Errorf("%s: %w: %d groups of rows (%d rows) have identical features and different labels, so no tree classifies every row; first group: %s; drop them with the drop-conflicts option",
+		d.Where(first[0]), ErrConflict, len(conflicts), rows, strings.Join(desc, ", "))
 }

@@ -50,6 +50,9 @@ type Dataset struct {
 	Classes []string
 	// Weights is nil (every row weighs 1) or holds one positive weight per row.
 	Weights []float64
+	// Lines, when not nil, holds the line of the file each row was read
+	// from (counted from 1): messages about a row name it by Where.
+	Lines []int
 }
 
 // Rows is the number of rows.
@@ -180,7 +183,23 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 			s.Weights[j] = d.Weights[r]
 		}
 	}
+	if len(d.Lines) == d.Rows() {
+		s.Lines = make([]int, len(rows))
+		for j, r := range rows {
+			s.Lines[j] = d.Lines[r]
+		}
+	}
 	return s
+}
+
+// Where locates row r (counted from 0) for a message, as the reader's
+// errors do: "FILE:LINE" when the line it was read from is known, else
+// "FILE: row R" (R counted from 1 after the header).
+func (d *Dataset) Where(r int) string {
+	if r >= 0 && r < len(d.Lines) && len(d.Lines) == d.Rows() {
+		return fmt.Sprintf("%s:%d", d.Name, d.Lines[r])
+	}
+	return fmt.Sprintf("%s: row %d", d.Name, r+1)
 }
 
 // Majority returns the class with the largest count in cnt (the lowest

@@ -317,6 +317,7 @@ func readCSV(ctx context.Context, r io.Reader, name string, opt ReadOptions, siz
 			rec[i] = strings.TrimSpace(rec[i])
 		}
 		lastLine = line
+		d.Lines = append(d.Lines, line)
 		i := rows
 		rows++
 		if rows%checkEvery == 0 && ctx.Err() != nil {
@@ -587,6 +588,7 @@ func readText(ctx context.Context, r io.Reader, name string, opt ReadOptions) (*
 		} else if len(fields) != ncol {
 			return nil, dataErr(name, line, "row has %d fields, earlier rows have %d", len(fields), ncol)
 		}
+		d.Lines = append(d.Lines, line)
 		if opt.NoLabel {
 			d.Labels = append(d.Labels, 0)
 		} else {

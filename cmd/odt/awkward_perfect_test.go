@@ -15,7 +15,7 @@ func TestAwkwardPerfect(t *testing.T) {
 	runAwkward(t, []awkwardCase{
 		{name: "dl85 min-depth conflicting rows", args: []string{"solve", "--backend", "dl85", "--objective", "min-depth", "$D/c.csv"},
 			files: map[string]string{"c.csv": conflict}, code: 2,
-			stderr: []string{"conflicting rows", "row 2 (label b), row 3 (label a)", "drop-conflicts"}},
+			stderr: []string{"c.csv:3: conflicting rows", "line 3 (label b), line 4 (label a)", "drop-conflicts"}},
 		{name: "dl85 min-size drop-conflicts", args: []string{"solve", "--backend", "dl85", "--objective", "min-size", "--opt", "drop-conflicts=true", "$D/c.csv"},
 			files: map[string]string{"c.csv": conflict}, code: 0, stdout: []string{"optimal", "objective:   3"}},
 		{name: "cadl85 min-depth depth cap too low", args: []string{"solve", "--backend", "cadl85", "--objective", "min-depth", "--depth", "1", "$T/iris.csv"},

@@ -157,8 +157,12 @@ func runSolve(e env, args []string) error {
 	if isSet(c, "certify") && res.Optimal && !res.Certified {
 		return fmt.Errorf("--certify: the optimum of %s is not certified", res.Backend)
 	}
-	prog.printf("done: backend %s, status %s, objective %s, lower bound %s, %.3fs",
-		res.Backend, res.Status, fmtNum(res.Objective), fmtNum(res.LowerBound), res.Seconds)
+	found := "objective " + fmtNum(res.Objective)
+	if res.Model == nil {
+		found = "no model found"
+	}
+	prog.printf("done: backend %s, status %s, %s, lower bound %s, %.3fs",
+		res.Backend, res.Status, found, fmtNum(res.LowerBound), res.Seconds)
 	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
 }
 
