@@ -3,7 +3,8 @@ package main
 import "testing"
 
 // TestAwkwardMessages: data problems found after reading name the file
-// and line, and a solve without a model says so.
+// and line, a solve without a model says so, and a leaf cost that makes
+// one leaf optimal is proven, not left to a MILP it overflows.
 func TestAwkwardMessages(t *testing.T) {
 	// Line 3 holds the fractional weight (a blank line before it); lines
 	// 2 and 4 the conflicting rows.
@@ -23,6 +24,10 @@ func TestAwkwardMessages(t *testing.T) {
 		cases = append(cases,
 			awkwardCase{name: "conflicting rows, milp-flowoct min-depth", args: []string{"solve", "--backend", "milp-flowoct", "--objective", "min-depth", "$D/c.csv"},
 				files: map[string]string{"c.csv": conflict}, code: 2, stderr: []string{"c.csv:2: conflicting rows", "line 2 (label x), line 4 (label z)"}},
+			awkwardCase{name: "leaf cost 1e300, milp-flowoct", args: []string{"solve", "--backend", "milp-flowoct", "--leaf-cost", "1e300", "--depth", "2", "$T/iris.csv"},
+				code: 0, stdout: []string{"status:      optimal", "objective:   1e+300", "lower bound: 1e+300"}},
+			awkwardCase{name: "leaf cost 1e300, milp-flowoct at depth 0", args: []string{"solve", "--backend", "milp-flowoct", "--leaf-cost", "1e300", "--depth", "0", "$T/vote.txt"},
+				code: 0, stdout: []string{"status:      optimal", "lower bound: 1e+300"}},
 		)
 	}
 	runAwkward(t, cases)

@@ -317,6 +317,9 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 
 // minError solves the error objective at the problem's depth.
 func (s *search) minError(ctx context.Context) (*model.Result, error) {
+	if res, ok := oneLeaf(s.job); ok {
+		return res, nil
+	}
 	r, err := s.solve(ctx, s.job.Problem.MaxDepth, true)
 	if err != nil {
 		return nil, err
