@@ -31,10 +31,10 @@ func completeBash(t *testing.T, script string, words ...string) []string {
 	return strings.Fields(string(out))
 }
 
-// The bash script parses and completes commands, each command's flags
-// (from its own flag definitions, hidden ones left out), backend names
-// after --backend and in --backends lists, and bench's merge.
-func TestCompletionBash(t *testing.T) {
+// bashScript writes odt's bash completion script to a file and returns
+// its path (skipping t when bash is not installed).
+func bashScript(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
@@ -46,6 +46,14 @@ func TestCompletionBash(t *testing.T) {
 	if err := os.WriteFile(script, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return script
+}
+
+// The bash script parses and completes commands, each command's flags
+// (from its own flag definitions, hidden ones left out), backend names
+// after --backend and in --backends lists, and bench's merge.
+func TestCompletionBash(t *testing.T) {
+	script := bashScript(t)
 	if msg, err := exec.Command("bash", "-n", script).CombinedOutput(); err != nil {
 		t.Fatalf("bash -n: %v\n%s", err, msg)
 	}
@@ -101,17 +109,7 @@ func TestCompletionBash(t *testing.T) {
 // the backends that export (export) or decode (decode) a formulation,
 // and each command's output formats, which it accepts.
 func TestCompletionValuesFromTheRegistry(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not installed")
-	}
-	out, stderr, code := odt(t, "completion", "bash")
-	if code != 0 {
-		t.Fatalf("odt completion bash: exit %d: %s", code, stderr)
-	}
-	script := filepath.Join(t.TempDir(), "odt.bash")
-	if err := os.WriteFile(script, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	script := bashScript(t)
 	reg := odtkit.DefaultRegistry()
 	var formats, exporters, decoders []string
 	for _, in := range reg.List() {
