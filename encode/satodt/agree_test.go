@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -296,5 +299,88 @@ func TestSizedAtTheGreedyTree(t *testing.T) {
 	}
 	if tried < 6 {
 		t.Errorf("only %d of 12 cases had a greedy tree better than the leaf", tried)
+	}
+}
+
+// searchOptions is every way sat-odt searches: the three searches, each
+// bound refuted root test by root test or on the whole tree, and both
+// error counters.
+func searchOptions() []map[string]string {
+	var out []map[string]string
+	for _, search := range []string{"descend", "bisect", "rows"} {
+		for _, perRoot := range []string{"true", "false"} {
+			for _, counter := range []string{string(satodt.CountLeaves), string(satodt.CountRows)} {
+				out = append(out, map[string]string{"search": search, "per-root": perRoot, "counter": counter})
+			}
+		}
+	}
+	return out
+}
+
+// agreeOnAll checks that each of the options proves dl85's optimum on d
+// at the given depth (and that want, when not negative, is that optimum).
+func agreeOnAll(t *testing.T, d *model.Dataset, depth int, want float64, options []map[string]string) {
+	t.Helper()
+	p := model.Problem{Objective: model.MinError, MaxDepth: depth}
+	ref := solve(t, dl85.Backend{}, d, p, nil).Objective
+	if want >= 0 && ref != want {
+		t.Fatalf("%s depth %d: dl85 %v, brute force %v", d.Name, depth, ref, want)
+	}
+	for _, opts := range options {
+		res := solve(t, satodt.Backend{}, d, p, opts)
+		if res.Objective != ref || res.LowerBound != ref {
+			t.Errorf("%s depth %d %v: sat-odt proves %v (lower bound %v), dl85 %v", d.Name, depth, opts, res.Objective, res.LowerBound, ref)
+		}
+	}
+}
+
+// TestEverySearchAgrees proves the optimum with every search option on
+// generated data (checked against brute force too) and on the data in
+// testdata, and compares it with dl85's. search=rows refutes bounds on
+// the groups of rows met so far, so data where a leaf's heavier class on
+// those groups is not its heavier class on all rows is what it must get
+// right.
+func TestEverySearchAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for i := range 10 {
+		k := 2 + i/8
+		d := randomData(rng, 40+rng.IntN(60), 3+rng.IntN(3), k, i%2 == 1)
+		depth := 2
+		if i%4 == 3 {
+			depth = 3
+		}
+		v := model.Binarize(d)
+		all := make([]int, d.Rows())
+		for r := range all {
+			all[r] = r
+		}
+		agreeOnAll(t, d, depth, bruteError(v, all, depth), searchOptions())
+	}
+	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", "monk1.csv"), model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agreeOnAll(t, d, 2, -1, searchOptions())
+}
+
+// TestEverySearchAgreesCP4IM proves hepatitis and vote at depth 2 with
+// the search options and compares each optimum with dl85's (../shared):
+// hepatitis with every option, vote with search=rows (every option with
+// ODTKIT_LONG=1: each takes seconds there).
+func TestEverySearchAgreesCP4IM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the search options on two cp4im files take a minute")
+	}
+	dir := shared.Dir(t, "data/cp4im")
+	for _, name := range []string{"hepatitis", "vote"} {
+		d, err := model.ReadFile(filepath.Join(dir, "data", "cp4im", name+".txt"), model.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		options := searchOptions()
+		if name == "vote" && !shared.Long() {
+			options = slices.DeleteFunc(options, func(o map[string]string) bool { return o["search"] != "rows" })
+		}
+		agreeOnAll(t, d, 2, -1, options)
 	}
 }

@@ -7,9 +7,12 @@ import (
 )
 
 // errorCount is a counter of a tree's weighted error that grows with the
-// groups it is given; add returns the counter of all groups so far.
+// groups it is given; add returns the counter of all groups so far, and
+// assume the literals a solve bounding that counter must assume beside
+// the bound.
 type errorCount interface {
 	add(ctx context.Context, groups []int) (*sat.Totalizer, error)
+	assume() []sat.Lit
 }
 
 // rowCounter counts the soft literals of the groups in one totalizer.
@@ -37,6 +40,8 @@ func (r *rowCounter) add(ctx context.Context, groups []int) (*sat.Totalizer, err
 	return r.tot, nil
 }
 
+func (r *rowCounter) assume() []sat.Lit { return nil }
+
 // leafCounter counts the error leaf by leaf. For each leaf and class, a
 // totalizer adds up the weight outside the class of the groups reaching
 // the leaf: that is the leaf's error when it predicts the class, and
@@ -53,6 +58,15 @@ type leafCounter struct {
 	other [][]*sat.Totalizer // [leaf][class]
 	// majority (two classes) makes each leaf predict its heavier class.
 	majority bool
+	// gated is set on a counter that grows after it is first solved:
+	// the majority clauses of an add compare the weights of the groups
+	// given so far, which later groups may overturn (a leaf heavier in
+	// class 0 on the first groups may be heavier in class 1 on all).
+	// Each add then guards its majority clauses by a fresh literal
+	// (gate, assumed by the solves through assume) and turns the
+	// previous add's off for good.
+	gated bool
+	gate  sat.Lit
 }
 
 // newLeafCount starts a leaf counter cut at limit; with majority (two
@@ -71,6 +85,12 @@ func newLeafCount(f *Formula, p *Prepared, limit int, majority bool) *leafCounte
 
 func (lc *leafCounter) add(ctx context.Context, groups []int) (*sat.Totalizer, error) {
 	f := lc.f
+	if lc.gated && lc.majority && f.Classes == 2 {
+		if lc.gate != 0 {
+			f.CNF.Add(lc.gate.Not())
+		}
+		lc.gate = f.CNF.NewVar()
+	}
 	reach := f.Reach(groups)
 	level := make([]*sat.Totalizer, 0, len(reach))
 	for l, rl := range reach {
@@ -140,18 +160,35 @@ func (lc *leafCounter) leafError(l int) *sat.Totalizer {
 			// outweighs class 0 by reaching a while class 0 does not,
 			// it predicts 1, and the other way round. Some optimal
 			// tree does so at every leaf.
+			// A class with no output at a weighs less than a on the
+			// groups given so far.
 			n1, n0 := lc.other[l][0].AtLeast(a), lc.other[l][1].AtLeast(a)
 			y := f.Y.Lit(l)
 			switch {
 			case n1 != 0 && n0 != 0:
-				f.CNF.Add(n1.Not(), n0, y)
-				f.CNF.Add(n0.Not(), n1, y.Not())
+				lc.addGated(n1.Not(), n0, y)
+				lc.addGated(n0.Not(), n1, y.Not())
 			case n1 != 0:
-				f.CNF.Add(n1.Not(), y)
+				lc.addGated(n1.Not(), y)
 			case n0 != 0:
-				f.CNF.Add(n0.Not(), y.Not())
+				lc.addGated(n0.Not(), y.Not())
 			}
 		}
 	}
 	return sat.Unary(lc.limit, out)
+}
+
+// addGated adds a majority clause, guarded by the current gate if any.
+func (lc *leafCounter) addGated(lits ...sat.Lit) {
+	if lc.gate != 0 {
+		lits = append(lits, lc.gate.Not())
+	}
+	lc.f.CNF.Add(lits...)
+}
+
+func (lc *leafCounter) assume() []sat.Lit {
+	if lc.gate == 0 {
+		return nil
+	}
+	return []sat.Lit{lc.gate}
 }

@@ -229,7 +229,9 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	defer closeSolver(solver)
 	var count errorCount = rowCount(f, cost)
 	if s.Counter != CountRows {
-		count = newLeafCount(f, p, cost, true)
+		lc := newLeafCount(f, p, cost, true)
+		lc.gated = true
+		count = lc
 	}
 	var tot *sat.Totalizer
 	in := make([]bool, len(p.Groups))
@@ -263,7 +265,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	val := solver.Value
 	for out.LowerBound < out.Cost {
 		k := out.LowerBound
-		st, err := solver.Solve(ctx, tot.AtMost(k)...)
+		st, err := solver.Solve(ctx, append(tot.AtMost(k), count.assume()...)...)
 		out.Calls++
 		if err != nil {
 			return nil, fmt.Errorf("satodt: solver: %w", err)
