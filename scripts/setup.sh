@@ -10,8 +10,12 @@ set -euo pipefail
 # clasp and minisat+ (MaxSAT / pseudo-Boolean round trips of sat-odt and sat-odd); chromium
 # (headless check of odt bench's report.html);
 # glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
-# xz-utils (HiGHS build for the `highs` build tag).
-PACKAGES="minisat clasp minisat+ glpk-utils chromium cmake g++ make pkg-config xz-utils"
+# xz-utils (HiGHS build for the `highs` build tag); python3-numpy, -sklearn, -pandas, -pytest,
+# -pip, -setuptools, -wheel, -venv (the Python package, its install without a package index, its
+# tests); slurm-wlm, munge (scripts/slurm-test.sh's one-node Slurm cluster).
+PACKAGES="minisat clasp minisat+ glpk-utils chromium cmake g++ make pkg-config xz-utils
+python3-numpy python3-sklearn python3-pandas python3-pytest python3-pip python3-setuptools
+python3-wheel python3-venv slurm-wlm munge"
 # Installed when the release has them: coinor-cbc (cbc, in the MPS round trip); zsh and fish
 # (the syntax check of `odt completion zsh|fish`).
 OPTIONAL_PACKAGES="coinor-cbc zsh fish"
@@ -96,7 +100,7 @@ if [ -f scripts/install-highs.sh ]; then
 fi
 
 if [ ${#did[@]} -eq 0 ]; then
-	echo "setup.sh: nothing to do ($(go version | cut -d' ' -f3); packages present: $PACKAGES)"
+	echo "setup.sh: nothing to do ($(go version | cut -d' ' -f3); packages present: $(echo $PACKAGES))"
 else
 	for d in "${did[@]}"; do echo "setup.sh: $d"; done
 fi
