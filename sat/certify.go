@@ -1,6 +1,7 @@
 package sat
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -89,8 +90,8 @@ func (c *Certifier) Drop(s Solver) {
 }
 
 // Check writes the index, with the claim and bound of the whole
-// certificate, and checks the directory (lrat.CheckDir).
-func (c *Certifier) Check(claim string, bound float64) (*lrat.Summary, error) {
+// certificate, and checks the directory (lrat.CheckDir) until ctx ends.
+func (c *Certifier) Check(ctx context.Context, claim string, bound float64) (*lrat.Summary, error) {
 	c.index.Format, c.index.Backend, c.index.Claim, c.index.Bound = lrat.Format, c.backend, claim, bound
 	if c.index.Proofs == nil {
 		c.index.Proofs = []lrat.Proof{}
@@ -98,7 +99,7 @@ func (c *Certifier) Check(claim string, bound float64) (*lrat.Summary, error) {
 	if err := lrat.WriteIndex(c.Dir, &c.index); err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}
-	s, err := lrat.CheckDir(c.Dir)
+	s, err := lrat.CheckDir(ctx, c.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("certify: the proof does not check: %w", err)
 	}
@@ -136,8 +137,8 @@ func withProof(argv []string, path string) ([]string, bool) {
 
 // checkRefutation checks an external solver's LRAT proof that the DIMACS
 // formula in is unsatisfiable: every step, and a derived empty clause.
-func checkRefutation(in, proof string) error {
-	c, err := lrat.CheckFiles(in, proof)
+func checkRefutation(ctx context.Context, in, proof string) error {
+	c, err := lrat.CheckFiles(ctx, in, proof)
 	if err != nil {
 		return fmt.Errorf("its proof: %w", err)
 	}

@@ -161,7 +161,10 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		}
 	}
 	if st == Unsatisfiable && proving {
-		if err := checkRefutation(in, proof); err != nil {
+		if err := checkRefutation(ctx, in, proof); err != nil {
+			if ctx.Err() != nil {
+				return Unknown, nil
+			}
 			return Unknown, fmt.Errorf("external SAT solver %q: its UNSAT answer: %w", argv[0], err)
 		}
 		e.checked = true

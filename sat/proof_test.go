@@ -53,7 +53,7 @@ func proveWith(t *testing.T, n int, corruptAt int64) (*CDCL, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := lrat.CheckFiles(files.Formula, files.Proof)
+	c, err := lrat.CheckFiles(context.Background(), files.Formula, files.Proof)
 	if err != nil {
 		return s, err
 	}
@@ -118,5 +118,32 @@ func BenchmarkProof(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestProofCheckStops: a check whose context has ended stops with the
+// context's error, not a refusal.
+func TestProofCheckStops(t *testing.T) {
+	dir := t.TempDir()
+	s := NewCDCL()
+	if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
+		t.Fatal(err)
+	}
+	pigeons(s, 7)
+	if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
+		t.Fatal(st)
+	}
+	files, err := s.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.lrat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files.Steps < 2000 {
+		t.Fatalf("%d steps: too few for the check to look at its context", files.Steps)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = lrat.CheckFiles(ctx, files.Formula, files.Proof)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, lrat.ErrRefused) {
+		t.Fatalf("got %v, want the context's error", err)
 	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/odtkit/odtkit/sat/lrat"
 )
@@ -29,7 +32,13 @@ func runCertify(e env, args []string) error {
 		}
 		return badInput(err)
 	}
-	s, err := lrat.CheckDir(dir)
+	// A first Ctrl-C or SIGTERM stops the check (exit 130).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := lrat.CheckDir(ctx, dir)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: %w", errInterrupted, err)
+	}
 	if err != nil {
 		if errors.Is(err, lrat.ErrRefused) {
 			return fmt.Errorf("not certified: %w", err)

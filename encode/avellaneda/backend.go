@@ -231,7 +231,13 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		if size {
 			claim = fmt.Sprintf("no tree of the least depth (%d) with fewer than %v nodes is consistent with the rows", g.Depth(), res.LowerBound)
 		}
-		sum, err := s.Certify.Check(claim, res.LowerBound)
+		sum, err := s.Certify.Check(ctx, claim, res.LowerBound)
+		if err != nil && ctx.Err() != nil {
+			res.Optimal = false
+			res.Status = model.EndStatus(ctx, false, true)
+			res.Stats["certificate"] = "stopped before its proofs were checked: the optimum is not claimed"
+			return res, nil
+		}
 		if err != nil {
 			return nil, err
 		}

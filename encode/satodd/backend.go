@@ -133,7 +133,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = satodt.Certify(res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
+	err = satodt.Certify(ctx, res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
 	return res, err
 }
 

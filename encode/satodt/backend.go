@@ -180,7 +180,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = Certify(res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
+	err = Certify(ctx, res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
 	return res, err
 }
 
@@ -202,12 +202,19 @@ func Certifiable(opts backend.Values, spec string) error {
 
 // Certify checks the certificate of an optimal result, when c is not
 // nil, and marks the result certified; a certificate that does not check
-// is an error. claim is the lower bound in words.
-func Certify(res *model.Result, c *sat.Certifier, claim string) error {
+// is an error. claim is the lower bound in words. When ctx ends before
+// the check does, the result is not optimal: its status is the stop's.
+func Certify(ctx context.Context, res *model.Result, c *sat.Certifier, claim string) error {
 	if c == nil || !res.Optimal {
 		return nil
 	}
-	sum, err := c.Check(claim, res.LowerBound)
+	sum, err := c.Check(ctx, claim, res.LowerBound)
+	if err != nil && ctx.Err() != nil {
+		res.Optimal = false
+		res.Status = model.EndStatus(ctx, false, true)
+		res.Stats["certificate"] = "stopped before its proofs were checked: the optimum is not claimed"
+		return nil
+	}
 	if err != nil {
 		return err
 	}

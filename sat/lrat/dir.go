@@ -1,6 +1,7 @@
 package lrat
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -107,8 +108,8 @@ func ReadIndex(dir string) (*Index, error) {
 // proof and not deleted) against its assumptions. An error that refuses
 // a proof or a refutation wraps ErrRefused (a *StepError names the
 // file, line and clause of a proof's step); one that reads no index or
-// no file does not.
-func CheckDir(dir string) (*Summary, error) {
+// no file does not, nor the end of ctx (which stops the check).
+func CheckDir(ctx context.Context, dir string) (*Summary, error) {
 	x, err := ReadIndex(dir)
 	if err != nil {
 		return nil, err
@@ -116,7 +117,7 @@ func CheckDir(dir string) (*Summary, error) {
 	start := time.Now()
 	s := &Summary{Dir: dir, Claim: x.Claim, Bound: x.Bound, Proofs: len(x.Proofs)}
 	for _, p := range x.Proofs {
-		c, err := CheckFiles(filepath.Join(dir, p.Formula), filepath.Join(dir, p.Proof))
+		c, err := CheckFiles(ctx, filepath.Join(dir, p.Formula), filepath.Join(dir, p.Proof))
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,7 @@ package lrat
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ func (e *StepError) Unwrap() error { return ErrRefused }
 type Checker struct {
 	vars    int
 	inputs  int64
-	clauses [][]int // by ID; nil: no such clause (never made, or deleted)
+	clauses [][]int32 // by ID; nil: no such clause (never made, or deleted)
 	lastID  int64
 	value   []int8 // by variable: 1 true, -1 false, 0 unassigned
 	trail   []int  // the variables assigned by the current step
@@ -71,12 +72,12 @@ type Checker struct {
 // ReadDIMACS reads a DIMACS CNF formula (name is used in errors) and
 // returns a checker holding its clauses as IDs 1..m.
 func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
-	c := &Checker{clauses: [][]int{nil}}
+	c := &Checker{clauses: [][]int32{nil}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
 	header := false
 	var declared int64
-	var open []int
+	var open []int32
 	line := 0
 	fail := func(format string, a ...any) error {
 		return &StepError{File: name, Line: line, Reason: fmt.Sprintf(format, a...)}
@@ -109,7 +110,7 @@ func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
 			}
 			if x == 0 {
 				if open == nil {
-					open = []int{} // the empty clause
+					open = []int32{} // the empty clause
 				}
 				c.clauses = append(c.clauses, open)
 				open = nil
@@ -118,7 +119,7 @@ func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
 			if x > c.vars || -x > c.vars {
 				return nil, fail("literal %d beyond the %d variables declared", x, c.vars)
 			}
-			open = append(open, x)
+			open = append(open, int32(x))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -156,10 +157,14 @@ func (c *Checker) Inputs() int64 { return c.inputs }
 // Clause returns live clause id (an input or a derived clause not
 // deleted).
 func (c *Checker) Clause(id int64) ([]int, bool) {
-	if id <= 0 || id >= int64(len(c.clauses)) || c.clauses[id] == nil {
+	if !c.live(id) {
 		return nil, false
 	}
-	return c.clauses[id], true
+	out := make([]int, len(c.clauses[id]))
+	for i, l := range c.clauses[id] {
+		out[i] = int(l)
+	}
+	return out, true
 }
 
 // live reports whether id names a live clause (an empty clause is
@@ -170,12 +175,15 @@ func (c *Checker) live(id int64) bool {
 
 // Check reads a text LRAT proof (name is used in errors) and checks
 // every step. It returns a *StepError at the first step refused.
-func (c *Checker) Check(r io.Reader, name string) error {
+func (c *Checker) Check(ctx context.Context, r io.Reader, name string) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
 	line := 0
 	for sc.Scan() {
 		line++
+		if line%ctxLines == 0 && ctx.Err() != nil {
+			return fmt.Errorf("%s: line %d: %w", name, line, context.Cause(ctx))
+		}
 		f := strings.Fields(sc.Text())
 		if len(f) == 0 || strings.HasPrefix(f[0], "c") {
 			continue
@@ -212,10 +220,11 @@ func (c *Checker) Check(r io.Reader, name string) error {
 		for int64(len(c.clauses)) < id {
 			c.clauses = append(c.clauses, nil)
 		}
-		if lits == nil {
-			lits = []int{}
+		stored := make([]int32, len(lits)) // not nil, also when empty
+		for i, l := range lits {
+			stored[i] = int32(l)
 		}
-		c.clauses = append(c.clauses, lits)
+		c.clauses = append(c.clauses, stored)
 		c.lastID = id
 		c.Added++
 	}
@@ -286,6 +295,10 @@ func (st Step) String() string {
 	return b.String()
 }
 
+// ctxLines is the number of proof lines between two looks at the
+// context.
+const ctxLines = 1024
+
 // numbers reads integers up to and including a 0 and returns them and
 // the words after the 0.
 func numbers(words []string) ([]int, []string, error) {
@@ -319,12 +332,12 @@ func (c *Checker) rup(lits, hints []int) string {
 		if h < 0 {
 			return fmt.Sprintf("hint %d (number %d) is a RAT hint, which this checker does not take", h, k+1)
 		}
-		cl, ok := c.Clause(int64(h))
-		if !ok {
+		if !c.live(int64(h)) {
 			return fmt.Sprintf("hint %d (number %d) is not a clause (never added, or deleted)", h, k+1)
 		}
 		unit, free := 0, 0
-		for _, l := range cl {
+		for _, x := range c.clauses[h] {
+			l := int(x)
 			switch c.val(l) {
 			case 1:
 				return fmt.Sprintf("hint %d (number %d) is satisfied, not unit", h, k+1)
@@ -379,7 +392,7 @@ func (c *Checker) unassign() {
 
 // CheckFiles reads the formula and checks the proof, and returns the
 // checker holding the clauses at the proof's end.
-func CheckFiles(formula, proof string) (*Checker, error) {
+func CheckFiles(ctx context.Context, formula, proof string) (*Checker, error) {
 	ff, err := os.Open(formula)
 	if err != nil {
 		return nil, err
@@ -394,7 +407,7 @@ func CheckFiles(formula, proof string) (*Checker, error) {
 		return nil, err
 	}
 	defer pf.Close()
-	if err := c.Check(bufio.NewReaderSize(pf, 1<<16), proof); err != nil {
+	if err := c.Check(ctx, bufio.NewReaderSize(pf, 1<<16), proof); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -1,6 +1,7 @@
 package lrat_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,7 +23,7 @@ func Example() {
 	// false), clause 6 the empty clause (clause 5 implies x2, clause 4
 	// then ¬x1, and clause 3 is false).
 	proof := "5 2 0 1 2 0\n6 0 5 4 3 0\n6 d 1 2 0\n"
-	if err := c.Check(strings.NewReader(proof), "f.lrat"); err != nil {
+	if err := c.Check(context.Background(), strings.NewReader(proof), "f.lrat"); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -51,7 +52,7 @@ func TestRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = c.Check(strings.NewReader(tc.proof), "f.lrat")
+		err = c.Check(context.Background(), strings.NewReader(tc.proof), "f.lrat")
 		if err == nil || err.Error() != tc.want || !errors.Is(err, lrat.ErrRefused) {
 			t.Errorf("proof %q: got %v, want %s", tc.proof, err, tc.want)
 		}

@@ -92,7 +92,7 @@ func solveRandom(t *testing.T, seed uint64, vars, clauses int) (*sat.ProofFiles,
 // are refused.
 func checkRandom(t *testing.T, seed uint64, vars, clauses int) {
 	files, refs := solveRandom(t, seed, vars, clauses)
-	c, err := lrat.CheckFiles(files.Formula, files.Proof)
+	c, err := lrat.CheckFiles(context.Background(), files.Formula, files.Proof)
 	if err != nil {
 		t.Fatalf("seed %d: the solver's proof is refused: %v", seed, err)
 	}
@@ -132,7 +132,7 @@ func checkRandom(t *testing.T, seed uint64, vars, clauses int) {
 			if err := os.WriteFile(path, []byte(strings.Join(bad, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := lrat.CheckFiles(files.Formula, path)
+			_, err := lrat.CheckFiles(context.Background(), files.Formula, path)
 			var se *lrat.StepError
 			if !errors.As(err, &se) || se.Line != i+1 {
 				t.Fatalf("seed %d: line %d changed to %q: want a refusal of line %d, got %v", seed, i+1, bad[i], i+1, err)
