@@ -209,6 +209,9 @@ func (c *Checker) Check(ctx context.Context, r io.Reader, name string) error {
 		if id <= c.lastID {
 			return fail(id, "the ID is not larger than the last one (%d)", c.lastID)
 		}
+		if id-c.lastID > maxIDGap {
+			return fail(id, "the ID jumps by more than %d from the last one (%d)", maxIDGap, c.lastID)
+		}
 		for _, l := range lits {
 			if l > c.vars || -l > c.vars {
 				return fail(id, "literal %d beyond the formula's %d variables", l, c.vars)
@@ -247,6 +250,9 @@ type Step struct {
 func ParseStep(line string) (Step, error) {
 	f := strings.Fields(line)
 	var st Step
+	if len(f) == 0 {
+		return st, errors.New("an empty line is not a step")
+	}
 	id, err := strconv.ParseInt(f[0], 10, 64)
 	if err != nil && strings.ContainsFunc(line, func(r rune) bool { return r < ' ' && r != '\t' || r == 0xfffd }) {
 		return st, errors.New("binary LRAT is not read: write the proof as text (cadical: --lrat --no-binary)")
@@ -294,6 +300,10 @@ func (st Step) String() string {
 	b.WriteString(" 0")
 	return b.String()
 }
+
+// maxIDGap bounds the step from one added clause's ID to the next: the
+// clauses are kept in a slice indexed by ID.
+const maxIDGap = 1 << 24
 
 // ctxLines is the number of proof lines between two looks at the
 // context.

@@ -46,6 +46,7 @@ func TestRefusals(t *testing.T) {
 		{"5 3 0 1 3 0\n", "f.lrat:1: clause 5: literal 3 beyond the formula's 2 variables"},
 		{"5 2 0 1 3\n", "f.lrat:1: clause 5: hints: no terminating 0"},
 		{"x 2 0 1 3 0\n", "f.lrat:1: \"x\" is not a clause ID"},
+		{"99999999999 2 0 1 2 0\n", "f.lrat:1: clause 99999999999: the ID jumps by more than 16777216 from the last one (4)"},
 		{"a\x05\x04\x00\x02\x00\n", "f.lrat:1: binary LRAT is not read: write the proof as text (cadical: --lrat --no-binary)"},
 	} {
 		c, err := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
@@ -73,4 +74,26 @@ func TestReadDIMACSRefusals(t *testing.T) {
 			t.Errorf("%q: got %v, want %s", tc.in, err, tc.want)
 		}
 	}
+}
+
+// FuzzCheck feeds the reader and the checker any formula and proof: an
+// error or an answer, never a panic; a proof accepted stays accepted
+// when checked again from the same formula.
+func FuzzCheck(f *testing.F) {
+	f.Add(formula, "5 2 0 1 2 0\n6 0 5 4 3 0\n6 d 1 2 0\n")
+	f.Add(formula, "5 2 0 1 -2 0\n")
+	f.Add("p cnf 1 1\n0\n", "2 0 1 0\n")
+	f.Add("p cnf 3 2\n1 -1 0\n2 3 0\n", "3 1 -1 0 0\nc note\n3 d 3 0\n")
+	f.Fuzz(func(t *testing.T, cnf, proof string) {
+		check := func() error {
+			c, err := lrat.ReadDIMACS(strings.NewReader(cnf), "f.cnf")
+			if err != nil {
+				return nil
+			}
+			return c.Check(context.Background(), strings.NewReader(proof), "f.lrat")
+		}
+		if check() == nil && check() != nil {
+			t.Fatal("the same proof checked twice gives two answers")
+		}
+	})
 }
