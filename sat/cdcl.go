@@ -22,7 +22,7 @@ import (
 type CDCL struct {
 	chunks      [][]int32 // the clause arena (see chunkBits): header (see hdr*), literals, a learnt clause's activity
 	free        [][]int32 // emptied chunks, reused before new ones are made
-	arenaWords  int       // words of the clauses in the arena, removed ones included
+	arenaWords  int       // words of the clauses in the arena, removed ones included, proof IDs not (see words)
 	wasted      int       // arena words held by removed clauses
 	learntWords int       // arena words of the live learnt clauses
 	problems    int       // number of problem clauses
@@ -129,8 +129,20 @@ func (s *CDCL) setAct(c int32, a float32) {
 	ch[o+hdrWords+ch[o]&hdrSize] = int32(math.Float32bits(a))
 }
 
-// words is the number of arena words of clause c.
-func (s *CDCL) words(c int32) int { return int(wordsOf(s.header(c))) }
+// words is the number of arena words of clause c that the reductions
+// and compactions count: all but a proof ID's, so that a solve that logs
+// a proof reduces and compacts when one without does, and searches
+// alike.
+func (s *CDCL) words(c int32) int { return int(counted(s.header(c))) }
+
+// counted is the number of words a clause with header h counts for.
+func counted(h int32) int32 {
+	n := wordsOf(h)
+	if h&hdrProof != 0 {
+		n--
+	}
+	return n
+}
 
 // wordsOf is the number of arena words of a clause with header h.
 func wordsOf(h int32) int32 {
@@ -163,6 +175,7 @@ func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 	}
 	if s.proof != nil {
 		w[need-1] = s.proof.id
+		s.arenaWords-- // not counted (see words)
 	}
 	return c
 }
@@ -815,6 +828,7 @@ func (s *CDCL) compact() {
 				nc, w := s.alloc(int(n))
 				copy(w, ch[o:o+n])
 				ch[o+forwardAddress] = nc
+				s.arenaWords -= int(n - counted(h))
 			}
 			o += n
 		}

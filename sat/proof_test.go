@@ -147,3 +147,28 @@ func TestProofCheckStops(t *testing.T) {
 		t.Fatalf("got %v, want the context's error", err)
 	}
 }
+
+// TestProofSameSearch: logging a proof does not change the search (the
+// same conflicts, decisions, reductions and compactions), so that the
+// cost of logging is measured on the same work.
+func TestProofSameSearch(t *testing.T) {
+	for _, n := range []int{7, 8} {
+		var runs [2][4]int64
+		for i, on := range []bool{false, true} {
+			s := NewCDCL()
+			if on {
+				if err := s.StartProof(filepath.Join(t.TempDir(), "log")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pigeons(s, n)
+			if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
+				t.Fatal(st)
+			}
+			runs[i] = [4]int64{s.conflicts, s.decisions, int64(s.reductions), int64(s.compactions)}
+		}
+		if runs[0] != runs[1] || runs[0][3] == 0 {
+			t.Errorf("pigeons %d: conflicts, decisions, reductions, compactions %v without a proof, %v with (compactions must happen)", n, runs[0], runs[1])
+		}
+	}
+}
