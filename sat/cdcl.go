@@ -295,10 +295,12 @@ func internal(l Lit) int32 {
 
 func (s *CDCL) numVars() int { return len(s.level) }
 
-// Reset empties the solver (no variables, no clauses, counters at 0)
-// and keeps its memory for the next formula: a sequence of formulas of
+// Reset empties the solver (no variables, no clauses, counters at 0;
+// a proof being logged is dropped) and keeps its memory for the next
+// formula: a sequence of formulas of
 // growing size, such as one per tree depth, then allocates little.
 func (s *CDCL) Reset() {
+	s.dropProof()
 	s.watchSlab.releaseAll(s.watches[:cap(s.watches)])
 	s.binSlab.releaseAll(s.bins[:cap(s.bins)])
 	*s = CDCL{

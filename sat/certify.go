@@ -81,11 +81,8 @@ func (c *Certifier) Finish(s Solver, name string, refs ...Refuted) error {
 
 // Drop ends s's proof without writing it (nothing of it is needed).
 func (c *Certifier) Drop(s Solver) {
-	if cd, ok := s.(*CDCL); ok && cd.proof != nil {
-		p := cd.proof
-		cd.proof = nil
-		p.f.Close()
-		os.Remove(p.path)
+	if cd, ok := s.(*CDCL); ok {
+		cd.dropProof()
 	}
 }
 

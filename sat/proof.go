@@ -102,6 +102,15 @@ func (s *CDCL) StartProof(path string) error {
 	return nil
 }
 
+// dropProof stops logging the proof, if any, and removes its log.
+func (s *CDCL) dropProof() {
+	if p := s.proof; p != nil {
+		s.proof = nil
+		p.f.Close()
+		os.Remove(p.path)
+	}
+}
+
 // Proving reports whether a proof is being logged.
 func (s *CDCL) Proving() bool { return s.proof != nil }
 

@@ -3,6 +3,7 @@ package sat
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -171,4 +172,26 @@ func TestProofSameSearch(t *testing.T) {
 			t.Errorf("pigeons %d: conflicts, decisions, reductions, compactions %v without a proof, %v with (compactions must happen)", n, runs[0], runs[1])
 		}
 	}
+}
+
+// TestProofReset: Reset drops a proof being logged (its log removed),
+// and the emptied solver takes a new one.
+func TestProofReset(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	s := NewCDCL()
+	if err := s.StartProof(log); err != nil {
+		t.Fatal(err)
+	}
+	s.AddClause(1, 2)
+	if err := s.StartProof(log + "2"); err == nil {
+		t.Fatal("a second proof started while one is logged")
+	}
+	s.Reset()
+	if _, err := os.Stat(log); !errors.Is(err, os.ErrNotExist) || s.Proving() {
+		t.Fatalf("after Reset: log %v, proving %v", err, s.Proving())
+	}
+	if err := s.StartProof(log); err != nil {
+		t.Fatal(err)
+	}
+	s.Reset()
 }
