@@ -19,6 +19,10 @@ func TestAwkwardMessages(t *testing.T) {
 			files: map[string]string{"c.csv": conflict}, code: 2, stderr: []string{"c.csv:2: conflicting rows", "line 2 (label x), line 4 (label z)"}},
 		{name: "no model found", args: []string{"solve", "--backend", "sat-depth", "--objective", "min-depth", "--depth", "1", "$T/iris.csv"},
 			code: 0, stdout: []string{"status:      infeasible", "model:       none found"}, stderr: []string{"status infeasible, no model found"}, absent: []string{"objective 0"}},
+		{name: "leaf cost 1e300, dl85", args: []string{"solve", "--backend", "dl85", "--leaf-cost", "1e300", "--depth", "2", "$T/iris.csv"},
+			code: 0, stdout: []string{"status:      optimal", "objective:   1e+300", "lower bound: 1e+300"}},
+		{name: "leaf cost 1e300, milp-odt", args: []string{"solve", "--backend", "milp-odt", "--leaf-cost", "1e300", "--depth", "2", "$T/iris.csv"},
+			code: 2, stderr: []string{"milp-odt does not support a leaf cost"}},
 	}
 	if e2eTags == "highs" {
 		cases = append(cases,
