@@ -7,17 +7,16 @@ import (
 	"github.com/odtkit/odtkit/encode/satodt"
 )
 
-// TestConformance runs the backend conformance suite on generated data,
-// with each in-process solver and both searches.
+// TestConformance runs the backend conformance suite on generated data
+// with every search option (searchOptions), and with the other
+// in-process solver.
 func TestConformance(t *testing.T) {
-	for _, opts := range []map[string]string{
-		{},
-		{"sat-solver": "gini"},
-		{"search": "bisect"},
-		{"search": "rows"},
-		{"per-root": "false"},
-	} {
-		t.Run(opts["sat-solver"]+opts["search"]+opts["per-root"], func(t *testing.T) {
+	for _, opts := range append(searchOptions(), map[string]string{"sat-solver": "gini"}) {
+		name := opts["sat-solver"]
+		if name == "" {
+			name = "search=" + opts["search"] + ",per-root=" + opts["per-root"] + ",counter=" + opts["counter"]
+		}
+		t.Run(name, func(t *testing.T) {
 			backendtest.Run(t, satodt.Backend{}, backendtest.Config{Options: opts})
 		})
 	}
