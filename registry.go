@@ -370,7 +370,7 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 	if res.Incumbents == nil {
 		res.Incumbents = []model.Incumbent{}
 	}
-	deriveStatus(ctx, res)
+	deriveStatus(ctx, res, job.Options.Bool(backend.OptTrustSolver))
 	res.RelGap = res.Gap()
 	if peak := job.Budget.Peak(); peak > 0 {
 		if res.Stats == nil {
@@ -388,7 +388,40 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 // a model, or with a bound below the objective after a stop, is dropped.
 // An empty status is then the context's stop, or optimal, feasible or
 // no-solution.
-func deriveStatus(ctx context.Context, res *model.Result) {
+//
+// It is also the one place that applies the rule for external solvers:
+// a result is optimal only when odtkit established its bound. A claim
+// it could not check (Result.ClaimedBound: an external solver's optimum,
+// refutation or infeasibility) proves nothing — the result keeps the
+// bound odtkit proved, an "optimal" or "infeasible" resting on the claim
+// is dropped — unless trusted (the backend option trust-solver), when
+// the claimed bound counts as proven and the result records the trust.
+func deriveStatus(ctx context.Context, res *model.Result, trusted bool) {
+	res.TrustedSolver = trusted
+	if res.ClaimedBy != "" {
+		switch {
+		case trusted && res.ClaimedBound != nil:
+			b := *res.ClaimedBound
+			if res.Model != nil {
+				b = min(b, res.Objective)
+			}
+			res.LowerBound = max(res.LowerBound, b)
+		case !trusted:
+			if res.Model != nil {
+				res.Optimal = false
+			}
+			switch res.Status {
+			case model.StatusOptimal:
+				res.Status = ""
+			case model.StatusInfeasible:
+				res.Status = model.StatusNoSolution
+			}
+			if res.Model != nil && res.ClaimedBound != nil && res.LowerBound >= *res.ClaimedBound {
+				// odtkit proved as much itself: nothing is taken on trust.
+				res.ClaimedBound, res.ClaimedBy = nil, ""
+			}
+		}
+	}
 	switch {
 	case res.Model == nil:
 		res.Optimal = false

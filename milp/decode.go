@@ -2,6 +2,7 @@ package milp
 
 import (
 	"io"
+	"math"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
@@ -11,10 +12,16 @@ import (
 // for m, checks the point against m's bounds and constraints, and turns
 // it into a result on the data d for the problem p with decode (the
 // formulation's own reading of a point as a model). Solvers print rounded
-// values, so the check is loose (1e-5), and a solver's "optimal" is
-// within its own gap tolerance: the result is feasible, not proven
-// optimal. A file that cannot be read, or whose point is not one of m, is
-// an error wrapping backend.ErrInvalid.
+// values, so the check is loose (1e-5). The objective value the file
+// states must be the point's objective, constant included (read the way
+// one of the solvers reads an MPS constant: see objectiveReading); a
+// mismatch names both values. The solver's "optimal" or "infeasible" is
+// its claim, which odtkit cannot check: a claimed optimum whose point's
+// objective is the decoded model's is the result's claimed bound
+// (model.Result.Claim), a claimed infeasibility an infeasible status
+// resting on the claim; the selector then reports them as feasible and
+// no-solution unless the solver is trusted. A file that cannot be read,
+// or whose point is not one of m, is an error wrapping backend.ErrInvalid.
 func DecodeResult(r io.Reader, m *Model, decode func(x []float64) (*model.Graph, error), d *model.Dataset, p model.Problem) (*model.Result, error) {
 	sol, err := ReadSolution(r, m)
 	if err != nil {
@@ -24,9 +31,11 @@ func DecodeResult(r io.Reader, m *Model, decode func(x []float64) (*model.Graph,
 	if sol.HasObjective {
 		res.Stats["solver_objective"] = sol.Objective
 	}
+	by := "the solver's answer (" + sol.SolverStatus + ")"
 	switch {
 	case sol.Status == StatusInfeasible:
 		res.Status = model.StatusInfeasible
+		res.ClaimedBy = by
 		return res, nil
 	case sol.X == nil:
 		res.Status = model.StatusNoSolution
@@ -34,6 +43,14 @@ func DecodeResult(r io.Reader, m *Model, decode func(x []float64) (*model.Graph,
 	}
 	if err := m.CheckPoint(sol.X, 1e-5); err != nil {
 		return nil, backend.Invalidf("the %s solution is not a point of the MILP: %w", sol.Format, err)
+	}
+	value := m.Objective(sol.X)
+	if sol.HasObjective {
+		reading, ok := objectiveReading(sol.Objective, value, m.Offset)
+		if !ok {
+			return nil, backend.Invalidf("%w: the %s solution states objective %v, but its point's objective is %v (objective constant %v included)", ErrSolution, sol.Format, sol.Objective, value, m.Offset)
+		}
+		res.Stats["solver_objective_reading"] = reading
 	}
 	g, err := decode(sol.X)
 	if err != nil {
@@ -44,5 +61,31 @@ func DecodeResult(r io.Reader, m *Model, decode func(x []float64) (*model.Graph,
 	res.Objective = p.Evaluate(d, g)
 	res.Status = model.StatusFeasible
 	res.Stats["decoded_objective"] = res.Objective
+	res.Stats["milp_objective"] = value
+	if sol.Status == StatusOptimal && math.Abs(value-res.Objective) <= 1e-6*math.Max(1, math.Abs(res.Objective)) {
+		// The MILP's optimum is the model's objective: the solver's word
+		// that nothing is better.
+		res.Claim(res.Objective, by)
+	}
 	return res, nil
+}
+
+// ClaimExternal moves what a result of an external solver program's run
+// owes to the program's word — an optimum it called optimal, a bound it
+// proved, an infeasibility — to the result's claim by the program by,
+// keeping as the lower bound only own, what odtkit knows without the
+// program. The selector then reports the result as feasible (no-solution
+// for a claimed infeasibility) unless the solver is trusted.
+func ClaimExternal(res *model.Result, by string, own float64) {
+	claimed := res.LowerBound
+	if res.Optimal && res.Model != nil {
+		claimed = res.Objective
+	}
+	switch {
+	case res.Model == nil && res.Status == model.StatusInfeasible:
+		res.Claim(math.Max(claimed, own), by)
+	case claimed > own:
+		res.Claim(claimed, by)
+	}
+	res.LowerBound = math.Min(res.LowerBound, own)
 }

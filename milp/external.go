@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/odtkit/odtkit/internal/proc"
@@ -85,6 +86,15 @@ func NewExternal(cmdline string) (*External, error) {
 	return &External{argv: argv}, nil
 }
 
+// Claimant names the program and its command line, for a result's
+// claimed bound: "external MILP solver CMD ARGS".
+func Claimant(s Solver) string {
+	if e, ok := s.(*External); ok {
+		return "external MILP solver " + strings.Join(e.argv, " ")
+	}
+	return s.Name()
+}
+
 // Name is "external:" and the program's name.
 func (e *External) Name() string { return "external:" + filepath.Base(e.argv[0]) }
 
@@ -138,15 +148,28 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 			return nil, fmt.Errorf("external MILP solver: writing the LP file: %w", err)
 		}
 	}
-	var stdout, stderr bytes.Buffer
-	runErr := proc.Run(ctx, dir, argv, &stdout, &stderr)
+	// The log is kept only at its ends; the solution file is watched
+	// while the program writes it and read only within the memory cap.
+	stdout, stderr := &proc.Tail{N: 4096}, &proc.Head{N: 4096}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var tooLarge atomic.Bool
+	unwatch := proc.WatchSize(out, p.MemoryLimit, func() { tooLarge.Store(true); cancel() })
+	runErr := proc.Run(rctx, dir, argv, stdout, stderr)
+	unwatch()
+	if tooLarge.Load() && ctx.Err() == nil {
+		return nil, fmt.Errorf("external MILP solver %q: %w: its solution file passed %.1f MiB", argv[0], proc.ErrTooLarge, float64(p.MemoryLimit)/(1<<20))
+	}
 	if err := ctx.Err(); err != nil {
 		return stopped(err), nil
 	}
-	b, err := os.ReadFile(out)
+	b, err := proc.ReadFile(out, p.MemoryLimit)
+	if proc.IsTooLarge(err) {
+		return nil, fmt.Errorf("external MILP solver %q: %w", argv[0], err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("external MILP solver %q wrote no solution file (%v; exit: %v; stdout: %s; stderr: %s)",
-			argv[0], err, runErr, proc.Clip(tail(stdout.String())), proc.Clip(stderr.String()))
+			argv[0], err, runErr, proc.Clip(tail(stdout.String())), proc.Clip(string(stderr.Bytes())))
 	}
 	sf, err := ReadSolution(bytes.NewReader(b), m)
 	if err != nil {
@@ -165,7 +188,7 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	}
 	sol.X = sf.X
 	sol.Objective = m.Objective(sf.X)
-	if sf.HasObjective && !sameObjective(sf.Objective, sol.Objective, m.Offset) {
+	if _, ok := objectiveReading(sf.Objective, sol.Objective, m.Offset); sf.HasObjective && !ok {
 		return nil, fmt.Errorf("external MILP solver %q states objective %v, but its point's objective is %v", argv[0], sf.Objective, sol.Objective)
 	}
 	if sol.Status == StatusOptimal {
@@ -174,19 +197,20 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	return sol, nil
 }
 
-// sameObjective compares a solver's stated objective with the model's
-// objective of its point, allowing for rounding and for a reader that
-// dropped the constant offset or read it with the other sign.
-func sameObjective(stated, computed, offset float64) bool {
+// objectiveReading compares a solver's stated objective with the
+// model's objective of its point (objective constant included), allowing
+// for rounding and for the ways solvers read an MPS objective constant
+// (the RHS of the objective row, written as minus the constant): as
+// minus the RHS (HiGHS, CPLEX), not at all, or as the RHS itself, the
+// opposite sign (GLPK, lp_solve). It names the reading that matches.
+func objectiveReading(stated, computed, offset float64) (string, bool) {
 	tol := 1e-5 * math.Max(1, math.Abs(computed))
-	// Readers differ on an MPS objective constant: kept, dropped, or
-	// read with the other sign (GLPK).
-	for _, k := range []float64{0, 1, 2} {
-		if math.Abs(stated+k*offset-computed) <= tol {
-			return true
+	for k, reading := range []string{"constant included", "constant left out", "constant read with the opposite sign"} {
+		if (k == 0 || offset != 0) && math.Abs(stated+float64(k)*offset-computed) <= tol {
+			return reading, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // tail keeps the end of a solver's log, where the reason it stopped is.

@@ -279,12 +279,18 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 	if !stop() {
 		<-raised // the flag was raised: wait for that call to end
 	}
-	sol, err := readSolution(h, n, m.Sense, p.RelGap, runStatus)
+	sol, err := readSolution(h, n, m.Sense, runStatus)
 	if err != nil {
 		return nil, err
 	}
 	if p.HasCutoff {
 		applyCutoff(sol, m.Sense, p.Cutoff)
+	}
+	settleOptimal(sol, m.Sense, m.NumIntegers() > 0)
+	if !p.HasCutoff && sol.Status == StatusInfeasible && sol.SolverStatus == highsStatusName[hModelObjectiveBound] {
+		// An objective bound among the raw options: nothing better than
+		// it, which proves nothing about the model.
+		sol.Status, sol.Bound = StatusNoSolution, noBound(m.Sense)
 	}
 	sol.Seconds = time.Since(start).Seconds()
 	if overMemory.Load() && sol.Status != StatusOptimal && sol.Status != StatusInfeasible {
@@ -390,10 +396,9 @@ var highsStatusName = map[int]string{
 	hModelSolutionLimit: "solution limit", hModelInterrupt: "interrupt",
 }
 
-// readSolution reads the outcome of a run. HiGHS reports "optimal" as soon
-// as the relative gap is within mip_rel_gap: with relGap > 0 that is only
-// a proven optimum when the gap actually closed.
-func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runStatus C.HighsInt) (*Solution, error) {
+// readSolution reads the outcome of a run, HiGHS's "optimal" as it says
+// it (see settleOptimal).
+func readSolution(h unsafe.Pointer, n int, sense Sense, runStatus C.HighsInt) (*Solution, error) {
 	if runStatus == C.kHighsStatusError {
 		ms := int(C.Highs_getModelStatus(h))
 		return nil, fmt.Errorf("milp: HiGHS run failed (model status %q)", highsStatusName[ms])
@@ -432,12 +437,8 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runStatu
 		if !hasX {
 			return nil, errors.New("milp: HiGHS reports optimal without a solution")
 		}
-		if relGap > 0 && !closed(sol.Objective, sol.Bound, sense) {
-			// Stopped at the gap asked for: a solution and a bound.
-			sol.Status, sol.SolverStatus = StatusFeasible, sol.SolverStatus+" within the relative gap"
-			break
-		}
-		sol.Status, sol.Bound, sol.Gap = StatusOptimal, sol.Objective, 0
+		// HiGHS's word; settleOptimal compares it with the bound.
+		sol.Status = StatusOptimal
 	case hModelInfeasible, hModelObjectiveBound:
 		sol.Status, sol.X, sol.Bound = StatusInfeasible, nil, -worst
 	case hModelEmpty:
@@ -457,6 +458,23 @@ func readSolution(h unsafe.Pointer, n int, sense Sense, relGap float64, runStatu
 	return sol, nil
 }
 
+// settleOptimal decides HiGHS's "optimal" from the bound read back: HiGHS
+// says it as soon as the gap is within its tolerances (mip_rel_gap,
+// mip_abs_gap, which the gap option or raw options may loosen), so it is
+// a proven optimum only when the dual bound meets the objective;
+// otherwise the solution is feasible with that bound. An LP (mip false)
+// solved to optimality is its own bound.
+func settleOptimal(sol *Solution, sense Sense, mip bool) {
+	if sol.Status != StatusOptimal {
+		return
+	}
+	if mip && !closed(sol.Objective, sol.Bound, sense) {
+		sol.Status, sol.SolverStatus = StatusFeasible, sol.SolverStatus+fmt.Sprintf(" within a gap (dual bound %v)", sol.Bound)
+		return
+	}
+	sol.Bound, sol.Gap = sol.Objective, 0
+}
+
 // closed reports whether the bound meets the objective, within HiGHS's
 // default absolute gap tolerance (1e-6) relative to the objective's size.
 func closed(obj, bound float64, sense Sense) bool {
@@ -467,7 +485,7 @@ func closed(obj, bound float64, sense Sense) bool {
 	if sense == Maximize {
 		d = -d
 	}
-	return d <= 1e-6*max(1, math.Abs(obj))
+	return d <= 1e-6*max(1, math.Abs(obj))+1e-9
 }
 
 // applyCutoff corrects HiGHS 1.10's report when the objective bound cuts

@@ -192,6 +192,15 @@ type Result struct {
 	Incumbents []Incumbent    `json:"incumbents"`
 	Stats      map[string]any `json:"stats,omitempty"`
 	Model      *Graph         `json:"model"`
+	// ClaimedBound is a lower bound an external solver claimed (an
+	// optimum, a refutation, infeasibility) that odtkit could not check,
+	// and ClaimedBy names that solver or answer file: it never makes a
+	// result optimal unless TrustedSolver is set (see Claim).
+	ClaimedBound *float64 `json:"claimed_bound,omitempty"`
+	ClaimedBy    string   `json:"claimed_by,omitempty"`
+	// TrustedSolver records that the user chose to take the external
+	// solver's claims as proofs (the backend option trust-solver=true).
+	TrustedSolver bool `json:"trusted_solver,omitempty"`
 	// Train, Validation and Test evaluate the model on its training rows,
 	// on validation rows and on test rows when a learning protocol (a
 	// held-out test set, a split, class weights) asked for them; nil

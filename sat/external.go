@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // External runs a DIMACS solver binary on every Solve: it writes the
@@ -51,7 +52,29 @@ type External struct {
 	// checked: the last Unsatisfiable answer came with a proof that
 	// checked.
 	checked bool
+	// OutputLimit caps what is kept of the solver's answer (bytes, 0 =
+	// none; see RunSolver): past it Solve fails with an error wrapping
+	// the memory limit's.
+	OutputLimit int64
+	// unchecked counts the Unsatisfiable answers no proof confirmed.
+	unchecked int
 }
+
+// UncheckedRefutations is the number of Unsatisfiable answers of s that
+// odtkit did not check: 0 for the in-process solvers, whose refutations
+// are odtkit's own search; every one of an External solver's that came
+// without a proof odtkit checked (Checked). A bound resting on an
+// unchecked refutation is the solver's claim, not odtkit's proof.
+func UncheckedRefutations(s Solver) int {
+	if u, ok := s.(interface{ UncheckedRefutations() int }); ok {
+		return u.UncheckedRefutations()
+	}
+	return 0
+}
+
+// UncheckedRefutations counts the Unsatisfiable answers no proof
+// confirmed (see the package function).
+func (e *External) UncheckedRefutations() int { return e.unchecked }
 
 // Checked reports whether the last answer was Unsatisfiable with an
 // LRAT proof ({proof}) that package lrat checked.
@@ -142,17 +165,17 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	}
 	proof := filepath.Join(dir, "proof.lrat")
 	words, proving := withProof(e.argv, proof)
-	answerText, stderr, stopped, err := RunSolver(ctx, words, in, out)
-	if stopped {
-		return Unknown, nil
-	}
+	so, err := RunSolver(ctx, words, in, out, e.OutputLimit)
 	if err != nil {
 		return Unknown, fmt.Errorf("external SAT solver: %w", err)
 	}
+	if so.Stopped {
+		return Unknown, nil
+	}
 	argv := e.argv
-	st, m, err := ParseOutput(bytes.NewReader(answerText))
+	st, m, err := ParseComplete(bytes.NewReader(so.Answer), f.NumVars)
 	if err != nil {
-		return Unknown, fmt.Errorf("external SAT solver %q: %w (answer: %s; stderr: %s)", argv[0], err, clip(string(answerText)), clip(string(stderr)))
+		return Unknown, fmt.Errorf("external SAT solver %q: %w (answer: %s; stderr: %s)", argv[0], err, clip(string(so.Printed)), clip(string(so.Stderr)))
 	}
 	e.model = m
 	if st == Satisfiable {
@@ -169,6 +192,9 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		}
 		e.checked = true
 	}
+	if st == Unsatisfiable && !e.checked {
+		e.unchecked++
+	}
 	return st, nil
 }
 
@@ -177,30 +203,56 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 // of its own that is killed when ctx ends and once the solver has
 // exited (internal/proc), so that no process it started outlives the
 // call. The answer is the file out when a word names {out}, else the
-// solver's standard output; stopped reports that ctx ended first (the
-// answer is then what the solver had written so far, possibly nothing).
-// The exit status is ignored (solvers exit with 10, 20 or 30 by
-// convention).
-func RunSolver(ctx context.Context, words []string, in, out string) (answer, stderr []byte, stopped bool, err error) {
+// solver's standard output, read as it streams: only its status, cost
+// and model lines are kept (the last "o" line, the last block of "v"
+// lines), everything else is dropped. limit (bytes, 0 = none) caps what
+// is kept and the size of an answer file: past it the solver is killed
+// and the error wraps model.ErrMemoryLimit. stopped reports that ctx
+// ended first (the answer is then what the solver had written so far,
+// possibly nothing). The exit status is ignored (solvers exit with 10,
+// 20 or 30 by convention).
+func RunSolver(ctx context.Context, words []string, in, out string, limit int64) (*SolverOutput, error) {
 	argv, usesOut := Substitute(words, in, out)
-	var so, se bytes.Buffer
-	runErr := proc.Run(ctx, "", argv, &so, &se)
-	answer = so.Bytes()
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	so := &proc.Capture{Words: []string{"s"}, Last: []string{"o"}, Block: "v", Limit: limit, OnLimit: cancel}
+	se := &proc.Head{N: 4096}
+	runErr := proc.Run(rctx, "", argv, so, se)
+	res := &SolverOutput{Printed: so.Start(), Stderr: se.Bytes()}
+	if err := so.Err(); err != nil && ctx.Err() == nil {
+		return nil, fmt.Errorf("%q: %w", argv[0], err)
+	}
+	res.Answer = so.Bytes()
 	if usesOut {
-		b, rerr := os.ReadFile(out)
-		if rerr != nil && ctx.Err() == nil {
-			return nil, se.Bytes(), false, fmt.Errorf("%q wrote no answer file: %w (stderr: %s)", argv[0], rerr, clip(se.String()))
+		b, rerr := proc.ReadFile(out, limit)
+		if proc.IsTooLarge(rerr) {
+			return nil, fmt.Errorf("%q: %w", argv[0], rerr)
 		}
-		answer = b
+		if rerr != nil && ctx.Err() == nil {
+			return nil, fmt.Errorf("%q wrote no answer file: %w (stderr: %s)", argv[0], rerr, clip(string(se.Bytes())))
+		}
+		res.Answer, res.Printed = b, b
 	}
 	if ctx.Err() != nil {
-		return answer, se.Bytes(), true, nil
+		res.Stopped = true
+		return res, nil
 	}
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return nil, se.Bytes(), false, fmt.Errorf("%q: %w", argv[0], runErr)
+		return nil, fmt.Errorf("%q: %w", argv[0], runErr)
 	}
-	return answer, se.Bytes(), false, nil
+	return res, nil
+}
+
+// SolverOutput is what RunSolver kept of a solver's run.
+type SolverOutput struct {
+	// Answer holds the lines an answer is read from (or the answer file).
+	Answer []byte
+	// Printed is the start of the answer as printed, every line, and
+	// Stderr the start of the standard error: for messages.
+	Printed, Stderr []byte
+	// Stopped: ctx ended first; Answer is what the solver had written.
+	Stopped bool
 }
 
 func clip(s string) string { return proc.Clip(s) }
@@ -242,14 +294,60 @@ var ErrOutput = errors.New("not a SAT solver's answer")
 // SAT one line of literals ending with 0). The model is indexed by
 // variable (entry 0 unused); variables not mentioned are false.
 func ParseOutput(r io.Reader) (Status, []bool, error) {
-	st, m, err := parseOutput(r)
+	st, m, _, err := parseOutput(r)
 	if err != nil {
 		return Unknown, nil, fmt.Errorf("%w: %w", ErrOutput, err)
 	}
 	return st, m, nil
 }
 
-func parseOutput(r io.Reader) (Status, []bool, error) {
+// ParseComplete is ParseOutput for the answer to a formula of nvars
+// variables, which must be whole: a satisfiable answer gives every
+// variable 1..nvars a value and ends its literals with the closing 0.
+// An answer cut short (a truncated file, a solver killed mid-line) is an
+// error naming the first variable without a value, never a model whose
+// missing variables read as false.
+func ParseComplete(r io.Reader, nvars int) (Status, []bool, error) {
+	st, m, a, err := parseOutput(r)
+	if err == nil && st == Satisfiable {
+		err = a.complete(nvars)
+	}
+	if err != nil {
+		return Unknown, nil, fmt.Errorf("%w: %w", ErrOutput, err)
+	}
+	return st, m, nil
+}
+
+// assigned records which variables a model gives a value.
+type assigned struct {
+	set    []bool
+	closed bool // the closing 0 was read
+	zero   bool // the form has a closing 0
+}
+
+func (a *assigned) mark(v int) {
+	for len(a.set) <= v {
+		a.set = append(a.set, false)
+	}
+	a.set[v] = true
+}
+
+// complete reports the first variable of 1..nvars without a value, or a
+// missing closing 0.
+func (a *assigned) complete(nvars int) error {
+	for v := 1; v <= nvars; v++ {
+		if v >= len(a.set) || !a.set[v] {
+			return fmt.Errorf("the model gives no value to variable %d of %d (is the answer cut short?)", v, nvars)
+		}
+	}
+	if a.zero && !a.closed {
+		return errors.New("the model's literals do not end with the closing 0 (is the answer cut short?)")
+	}
+	return nil
+}
+
+func parseOutput(r io.Reader) (Status, []bool, *assigned, error) {
+	as := &assigned{zero: true}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
 	status, seen := Unknown, false
@@ -270,7 +368,7 @@ func parseOutput(r io.Reader) (Status, []bool, error) {
 				continue
 			}
 			if x == 0 {
-				ended = true
+				ended, as.closed = true, true
 				continue
 			}
 			if x > 1<<30 || x < -(1<<30) {
@@ -290,7 +388,7 @@ func parseOutput(r io.Reader) (Status, []bool, error) {
 		switch {
 		case f[0] == "s":
 			if seen {
-				return Unknown, nil, fmt.Errorf("line %d: second status line", lineNo)
+				return Unknown, nil, nil, fmt.Errorf("line %d: second status line", lineNo)
 			}
 			seen = true
 			switch strings.Join(f[1:], " ") {
@@ -301,32 +399,32 @@ func parseOutput(r io.Reader) (Status, []bool, error) {
 			case "UNKNOWN", "INDETERMINATE":
 				status = Unknown
 			default:
-				return Unknown, nil, fmt.Errorf("line %d: unknown status %q", lineNo, line)
+				return Unknown, nil, nil, fmt.Errorf("line %d: unknown status %q", lineNo, line)
 			}
 		case f[0] == "v":
 			if err := addLits(f[1:]); err != nil {
-				return Unknown, nil, err
+				return Unknown, nil, nil, err
 			}
 		case !seen && lineNo == 1 && len(f) == 1 && (f[0] == "SAT" || f[0] == "UNSAT" || f[0] == "INDET"):
 			seen, minisat = true, true
 			status = map[string]Status{"SAT": Satisfiable, "UNSAT": Unsatisfiable, "INDET": Unknown}[f[0]]
 		case minisat && status == Satisfiable:
 			if err := addLits(f); err != nil {
-				return Unknown, nil, err
+				return Unknown, nil, nil, err
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return Unknown, nil, fmt.Errorf("reading solver output: %w", err)
+		return Unknown, nil, nil, fmt.Errorf("reading solver output: %w", err)
 	}
 	if !seen {
-		return Unknown, nil, errors.New("no status line (\"s SATISFIABLE\", \"s UNSATISFIABLE\", or minisat's SAT/UNSAT)")
+		return Unknown, nil, nil, errors.New("no status line (\"s SATISFIABLE\", \"s UNSATISFIABLE\", or minisat's SAT/UNSAT)")
 	}
 	if status != Satisfiable {
-		return status, nil, nil
+		return status, nil, as, nil
 	}
 	if len(lits) == 0 && !ended {
-		return Unknown, nil, errors.New("satisfiable but no model (\"v\" lines)")
+		return Unknown, nil, nil, errors.New("satisfiable but no model (\"v\" lines)")
 	}
 	maxv := 0
 	for _, x := range lits {
@@ -337,6 +435,46 @@ func parseOutput(r io.Reader) (Status, []bool, error) {
 		if x > 0 {
 			m[x] = true
 		}
+		as.mark(max(x, -x))
 	}
-	return Satisfiable, m, nil
+	return Satisfiable, m, as, nil
+}
+
+// Started records the solvers a search starts, so that its caller can
+// tell afterwards whether any bound rests on an external solver's
+// unchecked refutation, and caps what is kept of an External solver's
+// answers. It is safe for concurrent use.
+type Started struct {
+	// OutputLimit is given to every External solver (External.OutputLimit).
+	OutputLimit int64
+	mu          sync.Mutex
+	list        []Solver
+}
+
+// Wrap returns newSolver recording each solver it makes.
+func (s *Started) Wrap(newSolver func() (Solver, error)) func() (Solver, error) {
+	return func() (Solver, error) {
+		x, err := newSolver()
+		if err != nil {
+			return nil, err
+		}
+		if e, ok := x.(*External); ok {
+			e.OutputLimit = s.OutputLimit
+		}
+		s.mu.Lock()
+		s.list = append(s.list, x)
+		s.mu.Unlock()
+		return x, nil
+	}
+}
+
+// UncheckedRefutations sums UncheckedRefutations over the solvers made.
+func (s *Started) UncheckedRefutations() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, x := range s.list {
+		n += UncheckedRefutations(x)
+	}
+	return n
 }

@@ -155,8 +155,10 @@ type Answer struct {
 // line after any other line starts a new model. "c" and other lines are
 // ignored. nvars, the formula's number of variables, tells a 0/1 string
 // (exactly nvars characters) from a line of one literal such as "v 10"
-// (0: any 0/1 token of two or more characters is a string). Errors wrap
-// ErrOutput and name the line.
+// (0: any 0/1 token of two or more characters is a string). A model
+// must give every variable 1..nvars a value: an answer cut short is an
+// error naming the first variable without one. Errors wrap ErrOutput
+// and name the line.
 func ParseAnswer(r io.Reader, nvars int) (*Answer, error) {
 	a, err := parseAnswer(r, nvars)
 	if err != nil {
@@ -170,7 +172,7 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
 	a := &Answer{Status: OptUnknown}
 	seen := false
-	var model []bool
+	var model, has []bool
 	inBlock := false
 	lineNo := 0
 	set := func(v int, val bool) error {
@@ -180,7 +182,10 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 		for len(model) <= v {
 			model = append(model, false)
 		}
-		model[v] = val
+		for len(has) <= v {
+			has = append(has, false)
+		}
+		model[v], has[v] = val, true
 		return nil
 	}
 	for sc.Scan() {
@@ -218,7 +223,7 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 			a.Cost, a.HasCost = x, true
 		case "v":
 			if !inBlock {
-				model, inBlock = model[:0], true
+				model, has, inBlock = model[:0], has[:0], true
 				model = append(model, false)
 			}
 			vals := f[1:]
@@ -262,6 +267,11 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 	}
 	if len(model) > 0 {
 		a.Model = model
+		for v := 1; v <= nvars; v++ {
+			if v >= len(has) || !has[v] {
+				return nil, fmt.Errorf("the last model gives no value to variable %d of %d (is the answer cut short?)", v, nvars)
+			}
+		}
 	}
 	if (a.Status == OptOptimum || a.Status == OptSatisfiable) && a.Model == nil {
 		return nil, fmt.Errorf("status %q but no model (\"v\" lines)", a.Status)

@@ -39,8 +39,8 @@ func TestParseAnswerForms(t *testing.T) {
 		}
 	}
 	// "v 10" is variable 10 when the formula has more than two variables.
-	a, err := ParseAnswer(strings.NewReader("s SATISFIABLE\nv 10\n"), 12)
-	if err != nil || len(a.Model) != 11 || !a.Model[10] {
+	a, err := ParseAnswer(strings.NewReader("s SATISFIABLE\nv -1 -2 -3 -4 -5 -6 -7 -8 -9\nv 10\nv -11 -12\n"), 12)
+	if err != nil || len(a.Model) != 13 || !a.Model[10] || a.Model[1] {
 		t.Errorf("v 10 with 12 variables: %v, %v", a, err)
 	}
 }
@@ -60,14 +60,17 @@ func TestParseAnswerStatus(t *testing.T) {
 
 func TestParseAnswerBad(t *testing.T) {
 	for text, frag := range map[string]string{
-		"v 1 2 0\n":                        "no status line",
-		"s OPTIMUM FOUND\n":                "no model",
-		"s SATISFIABLE\ns SATISFIABLE\n":   "line 2: second status",
-		"s OPTIMUM FOUND\nv 1 y2 0\n":      `line 2: "y2" is not a literal`,
-		"s OPTIMUM FOUND\nv 1 --2 0\n":     `line 2: "--2" is not a literal`,
-		"s SOLVED\n":                       "unknown status",
-		"s OPTIMUM FOUND\no many\nv 1 0\n": `line 2: cost "many"`,
-		"s OPTIMUM FOUND\nv 1 -0\n":        `"-0" is not a literal`,
+		"v 1 2 0\n":                           "no status line",
+		"s OPTIMUM FOUND\n":                   "no model",
+		"s SATISFIABLE\ns SATISFIABLE\n":      "line 2: second status",
+		"s OPTIMUM FOUND\nv 1 y2 0\n":         `line 2: "y2" is not a literal`,
+		"s OPTIMUM FOUND\nv 1 --2 0\n":        `line 2: "--2" is not a literal`,
+		"s SOLVED\n":                          "unknown status",
+		"s OPTIMUM FOUND\no many\nv 1 0\n":    `line 2: cost "many"`,
+		"s OPTIMUM FOUND\nv 1 -0\n":           `"-0" is not a literal`,
+		"s OPTIMUM FOUND\no 1\nv 1 -2\n":      "no value to variable 3 of 3",
+		"s OPTIMUM FOUND\nv 1 -2 3\nc\nv 1\n": "no value to variable 2 of 3",
+		"s OPTIMUM FOUND\nv 011\nc\nv 01\n":   "no value to variable",
 	} {
 		_, err := ParseAnswer(strings.NewReader(text), 3)
 		if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), frag) {

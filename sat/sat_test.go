@@ -752,3 +752,27 @@ func TestCDCLConflictLimit(t *testing.T) {
 		t.Fatalf("without the limit: %s, %v", st, err)
 	}
 }
+
+// TestParseCompleteRefusesPartialModels: an answer cut short (variables
+// without a value, no closing 0) is an error naming the first missing
+// variable, never a model whose missing variables read as false.
+func TestParseCompleteRefusesPartialModels(t *testing.T) {
+	for in, frag := range map[string]string{
+		"s SATISFIABLE\nv 1 -2 0\n":    "no value to variable 3 of 3",
+		"s SATISFIABLE\nv 1 -2 3\n":    "closing 0",
+		"s SATISFIABLE\nv 1 3 0\n":     "no value to variable 2 of 3",
+		"SAT\n1 -2\n":                  "no value to variable 3",
+		"SAT\n1 -2 3\n":                "closing 0",
+		"s SATISFIABLE\nv -1 2 -3 4\n": "closing 0",
+	} {
+		_, _, err := ParseComplete(strings.NewReader(in), 3)
+		if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), frag) {
+			t.Errorf("%q: error %v, want ErrOutput with %q", in, err, frag)
+		}
+	}
+	for _, in := range []string{"s SATISFIABLE\nv 1 -2\nv 3 0\n", "SAT\n-1 -2 -3 0\n", "s UNSATISFIABLE\n", "UNSAT\n"} {
+		if _, _, err := ParseComplete(strings.NewReader(in), 3); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}

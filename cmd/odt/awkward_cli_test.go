@@ -261,9 +261,9 @@ func TestAwkwardCLIExternal(t *testing.T) {
 	}
 	runAwkward(t, []awkwardCase{
 		{name: "quoted external command", args: []string{"solve", "-q", "--backend", "sat-depth", "--opt", `sat-solver=external:"minisat {in} {out}"`, "$D/x.csv"},
-			files: map[string]string{"x.csv": xorCSV}, code: 0, stdout: []string{"status:      optimal", "depth 2"}},
-		{name: "single-quoted external command", args: []string{"solve", "-q", "--backend", "sat-depth", "--opt", `sat-solver=external:'minisat {in} {out}'`, "$D/x.csv"},
-			files: map[string]string{"x.csv": xorCSV}, code: 0, stdout: []string{"status:      optimal"}},
+			files: map[string]string{"x.csv": xorCSV}, code: 0, stdout: []string{"status:      feasible", "claimed:     bound 2 by external SAT solver", "depth 2"}},
+		{name: "single-quoted external command", args: []string{"solve", "-q", "--backend", "sat-depth", "--opt", `sat-solver=external:'minisat {in} {out}'`, "--opt", "trust-solver=true", "$D/x.csv"},
+			files: map[string]string{"x.csv": xorCSV}, code: 0, stdout: []string{"status:      optimal", "taken as proven"}},
 	})
 }
 

@@ -66,9 +66,12 @@ func TestAwkwardDepth(t *testing.T) {
 		// objectives alike: depth k refuted, depth ≥ k+1 and ≥ 2(k+1)+1 nodes.
 		{name: "no model, no numbers", args: []string{"solve", "--backend", "sat-depth", "--depth", "1", "--format", "json", "$T/iris.csv"},
 			code: 0, stdout: []string{`"status": "infeasible"`, `"model": null`}, absent: []string{`"errors"`, `"objective": 0`}},
+		// The solver's refutation is its claim: trusted, a proof.
 		{name: "unsat decode sat-depth", args: []string{"decode", "--backend", "sat-depth", "--depth", "1", "--format", "json", "$T/iris.csv", "$D/out"},
-			files: unsat, code: 0, stdout: []string{`"lower_bound": 2,`, `"status": "infeasible"`}, absent: []string{`"errors"`}},
-		{name: "unsat decode sat-size", args: []string{"decode", "--backend", "sat-size", "--depth", "1", "--format", "json", "$T/iris.csv", "$D/out"},
+			files: unsat, code: 0, stdout: []string{`"claimed_bound": 2,`, `"status": "no-solution"`}, absent: []string{`"errors"`, `"infeasible"`}},
+		{name: "unsat decode sat-depth trusted", args: []string{"decode", "--backend", "sat-depth", "--depth", "1", "--format", "json", "--opt", "trust-solver=true", "$T/iris.csv", "$D/out"},
+			files: unsat, code: 0, stdout: []string{`"lower_bound": 2,`, `"status": "infeasible"`, `"trusted_solver": true`}, absent: []string{`"errors"`}},
+		{name: "unsat decode sat-size", args: []string{"decode", "--backend", "sat-size", "--depth", "1", "--format", "json", "--opt", "trust-solver=true", "$T/iris.csv", "$D/out"},
 			files: unsat, code: 0, stdout: []string{`"lower_bound": 5,`, `"status": "infeasible"`}, absent: []string{`"errors"`}},
 	})
 }

@@ -35,7 +35,9 @@ func TestAwkwardSatODT(t *testing.T) {
 		{name: "answer without status", args: []string{"decode", "--backend", "sat-odt", "--depth", "1", "$T/iris.csv", "$D/ans.txt"},
 			files: map[string]string{"ans.txt": "v 1 2 0\n"}, code: 2, stderr: []string{"ans.txt", "no status line"}},
 		{name: "answer breaking a hard clause", args: []string{"decode", "--backend", "sat-odt", "--depth", "1", "$T/iris.csv", "$D/ans.txt"},
-			files: map[string]string{"ans.txt": "s OPTIMUM FOUND\nv -1 0\n"}, code: 2, stderr: []string{"ans.txt", "falsifies hard clause"}},
+			files: map[string]string{"ans.txt": "s OPTIMUM FOUND\nv -1 " + allFalse(2, 418) + " 0\n"}, code: 2, stderr: []string{"ans.txt", "falsifies hard clause"}},
+		{name: "answer cut short", args: []string{"decode", "--backend", "sat-odt", "--depth", "1", "$T/iris.csv", "$D/ans.txt"},
+			files: map[string]string{"ans.txt": "s OPTIMUM FOUND\nv -1 0\n"}, code: 2, stderr: []string{"ans.txt", "no value to variable 2 of 418"}},
 		{name: "fractional weights", args: []string{"solve", "--backend", "sat-odt", "--depth", "1", "--weight", "w", "--label", "y", "$D/w.csv"},
 			files: map[string]string{"w.csv": weighted}, code: 2, stderr: []string{"whole-number", "row 1"}},
 		{name: "unknown maxsat solver", args: []string{"solve", "--backend", "sat-odt", "--opt", "maxsat-solver=clasp", "$T/iris.csv"}, code: 2, stderr: []string{"external:"}},
@@ -45,4 +47,13 @@ func TestAwkwardSatODT(t *testing.T) {
 		{name: "vote depth 3 in 3 s", args: []string{"solve", "--backend", "sat-odt", "--depth", "3", "--time-limit", "3s", "--memory-limit", "300", "$T/vote.txt"},
 			code: 0, stdout: []string{"time-limit"}, limit: 3, limitMB: 300},
 	})
+}
+
+// allFalse lists the negative literals of variables from..to.
+func allFalse(from, to int) string {
+	var b strings.Builder
+	for v := from; v <= to; v++ {
+		fmt.Fprintf(&b, " -%d", v)
+	}
+	return b.String()
 }

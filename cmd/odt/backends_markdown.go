@@ -32,6 +32,13 @@ func writeBackendsMarkdown(w io.Writer, infos []backend.Info) error {
 	b.WriteString("`odt solve --certify DIR`): the LRAT proof of every refutation the lower bound rests on is written and checked. ")
 	b.WriteString("What that proves, and what it does not (the encoding is trusted), is in [formats.md](formats.md#certificates).\n\n")
 	b.WriteString("Each section gives the backend's formulation, the paper it follows, and its options.\n\n")
+	b.WriteString("**External solvers and trust.** A backend that runs or decodes an external solver (its ")
+	b.WriteString("`sat-solver`, `maxsat-solver` or `milp-solver` option, or `odt decode`) checks the solver's ")
+	b.WriteString("model, but cannot check its claim that nothing is better (`OPTIMUM FOUND`, `UNSATISFIABLE`, ")
+	b.WriteString("`Optimal`): the result is then feasible with the claim in `claimed_bound` and `claimed_by`, ")
+	b.WriteString("unless `--opt trust-solver=true` takes the claim as proven (the result records `trusted_solver`). ")
+	b.WriteString("Raw solver settings (`highs=...`) never make a result optimal: odtkit reads HiGHS's dual bound back. ")
+	b.WriteString("See [formats.md](formats.md#when-a-result-is-optimal).\n\n")
 	b.WriteString("| backend | family | objectives | input | exact | anytime | also takes |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, in := range infos {

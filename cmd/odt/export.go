@@ -259,6 +259,9 @@ func runDecode(e env, args []string) error {
 		// rows that reach them, which predict --proba reads.
 		res.Model.SetCounts(data)
 	}
+	if res.ClaimedBy != "" {
+		res.ClaimedBy = pos[1] + ", " + res.ClaimedBy // the file that claims it
+	}
 	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
 }
 

@@ -299,6 +299,17 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 	if c := res.Certificate; res.Certified && c != nil {
 		fmt.Fprintf(w, "certified:   true (%s: %d refutations checked in %.3fs, %d bytes of proof)\n", c.Dir, len(c.Bounds), c.CheckSeconds, c.ProofBytes)
 	}
+	if res.ClaimedBy != "" {
+		claim := "infeasible"
+		if res.ClaimedBound != nil {
+			claim = "bound " + fmtNum(*res.ClaimedBound)
+		}
+		how := "not checked by odtkit; --opt trust-solver=true takes it as proven"
+		if res.TrustedSolver {
+			how = "taken as proven: trust-solver=true"
+		}
+		fmt.Fprintf(w, "claimed:     %s by %s (%s)\n", claim, res.ClaimedBy, how)
+	}
 	fmt.Fprintf(w, "time:        %.3fs\n", res.Seconds)
 	writeEvaluations(w, res)
 	if res.Model == nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -42,6 +44,7 @@ func params(size bool) []backend.Param {
 		backend.EnumParam("pick", "nearest", []string{"nearest", "first"}, "which misclassified examples the incremental loop adds: nearest (Hamming distance) to an example of another class in the formula, or the first in row order"),
 		backend.BoolParam("seed", false, "start each depth from the examples the previous depth needed instead of none (pays with pick=first, costs with nearest)"),
 		backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
+		backend.TrustSolverParam(),
 	}
 	if size {
 		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
@@ -154,6 +157,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 			return nil, err
 		}
 	}
+	ext := external(&s, job)
 	start := time.Now()
 	p, err := prepare(ctx, job)
 	if err != nil {
@@ -202,6 +206,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	if out.Infeasible {
 		res.Status = model.StatusInfeasible
+		ext.claims(res, p, size)
 		return res, nil
 	}
 	g := out.Tree
@@ -244,7 +249,50 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		res.SetCertificate(&model.Certificate{Dir: sum.Dir, Claim: sum.Claim, Bounds: sum.Certified,
 			ProofBytes: sum.ProofBytes, ProofSteps: sum.Steps, CheckSeconds: sum.Seconds})
 	}
+	ext.claims(res, p, size)
 	return res, nil
+}
+
+// externals are the SAT solvers a search started and the solver named.
+type externals struct {
+	sat.Started
+	spec string
+}
+
+// external makes s record the solvers it starts, and caps what is kept
+// of an external solver's answers at the job's memory cap.
+func external(s *Settings, job *backend.Job) *externals {
+	e := &externals{spec: job.Options.String("sat-solver")}
+	e.OutputLimit = job.Budget.Limit()
+	s.NewSolver = e.Wrap(s.NewSolver)
+	return e
+}
+
+// claims moves the part of res's bound that rests on an external
+// solver's unchecked refutations to its claimed bound: the result keeps
+// the bound odtkit knows without them (the depth that holds every
+// class, the leaves of every class), and an infeasibility or optimum
+// they gave is the solver's claim.
+func (e *externals) claims(res *model.Result, p *Prepared, size bool) {
+	n := e.UncheckedRefutations()
+	if n == 0 {
+		return
+	}
+	claimed := res.LowerBound
+	if res.Optimal {
+		claimed = res.Objective
+	}
+	nc := presentClasses(p)
+	own := 0
+	if nc > 1 {
+		own = bits.Len(uint(nc - 1))
+	}
+	if size {
+		own = max(2*own+1, 2*max(nc, 1)-1)
+	}
+	res.LowerBound = min(res.LowerBound, float64(own))
+	res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(e.spec, "external:"))
+	res.Stats["unchecked_refutations"] = n
 }
 
 // ExportFormat is "dimacs".
@@ -322,11 +370,15 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	if err := admit(job, p, true); err != nil {
 		return nil, err
 	}
-	st, m, err := sat.ParseOutput(r)
+	maxNodes := formulaNodes(job.Problem.MaxNodes)
+	e, err := Formula(ctx, p, "", k, maxNodes, formulaOptions(job.Options))
+	if err != nil {
+		return nil, err
+	}
+	st, m, err := sat.ParseComplete(r, e.CNF.NumVars)
 	if err != nil {
 		return nil, backend.Invalidf("solver output: %w", err)
 	}
-	maxNodes := formulaNodes(job.Problem.MaxNodes)
 	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
 		"solver_status": st.String(),
 		"depth":         k,
@@ -335,19 +387,22 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	}}
 	switch st {
 	case sat.Unsatisfiable:
+		// The solver's word that no tree of depth k exists, nor of any
+		// smaller depth (a shallower tree is one of depth k too): every
+		// tree then has depth at least k+1 and 2(k+1)+1 nodes. odtkit
+		// cannot check it: a claim, infeasible only when trusted.
 		res.Status = model.StatusInfeasible
-		// No tree of depth k, nor of any smaller depth (a shallower tree
-		// is one of depth k too).
-		res.LowerBound = float64(k + 1)
+		claimed := float64(k + 1)
 		if job.Problem.Objective == model.MinSize {
-			res.LowerBound = float64(2*(k+1) + 1)
+			claimed = float64(2*(k+1) + 1)
 		}
+		res.Claim(claimed, "the solver's answer (s UNSATISFIABLE)")
 		return res, nil
 	case sat.Unknown:
 		res.Status = model.StatusNoSolution
 		return res, nil
 	}
-	g, err := DecodeModel(ctx, p, k, maxNodes, formulaOptions(job.Options), m)
+	g, err := decodeModel(e, p, m)
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}

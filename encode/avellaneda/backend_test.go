@@ -82,19 +82,26 @@ func TestSatBackendOptions(t *testing.T) {
 	}
 }
 
-// TestSatExternalMinisat solves through Debian's minisat binary.
+// TestSatExternalMinisat solves through Debian's minisat binary. Its
+// refutations are its claims: the size is feasible with the claimed
+// bound 7 unless the user trusts the solver, when it is optimal.
 func TestSatExternalMinisat(t *testing.T) {
 	if _, err := exec.LookPath("minisat"); err != nil {
 		t.Skip("minisat not installed (apt-get install minisat; scripts/setup.sh does it)")
 	}
 	d := satTestData(t, "lung_cancer_examples.csv")
-	res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-size",
-		Options: map[string]string{"sat-solver": "external:minisat -verb=0 {in} {out}"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Objective != 7 || !res.Optimal {
-		t.Fatalf("size %v optimal %v, want 7", res.Objective, res.Optimal)
+	for _, trust := range []string{"false", "true"} {
+		res, err := odtkit.Solve(context.Background(), d, model.Problem{MaxDepth: model.NoDepthLimit}, odtkit.Settings{Backend: "sat-size",
+			Options: map[string]string{"sat-solver": "external:minisat -verb=0 {in} {out}", "trust-solver": trust}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Objective != 7 || res.ClaimedBound == nil || *res.ClaimedBound != 7 || !strings.Contains(res.ClaimedBy, "minisat") {
+			t.Fatalf("trust %s: size %v, claimed bound %v by %q, want 7 claimed by minisat", trust, res.Objective, res.ClaimedBound, res.ClaimedBy)
+		}
+		if want := trust == "true"; res.Optimal != want || res.TrustedSolver != want || (res.Status == model.StatusOptimal) != want || !want && res.LowerBound >= 7 {
+			t.Errorf("trust %s: optimal %v, status %s, lower bound %v, trusted %v", trust, res.Optimal, res.Status, res.LowerBound, res.TrustedSolver)
+		}
 	}
 }
 

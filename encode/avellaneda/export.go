@@ -100,6 +100,11 @@ func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options,
 	if err != nil {
 		return nil, err
 	}
+	return decodeModel(e, p, m)
+}
+
+// decodeModel is DecodeModel on the formula e.
+func decodeModel(e *Encoding, p *Prepared, m []bool) (*model.Graph, error) {
 	if ok, i := e.CNF.Satisfies(m); !ok {
 		return nil, fmt.Errorf("the solver's model falsifies clause %d %v of the formula (were depth, max nodes and options the same as for the export?)", i+1, e.CNF.Clause(i))
 	}

@@ -47,6 +47,7 @@ func (Backend) Info() backend.Info {
 			backend.BoolParam("warm-start", true, "give the MILP solver the greedy (CART-like, Gini) tree of the depth as its first incumbent"),
 			backend.BoolParam("lp-bound", true, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)"),
 			backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
+			backend.TrustSolverParam(),
 			backend.BoolParam("drop-conflicts", false, "min-depth, min-size: drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"),
 		},
 	}
@@ -139,6 +140,11 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	}
 	if err != nil {
 		return nil, err
+	}
+	if milp.IsExternal(solver) {
+		// The program's "optimal", "infeasible" and bounds are its word,
+		// not odtkit's.
+		milp.ClaimExternal(res, milp.Claimant(solver), 0)
 	}
 	res.Stats = s.stats
 	res.Stats["seconds_total"] = time.Since(start).Seconds()
@@ -236,6 +242,10 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	}
 	params := s.params(nil)
 	inProcess := !milp.IsExternal(s.solver)
+	if !inProcess {
+		// A program's solution file is read within the memory cap.
+		params.MemoryLimit = job.Budget.Limit()
+	}
 	if job.Options.Bool("warm-start") {
 		t := e.Greedy()
 		if e.Opts.general() {

@@ -37,6 +37,7 @@ func Params() []backend.Param {
 	return []backend.Param{
 		backend.StringParam(OptSolver, "", `solve the exported formula (see format, wcnf-form) with an external MaxSAT or PB solver instead: external:"CMD ARGS" with {in}/{out} placeholders, e.g. external:"clasp {in}" (WCNF) or external:"minisat+ {in}" with format=opb; its answer is verified like odt decode's`).Checked(CheckSpec),
 		backend.EnumParam(OptFormat, "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to) and of the external MaxSAT/PB solver's input: weighted MaxSAT or pseudo-Boolean"),
+		backend.TrustSolverParam(),
 		backend.EnumParam(OptForm, "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header, weights before every clause, read by clasp, open-wbo, z3) or 2022 (no header, \"h\" before hard clauses, as in the MaxSAT evaluations since 2022)"),
 	}
 }
@@ -97,7 +98,18 @@ func Check(a *sat.Answer, c *sat.CNF, soft []sat.WeightedLit, hint string) (val 
 			cost += s.Weight
 		}
 	}
-	if a.HasCost && a.Cost != cost {
+	// A PB solver states the value of the OPB objective, which leaves
+	// out the constant of the negated soft literals (w·¬x = w − w·x).
+	var constant int64
+	for _, s := range soft {
+		if s.Lit < 0 {
+			constant += s.Weight
+		}
+	}
+	if a.HasCost && a.Cost != cost && (constant == 0 || a.Cost != cost-constant) {
+		if constant != 0 {
+			return nil, 0, fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d (%d as the OPB objective, without its constant %d)", sat.ErrOutput, a.Cost, cost, cost-constant, constant)
+		}
 		return nil, 0, fmt.Errorf("%w: the solver claims cost %d, its model's soft literals cost %d", sat.ErrOutput, a.Cost, cost)
 	}
 	return val, cost, nil
@@ -113,8 +125,8 @@ type Run struct {
 	Soft []sat.WeightedLit
 	// Verify checks an answer against the formula and the data and
 	// turns it into a result (a model's objective re-evaluated; a
-	// claimed optimum proven by the model's own cost), or says why the
-	// answer is wrong.
+	// claimed optimum recorded as the result's claimed bound), or says
+	// why the answer is wrong.
 	Verify func(*sat.Answer) (*model.Result, error)
 	// Incumbent is the best model known before the run and Objective its
 	// objective; LowerBound is a bound known without the solver.
@@ -150,10 +162,12 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 	if err != nil {
 		return nil, fmt.Errorf("external MaxSAT solver: writing %s: %w", in, err)
 	}
-	answer, stderr, stopped, err := sat.RunSolver(ctx, r.Argv, in, out)
+	so, err := sat.RunSolver(ctx, r.Argv, in, out, job.Budget.Limit())
 	if err != nil {
 		return nil, fmt.Errorf("external MaxSAT solver: %w", err)
 	}
+	answer, stderr, stopped := so.Answer, so.Stderr, so.Stopped
+	by := "external MaxSAT solver " + strings.Join(r.Argv, " ")
 	a, perr := sat.ParseAnswer(bytes.NewReader(answer), r.CNF.NumVars)
 	if stopped {
 		// What the solver printed before it was killed: its last model,
@@ -168,7 +182,7 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 		return Stopped(ctx, job, r.Incumbent, r.LowerBound), nil
 	}
 	if perr != nil {
-		return nil, fmt.Errorf("external MaxSAT solver %q: %w (answer: %s; stderr: %s)", r.Argv[0], perr, clip(answer), clip(stderr))
+		return nil, fmt.Errorf("external MaxSAT solver %q: %w (answer: %s; stderr: %s)", r.Argv[0], perr, clip(so.Printed), clip(stderr))
 	}
 	res, err := r.Verify(a)
 	if err != nil {
@@ -178,7 +192,10 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 		res.Stats = map[string]any{}
 	}
 	res.Stats["maxsat_solver"] = strings.Join(r.Argv, " ")
-	if res.Optimal && res.Model != nil && res.Objective > r.Objective*(1+1e-12)+1e-12 {
+	if res.ClaimedBy != "" {
+		res.ClaimedBy = by
+	}
+	if res.ClaimedBound != nil && res.Model != nil && res.Objective > r.Objective*(1+1e-12)+1e-12 {
 		return nil, fmt.Errorf("external MaxSAT solver %q: %w: it claims an optimum of objective %v, but a known model has %v", r.Argv[0], sat.ErrOutput, res.Objective, r.Objective)
 	}
 	if res.Model == nil || res.Objective > r.Objective {
@@ -189,6 +206,7 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 			res.Stats["solver_stderr"] = clip(stderr)
 		}
 		res.Model, res.Optimal, res.Status = r.Incumbent, false, model.StatusFeasible
+		res.ClaimedBound, res.ClaimedBy = nil, ""
 		res.Errors, res.Objective = r.Incumbent.Errors(job.Data), r.Objective
 		res.LowerBound = min(r.LowerBound, r.Objective)
 		return res, nil
@@ -209,3 +227,8 @@ func Stopped(ctx context.Context, job *backend.Job, g *model.Graph, lb float64) 
 }
 
 func clip(b []byte) string { return proc.Clip(string(b)) }
+
+// Claimant names the answer whose status claims an optimum, for
+// Result.ClaimedBy (Solve names the solver's command instead, odt decode
+// the answer file).
+func Claimant(a *sat.Answer) string { return "the solver's answer (s " + string(a.Status) + ")" }

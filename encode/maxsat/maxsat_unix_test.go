@@ -50,7 +50,7 @@ func leafRun(t *testing.T, body string, worse bool) (*backend.Job, maxsat.Run) {
 			res.Errors = res.Model.Errors(d)
 			res.Objective = float64(res.Errors)
 			if a.Status == sat.OptOptimum {
-				res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
+				res.Claim(res.Objective, maxsat.Claimant(a))
 			}
 			return res, nil
 		},
@@ -58,15 +58,16 @@ func leafRun(t *testing.T, body string, worse bool) (*backend.Job, maxsat.Run) {
 	}
 }
 
-// TestSolveClaims: a verified optimum is the result; a claimed optimum
-// worse than the incumbent is an error; a solver that gives no model
+// TestSolveClaims: a claimed optimum is the result with its claimed
+// bound, named by the solver's command, never proven optimal; a claimed
+// optimum worse than the incumbent is an error; a solver that gives no model
 // leaves the incumbent, unproven, with its stderr in the statistics; an
 // answer that is no solver's answer is an error quoting it.
 func TestSolveClaims(t *testing.T) {
 	job, r := leafRun(t, "echo 's OPTIMUM FOUND'; echo 'v 1'\n", false)
 	res, err := maxsat.Solve(context.Background(), job, r)
-	if err != nil || !res.Optimal || res.Objective != 1 {
-		t.Errorf("a verified optimum: %+v, %v", res, err)
+	if err != nil || res.Optimal || res.Objective != 1 || res.LowerBound != 0 || res.ClaimedBound == nil || *res.ClaimedBound != 1 || !strings.Contains(res.ClaimedBy, "solver.sh") {
+		t.Errorf("a claimed optimum: %+v, %v", res, err)
 	}
 
 	job, r = leafRun(t, "echo 's OPTIMUM FOUND'; echo 'v 1'\n", true)

@@ -45,6 +45,7 @@ func milpParams() []backend.Param {
 		backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
 		backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp+"; a program gets no MIP start or cutoff").Checked(milp.CheckSolverSpec),
 		backend.BoolParam("lp-bound", false, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)"),
+		backend.TrustSolverParam(),
 		backend.IntParam("max-active", 0, "parsimony: at most this many active internal nodes (0 = no cap)").AtLeast(0),
 		backend.IntParam("min-flow", 0, "stability: at least this many rows through every active internal node but the root").AtLeast(0),
 		backend.StringParam("fair-column", "", "fairness: name (or 0-based index) of a 0/1 feature column defining two groups (excluded from the splits)"),
@@ -335,6 +336,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	if best == nil {
 		res.Status = milpStatus(ctx, sol, false, false)
+		if external {
+			milp.ClaimExternal(res, milp.Claimant(solver), 0)
+		}
 		return res, nil
 	}
 	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
@@ -350,6 +354,10 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		res.LowerBound = bestObj
 	} else {
 		res.LowerBound = math.Max(0, math.Min(sol.BoundOrZero(), bestObj))
+	}
+	if external {
+		// The program's "optimal" and bound are its word, not odtkit's.
+		milp.ClaimExternal(res, milp.Claimant(solver), 0)
 	}
 	return res, nil
 }

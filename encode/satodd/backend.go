@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -85,17 +86,18 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
 		return solveExternal(ctx, job, argv, inc, costs)
 	}
+	spec := job.Options.String("sat-solver")
+	started := &sat.Started{OutputLimit: job.Budget.Limit()}
 	if out.Optimal {
 		out.LowerBound = out.Cost
 	} else {
-		spec := job.Options.String("sat-solver")
 		budget := maxClauses
 		if l := job.Budget.Limit(); l > 0 {
 			budget = int(min(int64(budget), l/bytesPerClause))
 		}
 		s := Settings{
 			MaxClauses: budget,
-			NewSolver:  func() (sat.Solver, error) { return sat.NewSolver(spec) },
+			NewSolver:  started.Wrap(func() (sat.Solver, error) { return sat.NewSolver(spec) }),
 			Report:     func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) },
 			PerRoot:    job.Options.Bool("per-root"),
 			Certify:    cert,
@@ -130,6 +132,13 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	if res.Optimal {
 		res.LowerBound = res.Objective
+	}
+	if n := started.UncheckedRefutations(); n > 0 {
+		// The bounds above the floor rest on an external solver's
+		// refutations: its claim, not odtkit's proof.
+		res.Claim(res.LowerBound, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
+		res.LowerBound = min(res.LowerBound, objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)))
+		res.Stats["unchecked_refutations"] = n
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)

@@ -89,9 +89,10 @@ func skeletonFlag(s []int) string {
 }
 
 // Decode reads a MaxSAT or PB solver's answer for the exported formula
-// and verifies it like sat-odt's decode: hard clauses satisfied, a cost
-// line equal to the model's cost, and at a claimed optimum the model's
-// cost equal to its diagram's.
+// and verifies it like sat-odt's decode: every variable assigned, hard
+// clauses satisfied, a cost line equal to the model's cost, and at a
+// claimed optimum the model's cost equal to its diagram's. The claimed
+// optimum is the result's claimed bound, not a proof.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
 	p, f, costs, err := formula(ctx, job)
 	if err != nil {
@@ -138,8 +139,8 @@ func answerResult(job *backend.Job, p *satodt.Prepared, f *Formula, costs Costs,
 		if int64(costs.Cost(d, g)) != cost {
 			return nil, fmt.Errorf("%w: the solver claims an optimum of cost %d, but its diagram costs %d: the model is not optimal", sat.ErrOutput, cost, costs.Cost(d, g))
 		}
-		res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
-		res.Stats["optimality"] = "claimed by the external solver"
+		// The solver's word: a claimed bound, not odtkit's proof.
+		res.Claim(res.Objective, maxsat.Claimant(a))
 	}
 	return res, nil
 }

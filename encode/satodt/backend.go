@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -110,7 +111,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 	}
 	spec := job.Options.String("sat-solver")
-	s.NewSolver = func() (sat.Solver, error) { return sat.NewSolver(spec) }
+	started := &sat.Started{OutputLimit: job.Budget.Limit()}
+	s.NewSolver = started.Wrap(func() (sat.Solver, error) { return sat.NewSolver(spec) })
 	if dir := job.Options.String(sat.CertifyOption); dir != "" {
 		if err := Certifiable(job.Options, spec); err != nil {
 			return nil, err
@@ -177,6 +179,17 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		if d.Weights == nil {
 			res.LowerBound = float64(d.ConflictFloor())
 		}
+	}
+	if n := started.UncheckedRefutations(); n > 0 {
+		// The bounds above the floor rest on an external solver's
+		// refutations: its claim, not odtkit's proof.
+		claimed := res.LowerBound
+		if res.Optimal {
+			claimed = res.Objective
+		}
+		res.LowerBound = min(res.LowerBound, float64(p.Floor))
+		res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
+		res.Stats["unchecked_refutations"] = n
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)

@@ -130,8 +130,10 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 // claimed cost ("o" line) must be its cost; it decodes into a tree
 // whose weighted error is that cost when the solver claims the optimum
 // (a model whose soft literals overcount its tree's error is not
-// optimal). A claimed optimum is reported as optimal: the proof is the
-// solver's. An unsatisfiable claim is an error: every complete tree of
+// optimal), and every variable of the formula must have a value. A
+// claimed optimum is the result's claimed bound (Result.Claim): odtkit
+// cannot check it, so the result is feasible unless the user trusts the
+// solver. An unsatisfiable claim is an error: every complete tree of
 // the depth satisfies the hard clauses.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
 	p, f, err := formula(ctx, job)
@@ -190,8 +192,8 @@ func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*mo
 		if float64(cost) != res.Objective {
 			return nil, fmt.Errorf("%w: the solver claims an optimum of cost %d, but the model's tree makes %v errors: the model is not optimal", sat.ErrOutput, cost, res.Objective)
 		}
-		res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
-		res.Stats["optimality"] = "claimed by the external solver"
+		// The solver's word: a claimed bound, not odtkit's proof.
+		res.Claim(res.Objective, maxsat.Claimant(a))
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	return res, nil

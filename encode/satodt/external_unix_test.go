@@ -29,7 +29,8 @@ func voteJob(t *testing.T, depth int, opts map[string]string) (*model.Dataset, *
 }
 
 // TestExternalMaxSATSolvers runs the formula on clasp (WCNF) and
-// minisat+ (OPB) when installed: each proves dl85's optimum.
+// minisat+ (OPB) when installed: each finds dl85's optimum and claims
+// it, a claim the result records apart from odtkit's own bound.
 func TestExternalMaxSATSolvers(t *testing.T) {
 	d, _ := voteJob(t, 2, nil)
 	for _, c := range []struct {
@@ -44,9 +45,16 @@ func TestExternalMaxSATSolvers(t *testing.T) {
 			t.Logf("%s not installed (apt-get install %s): skipped", c.bin, c.bin)
 			continue
 		}
-		res := solve(t, satodt.Backend{}, d, model.Problem{MaxDepth: c.depth}, map[string]string{"maxsat-solver": "external:" + c.cmd, "format": c.format})
-		if res.Objective != ref.Objective {
-			t.Errorf("%s: %v, dl85 %v", c.bin, res.Objective, ref.Objective)
+		job, err := backend.NewJob(satodt.Backend{}.Info(), d, model.Problem{MaxDepth: c.depth}, map[string]string{"maxsat-solver": "external:" + c.cmd, "format": c.format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := satodt.Backend{}.Solve(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Objective != ref.Objective || res.ClaimedBound == nil || *res.ClaimedBound != ref.Objective || !strings.Contains(res.ClaimedBy, c.bin) || res.LowerBound >= ref.Objective {
+			t.Errorf("%s: objective %v, claimed bound %v by %q, lower bound %v; dl85 %v", c.bin, res.Objective, res.ClaimedBound, res.ClaimedBy, res.LowerBound, ref.Objective)
 		}
 	}
 }
@@ -75,8 +83,9 @@ func TestExternalDIMACSSolver(t *testing.T) {
 // result; an unknown command is refused before any work.
 func TestExternalMaxSATClaims(t *testing.T) {
 	for name, body := range map[string]string{
-		"falsifies hard clause": "echo 's OPTIMUM FOUND'; echo 'o 0'; echo 'v -1 0'\n",
-		"formula unsatisfiable": "echo 's UNSATISFIABLE'\n",
+		"falsifies hard clause":        "echo 's OPTIMUM FOUND'; echo 'o 0'; echo v $(seq -s ' ' -f '-%g' 1 5000) 0\n",
+		"gives no value to variable 2": "echo 's OPTIMUM FOUND'; echo 'o 0'; echo 'v -1 0'\n",
+		"formula unsatisfiable":        "echo 's UNSATISFIABLE'\n",
 	} {
 		_, job := voteJob(t, 1, map[string]string{"maxsat-solver": "external:" + maxsattest.Script(t, body)})
 		res, err := satodt.Backend{}.Solve(context.Background(), job)
