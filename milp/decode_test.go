@@ -2,6 +2,9 @@ package milp
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,5 +87,61 @@ func TestDecodeResultClaims(t *testing.T) {
 	res, err = DecodeResult(strings.NewReader("Model status\nInfeasible\n"), m, leaf, d, p)
 	if err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
 		t.Errorf("a claimed infeasibility: %+v, %v", res, err)
+	}
+}
+
+// TestDecodeLPSolve reads lp_solve's printed solution: a sample of its
+// -S4 output for the model minimise 2 + 3a + b, a + b >= 1 (it reads the
+// MPS objective constant with the opposite sign: -1), one whose
+// objective is no reading of its point's, one cut short, and, where
+// lp_solve is installed, its answer for the MPS file WriteMPS writes.
+func TestDecodeLPSolve(t *testing.T) {
+	m := &Model{Offset: 2}
+	m.AddBinary("a", 3)
+	m.AddBinary("b", 1)
+	m.AddRow("cover", 1, 1e30, []int{0, 1}, []float64{1, 1})
+	d := &model.Dataset{Name: "one", Classes: []string{"x", "y"}, Labels: []int{0, 1},
+		Features: []model.Feature{{Name: "f", Values: []float64{0, 1}}}}
+	leaf := func(x []float64) (*model.Graph, error) {
+		b := model.NewBuilder(d, model.KindTree)
+		return b.Graph(b.Leaf(0)), nil
+	}
+	out := func(obj string) string {
+		return "\nValue of objective function: " + obj + "\n\nActual values of the variables:\na                               0\nb                               1\n\n" +
+			"Actual values of the constraints:\ncover                           1\n\nDual value\ncover 1\n"
+	}
+	res, err := DecodeResult(strings.NewReader(out("-1.00000000")), m, leaf, d, model.Problem{MaxDepth: 1})
+	if err != nil || res.Stats["solution_format"] != "lp_solve" || res.Stats["solver_objective_reading"] != "constant read with the opposite sign" || res.Stats["milp_objective"] != 3.0 {
+		t.Errorf("lp_solve's answer: %+v, %v", res, err)
+	}
+	if _, err := DecodeResult(strings.NewReader(out("-614")), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), "states objective -614, but its point's objective is 3") {
+		t.Errorf("a disagreeing objective: %v", err)
+	}
+	cut := "\nValue of objective function: -1\n\nActual values of the variables:\na                               0\n"
+	if _, err := DecodeResult(strings.NewReader(cut), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), "1 column values, the model has 2") {
+		t.Errorf("an answer cut short: %v", err)
+	}
+	if res, err := DecodeResult(strings.NewReader("\nThis problem is infeasible\n"), m, leaf, d, model.Problem{MaxDepth: 1}); err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
+		t.Errorf("a claimed infeasibility: %+v, %v", res, err)
+	}
+	if _, err := exec.LookPath("lp_solve"); err != nil {
+		t.Skip("lp_solve not installed (apt-get install lp-solve): its own answer is not read")
+	}
+	path := filepath.Join(t.TempDir(), "m.mps")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMPS(f, m); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	text, err := exec.Command("lp_solve", "-fmps", path, "-S4").Output()
+	if err != nil {
+		t.Fatalf("lp_solve: %v\n%s", err, text)
+	}
+	res, err = DecodeResult(strings.NewReader(string(text)), m, leaf, d, model.Problem{MaxDepth: 1})
+	if err != nil || res.Stats["milp_objective"] != 3.0 || res.Stats["solver_objective_reading"] == nil {
+		t.Errorf("lp_solve's own answer: %+v, %v\n%s", res, err, text)
 	}
 }

@@ -15,7 +15,8 @@ import (
 type SolutionFile struct {
 	// Format names the solver output recognised: "highs" (HiGHS's
 	// --solution_file, raw or sparse style), "cbc" (CBC's solu file),
-	// "glpk-raw" (glpsol -w) or "glpk-print" (glpsol -o).
+	// "glpk-raw" (glpsol -w), "glpk-print" (glpsol -o) or "lp_solve"
+	// (lp_solve's printed solution, -S3 or -S4).
 	Format string
 	// Status is how the solve ended, as the file states it: StatusOptimal
 	// is the solver's claim (within its own gap tolerance), not a proof.
@@ -34,9 +35,10 @@ type SolutionFile struct {
 var ErrSolution = errors.New("not a solution file of the model")
 
 // ReadSolution reads the output of HiGHS (--solution_file, with
-// write_solution_style 0 or 4), CBC (solve solu FILE) or GLPK (glpsol
-// -w FILE or -o FILE) for m, written by WriteMPS (so that the column
-// order is the model's). Columns the file does not mention are 0 (CBC
+// write_solution_style 0 or 4), CBC (solve solu FILE), GLPK (glpsol
+// -w FILE or -o FILE) or lp_solve (its standard output, lp_solve -fmps
+// FILE -S4) for m, written by WriteMPS (so that the column order is the
+// model's). Columns the file does not mention are 0 (CBC
 // and sparse HiGHS files list only non-zeros). Errors name the line.
 func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 	sc := bufio.NewScanner(r)
@@ -78,8 +80,10 @@ func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 		err = sr.glpkPrint()
 	case first != "" && cbcStatus(first) != "":
 		err = sr.cbc()
+	case lpSolveOutput(lines):
+		err = sr.lpSolve()
 	default:
-		return nil, fmt.Errorf("%w: unknown format (want the output of highs --solution_file, cbc ... solu, or glpsol -w / -o)", ErrSolution)
+		return nil, fmt.Errorf("%w: unknown format (want the output of highs --solution_file, cbc ... solu, glpsol -w / -o, or lp_solve -S4)", ErrSolution)
 	}
 	if err != nil {
 		return nil, err
@@ -444,5 +448,71 @@ func (sr *solReader) glpkPrint() error {
 		return sr.errf(len(sr.lines)-1, "%d column values, the model has %d columns", seen, len(sr.m.Columns))
 	}
 	sr.keepX()
+	return nil
+}
+
+// lpSolveOutput reports whether lines are lp_solve's output: a line of
+// its objective value, or of its word that there is no solution (after
+// the warnings it may print about the model).
+func lpSolveOutput(lines []string) bool {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "Value of objective function:") || strings.HasPrefix(t, "This problem is infeasible") ||
+			strings.HasPrefix(t, "This problem is unbounded") || strings.HasPrefix(t, "The model is sub-optimal") {
+			return true
+		}
+	}
+	return false
+}
+
+// lpSolve reads lp_solve's printed solution: "Value of objective
+// function: V", then "Actual values of the variables:" and one "name
+// value" line per column (every column), up to the constraints' section.
+// lp_solve says nothing of optimality unless it stopped early ("The model
+// is sub-optimal"): a printed solution is its claimed optimum.
+func (sr *solReader) lpSolve() error {
+	sr.sol.Format = "lp_solve"
+	sr.sol.Status, sr.sol.SolverStatus = StatusOptimal, "optimal"
+	inVars, seen := false, 0
+	for ln, l := range sr.lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "This problem is infeasible"):
+			sr.sol.Status, sr.sol.SolverStatus = StatusInfeasible, t
+			return nil
+		case strings.HasPrefix(t, "This problem is unbounded"):
+			sr.sol.Status, sr.sol.SolverStatus = StatusNoSolution, t
+			return nil
+		case strings.HasPrefix(t, "The model is sub-optimal"):
+			sr.sol.Status, sr.sol.SolverStatus = StatusFeasible, t
+		case strings.HasPrefix(t, "Value of objective function:"):
+			if err := sr.objective(ln, strings.TrimSpace(strings.TrimPrefix(t, "Value of objective function:"))); err != nil {
+				return err
+			}
+		case strings.HasPrefix(t, "Actual values of the variables"):
+			inVars = true
+		case strings.HasPrefix(t, "Actual values of the constraints"), strings.HasPrefix(t, "Dual value"):
+			inVars = false
+		case inVars && t != "":
+			f := strings.Fields(t)
+			if len(f) != 2 {
+				return sr.errf(ln, "want \"name value\", got %q", t)
+			}
+			v, err := sr.num(ln, f[1])
+			if err != nil {
+				return err
+			}
+			if err := sr.set(ln, f[0], -1, v); err != nil {
+				return err
+			}
+			seen++
+		}
+	}
+	if !sr.sol.HasObjective {
+		return sr.errf(len(sr.lines)-1, "no \"Value of objective function:\" line")
+	}
+	if seen != len(sr.m.Columns) {
+		return sr.errf(len(sr.lines)-1, "%d column values, the model has %d columns (is the output cut short?)", seen, len(sr.m.Columns))
+	}
 	return nil
 }
