@@ -120,7 +120,9 @@ const exitCodesHelp = `Exit codes of odt:
        grid early (the tables cover the runs done).
   1    runtime failure: the work could not be done (a solver failed, the
        output could not be written, an internal error), or bench found
-       backends whose proven optima disagree (CROSS-CHECK ERROR).
+       backends whose proven optima disagree (CROSS-CHECK ERROR), or a
+       proof did not check (solve --certify, certify: the message names
+       the file, line and clause of the step).
   2    bad usage or bad input, found before any work: an unknown flag,
        backend or option, a value out of range, a data or model file that
        cannot be read or is malformed (the message names file and line),
