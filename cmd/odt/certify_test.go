@@ -143,3 +143,20 @@ func TestCertifyRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCertifyInfeasible: sat-depth's proof that no tree within the node
+// limit is consistent (status infeasible) is certified too.
+func TestCertifyInfeasible(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cert")
+	out, errOut, code := odt(t, "solve", "-q", "--format", "json", "--certify", dir, "--backend", "sat-depth", "--max-nodes", "6", "../../testdata/monk1.csv")
+	var res struct {
+		Status    string `json:"status"`
+		Certified bool   `json:"certified"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Status != "infeasible" || !res.Certified {
+		t.Fatalf("exit %d, %s%s: want a certified infeasible result", code, out, errOut)
+	}
+	if out, errOut, code := odt(t, "certify", dir); code != 0 || !strings.Contains(out, "with at most 6 internal nodes") {
+		t.Fatalf("odt certify: exit %d: %s%s", code, out, errOut)
+	}
+}

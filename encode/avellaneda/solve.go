@@ -554,8 +554,11 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			// (from the classes' bound up), not on the encoding of one
 			// depth holding the trees of smaller ones.
 			id, _, _ := r.solver.(*sat.CDCL).Refutation()
-			err := s.Certify.Finish(r.solver, depthProof(k), sat.Refuted{LogID: id, Bound: k + 1,
-				Certifies: fmt.Sprintf("no tree of depth at most %d is consistent with the rows", k)})
+			says := fmt.Sprintf("no tree of depth at most %d is consistent with the rows", k)
+			if s.MaxNodes > 0 {
+				says = fmt.Sprintf("no tree of depth at most %d with at most %d nodes is consistent with the rows", k, s.MaxNodes)
+			}
+			err := s.Certify.Finish(r.solver, depthProof(k), sat.Refuted{LogID: id, Bound: k + 1, Certifies: says})
 			if err != nil {
 				r.enc.Release()
 				return nil, nil, err
