@@ -10,7 +10,7 @@ import pytest
 
 import odtkit
 from odtkit import _runner
-from conftest import need, run_odt, solve_json
+from conftest import need, run_odt
 
 
 def test_solve_result(vote):

@@ -3,10 +3,8 @@
 import csv
 import io
 import json
-import os
 
 import numpy as np
-import pytest
 
 from conftest import need, run_odt
 

@@ -75,6 +75,8 @@ class Result:
     classes: np.ndarray
     feature_names: List[str]
     raw: dict = field(repr=False)
+    # for each class of the model, its index in classes
+    class_index: Optional[np.ndarray] = field(default=None, repr=False)
 
     def predict(self, X) -> np.ndarray:
         """The model's class labels for the rows of X (columns as in training)."""
@@ -82,7 +84,7 @@ class Result:
             raise ValueError(f"no model to predict with (status {self.status})")
         X = as_matrix(X)[0]
         compiled = _model.CompiledModel(self.model)
-        return self.classes[_model.class_order(self.model, self.classes)[compiled.predict(X)]]
+        return self.classes[self.class_index[compiled.predict(X)]]
 
     def to_text(self) -> str:
         return _model.to_text(self.model) if self.model else "model: none found\n"
@@ -178,16 +180,19 @@ def result_from_json(doc: dict, classes: np.ndarray, feature_names: Optional[Lis
     and features."""
     model = doc.get("model")
     names = list(feature_names) if feature_names else _data.column_names(n_features)
+    index = None
     if model is not None:
+        # odt names the classes by the label column's values: indices into classes
+        index = np.array([int(c) for c in model["classes"]], dtype=np.intp)
         model = dict(model)
         model["features"] = names
-        model["classes"] = [str(classes[int(c)]) for c in model["classes"]]
+        model["classes"] = [str(classes[k]) for k in index]
     return Result(
         status=doc.get("status", ""), optimal=bool(doc.get("optimal", False)),
         objective=doc.get("objective"), lower_bound=doc.get("lower_bound"),
         errors=doc.get("errors"), backend=doc.get("backend", ""),
         seconds=float(doc.get("seconds", 0.0)), model=model, classes=classes,
-        feature_names=names, raw=doc)
+        feature_names=names, raw=doc, class_index=index)
 
 
 def solve(X, y, *, sample_weight=None, class_weight=None, options=None, **problem) -> Result:

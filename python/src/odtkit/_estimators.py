@@ -124,7 +124,7 @@ class _OdtClassifier(ClassifierMixin, BaseEstimator):
                                "raise time_limit or memory_limit")
         self.model_ = res.model
         self._compiled = _model.CompiledModel(res.model)
-        self._order = _model.class_order(res.model, self.classes_)
+        self._order = res.class_index
         return self
 
     def _fitted(self):

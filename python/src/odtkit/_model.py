@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Sequence
-
 import numpy as np
 
 _FORMAT = "odtkit-graph-1"
@@ -196,8 +194,3 @@ def to_dot(model: dict) -> str:
     out.append("}")
     return "\n".join(out) + "\n"
 
-
-def class_order(model: dict, classes: Sequence) -> np.ndarray:
-    """For each class of the model, its index in CLASSES (matched by str)."""
-    where = {str(c): k for k, c in enumerate(classes)}
-    return np.array([where[str(c)] for c in model["classes"]], dtype=np.intp)
