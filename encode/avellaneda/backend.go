@@ -210,7 +210,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		if job.Problem.MaxNodes <= 0 {
 			claim = fmt.Sprintf("no tree of depth at most %d is consistent with the rows", out.DepthLB-1)
 		}
-		if err := certify(ctx, res, s.Certify, claim); err != nil {
+		if err := sat.Conclude(ctx, res, s.Certify, claim); err != nil {
 			return nil, err
 		}
 		ext.claims(res, p, size)
@@ -243,36 +243,12 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		if size {
 			claim = fmt.Sprintf("no tree of the least depth (%d) with fewer than %v nodes is consistent with the rows", g.Depth(), res.LowerBound)
 		}
-		if err := certify(ctx, res, s.Certify, claim); err != nil {
+		if err := sat.Conclude(ctx, res, s.Certify, claim); err != nil {
 			return nil, err
 		}
 	}
 	ext.claims(res, p, size)
 	return res, nil
-}
-
-// certify checks the certificate of a proven result (optimal or
-// infeasible), when c is not nil, and marks the result certified; a
-// certificate that does not check is an error. When ctx ends before the
-// check does, the result claims nothing proven: its status is the
-// stop's.
-func certify(ctx context.Context, res *model.Result, c *sat.Certifier, claim string) error {
-	if c == nil {
-		return nil
-	}
-	sum, err := c.Check(ctx, claim, res.LowerBound)
-	if err != nil && ctx.Err() != nil {
-		res.Optimal = false
-		res.Status = model.EndStatus(ctx, false, true)
-		res.Stats["certificate"] = "stopped before its proofs were checked: the bound is not claimed"
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	res.SetCertificate(&model.Certificate{Dir: sum.Dir, Claim: sum.Claim, Bounds: sum.Certified,
-		ProofBytes: sum.ProofBytes, ProofSteps: sum.Steps, CheckSeconds: sum.Seconds})
-	return nil
 }
 
 // externals are the SAT solvers a search started and the solver named.

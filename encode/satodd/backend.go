@@ -142,7 +142,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = satodt.Certify(ctx, res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
+	err = sat.Conclude(ctx, res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
 	return res, err
 }
 

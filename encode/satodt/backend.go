@@ -193,7 +193,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = Certify(ctx, res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
+	err = sat.Conclude(ctx, res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
 	return res, err
 }
 
@@ -210,29 +210,6 @@ func Certifiable(opts backend.Values, spec string) error {
 	if opts.Has("search") && opts.String("search") == "rows" {
 		return backend.Invalid(errors.New("certify: search=rows writes no proof (use descend or bisect)"))
 	}
-	return nil
-}
-
-// Certify checks the certificate of an optimal result, when c is not
-// nil, and marks the result certified; a certificate that does not check
-// is an error. claim is the lower bound in words. When ctx ends before
-// the check does, the result is not optimal: its status is the stop's.
-func Certify(ctx context.Context, res *model.Result, c *sat.Certifier, claim string) error {
-	if c == nil || !res.Optimal {
-		return nil
-	}
-	sum, err := c.Check(ctx, claim, res.LowerBound)
-	if err != nil && ctx.Err() != nil {
-		res.Optimal = false
-		res.Status = model.EndStatus(ctx, false, true)
-		res.Stats["certificate"] = "stopped before its proofs were checked: the optimum is not claimed"
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	res.SetCertificate(&model.Certificate{Dir: sum.Dir, Claim: sum.Claim, Bounds: sum.Certified,
-		ProofBytes: sum.ProofBytes, ProofSteps: sum.Steps, CheckSeconds: sum.Seconds})
 	return nil
 }
 
