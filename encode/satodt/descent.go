@@ -177,6 +177,10 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 			return nil, fmt.Errorf("bound %d refuted on every part but not on the whole space", k)
 		case sat.Unsatisfiable:
 			out.Refutation = refutation(d.Solver, k, as)
+		default:
+			// Stopped before the refutation that certifies the bound:
+			// only the floor is claimed.
+			out.Optimal, out.Stopped, out.LowerBound = false, true, floor
 		}
 	}
 	return out, nil
