@@ -263,6 +263,10 @@ func (r *Registry) ExportAs(ctx context.Context, w io.Writer, d *model.Dataset, 
 	} else {
 		err = e.(backend.FormatExporter).ExportAs(ctx, w, job, format)
 	}
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, model.ErrMemoryLimit) {
+		// The memory watch stopped the export: say so, not "canceled".
+		err = cause
+	}
 	if err != nil {
 		return "", named(name, err)
 	}

@@ -17,6 +17,9 @@
 //     result, whose claims hold when re-evaluated on the data;
 //   - the same job and seed give the same answer (the same objective
 //     only, for a backend declared Config.VaryingModel);
+//   - a backend that estimates its formulation (backend.Sizer) refuses,
+//     before building it, one beyond a memory cap of an eighth of its
+//     estimate, in Size as in Solve;
 //   - an exact backend's optimum equals the brute-force optimum on tiny
 //     random data (error at depths 0–2, with weights and minimum support
 //     where declared; minimum depth and size of a consistent tree).
@@ -115,6 +118,7 @@ func Run(t *testing.T, b backend.Backend, c Config) {
 	t.Run("Incumbents", func(t *testing.T) { checkIncumbents(t, b, c) })
 	t.Run("Deterministic", func(t *testing.T) { checkDeterministic(t, b, c) })
 	t.Run("Cancel", func(t *testing.T) { checkCancel(t, b, c) })
+	t.Run("Size", func(t *testing.T) { checkSize(t, b, c) })
 	if info.Exact && c.Brute > 0 {
 		t.Run("BruteForce", func(t *testing.T) { checkBrute(t, b, c) })
 	}

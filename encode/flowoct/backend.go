@@ -81,7 +81,7 @@ func prepare(ctx context.Context, job *backend.Job) (*prepared, error) {
 	if job.Options.IsSet("drop-conflicts") {
 		return nil, backend.Invalidf("option drop-conflicts applies to min-depth and min-size only")
 	}
-	v, err := model.BinarizeBudget(ctx, job.Data, 0)
+	v, err := exactView(ctx, job)
 	if err != nil {
 		return nil, err
 	}
@@ -481,11 +481,11 @@ func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, error) {
 	if job.Problem.Objective != model.MinError && k < 1 {
 		return nil, backend.Invalidf("the exported MILP of %s is that of one depth: give --depth K", job.Problem.Objective)
 	}
-	e, err := Encode(ctx, pr.view, options(job, pr, k))
-	if errors.Is(err, ErrInput) {
-		return nil, backend.Invalid(err)
+	e, err := plan(ctx, job, pr.view, options(job, pr, k), false)
+	if err != nil {
+		return nil, err
 	}
-	return e, err
+	return e, e.Build(ctx)
 }
 
 // Export writes the MILP in free MPS format, with a comment header that
@@ -558,9 +558,17 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 // ctx ended while it was written, an invalid-input error for data the
 // formulation refuses.
 func (s *search) encode(ctx context.Context, o Options) (*Encoding, *run, error) {
-	e, err := Encode(ctx, s.pr.view, o)
-	if errors.Is(err, ErrInput) {
-		return nil, nil, backend.Invalid(err)
+	e, err := plan(ctx, s.job, s.pr.view, o, true)
+	if err == nil {
+		err = e.Build(ctx)
+	}
+	if errors.Is(err, backend.ErrInvalid) && s.job.Problem.Objective != model.MinError && o.Depth > 0 {
+		// A deeper MILP of the depth-by-depth search does not fit: the
+		// search stops there, with what the shallower depths proved.
+		return nil, nil, fmt.Errorf("%w: %w", model.ErrMemoryLimit, err)
+	}
+	if errors.Is(err, backend.ErrInvalid) {
+		return nil, nil, err
 	}
 	if err != nil {
 		if ctx.Err() != nil {

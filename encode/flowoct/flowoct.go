@@ -150,14 +150,31 @@ func (e *Encoding) NumGroups() int { return len(e.groups) }
 // NumTests is the number of tests the nodes choose from.
 func (e *Encoding) NumTests() int { return len(e.Tests) }
 
-// Encode builds the FlowOCT MILP of the view's data. ctx is checked
-// while the rows are grouped and the constraints written.
+// Encode builds the FlowOCT MILP of the view's data (Plan, then Build).
+// ctx is checked while the rows are grouped and the constraints written.
 func Encode(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error) {
+	e, err := Plan(ctx, v, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Build(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// MaxDepth is the deepest complete tree the MILP states: every data
+// point has a flow variable at each of its 2^(MaxDepth+1) − 1 nodes.
+const MaxDepth = 12
+
+// Plan checks the options, keeps the view's useful tests and groups the
+// rows by them: an Encoding whose size (Size) is known and whose MILP is
+// not built yet (Build). For the error objective the depth is lowered to
+// the useful depth of the groups: no path of an optimal tree repeats a
+// test, and each useful split leaves a group on either side.
+func Plan(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error) {
 	if o.Depth < 0 {
 		return nil, fmt.Errorf("%w: depth %d is negative", ErrInput, o.Depth)
-	}
-	if o.Depth > 12 {
-		return nil, fmt.Errorf("%w: depth %d would need %d nodes per data point; the flow MILP takes depths up to 12", ErrInput, o.Depth, 1<<(o.Depth+1)-1)
 	}
 	if o.LeafCost < 0 || math.IsNaN(o.LeafCost) || math.IsInf(o.LeafCost, 0) {
 		return nil, fmt.Errorf("%w: leaf cost %v", ErrInput, o.LeafCost)
@@ -185,50 +202,53 @@ func Encode(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, err
 		return nil, err
 	}
 	depth := o.Depth
+	if o.Objective == Errors {
+		depth = max(min(depth, len(e.Tests), len(e.groups)-1), 0)
+	}
 	if len(e.Tests) == 0 && !o.general() {
 		// Nothing to test: every node of a full tree would need a test.
 		depth = 0
 	}
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("%w: depth %d would need %d nodes per group of identical rows; the flow MILP takes depths up to %d", ErrInput, depth, 1<<(min(depth, 62)+1)-1, MaxDepth)
+	}
+	e.Opts.Depth = depth
 	e.nInt = 1<<depth - 1
 	e.nNodes = 1<<(depth+1) - 1
-	e.build()
-	if err := e.rows(ctx); err != nil {
-		return nil, err
-	}
 	return e, nil
 }
 
-// group finds the distinct test vectors of the rows kept.
+// Build writes the planned MILP (the columns, then the constraints,
+// checking ctx as it goes).
+func (e *Encoding) Build(ctx context.Context) error {
+	if e.Model != nil {
+		return nil
+	}
+	e.build()
+	return e.rows(ctx)
+}
+
+// group finds the distinct test vectors of the rows kept, numbered by
+// their first row.
 func (e *Encoding) group(ctx context.Context) error {
 	v, d := e.View, e.View.Data
 	k := len(v.Class)
-	words := (len(e.Tests) + 63) / 64
-	key := make([]uint64, words)
-	index := map[string]int{}
-	var sb strings.Builder
+	part, n, err := v.Partition(ctx, e.Tests, nil)
+	if err != nil {
+		return fmt.Errorf("grouping rows: %w", err)
+	}
+	index := make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
 	for r := range v.N {
-		if r%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("grouping rows: %w", err)
-			}
-		}
 		if e.Opts.Rows != nil && !e.Opts.Rows.Has(r) {
 			continue
 		}
-		clear(key)
-		for j, t := range e.Tests {
-			if v.True[t].Has(r) {
-				key[j>>6] |= 1 << (uint(j) & 63)
-			}
-		}
-		sb.Reset()
-		for _, w := range key {
-			fmt.Fprintf(&sb, "%016x", w)
-		}
-		g, ok := index[sb.String()]
-		if !ok {
-			g = len(e.groups)
-			index[sb.String()] = g
+		g := index[part[r]]
+		if g < 0 {
+			g = int32(len(e.groups))
+			index[part[r]] = g
 			e.groups = append(e.groups, group{rep: r, w: make([]float64, k)})
 		}
 		wt := d.Weight(r)
@@ -446,8 +466,8 @@ func (e *Encoding) rows(ctx context.Context) error {
 	}
 	for g := range e.groups {
 		if g%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("writing the flow constraints: %w", err)
+			if ctx.Err() != nil {
+				return fmt.Errorf("writing the flow constraints: %w", context.Cause(ctx))
 			}
 		}
 		sinks := map[int][]int{} // node -> sink columns of g

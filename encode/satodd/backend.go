@@ -57,19 +57,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}
-	v, err := model.BinarizeBudget(ctx, d, 256<<20)
+	v, p, err := prepare(ctx, job, false)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
 		return nil, err
-	}
-	p, err := satodt.Prepare(ctx, v)
-	if err != nil {
-		if ctx.Err() != nil {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
-		}
-		return nil, backend.Invalid(err)
 	}
 	var cert *sat.Certifier
 	if dir := job.Options.String(sat.CertifyOption); dir != "" {
@@ -91,6 +84,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if out.Optimal {
 		out.LowerBound = out.Cost
 	} else {
+		if _, err := admit(job, p); err != nil {
+			return nil, err
+		}
 		budget := maxClauses
 		if l := job.Budget.Limit(); l > 0 {
 			budget = int(min(int64(budget), l/bytesPerClause))

@@ -36,19 +36,15 @@ func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Formula,
 	if err != nil {
 		return nil, nil, costs, backend.Invalid(err)
 	}
-	v, err := model.BinarizeBudget(ctx, job.Data, 256<<20)
+	_, p, err := prepare(ctx, job, true)
 	if err != nil {
 		return nil, nil, costs, err
 	}
-	if v.Coarse {
-		return nil, nil, costs, backend.Invalidf("sat-odd: the binary view of the data does not fit 256 MiB; the formula would leave out thresholds")
-	}
-	p, err := satodt.Prepare(ctx, v)
-	if err != nil {
-		return nil, nil, costs, backend.Invalid(err)
-	}
 	if len(p.Tests) == 0 {
 		return nil, nil, costs, backend.Invalidf("sat-odd: no test splits the data: there is nothing to export")
+	}
+	if _, err := admit(job, p); err != nil {
+		return nil, nil, costs, err
 	}
 	f, err := Encode(ctx, p, job.Problem.Skeleton, costs)
 	if err != nil {

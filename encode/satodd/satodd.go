@@ -136,6 +136,9 @@ func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	}
 	c.Add(f.A.Lit(0))
 	for u := range nn {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		act := f.A.Lit(u)
 		lits := []sat.Lit{act.Not()}
 		for t := range nt {
@@ -146,6 +149,9 @@ func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 			arcs := f.Arc[s][u]
 			c.Add(append([]sat.Lit{act.Not()}, arcs...)...)
 			for i := range arcs {
+				if i%1024 == 1023 && ctx.Err() != nil {
+					return nil, context.Cause(ctx)
+				}
 				c.Add(act, arcs[i].Not())
 				for j := i + 1; j < len(arcs); j++ {
 					c.Add(arcs[i].Not(), arcs[j].Not())
@@ -175,6 +181,9 @@ func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 		}
 		tg := targets(u)
 		for g := range ng {
+			if g%64 == 63 && ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
 			lo, reach := f.L.Lit(u, g), f.R.Lit(u, g)
 			if u == 0 {
 				c.Add(reach)
@@ -314,6 +323,10 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	out.LowerBound = floor
 	if floor >= cost {
 		out.LowerBound, out.Optimal = cost, true
+		return out, nil
+	}
+	if s.MaxClauses > 0 && Estimate(p, skeleton).Constraints > int64(s.MaxClauses) {
+		out.TooLarge = true
 		return out, nil
 	}
 	f, err := Encode(ctx, p, skeleton, costs)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -58,40 +57,19 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	start := time.Now()
 	d := job.Data
-	limit := int64(viewBytes)
-	if l := job.Budget.Limit(); l > 0 {
-		limit = min(limit, l/4)
-	}
-	v, err := model.BinarizeBudget(ctx, d, limit)
+	pl, err := newPlan(ctx, job)
 	if err != nil {
-		if ctx.Err() != nil {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		if ctx.Err() == nil || errors.Is(err, backend.ErrInvalid) {
+			return nil, err
 		}
-		return nil, err
-	}
-	p, err := Prepare(ctx, v)
-	if err != nil {
-		if ctx.Err() != nil {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		res := &model.Result{Status: model.StoppedStatus(ctx)}
+		if pl != nil {
+			res.Model, res.Errors, res.Objective = pl.inc, pl.inc.Errors(d), job.Problem.Evaluate(d, pl.inc)
 		}
-		return nil, backend.Invalid(err)
+		return res, nil
 	}
 	prep := time.Since(start).Seconds()
-	depth := job.Problem.MaxDepth
-	// The incumbent: cart's greedy tree, or the majority leaf when cart
-	// was stopped or does no better.
-	b0 := model.NewBuilder(d, model.KindTree)
-	k, _ := model.Majority(d.ClassCounts())
-	inc := b0.Graph(b0.Leaf(k))
-	incErr := inc.WeightedErrors(d)
-	if depth > 0 {
-		if g, _ := cart.Grow(ctx, v, depth, cart.Config{}); ctx.Err() == nil {
-			if e := g.WeightedErrors(d); e < incErr {
-				inc, incErr = g, e
-			}
-		}
-	}
-	job.Report.Report(incErr, inc)
+	v, p, depth := pl.view, pl.prep, pl.depth
 	s := Settings{
 		Bisect:     job.Options.String("search") == "bisect",
 		PerRoot:    job.Options.Bool("per-root"),
@@ -99,16 +77,6 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		Formula:    formulaOptions(job.Options),
 		Report:     job.Report,
 		Counter:    Counter(job.Options.String("counter")),
-	}
-	if depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 {
-		// The greedy complete tree of the formula's shape, when it beats
-		// cart's: the counters are cut at the incumbent's error, so a
-		// better one makes a smaller formula.
-		g := p.Tree(p.Greedy(depth, s.Formula))
-		if e := g.WeightedErrors(d); e < incErr {
-			inc, incErr = g, e
-			job.Report.Report(incErr, inc)
-		}
 	}
 	spec := job.Options.String("sat-solver")
 	started := &sat.Started{OutputLimit: job.Budget.Limit()}
@@ -121,34 +89,34 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			return nil, err
 		}
 	}
-	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
-		res, err := solveExternal(ctx, job, argv, inc, incErr)
+	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && pl.search {
+		res, err := solveExternal(ctx, job, argv, pl.inc, pl.incErr)
 		if err != nil {
 			return nil, err
 		}
 		res.Stats["seconds_prepare"] = prep
 		return res, nil
 	}
-	if depth > 0 && len(p.Tests) > 0 && p.Classes >= 2 && incErr > float64(p.Floor) {
-		size := p.Size(depth, s.Counter, int(math.Round(incErr)))
-		if err := job.Budget.Admit(size, fmt.Sprintf("the sat-odt formula of depth %d", depth)); err != nil {
+	var out *Outcome
+	if !pl.search {
+		// The incumbent is optimal: one leaf is all a tree can be, it
+		// makes no error, or it meets the floor of the identical rows.
+		cost := int(math.Round(pl.incErr))
+		out = &Outcome{Tree: pl.inc, Cost: cost, LowerBound: cost, Optimal: true}
+	} else {
+		what := fmt.Sprintf("the sat-odt formula of depth %d", depth)
+		if err := job.Budget.Admit(pl.size, what); err != nil {
 			return nil, err
 		}
-	}
-	var out *Outcome
-	if depth == 0 || len(p.Tests) == 0 || p.Classes < 2 {
-		// One leaf is all a tree can be: the majority leaf is optimal.
-		out = &Outcome{Tree: inc, Cost: int(math.Round(incErr)), LowerBound: int(math.Round(incErr)), Optimal: true}
-		if depth > 0 {
-			out.LowerBound = p.Floor // cart's tree may beat the leaf only down to the floor
-			out.Optimal = out.LowerBound >= out.Cost
+		if err := job.Budget.Reserve(pl.size.Bytes, what); err != nil {
+			return nil, err
 		}
-	} else {
+		defer job.Budget.Release(pl.size.Bytes)
 		search := Search
 		if job.Options.String("search") == "rows" {
 			search = SearchRows
 		}
-		if out, err = search(ctx, p, depth, inc, int(math.Round(incErr)), s); err != nil {
+		if out, err = search(ctx, p, depth, pl.inc, int(math.Round(pl.incErr)), s); err != nil {
 			return nil, err
 		}
 	}
@@ -160,13 +128,15 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		Optimal:    out.Optimal,
 		Stats: map[string]any{
 			"binary_tests":    v.NumTests(),
-			"tests_used":      len(p.Tests),
-			"distinct_rows":   len(p.Groups),
+			"depth_searched":  depth,
 			"solver_calls":    out.Calls,
 			"variables":       out.Vars,
 			"clauses":         out.Clauses,
 			"seconds_prepare": prep,
 		},
+	}
+	if p != nil {
+		res.Stats["tests_used"], res.Stats["distinct_rows"] = len(p.Tests), len(p.Groups)
 	}
 	if out.TooLarge {
 		res.Stats["formula"] = "too large: the greedy tree is returned unproven"

@@ -62,6 +62,17 @@ type Prepared struct {
 // Prepare builds the formula's view of the binary view v. Row weights
 // must be whole numbers (the counter is unary).
 func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
+	return PrepareWithin(ctx, v, nil)
+}
+
+// PrepareWithin is Prepare that gives up early: the rows are told apart
+// one kept test at a time, and after each test that splits a group,
+// tooLarge (when not nil) is called with the groups found so far (a lower
+// bound on the final number) and the kept tests; an error from it stops
+// the preparation and is returned as it is. A formula that grows with
+// groups × tests can so be refused before the grouping of big data ends.
+// ctx is polled as the rows are grouped.
+func PrepareWithin(ctx context.Context, v *model.BinaryView, tooLarge func(groups, tests int) error) (*Prepared, error) {
 	d := v.Data
 	if r, ok := d.FractionalWeight(); ok {
 		return nil, fmt.Errorf("satodt: row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
@@ -76,22 +87,24 @@ func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
 			p.Tests = append(p.Tests, t)
 		}
 	}
-	index := map[string]int{}
-	key := make([]byte, (len(p.Tests)+7)/8)
+	var check func(int) error
+	if tooLarge != nil {
+		check = func(groups int) error { return tooLarge(groups, len(p.Tests)) }
+	}
+	id, n, err := v.Partition(ctx, p.Tests, check)
+	if err != nil {
+		return nil, err
+	}
+	// Groups are numbered by their first row.
+	index := make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
 	for r := range v.N {
-		if r%1024 == 0 && ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		clear(key)
-		for i, t := range p.Tests {
-			if v.Value(t, r) {
-				key[i/8] |= 1 << (i % 8)
-			}
-		}
-		g, ok := index[string(key)]
-		if !ok {
-			g = len(p.Groups)
-			index[string(key)] = g
+		g := index[id[r]]
+		if g < 0 {
+			g = int32(len(p.Groups))
+			index[id[r]] = g
 			p.Groups = append(p.Groups, Group{Rep: r, Count: make([]int, p.Classes)})
 		}
 		w := int(d.Weight(r))
@@ -163,14 +176,6 @@ type Formula struct {
 // errTooLarge is returned when the formula would exceed its clause cap.
 var errTooLarge = errors.New("satodt: formula too large")
 
-// Clauses estimates the number of clauses of the formula of depth d
-// (the node-test-group links dominate).
-func (p *Prepared) Clauses(d int) int64 {
-	nodes := int64(1)<<d - 1
-	leaves := int64(1) << d
-	return nodes*int64(len(p.Groups))*int64(len(p.Tests)+1) + leaves*int64(len(p.Groups))*int64(p.Classes)
-}
-
 // Options shape the formula.
 type Options struct {
 	// Repeats allows a node to repeat an ancestor's test (by default
@@ -211,8 +216,8 @@ func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("satodt: depth %d: the formula needs at least one test", d)
 	}
-	if d > 20 {
-		return nil, fmt.Errorf("satodt: depth %d is too deep for a complete tree", d)
+	if d > MaxDepth {
+		return nil, fmt.Errorf("satodt: depth %d exceeds the deepest complete tree the formula states (%d)", d, MaxDepth)
 	}
 	if len(p.Tests) == 0 {
 		return nil, fmt.Errorf("satodt: no test splits the data")

@@ -35,22 +35,38 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error)
 	if d < 1 {
 		return nil, nil, backend.Invalidf("sat-odt: export and decode need a tree depth of at least 1 (--depth K)")
 	}
-	v, err := model.BinarizeBudget(ctx, job.Data, viewBytes)
+	capBytes := job.Budget.Limit()
+	limit := int64(viewBytes)
+	if capBytes > 0 {
+		limit = min(limit, capBytes/4)
+	}
+	v, err := model.BinarizeBudget(ctx, job.Data, limit)
 	if err != nil {
 		return nil, nil, err
 	}
 	if v.Coarse {
-		return nil, nil, backend.Invalidf("sat-odt: the binary view of the data does not fit %d MiB; the formula would leave out thresholds", viewBytes>>20)
+		return nil, nil, backend.Invalidf("sat-odt: the binary view of the data does not fit %s; the formula would leave out thresholds", backend.MB(limit))
 	}
-	p, err := Prepare(ctx, v)
+	p, err := prepareWithin(ctx, v, d, capBytes)
 	if err != nil {
-		return nil, nil, backend.Invalid(err)
+		return nil, nil, err
 	}
 	if p.Classes < 2 || len(p.Tests) == 0 {
 		return p, nil, errSingleLeaf
 	}
-	if c := p.Clauses(d); c > maxClauses {
-		return nil, nil, backend.Invalidf("sat-odt: the formula of depth %d would have about %d clauses (more than %d)", d, c, int64(maxClauses))
+	// The formula of the useful depth has the same optimum.
+	d = max(p.UsefulDepth(d), 1)
+	size := p.ExportSize(d)
+	what := fmt.Sprintf("the sat-odt formula of depth %d", d)
+	if d > MaxDepth {
+		return nil, nil, backend.Invalidf("sat-odt: depth %d exceeds the deepest complete tree the formula states (%d): %s would need about %s (%s) (lower --depth)",
+			d, MaxDepth, what, backend.MB(size.Bytes), size)
+	}
+	if err := job.Budget.Admit(size, what); err != nil {
+		return nil, nil, err
+	}
+	if size.Constraints > maxClauses {
+		return nil, nil, backend.Invalidf("sat-odt: the formula of depth %d would have about %d clauses (more than %d)", d, size.Constraints, int64(maxClauses))
 	}
 	f, err := Encode(ctx, p, d, formulaOptions(job.Options))
 	if err != nil {

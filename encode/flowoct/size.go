@@ -1,0 +1,207 @@
+package flowoct
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
+)
+
+var _ backend.Sizer = Backend{}
+
+// Bytes per entry of the estimate: a column and a row of milp.Model with
+// their names and the Encoding's indices, a non-zero (an int index and a
+// float64 value), doubled for the garbage a collected heap holds between
+// collections; and HiGHS's copy of the MILP (the matrix row- and
+// column-wise, its presolved copy, the LP relaxation and the first
+// nodes' data). See docs/benchmarks.md for the runs they come from.
+const (
+	colBytes      = 2 * 96
+	rowBytes      = 2 * 112
+	nzBytes       = 2 * 16
+	highsColBytes = 400
+	highsRowBytes = 300
+	highsNZBytes  = 200
+	// highsBaseBytes is what an in-process HiGHS solve holds whatever
+	// the MILP (its workers, the LP's factorisation, the search's pools).
+	highsBaseBytes = 80 << 20
+)
+
+// Size is the size of the planned MILP (see Plan), counted exactly from
+// the groups and tests before anything is built, and the bytes of the
+// Go model (with solving: plus the MILP solver's copy of it).
+func (e *Encoding) Size(solving bool) backend.Size {
+	var c backend.Counter
+	o := e.Opts
+	gen := o.general()
+	T, G, K := int64(len(e.Tests)), int64(len(e.groups)), int64(len(e.View.Class))
+	nInt, nNodes := int64(e.nInt), int64(e.nNodes)
+	leaves := nNodes - nInt
+	wNodes := leaves
+	if gen {
+		wNodes = nNodes
+	}
+	var present int64 // Σ over groups of the classes each holds
+	for _, g := range e.groups {
+		for _, w := range g.w {
+			if w > 0 {
+				present++
+			}
+		}
+	}
+	cols := c.Add(c.Mul(nInt, T), c.Mul(wNodes, K))
+	if gen {
+		cols = c.Add(cols, nNodes)
+	}
+	// Node rows: one test per internal node (and with predictions, each
+	// node or an ancestor predicts); one class per predicting node.
+	var rows, nz int64
+	if gen {
+		var depthSum int64 // Σ over nodes of their depth
+		for l := int64(0); l <= int64(o.Depth); l++ {
+			depthSum = c.Add(depthSum, c.Mul(l, int64(1)<<l))
+		}
+		rows = nNodes
+		nz = c.Add(c.Mul(nInt, T), nNodes, depthSum, c.Mul(wNodes, K+1))
+	} else if T > 0 {
+		rows = nInt
+		nz = c.Add(c.Mul(nInt, T), c.Mul(wNodes, K))
+	} else {
+		nz = c.Mul(wNodes, K)
+	}
+	rows = c.Add(rows, wNodes)
+	if o.MaxInternal > 0 && nInt > 0 {
+		rows, nz = c.Add(rows, 1), c.Add(nz, c.Mul(nInt, T))
+	}
+	// Per group, the tests on each side: Σ over groups of f(m0)+f(m1).
+	var sides int64
+	var sidesPlain int64
+	for g := range e.groups {
+		m1 := int64(0)
+		for j := range e.Tests {
+			if e.value(g, j) {
+				m1++
+			}
+		}
+		sides += T
+		for _, m := range []int64{T - m1, m1} {
+			if 2*m > T {
+				sidesPlain += T - m
+			} else {
+				sidesPlain += m
+			}
+		}
+	}
+	if o.MinSupport > 1 {
+		cols = c.Add(cols, c.Mul(2, c.Mul(G, nNodes)))
+		rows = c.Add(rows, c.Mul(2, c.Mul(G, nNodes)), c.Mul(2, c.Mul(G, nInt)), nNodes)
+		nz = c.Add(nz, c.Mul(G, c.Add(c.Mul(4, nNodes), c.Mul(2, nInt))), c.Mul(G, c.Mul(2, nInt)), c.Mul(nInt, sides), c.Mul(nNodes, G+1))
+	}
+	if o.Benders {
+		cols = c.Add(cols, present)
+		for _, g := range e.groups {
+			k := int64(0)
+			for _, w := range g.w {
+				if w > 0 {
+					k++
+				}
+			}
+			if k > 1 {
+				rows, nz = c.Add(rows, 1), c.Add(nz, k)
+			}
+		}
+	} else {
+		sinks := c.Mul(present, wNodes)
+		arcs := sides
+		if !gen {
+			arcs = sidesPlain
+		}
+		cols = c.Add(cols, c.Mul(G, nNodes), sinks)
+		// Conservation at every node, the two arcs of every internal
+		// node, one row per sink.
+		rows = c.Add(rows, c.Mul(G, nNodes), c.Mul(2, c.Mul(G, nInt)), sinks)
+		nz = c.Add(nz, c.Mul(G, nNodes), c.Mul(2, c.Mul(G, nInt)), sinks, // conservation: in, children
+			c.Mul(2, c.Mul(G, nInt)), c.Mul(nInt, arcs), // arcs: the child and the tests
+			c.Mul(2, sinks)) // sinks
+	}
+	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
+	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
+	if solving {
+		s.Bytes = c.Add(s.Bytes, highsBaseBytes, c.Mul(highsColBytes, cols), c.Mul(highsRowBytes, rows), c.Mul(highsNZBytes, nz))
+	}
+	if c.Over {
+		s = backend.Size{Variables: math.MaxInt64, Constraints: math.MaxInt64, NonZeros: math.MaxInt64, Bytes: math.MaxInt64}
+	}
+	return s
+}
+
+// exactView is the binary view of the job's data within a quarter of its
+// memory cap: a view that does not fit is refused (wrapped in
+// backend.ErrInvalid), as the MILP over it, with a column per node and
+// test and a row per group and node, could not fit either.
+func exactView(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
+	limit := job.Budget.Limit() / 4
+	v, err := model.BinarizeBudget(ctx, job.Data, limit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, err
+	}
+	if v.Coarse {
+		return nil, backend.Invalidf("the binary view of the data (%d tests over %d rows) does not fit a quarter of the memory cap (%s), and the MILP over it could not fit the cap: refused before building it (raise --memory-limit)",
+			v.FullTests, v.N, backend.MB(limit))
+	}
+	return v, nil
+}
+
+// plan groups the rows for the MILP of o and refuses it, wrapped in
+// backend.ErrInvalid, when it cannot be stated (ErrInput) or its
+// estimate (with solving: HiGHS's copy included) passes the job's memory
+// cap or what a MILP solver can index.
+func plan(ctx context.Context, job *backend.Job, v *model.BinaryView, o Options, solving bool) (*Encoding, error) {
+	e, err := Plan(ctx, v, o)
+	if errors.Is(err, ErrInput) {
+		return nil, backend.Invalid(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := e.Size(solving)
+	what := fmt.Sprintf("the milp-flowoct MILP of depth %d", e.Opts.Depth)
+	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
+		return nil, backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
+	}
+	if err := job.Budget.Admit(s, what); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Size estimates the MILP a solve of the job builds first (see
+// Encoding.Size): the error objective's at its depth, the depth-0 MILP of
+// the depth-by-depth search of min-depth and min-size, the Benders
+// master without its cuts.
+func (b Backend) Size(job *backend.Job) (backend.Size, error) {
+	pr, err := prepare(context.Background(), job)
+	if err != nil {
+		return backend.Size{}, err
+	}
+	k := 0
+	if job.Problem.Objective == model.MinError {
+		k = job.Problem.MaxDepth
+	}
+	o := options(job, pr, k)
+	o.Benders = job.Options.String("formulation") == "benders"
+	e, err := Plan(context.Background(), pr.view, o)
+	if errors.Is(err, ErrInput) {
+		return backend.Size{}, backend.Invalid(err)
+	}
+	if err != nil {
+		return backend.Size{}, err
+	}
+	return e.Size(true), nil
+}
