@@ -173,7 +173,8 @@ const wholeGap = 0.9999
 // params are the MILP solver's parameters for a solve from start.
 func (s *search) params(start []float64) milp.Params {
 	job := s.job
-	p := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts, Start: start}
+	p := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts, Start: start,
+		MemoryLimit: job.Budget.Limit()}
 	if s.whole {
 		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
 		for k, v := range s.hopts {
@@ -427,6 +428,9 @@ func status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) mod
 		if st := model.StoppedStatus(ctx); st != "" {
 			return st
 		}
+		if sol.MemoryLimit {
+			return model.StatusMemory
+		}
 		if sol.TimeLimit {
 			return model.StatusTimeLimit
 		}
@@ -434,6 +438,9 @@ func status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) mod
 	}
 	if st := model.StoppedStatus(ctx); st != "" {
 		return st
+	}
+	if sol.MemoryLimit {
+		return model.StatusMemory
 	}
 	if sol.TimeLimit {
 		return model.StatusTimeLimit

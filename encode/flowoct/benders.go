@@ -16,9 +16,9 @@ func (e *Encoding) routing(ctx context.Context) error {
 	var val []float64
 	add := func(col int, v float64) { idx, val = append(idx, col), append(val, v) }
 	for g := range e.groups {
-		if g%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("writing the routing constraints: %w", err)
+		if g%8 == 0 {
+			if ctx.Err() != nil {
+				return fmt.Errorf("writing the routing constraints: %w", context.Cause(ctx))
 			}
 		}
 		for n := range e.nNodes {

@@ -210,7 +210,7 @@ func Plan(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error
 		depth = 0
 	}
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("%w: depth %d would need %d nodes per group of identical rows; the flow MILP takes depths up to %d", ErrInput, depth, 1<<(min(depth, 62)+1)-1, MaxDepth)
+		return nil, fmt.Errorf("%w: depth %d exceeds the deepest tree the flow MILP states (%d): it would need a flow variable at each of 2^%d-1 nodes for each group of identical rows", ErrInput, depth, MaxDepth, depth+1)
 	}
 	e.Opts.Depth = depth
 	e.nInt = 1<<depth - 1
@@ -465,7 +465,7 @@ func (e *Encoding) rows(ctx context.Context) error {
 		return nil
 	}
 	for g := range e.groups {
-		if g%256 == 0 {
+		if g%8 == 0 {
 			if ctx.Err() != nil {
 				return fmt.Errorf("writing the flow constraints: %w", context.Cause(ctx))
 			}
