@@ -278,7 +278,7 @@ const (
 	varDecay       = 0.95
 	claDecay       = 0.999
 	restartUnit    = 300 // conflicts per unit of the Luby sequence
-	ctxCheckPeriod = 256 // conflicts between two looks at the context
+	ctxCheckPeriod = 16  // conflicts between two looks at the context (a conflict on a formula of millions of clauses can take milliseconds)
 	// The learnt clauses are also reduced when their arena words exceed
 	// learntWordsFactor times those of the problem clauses (and
 	// minLearntWords).

@@ -370,7 +370,16 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 			return nil, err
 		}
 	}
-	sat.AddCNF(solver, f.CNF, 0)
+	if err := satodt.Load(ctx, solver, f.CNF); err != nil {
+		if c, ok := solver.(interface{ Close() error }); ok {
+			c.Close()
+		}
+		if ctx.Err() != nil {
+			out.Stopped = true
+			return out, nil
+		}
+		return nil, err
+	}
 	d := p.View.Data
 	dc := satodt.Descent{
 		Solver:  solver,

@@ -387,6 +387,19 @@ func (f *Formula) path(lits []sat.Lit, g, l int) []sat.Lit {
 	return lits
 }
 
+// Load adds the clauses of c to the solver, polling ctx as it goes (a
+// formula of millions of clauses takes seconds to load): when ctx ends
+// the solver holds part of them and the error is ctx's cause.
+func Load(ctx context.Context, solver sat.ClauseAdder, c *sat.CNF) error {
+	for i := range c.NumClauses() {
+		if i%(1<<16) == 0 && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		solver.AddClause(c.Clause(i)...)
+	}
+	return nil
+}
+
 // GroupSoft lists the indices (in Soft) of group g's soft literals.
 func (f *Formula) GroupSoft(g int) []int { return f.groupSoft[g] }
 

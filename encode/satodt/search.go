@@ -129,8 +129,12 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		return nil, err
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
-	solver, err := s.open(f.CNF, start)
+	solver, err := s.open(ctx, f.CNF, start)
 	if err != nil {
+		if ctx.Err() != nil {
+			out.Stopped = true
+			return out, nil
+		}
 		return nil, err
 	}
 	defer closeSolver(solver)
@@ -222,7 +226,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	if err != nil {
 		return nil, err
 	}
-	solver, err := s.open(nil, f.Values(p, greedy))
+	solver, err := s.open(ctx, nil, f.Values(p, greedy))
 	if err != nil {
 		return nil, err
 	}
@@ -341,10 +345,10 @@ func misclassified(p *Prepared, g *model.Graph, in []bool) []int {
 const restartUnit = 100
 
 // open makes the search's solver (odtkit's CDCL when NewSolver is nil)
-// with the clauses of c (when not nil), the restart unit and, where the
-// solver takes them, the phases of start (a value per variable, entry 0
-// unused).
-func (s Settings) open(c *sat.CNF, start []bool) (sat.Solver, error) {
+// with the clauses of c (when not nil; loaded under ctx), the restart
+// unit and, where the solver takes them, the phases of start (a value
+// per variable, entry 0 unused).
+func (s Settings) open(ctx context.Context, c *sat.CNF, start []bool) (sat.Solver, error) {
 	var solver sat.Solver = sat.NewCDCL()
 	if s.NewSolver != nil {
 		var err error
@@ -358,7 +362,10 @@ func (s Settings) open(c *sat.CNF, start []bool) (sat.Solver, error) {
 				return nil, err
 			}
 		}
-		sat.AddCNF(solver, c, 0)
+		if err := Load(ctx, solver, c); err != nil {
+			closeSolver(solver)
+			return nil, err
+		}
 	}
 	if r, ok := solver.(interface{ SetRestartUnit(int) }); ok {
 		r.SetRestartUnit(restartUnit)
