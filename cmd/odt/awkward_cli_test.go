@@ -17,13 +17,13 @@ import (
 	"github.com/odtkit/odtkit/model/modeltest"
 )
 
-// numericCSV is seeded numeric data of rows × cols as CSV text; 10,000
-// × 20 is the data of longProblem: blossom at depth 4 searches it for
-// minutes, milp-odt writes its depth-3 formulation for seconds.
-func numericCSV(t *testing.T, rows, cols int) string {
+// numericCSV is the 10,000-row × 20-column numeric data of longProblem
+// as CSV text: blossom at depth 4 searches it for minutes, milp-odt
+// writes its depth-3 formulation for seconds.
+func numericCSV(t *testing.T) string {
 	t.Helper()
 	var sb strings.Builder
-	if err := modeltest.WriteCSV(&sb, modeltest.Numeric(rows, cols, 1)); err != nil {
+	if err := modeltest.WriteCSV(&sb, modeltest.Numeric(10_000, 20, 1)); err != nil {
 		t.Fatal(err)
 	}
 	return sb.String()
@@ -119,7 +119,7 @@ func wroteFile(name string, fragments ...string) func(t *testing.T, dir string) 
 // TestAwkwardCLI: reading, output files, exit codes and messages of the
 // command line.
 func TestAwkwardCLI(t *testing.T) {
-	big := numericCSV(t, 10_000, 20)
+	big := numericCSV(t)
 	term := syscall.SIGTERM
 	runAwkward(t, []awkwardCase{
 		// Reading honours the time limit and signals, also while waiting
@@ -344,7 +344,7 @@ func TestExportHeaderDecodeCommand(t *testing.T) {
 func TestSolveOutputTwoSignals(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "big.csv")
-	if err := os.WriteFile(data, []byte(numericCSV(t, 10_000, 20)), 0o644); err != nil {
+	if err := os.WriteFile(data, []byte(numericCSV(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.json")

@@ -57,7 +57,7 @@ func TestAwkwardDeepFormulations(t *testing.T) {
 		t.Skip("long: solves and exports at the edge of their limits")
 	}
 	crash := []string{"goroutine ", "runtime.", "internal error", "makeslice"}
-	num := map[string]string{"num.csv": numericCSV(t, 5000, 300)}
+	num := numericFile(t, 5000, 300) // 1.5 million thresholds: a binary view beyond any formula
 	var cases []awkwardCase
 	for _, depth := range []string{"20", "25", "40", "48", "1000"} {
 		cases = append(cases, awkwardCase{name: "sat-odt depth " + depth,
@@ -78,12 +78,12 @@ func TestAwkwardDeepFormulations(t *testing.T) {
 			code: 2, stderr: []string{"depth 48 exceeds the deepest tree the flow MILP states (12)"}, absent: crash, limit: 2, limitMB: 200},
 		awkwardCase{name: "milp-flowoct export depth 12", args: []string{"export", "--to", "lp", "--backend", "milp-flowoct", "--depth", "12", "--memory-limit", "200", "$T/vote.txt", "-o", "$D/f.lp"},
 			code: 2, stderr: []string{"memory cap of 200.0 MiB"}, absent: append(crash, "context canceled"), limitMB: 200, after: noTemp()},
-		awkwardCase{name: "milp-flowoct depth 2 on 1.5M thresholds", args: []string{"solve", "--backend", "milp-flowoct", "--depth", "2", "--time-limit", "20s", "--memory-limit", "400", "$D/num.csv"},
-			files: num, code: 2, stderr: []string{"refused before building it"}, absent: crash, limit: 20, limitMB: 400},
-		awkwardCase{name: "sat-odd skeleton 1,2 on 1.5M thresholds", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--time-limit", "5s", "--memory-limit", "400", "$D/num.csv"},
-			files: num, code: 2, stderr: []string{"refused before building it"}, absent: crash, limit: 5, limitMB: 400},
-		awkwardCase{name: "sat-odd SIGTERM on 1.5M thresholds", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "$D/num.csv"},
-			files: num, signal: syscall.SIGTERM, signalAt: []time.Duration{1500 * time.Millisecond},
+		awkwardCase{name: "milp-flowoct depth 2 on 1.5M thresholds", args: []string{"solve", "--backend", "milp-flowoct", "--depth", "2", "--time-limit", "20s", "--memory-limit", "400", num},
+			code: 2, stderr: []string{"refused before building it"}, absent: crash, limit: 20, limitMB: 400},
+		awkwardCase{name: "sat-odd skeleton 1,2 on 1.5M thresholds", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--time-limit", "5s", "--memory-limit", "400", num},
+			code: 2, stderr: []string{"refused before building it"}, absent: crash, limit: 5, limitMB: 400},
+		awkwardCase{name: "sat-odd SIGTERM on 1.5M thresholds", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", num},
+			signal: syscall.SIGTERM, signalAt: []time.Duration{1500 * time.Millisecond},
 			code: 0, stdout: []string{"status:      cancelled"}, absent: crash, limit: 1.5},
 		awkwardCase{name: "sat-odd skeleton 1,1000000", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,1000000", "--time-limit", "5s", "--memory-limit", "300", "$T/iris.csv"},
 			code: 2, stderr: []string{"memory cap of 300.0 MiB", "refused before building it"}, absent: crash, limit: 5, limitMB: 300},

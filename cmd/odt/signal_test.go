@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,19 +23,30 @@ import (
 // longProblem writes the 10,000-row × 20-column numeric file of the scale
 // tests (seeded): blossom at depth 4 runs for minutes on it (its first model,
 // the greedy tree, comes within a second).
-func longProblem(t *testing.T) string {
+func longProblem(t *testing.T) string { return numericFile(t, 10_000, 20) }
+
+// numericFile writes seeded numeric data of rows × cols to a file and
+// returns its path. The test process then gives the memory back: a
+// child's peak resident memory counts what it shares with its parent at
+// start.
+func numericFile(t *testing.T, rows, cols int) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "numeric-10k.csv")
+	p := filepath.Join(t.TempDir(), fmt.Sprintf("numeric-%dx%d.csv", rows, cols))
 	f, err := os.Create(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := modeltest.WriteCSV(f, modeltest.Numeric(10_000, 20, 1)); err != nil {
+	w := bufio.NewWriter(f)
+	if err := modeltest.WriteCSV(w, modeltest.Numeric(rows, cols, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+	debug.FreeOSMemory()
 	return p
 }
 
