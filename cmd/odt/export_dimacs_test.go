@@ -17,6 +17,7 @@ type dimacsResult struct {
 	Errors    int        `json:"errors"`
 	Optimal   bool       `json:"optimal"`
 	Bound     float64    `json:"lower_bound"`
+	Claimed   *float64   `json:"claimed_bound"`
 	Model     *jsonModel `json:"model"`
 }
 
@@ -107,8 +108,14 @@ func TestDIMACSMinisat(t *testing.T) {
 			}
 			r := odtJSON(t, append(append([]string{"decode", "--format", "json"}, flags...), data, out)...)
 			if !c.sat {
+				// minisat's UNSAT comes with no proof: it is a claim, not
+				// a bound, until the user trusts the solver.
+				if r.Status != "no-solution" || r.Model != nil || r.Claimed == nil {
+					t.Fatalf("%s: decode status %q, model %v, claimed bound %v", name, r.Status, r.Model != nil, r.Claimed)
+				}
+				r = odtJSON(t, append(append([]string{"decode", "--format", "json", "--opt", "trust-solver=true"}, flags...), data, out)...)
 				if r.Status != "infeasible" || r.Model != nil {
-					t.Fatalf("%s: decode status %q, model %v", name, r.Status, r.Model != nil)
+					t.Fatalf("%s: trusted decode status %q, model %v", name, r.Status, r.Model != nil)
 				}
 				// A refuted depth bounds the minimum depth.
 				if c.maxNodes == 0 && len(c.opts) == 0 && r.Bound != float64(c.depth+1) {
@@ -150,7 +157,26 @@ func TestDIMACSBadRequests(t *testing.T) {
 		}
 		return p
 	}
-	allFalse := write("zero.out", "s SATISFIABLE\nv 0\n")
+	// Every variable false: a whole model that breaks the formula.
+	vars := 0
+	if b, err := os.ReadFile(cnf); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 4 && f[0] == "p" {
+				vars, _ = strconv.Atoi(f[2])
+			}
+		}
+	}
+	if vars == 0 {
+		t.Fatal("the export has no problem line")
+	}
+	var neg strings.Builder
+	neg.WriteString("s SATISFIABLE\nv")
+	for v := 1; v <= vars; v++ {
+		neg.WriteString(" -" + strconv.Itoa(v))
+	}
+	neg.WriteString(" 0\n")
+	allFalse := write("false.out", neg.String())
+	empty := write("empty.out", "s SATISFIABLE\nv 0\n")
 	garbage := write("garbage.out", "s SATISFIABLE\nv 1 two 0\n")
 	for _, c := range []struct {
 		args []string
@@ -161,6 +187,7 @@ func TestDIMACSBadRequests(t *testing.T) {
 		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--opt", "counter=abacus", data, "-o", cnf}, "counter"},
 		{[]string{"export", "--to", "dimacs", "--encoding", "depth", "--objective", "error", data, "-o", cnf}, "does not solve objective"},
 		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, allFalse}, "falsifies clause"},
+		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, empty}, "no value to variable 1 "},
 		{[]string{"decode", "--encoding", "depth", "--depth", "4", data, garbage}, "not a literal"},
 	} {
 		_, stderr, code := odt(t, c.args...)
