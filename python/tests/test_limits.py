@@ -50,8 +50,11 @@ def _alive(pid):
 
 def test_keyboard_interrupt_kills_child(tmp_path):
     script = tmp_path / "fit.py"
+    # A shell's background job inherits SIGINT ignored, and Python then raises
+    # no KeyboardInterrupt: install the handler a terminal session has.
     script.write_text(textwrap.dedent("""
-        import sys
+        import signal, sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.path[:0] = %r
         from test_limits import hard_rows
         from odtkit import OptimalTreeClassifier
@@ -76,7 +79,14 @@ def test_keyboard_interrupt_kills_child(tmp_path):
     time.sleep(0.3)
     assert _alive(child)
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=20)
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()  # the odt child dies with it (parent-death signal) or is killed below
+        out, err = p.communicate()
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+        raise AssertionError("the Python process did not stop on SIGINT within 20 s")
     assert "interrupted" in out and "finished" not in out
     assert "KeyboardInterrupt" in err
     assert p.returncode != 0
