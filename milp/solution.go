@@ -15,8 +15,10 @@ import (
 type SolutionFile struct {
 	// Format names the solver output recognised: "highs" (HiGHS's
 	// --solution_file, raw or sparse style), "cbc" (CBC's solu file),
-	// "glpk-raw" (glpsol -w), "glpk-print" (glpsol -o) or "lp_solve"
-	// (lp_solve's printed solution, -S3 or -S4).
+	// "glpk-raw" (glpsol -w), "glpk-print" (glpsol -o), "gurobi"
+	// (Gurobi's .sol), "scip" (SCIP's write solution), "cplex" (CPLEX's
+	// XML solution), "lp_solve" (lp_solve's printed solution, -S3 or
+	// -S4) or "symphony" (SYMPHONY's printed solution).
 	Format string
 	// Status is how the solve ended, as the file states it: StatusOptimal
 	// is the solver's claim (within its own gap tolerance), not a proof.
@@ -34,12 +36,18 @@ type SolutionFile struct {
 // solution of the model in a known format.
 var ErrSolution = errors.New("not a solution file of the model")
 
-// ReadSolution reads the output of HiGHS (--solution_file, with
-// write_solution_style 0 or 4), CBC (solve solu FILE), GLPK (glpsol
-// -w FILE or -o FILE) or lp_solve (its standard output, lp_solve -fmps
-// FILE -S4) for m, written by WriteMPS (so that the column order is the
-// model's). Columns the file does not mention are 0 (CBC
-// and sparse HiGHS files list only non-zeros). Errors name the line.
+// ReadSolution reads a MILP solver's answer for m, written by WriteMPS
+// or WriteLP (so that the columns are the model's), recognised from its
+// content: HiGHS (--solution_file, with write_solution_style 0 or 4),
+// CBC (solve solu FILE), GLPK (glpsol -w FILE or -o FILE), Gurobi (a
+// .sol file), SCIP (write solution FILE), CPLEX (its XML solution),
+// lp_solve (its printed solution, -S3 or -S4) or SYMPHONY (its printed
+// solution, symphony -F FILE). Where a format lists only the non-zero
+// values (CBC, sparse HiGHS, SCIP, SYMPHONY, CPLEX's write levels 3),
+// a column it does not mention is 0 by that format's definition; where
+// it lists every value (raw HiGHS, GLPK, Gurobi, lp_solve, CPLEX's
+// write level 1), a column missing is an error naming it. Errors name
+// the line.
 func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
@@ -80,10 +88,18 @@ func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 		err = sr.glpkPrint()
 	case first != "" && cbcStatus(first) != "":
 		err = sr.cbc()
-	case lpSolveOutput(lines):
+	case strings.HasPrefix(first, "# Solution for model") || strings.HasPrefix(first, "# Objective value"):
+		err = sr.gurobi()
+	case strings.HasPrefix(first, "solution status:"):
+		err = sr.scip()
+	case strings.HasPrefix(first, "<?xml") || strings.HasPrefix(first, "<CPLEXSolution"):
+		err = sr.cplex()
+	case sr.lpSolveStart() >= 0:
 		err = sr.lpSolve()
+	case sr.symphonyStart() >= 0:
+		err = sr.symphony()
 	default:
-		return nil, fmt.Errorf("%w: unknown format (want the output of highs --solution_file, cbc ... solu, glpsol -w / -o, or lp_solve -S4)", ErrSolution)
+		return nil, fmt.Errorf("%w: unknown format (want the output of highs, cbc, glpsol, gurobi, scip, cplex, lp_solve or symphony)", ErrSolution)
 	}
 	if err != nil {
 		return nil, err
@@ -96,6 +112,8 @@ type solReader struct {
 	lines  []string
 	byName map[string]int
 	sol    SolutionFile
+	// seen marks the columns the file gave a value.
+	seen []bool
 }
 
 func (sr *solReader) errf(line int, format string, a ...any) error {
@@ -120,6 +138,9 @@ func (sr *solReader) set(line int, name string, index int, v float64) error {
 	if sr.sol.X == nil {
 		sr.sol.X = make([]float64, len(sr.m.Columns))
 	}
+	if sr.seen == nil {
+		sr.seen = make([]bool, len(sr.m.Columns))
+	}
 	j := index
 	if name != "" {
 		var ok bool
@@ -133,7 +154,25 @@ func (sr *solReader) set(line int, name string, index int, v float64) error {
 	if j < 0 || j >= len(sr.m.Columns) {
 		return sr.errf(line, "column %d out of range (the model has %d)", index+1, len(sr.m.Columns))
 	}
-	sr.sol.X[j] = v
+	if sr.seen[j] {
+		return sr.errf(line, "a second value for column %q", sr.m.Columns[j].Name)
+	}
+	sr.sol.X[j], sr.seen[j] = v, true
+	return nil
+}
+
+// requireAll is the check of a format that lists every column: the
+// first column without a value is an error (the file is cut short or
+// was written for another model).
+func (sr *solReader) requireAll() error {
+	if sr.sol.X == nil {
+		return nil
+	}
+	for j, ok := range sr.seen {
+		if !ok {
+			return sr.errf(len(sr.lines), "no value for column %q (%d of %d); this format lists every column", sr.m.Columns[j].Name, j+1, len(sr.m.Columns))
+		}
+	}
 	return nil
 }
 
@@ -448,71 +487,5 @@ func (sr *solReader) glpkPrint() error {
 		return sr.errf(len(sr.lines)-1, "%d column values, the model has %d columns", seen, len(sr.m.Columns))
 	}
 	sr.keepX()
-	return nil
-}
-
-// lpSolveOutput reports whether lines are lp_solve's output: a line of
-// its objective value, or of its word that there is no solution (after
-// the warnings it may print about the model).
-func lpSolveOutput(lines []string) bool {
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "Value of objective function:") || strings.HasPrefix(t, "This problem is infeasible") ||
-			strings.HasPrefix(t, "This problem is unbounded") || strings.HasPrefix(t, "The model is sub-optimal") {
-			return true
-		}
-	}
-	return false
-}
-
-// lpSolve reads lp_solve's printed solution: "Value of objective
-// function: V", then "Actual values of the variables:" and one "name
-// value" line per column (every column), up to the constraints' section.
-// lp_solve says nothing of optimality unless it stopped early ("The model
-// is sub-optimal"): a printed solution is its claimed optimum.
-func (sr *solReader) lpSolve() error {
-	sr.sol.Format = "lp_solve"
-	sr.sol.Status, sr.sol.SolverStatus = StatusOptimal, "optimal"
-	inVars, seen := false, 0
-	for ln, l := range sr.lines {
-		t := strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(t, "This problem is infeasible"):
-			sr.sol.Status, sr.sol.SolverStatus = StatusInfeasible, t
-			return nil
-		case strings.HasPrefix(t, "This problem is unbounded"):
-			sr.sol.Status, sr.sol.SolverStatus = StatusNoSolution, t
-			return nil
-		case strings.HasPrefix(t, "The model is sub-optimal"):
-			sr.sol.Status, sr.sol.SolverStatus = StatusFeasible, t
-		case strings.HasPrefix(t, "Value of objective function:"):
-			if err := sr.objective(ln, strings.TrimSpace(strings.TrimPrefix(t, "Value of objective function:"))); err != nil {
-				return err
-			}
-		case strings.HasPrefix(t, "Actual values of the variables"):
-			inVars = true
-		case strings.HasPrefix(t, "Actual values of the constraints"), strings.HasPrefix(t, "Dual value"):
-			inVars = false
-		case inVars && t != "":
-			f := strings.Fields(t)
-			if len(f) != 2 {
-				return sr.errf(ln, "want \"name value\", got %q", t)
-			}
-			v, err := sr.num(ln, f[1])
-			if err != nil {
-				return err
-			}
-			if err := sr.set(ln, f[0], -1, v); err != nil {
-				return err
-			}
-			seen++
-		}
-	}
-	if !sr.sol.HasObjective {
-		return sr.errf(len(sr.lines)-1, "no \"Value of objective function:\" line")
-	}
-	if seen != len(sr.m.Columns) {
-		return sr.errf(len(sr.lines)-1, "%d column values, the model has %d columns (is the output cut short?)", seen, len(sr.m.Columns))
-	}
 	return nil
 }

@@ -79,6 +79,79 @@ Objective:  obj = -8 (MINimum)
 
 Integer feasibility conditions:
 `,
+	"gurobi": `# Solution for model t
+# Objective value = -8
+x 0
+y 4
+a_very_long_column_name 0
+`,
+	"scip": `solution status: optimal solution found
+objective value:                                   -8
+y                                                   4 	(obj:-2)
+`,
+	"cplex": `<?xml version = "1.0" encoding="UTF-8" standalone="yes"?>
+<CPLEXSolution version="1.2">
+ <header
+   problemName="t.mps"
+   solutionName="incumbent"
+   solutionIndex="-1"
+   objectiveValue="-8"
+   solutionTypeValue="3"
+   solutionTypeString="primal"
+   solutionStatusValue="101"
+   solutionStatusString="integer optimal solution"
+   solutionMethodString="mip"
+   primalFeasible="1"
+   dualFeasible="1"
+   MIPNodes="0"
+   MIPIterations="2"
+   writeLevel="1"/>
+ <quality
+   epInt="1.0000000000000001e-05"
+   epRHS="9.9999999999999995e-07"
+   maxIntInfeas="0"
+   maxPrimalInfeas="0"
+   maxX="4"
+   maxSlack="0"/>
+ <linearConstraints>
+  <constraint name="c1" index="0" slack="0"/>
+ </linearConstraints>
+ <variables>
+  <variable name="x" index="0" value="0"/>
+  <variable name="y" index="1" value="4"/>
+  <variable name="a_very_long_column_name" index="2" value="0"/>
+ </variables>
+</CPLEXSolution>
+`,
+	"lp_solve": `
+Value of objective function: -8.00000000
+
+Actual values of the variables:
+x                               0
+y                               4
+a_very_long_column_name         0
+
+Actual values of the constraints:
+c1                              4
+`,
+	"symphony": `==========================================================
+==  Welcome to the SYMPHONY MILP Solver
+==========================================================
+Solving...
+****************************************************
+* Optimal Solution Found                           *
+* Now displaying stats and best solution found...  *
+****************************************************
+Number of solutions found:      1
+===========================================================
+Solution Found: Node 0, Level 0
+Solution Cost: -8.0000000000
++++++++++++++++++++++++++++++++++++++++++++++++++++
+Column names and values of nonzeros in the solution
++++++++++++++++++++++++++++++++++++++++++++++++++++
+y                                                  4.0000000000
+
+`,
 }
 
 func TestReadSolution(t *testing.T) {
@@ -91,7 +164,11 @@ func TestReadSolution(t *testing.T) {
 		if want := strings.TrimSuffix(name, "-sparse"); sol.Format != want {
 			t.Errorf("%s: format %q", name, sol.Format)
 		}
-		if sol.Status != StatusOptimal || !sol.HasObjective || sol.Objective != -8 {
+		want := StatusOptimal
+		if name == "gurobi" {
+			want = StatusFeasible // a .sol file states no status
+		}
+		if sol.Status != want || !sol.HasObjective || sol.Objective != -8 {
 			t.Errorf("%s: status %s, objective %v (%v)", name, sol.Status, sol.Objective, sol.HasObjective)
 		}
 		if len(sol.X) != 3 || sol.X[0] != 0 || sol.X[1] != 4 || sol.X[2] != 0 {
@@ -109,10 +186,16 @@ func TestReadSolutionNoSolution(t *testing.T) {
 		text string
 		want Status
 	}{
-		"highs time limit": {"Model status\nTime limit reached\n\n# Primal solution values\nNone\n\n# Dual solution values\nNone\n", StatusNoSolution},
-		"highs infeasible": {"Model status\nInfeasible\n\n# Primal solution values\nNone\n", StatusInfeasible},
-		"cbc infeasible":   {"Infeasible - objective value 0.00000000\n", StatusInfeasible},
-		"glpk empty":       {"c Problem: t\ns mip 1 3 n 0\ne o f\n", StatusInfeasible},
+		"highs time limit":     {"Model status\nTime limit reached\n\n# Primal solution values\nNone\n\n# Dual solution values\nNone\n", StatusNoSolution},
+		"highs infeasible":     {"Model status\nInfeasible\n\n# Primal solution values\nNone\n", StatusInfeasible},
+		"cbc infeasible":       {"Infeasible - objective value 0.00000000\n", StatusInfeasible},
+		"glpk empty":           {"c Problem: t\ns mip 1 3 n 0\ne o f\n", StatusInfeasible},
+		"scip infeasible":      {"solution status: infeasible\nno solution available\n", StatusInfeasible},
+		"scip time limit":      {"solution status: time limit reached\nno solution available\n", StatusNoSolution},
+		"cplex infeasible":     {"<?xml version = \"1.0\"?>\n<CPLEXSolution version=\"1.2\"><header solutionStatusValue=\"103\" solutionStatusString=\"integer infeasible\"/></CPLEXSolution>\n", StatusInfeasible},
+		"lp_solve infeasible":  {"\nThis problem is infeasible\n", StatusInfeasible},
+		"symphony infeasible":  {"Welcome to the SYMPHONY MILP Solver\n****\n* Problem Found Infeasible in Preprocessing        *\n****\n", StatusInfeasible},
+		"symphony no solution": {"Welcome to the SYMPHONY MILP Solver\n* Time Limit Reached                               *\nNo Solution Found\n", StatusNoSolution},
 	} {
 		sol, err := ReadSolution(strings.NewReader(c.text), m)
 		if err != nil {
@@ -127,17 +210,27 @@ func TestReadSolutionNoSolution(t *testing.T) {
 func TestReadSolutionErrors(t *testing.T) {
 	m := solModel()
 	for name, c := range map[string]struct{ text, want string }{
-		"unknown format":    {"hello\n", "unknown format"},
-		"unknown column":    {strings.Replace(solFiles["highs"], "x 0", "w 0", 1), `no column "w"`},
-		"column count":      {strings.Replace(solFiles["highs"], "# Columns 3", "# Columns 4", 1), "4 columns, the model has 3"},
-		"not a number":      {strings.Replace(solFiles["highs"], "y 4", "y four", 1), "line 9"},
-		"infinite":          {strings.Replace(solFiles["cbc"], " 4 ", " inf ", 1), "not a finite number"},
-		"cbc index":         {strings.Replace(solFiles["cbc"], "      1 y", "      2 y", 1), "is column 1 of the model, not 2"},
-		"glpk out of range": {strings.Replace(solFiles["glpk-raw"], "j 3 0", "j 9 0", 1), "column 9 out of range"},
-		"glpk lp":           {strings.Replace(solFiles["glpk-raw"], "s mip 1 3 o -8", "s bas 1 3 f f -8", 1), "a MIP solution"},
-		"highs cut short":   {solFiles["highs"][:strings.Index(solFiles["highs"], "y 4")], "highs file truncated (it ends after line 8)"},
-		"highs status only": {"Model status\nOptimal\n", "highs file truncated (it ends after line 2)"},
-		"glpk print short":  {strings.Replace(solFiles["glpk-print"], "     2 y            *              4             0             5 \n", "", 1), "2 column values, the model has 3"},
+		"unknown format":     {"hello\n", "unknown format"},
+		"unknown column":     {strings.Replace(solFiles["highs"], "x 0", "w 0", 1), `no column "w"`},
+		"column count":       {strings.Replace(solFiles["highs"], "# Columns 3", "# Columns 4", 1), "4 columns, the model has 3"},
+		"not a number":       {strings.Replace(solFiles["highs"], "y 4", "y four", 1), "line 9"},
+		"infinite":           {strings.Replace(solFiles["cbc"], " 4 ", " inf ", 1), "not a finite number"},
+		"cbc index":          {strings.Replace(solFiles["cbc"], "      1 y", "      2 y", 1), "is column 1 of the model, not 2"},
+		"glpk out of range":  {strings.Replace(solFiles["glpk-raw"], "j 3 0", "j 9 0", 1), "column 9 out of range"},
+		"glpk lp":            {strings.Replace(solFiles["glpk-raw"], "s mip 1 3 o -8", "s bas 1 3 f f -8", 1), "a MIP solution"},
+		"highs cut short":    {solFiles["highs"][:strings.Index(solFiles["highs"], "y 4")], "highs file truncated (it ends after line 8)"},
+		"highs status only":  {"Model status\nOptimal\n", "highs file truncated (it ends after line 2)"},
+		"gurobi cut short":   {strings.TrimSuffix(solFiles["gurobi"], "a_very_long_column_name 0\n"), `no value for column "a_very_long_column_name"`},
+		"gurobi twice":       {solFiles["gurobi"] + "y 4\n", `a second value for column "y"`},
+		"lp_solve cut short": {strings.Replace(solFiles["lp_solve"], "x                               0\n", "", 1), `no value for column "x"`},
+		"lp_solve no values": {"\nValue of objective function: -8\n", "no \"Actual values of the variables:\" block"},
+		"cplex level 2":      {strings.Replace(solFiles["cplex"], `writeLevel="1"`, `writeLevel="2"`, 1), "only the discrete variables"},
+		"cplex cut short":    {strings.Replace(solFiles["cplex"], `  <variable name="x" index="0" value="0"/>`, "", 1), `no value for column "x"`},
+		"cplex broken xml":   {solFiles["cplex"][:200], "not a CPLEX XML solution"},
+		"scip unknown col":   {strings.Replace(solFiles["scip"], "y   ", "q   ", 1), `no column "q"`},
+		"symphony cut short": {solFiles["symphony"][:strings.Index(solFiles["symphony"], "Solution Found:")], "but no \"Solution Cost:\" line"},
+		"symphony indices":   {strings.Replace(solFiles["symphony"], "Column names", "User indices", 1), "column indices, not names"},
+		"glpk print short":   {strings.Replace(solFiles["glpk-print"], "     2 y            *              4             0             5 \n", "", 1), "2 column values, the model has 3"},
 	} {
 		_, err := ReadSolution(strings.NewReader(c.text), m)
 		if !errors.Is(err, ErrSolution) || !strings.Contains(err.Error(), c.want) {

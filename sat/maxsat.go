@@ -137,6 +137,12 @@ const (
 // Answer is a MaxSAT or PB solver's answer.
 type Answer struct {
 	Status OptStatus
+	// Format is the form of the output: "" for the evaluations' form
+	// ("s", "o" and "v" lines), "z3" for z3's.
+	Format string
+	// Said is the solver's own status word when it differs from Status
+	// (z3's "sat" for an optimization it finished).
+	Said string
 	// Model is the last model given (indexed by variable; nil if none).
 	Model []bool
 	// Cost is the last "o" line's value (HasCost false without one).
@@ -175,6 +181,8 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 	var model, has []bool
 	inBlock := false
 	lineNo := 0
+	z3, first := false, true
+	var def z3Def // where z3's model is being read
 	set := func(v int, val bool) error {
 		if v < 1 || v > 1<<30 {
 			return fmt.Errorf("line %d: variable %d out of range", lineNo, v)
@@ -192,6 +200,20 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 		lineNo++
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
+			continue
+		}
+		if first {
+			// z3's answer starts with "sat", "unsat", ...
+			first = false
+			if st, ok := z3Status[line]; ok {
+				z3, seen, a.Format, a.Status, a.Said = true, true, "z3", st, line
+				continue
+			}
+		}
+		if z3 {
+			if err := z3Line(a, &def, line, lineNo, nvars, set); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		f := strings.Fields(line)
@@ -262,8 +284,11 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading solver output: %w", err)
 	}
+	if def.state != 0 {
+		return nil, fmt.Errorf("z3's definition of variable %d is cut short at the end", def.v)
+	}
 	if !seen {
-		return nil, errors.New("no status line (\"s OPTIMUM FOUND\", \"s SATISFIABLE\", \"s UNSATISFIABLE\" or \"s UNKNOWN\")")
+		return nil, errors.New("no status line (want a MaxSAT or PB solver's \"s OPTIMUM FOUND\", \"s SATISFIABLE\", \"s UNSATISFIABLE\" or \"s UNKNOWN\", or z3's \"sat\", \"unsat\", \"unknown\" or \"timeout\" first)")
 	}
 	if len(model) > 0 {
 		a.Model = model
@@ -274,7 +299,95 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 		}
 	}
 	if (a.Status == OptOptimum || a.Status == OptSatisfiable) && a.Model == nil {
+		if a.Format == "z3" {
+			return nil, fmt.Errorf("z3 answered %q but printed no model (run z3 with -model)", a.Said)
+		}
 		return nil, fmt.Errorf("status %q but no model (\"v\" lines)", a.Status)
 	}
 	return a, nil
+}
+
+// z3Status maps the first line of z3's answer to a WCNF or OPB file to a
+// status. z3 prints "sat" once its optimization has ended, so "sat"
+// claims the optimum; "timeout" and "unknown" claim nothing.
+var z3Status = map[string]OptStatus{
+	"sat":     OptOptimum,
+	"unsat":   OptUnsatisfiable,
+	"unknown": OptUnknown,
+	"timeout": OptUnknown,
+}
+
+// z3Line reads a line of z3's answer after its status: the model, as
+// "(define-fun k!N () Bool true)" definitions (variable N of the file,
+// over one or several lines, possibly inside a "(model ...)" or "( ...
+// )" wrapper), and the objective's value, a line holding only a whole
+// number (the soft clauses' cost for WCNF, the min: objective for
+// OPB). A definition is read from its own tokens: define-fun, the name,
+// "(", ")", Bool and the value must come in one line each or together.
+func z3Line(a *Answer, d *z3Def, line string, lineNo, nvars int, set func(int, bool) error) error {
+	if x, err := strconv.ParseInt(line, 10, 64); err == nil {
+		if a.HasCost {
+			return fmt.Errorf("line %d: a second objective value %q (odtkit's files have one objective)", lineNo, line)
+		}
+		a.Cost, a.HasCost = x, true
+		return nil
+	}
+	toks := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(line))
+	for _, t := range toks {
+		switch d.state {
+		case 0: // outside a definition
+			switch t {
+			case "(", ")", "model":
+			case "define-fun":
+				d.state = 1
+			default:
+				return fmt.Errorf("line %d: unexpected %q in z3's model", lineNo, t)
+			}
+		case 1: // the name
+			v, ok := z3Var(t)
+			if !ok || nvars > 0 && v > nvars {
+				return fmt.Errorf("line %d: z3 names a variable %q (want k!N or xN, variable N of the file's %d)", lineNo, t, nvars)
+			}
+			d.v, d.state = v, 2
+		case 2, 3, 4: // "(", ")", "Bool"
+			want := [...]string{"(", ")", "Bool"}[d.state-2]
+			if t != want {
+				return fmt.Errorf("line %d: want %q in z3's definition of variable %d, got %q", lineNo, want, d.v, t)
+			}
+			d.state++
+		case 5: // the value
+			if t != "true" && t != "false" {
+				return fmt.Errorf("line %d: variable %d has value %q (want true or false)", lineNo, d.v, t)
+			}
+			if err := set(d.v, t == "true"); err != nil {
+				return err
+			}
+			d.state = 6
+		case 6: // the closing parenthesis
+			if t != ")" {
+				return fmt.Errorf("line %d: want \")\" after the value of variable %d, got %q", lineNo, d.v, t)
+			}
+			d.state = 0
+		}
+	}
+	return nil
+}
+
+// z3Def is where z3Line is inside a definition.
+type z3Def struct {
+	state, v int
+}
+
+// z3Var reads z3's name of a file's variable N: k!N (its WCNF and OPB
+// readers) or xN.
+func z3Var(name string) (int, bool) {
+	s, ok := strings.CutPrefix(name, "k!")
+	if !ok {
+		s, ok = strings.CutPrefix(name, "x")
+	}
+	v, err := strconv.Atoi(s)
+	if !ok || err != nil || v < 1 || strings.HasPrefix(s, "+") || strings.HasPrefix(s, "0") {
+		return 0, false
+	}
+	return v, true
 }

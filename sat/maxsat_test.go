@@ -22,6 +22,8 @@ func TestParseAnswerForms(t *testing.T) {
 		"named with ~":          "s OPTIMUM FOUND\nv x1 ~x2 x3 x4\n",
 		"clasp blocks, last":    "c Answer: 1\nv -1 2 -3 -4 0\no 7\nc Answer: 2\nv 1 -2 3 4 0\no 3\ns OPTIMUM FOUND\n",
 		"blocks, cost before v": "o 7\nv -1 -2 -3 4 0\no 3\nv 1 -2\nv 3 4 0\ns SATISFIABLE\n",
+		"z3 4.8":                "sat\n(define-fun k!1 () Bool\n  true)\n(define-fun k!3 () Bool\n  true)\n(define-fun k!2 () Bool\n  false)\n(define-fun k!4 () Bool\n  true)\n   3\n",
+		"z3 model wrapper":      "sat\n(\n  (define-fun x4 () Bool true)\n  (define-fun x2 () Bool false)\n  (define-fun x1 () Bool true) (define-fun x3 () Bool true)\n)\n3\n",
 	}
 	for name, text := range cases {
 		a, err := ParseAnswer(strings.NewReader(text), 4)
@@ -34,7 +36,7 @@ func TestParseAnswerForms(t *testing.T) {
 				t.Errorf("%s: variable %d is %v, want %v", name, v, got, want[v])
 			}
 		}
-		if strings.Contains(text, "o 3") && (!a.HasCost || a.Cost != 3) {
+		if (strings.Contains(text, "o 3") || strings.HasSuffix(text, "3\n")) && (!a.HasCost || a.Cost != 3) {
 			t.Errorf("%s: cost %d (%v), want the last o line's 3", name, a.Cost, a.HasCost)
 		}
 	}
@@ -50,6 +52,9 @@ func TestParseAnswerStatus(t *testing.T) {
 		"s UNSATISFIABLE\n": OptUnsatisfiable,
 		"s UNKNOWN\n":       OptUnknown,
 		"o 4\ns UNKNOWN\n":  OptUnknown,
+		"unsat\n":           OptUnsatisfiable,
+		"timeout\n":         OptUnknown,
+		"\nunknown\n":       OptUnknown,
 	} {
 		a, err := ParseAnswer(strings.NewReader(text), 3)
 		if err != nil || a.Status != want || a.Model != nil {
@@ -60,17 +65,26 @@ func TestParseAnswerStatus(t *testing.T) {
 
 func TestParseAnswerBad(t *testing.T) {
 	for text, frag := range map[string]string{
-		"v 1 2 0\n":                           "no status line",
-		"s OPTIMUM FOUND\n":                   "no model",
-		"s SATISFIABLE\ns SATISFIABLE\n":      "line 2: second status",
-		"s OPTIMUM FOUND\nv 1 y2 0\n":         `line 2: "y2" is not a literal`,
-		"s OPTIMUM FOUND\nv 1 --2 0\n":        `line 2: "--2" is not a literal`,
-		"s SOLVED\n":                          "unknown status",
-		"s OPTIMUM FOUND\no many\nv 1 0\n":    `line 2: cost "many"`,
-		"s OPTIMUM FOUND\nv 1 -0\n":           `"-0" is not a literal`,
-		"s OPTIMUM FOUND\no 1\nv 1 -2\n":      "no value to variable 3 of 3",
-		"s OPTIMUM FOUND\nv 1 -2 3\nc\nv 1\n": "no value to variable 2 of 3",
-		"s OPTIMUM FOUND\nv 011\nc\nv 01\n":   "no value to variable",
+		"v 1 2 0\n":                            "no status line",
+		"s OPTIMUM FOUND\n":                    "no model",
+		"s SATISFIABLE\ns SATISFIABLE\n":       "line 2: second status",
+		"s OPTIMUM FOUND\nv 1 y2 0\n":          `line 2: "y2" is not a literal`,
+		"s OPTIMUM FOUND\nv 1 --2 0\n":         `line 2: "--2" is not a literal`,
+		"s SOLVED\n":                           "unknown status",
+		"s OPTIMUM FOUND\no many\nv 1 0\n":     `line 2: cost "many"`,
+		"s OPTIMUM FOUND\nv 1 -0\n":            `"-0" is not a literal`,
+		"s OPTIMUM FOUND\no 1\nv 1 -2\n":       "no value to variable 3 of 3",
+		"s OPTIMUM FOUND\nv 1 -2 3\nc\nv 1\n":  "no value to variable 2 of 3",
+		"s OPTIMUM FOUND\nv 011\nc\nv 01\n":    "no value to variable",
+		"sat\n":                                "printed no model (run z3 with -model)",
+		"sat\n(define-fun k!1 () Bool\n":       "cut short",
+		"sat\n(define-fun y1 () Bool true)\n":  `names a variable "y1"`,
+		"sat\n(define-fun k!0 () Bool true)\n": `names a variable "k!0"`,
+		"sat\n(define-fun k!1 () Int 3)\n":     `want "Bool"`,
+		"sat\n(define-fun k!1 () Bool 1)\n":    `value "1"`,
+		"sat\n(define-fun k!1 () Bool true)\n": "no value to variable 2 of 3",
+		"sat\n(define-fun k!1 () Bool true)\n(define-fun k!2 () Bool true)\n(define-fun k!3 () Bool true)\n4\n5\n": "a second objective value",
+		"sat\n(assert k!1)\n": `unexpected "assert"`,
 	} {
 		_, err := ParseAnswer(strings.NewReader(text), 3)
 		if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), frag) {
@@ -212,4 +226,31 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// FuzzParseAnswer: any text is read or refused with ErrOutput, never a
+// panic; a model read gives every variable of the formula a value.
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{
+		"s OPTIMUM FOUND\no 3\nv 1 -2 3 0\n",
+		"s SATISFIABLE\nv 101\n",
+		"s OPTIMUM FOUND\nv x1 -x2 ~x3\n",
+		"sat\n(define-fun k!1 () Bool\n  true)\n(define-fun k!2 () Bool\n  false)\n(define-fun k!3 () Bool\n  true)\n   3\n",
+		"sat\n(model (define-fun x1 () Bool true) (define-fun x2 () Bool false) (define-fun x3 () Bool false))\n0\n",
+		"timeout\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		a, err := ParseAnswer(strings.NewReader(text), 3)
+		if err != nil {
+			if !errors.Is(err, ErrOutput) {
+				t.Fatalf("error without ErrOutput: %v", err)
+			}
+			return
+		}
+		if a.Model != nil && len(a.Model) < 4 {
+			t.Fatalf("a model of %d entries for 3 variables", len(a.Model))
+		}
+	})
 }

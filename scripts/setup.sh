@@ -17,8 +17,9 @@ PACKAGES="minisat clasp minisat+ glpk-utils chromium cmake g++ make pkg-config x
 python3-numpy python3-sklearn python3-pandas python3-pytest python3-pip python3-setuptools
 python3-wheel python3-venv slurm-wlm munge"
 # Installed when the release has them: coinor-cbc (cbc, in the MPS round trip); zsh and fish
-# (the syntax check of `odt completion zsh|fish`).
-OPTIONAL_PACKAGES="coinor-cbc zsh fish"
+# (the syntax check of `odt completion zsh|fish`); z3, lp-solve, coinor-symphony (odt decode's
+# round trips through z3's MaxSAT/PB, lp_solve and SYMPHONY).
+OPTIONAL_PACKAGES="coinor-cbc zsh fish z3 lp-solve coinor-symphony"
 # Go toolchain fetched when no `go` is on the PATH (go.mod asks for 1.26).
 GO_VERSION="1.26.8"
 

@@ -98,13 +98,14 @@ func TestRestrictedMILPClaim(t *testing.T) {
 
 // trustResult is what these tests read of a result.
 type trustResult struct {
-	Status        string   `json:"status"`
-	Optimal       bool     `json:"optimal"`
-	Objective     float64  `json:"objective"`
-	LowerBound    float64  `json:"lower_bound"`
-	ClaimedBound  *float64 `json:"claimed_bound"`
-	ClaimedBy     string   `json:"claimed_by"`
-	TrustedSolver bool     `json:"trusted_solver"`
+	Status        string         `json:"status"`
+	Optimal       bool           `json:"optimal"`
+	Objective     float64        `json:"objective"`
+	LowerBound    float64        `json:"lower_bound"`
+	ClaimedBound  *float64       `json:"claimed_bound"`
+	ClaimedBy     string         `json:"claimed_by"`
+	TrustedSolver bool           `json:"trusted_solver"`
+	Stats         map[string]any `json:"stats"`
 }
 
 func odtJSONResult(t *testing.T, args ...string) trustResult {

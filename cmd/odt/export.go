@@ -202,11 +202,13 @@ func runDecode(e env, args []string) error {
 	c := newFlags("decode", "odt decode --backend NAME [flags] DATA SOLUTION",
 		"Reads an external solver's answer for the formulation odt export wrote with the same\n"+
 			"flags: a SAT solver's output (`s`/`v` lines, or minisat's result file) for sat-depth\n"+
-			"and sat-size; the solution file of HiGHS (--solution_file), CBC (solve solu FILE) or\n"+
-			"GLPK (glpsol -w FILE or -o FILE), or lp_solve's printed solution (-S4), for milp-odd,\n"+
-			"milp-odt and milp-flowoct, whether the solver read the MPS or the LP export; a MaxSAT\n"+
-			"or PB solver's output (s/o/v lines: integer, 0/1 string or named literals; the last v\n"+
-			"block) for sat-odt and sat-odd. It decodes the answer\n"+
+			"and sat-size; the solution of HiGHS (--solution_file), CBC (solve solu FILE), GLPK\n"+
+			"(glpsol -w FILE or -o FILE), Gurobi (.sol), SCIP (write solution), CPLEX (XML), or the\n"+
+			"printed answer of lp_solve (-S4) or SYMPHONY (symphony -F), for milp-odd, milp-odt and\n"+
+			"milp-flowoct, whether the solver read the MPS or the LP export; a MaxSAT or PB solver's\n"+
+			"output (s/o/v lines: integer, 0/1 string or named literals; the last v block) or z3's\n"+
+			"(z3 -model FILE) for sat-odt and sat-odd; the format is recognised from the content.\n"+
+			"It decodes the answer\n"+
 			"into a model, verifies the model on DATA, and prints the result like odt solve.", 2, 2)
 	var format, out string
 	var ef encodingFlags

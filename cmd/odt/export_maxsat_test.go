@@ -28,8 +28,9 @@ func runSolver(t *testing.T, out string, name string, args ...string) {
 }
 
 // TestMaxSATRoundTrips: the sat-odt formula exported as WCNF is solved
-// by clasp and as OPB by minisat+; odt decode reads each answer (clasp's
-// last v block, minisat+'s named literals), verifies the tree and
+// by clasp and z3, and as OPB by minisat+ and z3; odt decode reads each
+// answer (clasp's last v block, minisat+'s named literals, z3's
+// define-fun model), verifies the tree and
 // reports the optimum, whose error equals dl85's on the same problem;
 // the in-process sat-odt run agrees too. The header-less WCNF form is
 // exported as well and its header repeats the decode command.
@@ -41,6 +42,8 @@ func TestMaxSATRoundTrips(t *testing.T) {
 	runs := []run{
 		{"clasp", "wcnf", func(in string) []string { return []string{in} }},
 		{"minisat+", "opb", func(in string) []string { return []string{in} }},
+		{"z3", "wcnf", func(in string) []string { return []string{"-model", in} }},
+		{"z3", "opb", func(in string) []string { return []string{"-model", in} }},
 	}
 	cases := []struct {
 		data  string
@@ -98,7 +101,8 @@ func TestMaxSATRoundTrips(t *testing.T) {
 }
 
 // TestMaxSATRoundTripDiagram: the sat-odd formula of iris on the
-// skeleton 1,2 goes through clasp (WCNF) and minisat+ (OPB) and decodes
+// skeleton 1,2 goes through clasp (WCNF), minisat+ (OPB) and z3 (both)
+// and decodes
 // to the in-process sat-odd optimum.
 func TestMaxSATRoundTripDiagram(t *testing.T) {
 	data := "../../testdata/iris.csv"
@@ -108,7 +112,7 @@ func TestMaxSATRoundTripDiagram(t *testing.T) {
 		t.Fatalf("in-process sat-odd not optimal: %+v", own)
 	}
 	dir := t.TempDir()
-	for _, r := range []struct{ bin, to string }{{"clasp", "wcnf"}, {"minisat+", "opb"}} {
+	for _, r := range []struct{ bin, to string }{{"clasp", "wcnf"}, {"minisat+", "opb"}, {"z3", "wcnf"}, {"z3", "opb"}} {
 		if _, err := exec.LookPath(r.bin); err != nil {
 			t.Logf("%s not installed (apt-get install %s): skipped", r.bin, r.bin)
 			continue
@@ -117,7 +121,11 @@ func TestMaxSATRoundTripDiagram(t *testing.T) {
 		if _, stderr, code := odt(t, append(append([]string{"export", "--to", r.to}, flags...), data, "-o", in)...); code != 0 {
 			t.Fatalf("export %s: exit %d: %s", r.to, code, stderr)
 		}
-		runSolver(t, in+".answer", r.bin, in)
+		args := []string{in}
+		if r.bin == "z3" {
+			args = []string{"-model", in}
+		}
+		runSolver(t, in+".answer", r.bin, args...)
 		got := odtJSON(t, append(append([]string{"decode", "--format", "json", "--opt", "trust-solver=true"}, flags...), data, in+".answer")...)
 		if !got.Optimal || got.Objective != own.Objective {
 			t.Errorf("via %s: decoded %v (optimal %v), in-process %v", r.bin, got.Objective, got.Optimal, own.Objective)

@@ -39,7 +39,8 @@ func mpsData(t *testing.T) string {
 	return p
 }
 
-// TestMPSRoundTrip: odt export --to mps → highs / cbc / glpsol → odt
+// TestMPSRoundTrip: odt export --to mps → highs / cbc / glpsol /
+// lp_solve / symphony → odt
 // decode gives a verified model whose objective is the solver's optimum,
 // the same for every solver (each skips when its binary is absent).
 func TestMPSRoundTrip(t *testing.T) {
@@ -53,6 +54,11 @@ func TestMPSRoundTrip(t *testing.T) {
 		{"cbc", func(mps, sol string) *exec.Cmd { return exec.Command("cbc", mps, "solve", "solu", sol) }},
 		{"glpsol", func(mps, sol string) *exec.Cmd { return exec.Command("glpsol", "--freemps", mps, "-w", sol) }},
 		{"glpsol", func(mps, sol string) *exec.Cmd { return exec.Command("glpsol", "--freemps", mps, "-o", sol) }},
+		// lp_solve and SYMPHONY print their answer.
+		{"lp_solve", func(mps, sol string) *exec.Cmd {
+			return exec.Command("sh", "-c", `lp_solve -fmps "$0" -S4 >"$1"`, mps, sol)
+		}},
+		{"symphony", func(mps, sol string) *exec.Cmd { return exec.Command("sh", "-c", `symphony -F "$0" >"$1"`, mps, sol) }},
 	}
 	ran := 0
 	for _, c := range mpsCases {
@@ -79,7 +85,7 @@ func TestMPSRoundTrip(t *testing.T) {
 		objective := -1.0
 		for i, s := range solvers {
 			if _, err := exec.LookPath(s.bin); err != nil {
-				t.Logf("%s not installed: skipped (apt-get install %s)", s.bin, map[string]string{"highs": "HiGHS (scripts/setup.sh)", "cbc": "coinor-cbc", "glpsol": "glpk-utils"}[s.bin])
+				t.Logf("%s not installed: skipped (apt-get install %s)", s.bin, map[string]string{"highs": "HiGHS (scripts/setup.sh)", "cbc": "coinor-cbc", "glpsol": "glpk-utils", "lp_solve": "lp-solve", "symphony": "coinor-symphony"}[s.bin])
 				continue
 			}
 			sol := filepath.Join(dir, "m.sol")

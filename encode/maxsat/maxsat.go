@@ -231,4 +231,9 @@ func clip(b []byte) string { return proc.Clip(string(b)) }
 // Claimant names the answer whose status claims an optimum, for
 // Result.ClaimedBy (Solve names the solver's command instead, odt decode
 // the answer file).
-func Claimant(a *sat.Answer) string { return "the solver's answer (s " + string(a.Status) + ")" }
+func Claimant(a *sat.Answer) string {
+	if a.Said != "" {
+		return "the solver's answer (" + a.Format + ": " + a.Said + ")"
+	}
+	return "the solver's answer (s " + string(a.Status) + ")"
+}
