@@ -259,3 +259,14 @@ func FuzzReadSolution(f *testing.F) {
 		}
 	})
 }
+
+// TestReadSolutionLPSolveImproved: lp_solve -i prints every improved
+// solution; the last block and its objective are the answer.
+func TestReadSolutionLPSolveImproved(t *testing.T) {
+	m := solModel()
+	first := "\nImproved solution being stored\n\nValue of objective function: -6\n\nActual values of the variables:\nx 0\ny 3\na_very_long_column_name 0\n\n"
+	sol, err := ReadSolution(strings.NewReader(first+solFiles["lp_solve"]), m)
+	if err != nil || sol.Objective != -8 || sol.X[1] != 4 || sol.Status != StatusOptimal {
+		t.Fatalf("%+v, %v; want the last block (y = 4, objective -8)", sol, err)
+	}
+}
