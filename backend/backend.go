@@ -15,7 +15,6 @@ package backend
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -66,7 +65,8 @@ func ExportFormats(e Exporter) []string {
 
 // Decoder is implemented by exporters that read another solver's output
 // for an exported formulation back into a result (its model is verified
-// by the caller like any other).
+// by the caller like any other). An error about the output itself wraps
+// ErrAnswer.
 type Decoder interface {
 	Exporter
 	Decode(ctx context.Context, job *Job, solution io.Reader) (*model.Result, error)
@@ -214,28 +214,38 @@ func (j *Job) Workers() int {
 	return max(runtime.GOMAXPROCS(0), 1)
 }
 
-// ErrInvalid marks errors caused by the request itself (an unknown
-// backend or option, an option value out of range, a problem field the
-// backend does not honour, data it cannot take), as opposed to failures
-// while solving. Test for it with errors.Is; the CLI maps it to exit 2.
-var ErrInvalid = errors.New("invalid request")
+// ErrInvalid marks errors caused by the request itself; it is
+// model.ErrInvalid, the same value (see there).
+var ErrInvalid = model.ErrInvalid
 
-type invalidError struct{ err error }
-
-func (e *invalidError) Error() string   { return e.err.Error() }
-func (e *invalidError) Unwrap() []error { return []error{e.err, ErrInvalid} }
-
-// Invalid marks err as caused by the request, so that errors.Is(err,
-// ErrInvalid) holds and the message is unchanged (nil stays nil).
-func Invalid(err error) error {
-	if err == nil || errors.Is(err, ErrInvalid) {
-		return err
-	}
-	return &invalidError{err}
-}
+// Invalid marks err as caused by the request (model.Invalid).
+func Invalid(err error) error { return model.Invalid(err) }
 
 // Invalidf is Invalid(fmt.Errorf(format, a...)).
-func Invalidf(format string, a ...any) error { return Invalid(fmt.Errorf(format, a...)) }
+func Invalidf(format string, a ...any) error { return model.Invalidf(format, a...) }
+
+// ErrAnswer is wrapped by every error of a Decoder about the answer it
+// reads: output that is no solver's answer in a known format, a point or
+// assignment that is not a solution of the exported formulation, an
+// objective or cost the answer states that is not its own, a claim its
+// own model refutes. The caller names the file it read (the messages
+// name the line). Mark such errors with Answer.
+var ErrAnswer = errors.New("not a solver's answer for the formulation")
+
+type answerError struct{ err error }
+
+func (e *answerError) Error() string   { return e.err.Error() }
+func (e *answerError) Unwrap() []error { return []error{e.err, ErrAnswer} }
+
+// Answer marks err as an error about a decoded answer, so that
+// errors.Is(err, ErrAnswer) holds and the message is unchanged (nil
+// stays nil).
+func Answer(err error) error {
+	if err == nil || errors.Is(err, ErrAnswer) {
+		return err
+	}
+	return &answerError{err}
+}
 
 // NewJob validates raw options and the problem against info (see Check)
 // and returns the job to solve, with the problem normalised and the

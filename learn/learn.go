@@ -17,7 +17,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -116,10 +115,10 @@ type Outcome struct {
 // The result's Train, Validation, Test and Tuning fields are filled in.
 func HoldOut(ctx context.Context, solve SolveFunc, d *model.Dataset, split Split, candidates []model.Problem, opt Options) (*Outcome, error) {
 	if len(candidates) == 0 {
-		return nil, backend.Invalidf("learn: no candidate problem")
+		return nil, model.Invalidf("learn: no candidate problem")
 	}
 	if len(split.Train) == 0 {
-		return nil, backend.Invalidf("learn: no training rows")
+		return nil, model.Invalidf("learn: no training rows")
 	}
 	train := d.Subset(split.Train)
 	var valid *model.Dataset
@@ -214,7 +213,7 @@ func TuneCV(ctx context.Context, solve SolveFunc, train *model.Dataset, candidat
 	folds, err := model.StratifiedFolds(train, k, opt.Seed)
 	if err != nil {
 		// More folds than rows is a request the data cannot serve.
-		return 0, nil, backend.Invalidf("inner folds: %w", err)
+		return 0, nil, model.Invalidf("inner folds: %w", err)
 	}
 	trials := make([]model.Trial, len(candidates))
 	for i, p := range candidates {

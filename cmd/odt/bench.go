@@ -16,7 +16,6 @@ import (
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
 	"github.com/odtkit/odtkit/model"
-	"github.com/odtkit/odtkit/sat"
 )
 
 func runBench(e env, args []string) error {
@@ -230,7 +229,7 @@ func runBench(e env, args []string) error {
 		rn.ProofDir = abs
 		rn.Certifies = func(b string) bool {
 			in, ok := odtkit.DefaultRegistry().Get(b)
-			return ok && slices.ContainsFunc(in.Info().Params, func(p backend.Param) bool { return p.Name == sat.CertifyOption })
+			return ok && slices.ContainsFunc(in.Info().Params, func(p backend.Param) bool { return p.Name == odtkit.CertifyOption })
 		}
 	}
 	prog := e.stderr

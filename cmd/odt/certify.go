@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/odtkit/odtkit/sat/lrat"
+	"github.com/odtkit/odtkit"
 )
 
 // runCertify checks a certificate directory written by odt solve
@@ -26,21 +26,21 @@ func runCertify(e env, args []string) error {
 		return err
 	}
 	dir := pos[0]
-	if _, err := lrat.ReadIndex(dir); err != nil {
+	if err := odtkit.ReadCertificateIndex(dir); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return badInput(fmt.Errorf("%s: no certificate (%s missing)", dir, lrat.IndexFile))
+			return badInput(fmt.Errorf("%s: no certificate (%s missing)", dir, odtkit.CertificateIndex))
 		}
 		return badInput(err)
 	}
 	// A first Ctrl-C or SIGTERM stops the check (exit 130).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, err := lrat.CheckDir(ctx, dir)
+	s, err := odtkit.CertifyDir(ctx, dir)
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", errInterrupted, err)
 	}
 	if err != nil {
-		if errors.Is(err, lrat.ErrRefused) {
+		if errors.Is(err, odtkit.ErrNotCertified) {
 			return fmt.Errorf("not certified: %w", err)
 		}
 		return badInput(err)

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit"
 )
 
 // versionInfo describes the running binary.
@@ -19,7 +19,7 @@ type versionInfo struct {
 }
 
 func buildVersion() versionInfo {
-	v := versionInfo{Module: "github.com/odtkit/odtkit", Version: "unknown", Go: runtime.Version(), HiGHS: milp.HiGHSEnabled}
+	v := versionInfo{Module: "github.com/odtkit/odtkit", Version: "unknown", Go: runtime.Version(), HiGHS: odtkit.HiGHSEnabled}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v

@@ -375,7 +375,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	}
 	st, m, err := sat.ParseComplete(r, e.CNF.NumVars)
 	if err != nil {
-		return nil, backend.Invalidf("solver output: %w", err)
+		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
 	}
 	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
 		"solver_status": st.String(),
@@ -402,7 +402,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	}
 	g, err := decodeModel(e, p, m)
 	if err != nil {
-		return nil, backend.Invalid(err)
+		return nil, backend.Answer(backend.Invalid(err))
 	}
 	res.Model = g
 	res.Errors = g.Errors(job.Data)

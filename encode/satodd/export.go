@@ -96,11 +96,11 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	}
 	a, err := sat.ParseAnswer(r, f.CNF.NumVars)
 	if err != nil {
-		return nil, backend.Invalidf("solver output: %w", err)
+		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
 	}
 	res, err := answerResult(job, p, f, costs, a)
 	if err != nil {
-		return nil, backend.Invalid(err) // the answer file is the bad input
+		return nil, backend.Answer(backend.Invalid(err)) // the answer file is the bad input
 	}
 	return res, nil
 }
