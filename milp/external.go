@@ -188,7 +188,7 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	}
 	sol.X = sf.X
 	sol.Objective = m.Objective(sf.X)
-	if _, ok := objectiveReading(sf.Objective, sol.Objective, m.Offset); sf.HasObjective && !ok {
+	if _, ok := ObjectiveReading(sf.Objective, sol.Objective, m.Offset); sf.HasObjective && !ok {
 		return nil, fmt.Errorf("external MILP solver %q states objective %v, but its point's objective is %v", argv[0], sf.Objective, sol.Objective)
 	}
 	if sol.Status == StatusOptimal {
@@ -197,13 +197,13 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	return sol, nil
 }
 
-// objectiveReading compares a solver's stated objective with the
+// ObjectiveReading compares a solver's stated objective with the
 // model's objective of its point (objective constant included), allowing
 // for rounding and for the ways solvers read an MPS objective constant
 // (the RHS of the objective row, written as minus the constant): as
 // minus the RHS (HiGHS, CPLEX), not at all, or as the RHS itself, the
 // opposite sign (GLPK, lp_solve). It names the reading that matches.
-func objectiveReading(stated, computed, offset float64) (string, bool) {
+func ObjectiveReading(stated, computed, offset float64) (string, bool) {
 	tol := 1e-5 * math.Max(1, math.Abs(computed))
 	for k, reading := range []string{"constant included", "constant left out", "constant read with the opposite sign"} {
 		if (k == 0 || offset != 0) && math.Abs(stated+float64(k)*offset-computed) <= tol {

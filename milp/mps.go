@@ -211,7 +211,6 @@ type mpsReader struct {
 	colIdx    map[string]int
 	entry     map[[2]int]bool
 	integer   bool
-	lastCol   int
 	closedCol map[int]bool
 }
 

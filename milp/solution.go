@@ -196,7 +196,7 @@ func (sr *solReader) highs() error {
 		return "", len(sr.lines) // the end: errf says the file is truncated
 	}
 	next() // "Model status"
-	st, ln := next()
+	st, _ := next()
 	sr.sol.SolverStatus = st
 	switch strings.ToLower(st) {
 	case "optimal":

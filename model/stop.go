@@ -3,13 +3,15 @@ package model
 import (
 	"context"
 	"errors"
+
+	"github.com/odtkit/odtkit/internal/memcap"
 )
 
 // ErrMemoryLimit is the cause of a solve stopped by its memory cap: a
 // backend's accounting refused an allocation, or the process's heap grew
 // past the cap. Such a solve returns its best model with status
-// memory-limit.
-var ErrMemoryLimit = errors.New("memory limit reached")
+// memory-limit. It is memcap.ErrLimit, the value the solver layers wrap.
+var ErrMemoryLimit = memcap.ErrLimit
 
 // StoppedStatus says why a solve whose context is done stopped: its
 // deadline (time-limit), its memory cap (memory-limit: the context's

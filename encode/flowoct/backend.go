@@ -11,6 +11,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -42,11 +43,11 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
 			backend.EnumParam("formulation", "flow", []string{"flow", "benders"}, "error objective: flow states every group's flow in one MILP; benders solves a master of the tree variables and adds each group's min-cut cuts between re-solves (the cut loop; the bound of every round is a lower bound)"),
-			backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp).Checked(milp.CheckSolverSpec),
-			backend.FloatParam("gap", 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0),
+			milpjob.SolverParam(""),
+			milpjob.GapParam(),
 			backend.BoolParam("warm-start", true, "give the MILP solver the greedy (CART-like, Gini) tree of the depth as its first incumbent"),
-			backend.BoolParam("lp-bound", true, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)"),
-			backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
+			milpjob.LPBoundParam(true),
+			milpjob.HiGHSParam(),
 			backend.TrustSolverParam(),
 			backend.BoolParam("drop-conflicts", false, "min-depth, min-size: drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"),
 		},
@@ -117,11 +118,11 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	if job.Options.String("formulation") == "benders" && job.Problem.Objective != model.MinError {
 		return nil, backend.Invalidf("option formulation=benders states the error objective only, not %s", job.Problem.Objective)
 	}
-	solver, err := milp.NewSolver(job.Options.String("milp-solver"))
+	solver, err := milpjob.NewSolver(job)
 	if err != nil {
-		return nil, backend.Invalid(err)
+		return nil, err
 	}
-	hopts, err := highsOptions(job.Options.String("highs"))
+	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	if milp.IsExternal(solver) {
 		// The program's "optimal", "infeasible" and bounds are its word,
 		// not odtkit's.
-		milp.ClaimExternal(res, milp.Claimant(solver), 0)
+		milpjob.ClaimExternal(res, milp.Claimant(solver), 0)
 	}
 	res.Stats = s.stats
 	res.Stats["seconds_total"] = time.Since(start).Seconds()
@@ -172,9 +173,8 @@ const wholeGap = 0.9999
 
 // params are the MILP solver's parameters for a solve from start.
 func (s *search) params(start []float64) milp.Params {
-	job := s.job
-	p := milp.Params{Threads: job.Threads, RelGap: job.Options.Float("gap"), Seed: int(job.Seed), Options: s.hopts, Start: start,
-		MemoryLimit: job.Budget.Limit()}
+	p := milpjob.Params(s.job, s.hopts)
+	p.Start, p.MemoryLimit = start, s.job.Budget.Limit()
 	if s.whole {
 		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
 		for k, v := range s.hopts {
@@ -243,10 +243,6 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	}
 	params := s.params(nil)
 	inProcess := !milp.IsExternal(s.solver)
-	if !inProcess {
-		// A program's solution file is read within the memory cap.
-		params.MemoryLimit = job.Budget.Limit()
-	}
 	if job.Options.Bool("warm-start") {
 		t := e.Greedy()
 		if e.Opts.general() {
@@ -260,35 +256,16 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 			}
 		}
 	}
-	if job.Options.Bool("lp-bound") && milp.HiGHSEnabled && inProcess {
-		// At most a fifth of the time left: the bound is a report, the
-		// MILP the answer.
-		lctx, cancel := ctx, context.CancelFunc(func() {})
-		if dl, ok := ctx.Deadline(); ok {
-			lctx, cancel = context.WithTimeout(ctx, time.Until(dl)/5)
-		}
-		lsol, err := milp.HiGHS().Solve(lctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
-		cancel()
-		if err == nil && lsol.Status == milp.StatusOptimal {
-			st["lp_bound"] = lsol.Objective
-			st["lp_seconds"] = lsol.Seconds
-		}
-	}
-	sol, err := s.solver.Solve(ctx, e.Model, params)
-	if errors.Is(err, milp.ErrOption) {
-		return nil, backend.Invalidf("option highs: %w", err)
-	}
+	milpjob.LPBound(ctx, job, s.solver, e.Model, st)
+	sol, err := milpjob.Solve(ctx, s.solver, e.Model, params, st)
 	if err != nil {
 		return nil, err
 	}
 	s.wholeBound(sol)
+	st["milp_status"], st["milp_solver_status"], st["milp_bound"] = string(sol.Status), sol.SolverStatus, sol.BoundOrZero()
 	r.sol = sol
-	st["milp_status"], st["milp_solver_status"] = string(sol.Status), sol.SolverStatus
-	st["milp_time_limit"] = sol.TimeLimit
-	st["milp_bound"], st["milp_nodes"], st["milp_seconds"] = sol.BoundOrZero(), sol.Nodes, sol.Seconds
 	consistent := false
 	if sol.X != nil {
-		st["milp_objective"] = sol.Objective
 		g, err := e.Decode(sol.X)
 		if err != nil {
 			return nil, fmt.Errorf("decoding the %s solution: %w", s.solver.Name(), err)
@@ -298,7 +275,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 			obj = 0 // no objective: any point will do
 			consistent = true
 		} else {
-			consistent = math.Abs(obj-sol.Objective) <= 1e-6*math.Max(1, math.Abs(obj))
+			consistent = milpjob.Same(obj, sol.Objective)
 		}
 		st["decoded_objective"] = obj
 		offer(g)
@@ -320,8 +297,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	if wrong && !inProcess {
 		// An external solver's optimality claim that its own point or our
 		// warm start contradicts is a wrong answer, never an optimum.
-		return nil, fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
-			s.solver.Name(), sol.Objective, st["decoded_objective"], r.bestObj)
+		return nil, milpjob.WrongClaim(s.solver, sol.Objective, st["decoded_objective"], r.bestObj)
 	}
 	return r, nil
 }
@@ -338,11 +314,11 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	d, p := s.job.Data, s.job.Problem
 	res := &model.Result{Model: r.best}
 	if r.best == nil {
-		res.Status = status(ctx, r.sol, false, false)
+		res.Status = milpjob.Status(ctx, r.sol, false, false)
 		return res, nil
 	}
 	res.Optimal = r.optimal
-	res.Status = status(ctx, r.sol, true, r.optimal)
+	res.Status = milpjob.Status(ctx, r.sol, true, r.optimal)
 	res.Errors, res.Objective = r.best.Errors(d), p.Evaluate(d, r.best)
 	if r.optimal {
 		res.LowerBound = res.Objective
@@ -394,7 +370,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			if r.sol.Status == milp.StatusInfeasible {
 				continue // no tree of depth k without error
 			}
-			res.Status = status(ctx, r.sol, false, false)
+			res.Status = milpjob.Status(ctx, r.sol, false, false)
 			return res, nil
 		}
 		g := r.best
@@ -407,7 +383,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			return res, nil
 		}
 		res.Optimal = r.optimal
-		res.Status = status(ctx, r.sol, true, r.optimal)
+		res.Status = milpjob.Status(ctx, r.sol, true, r.optimal)
 		if r.optimal {
 			res.LowerBound = res.Objective
 		} else {
@@ -415,54 +391,6 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		}
 		return res, nil
 	}
-}
-
-// status is the result status of a MILP run that ended with sol.
-func status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) model.Status {
-	switch {
-	case optimal:
-		return model.StatusOptimal
-	case !hasModel && sol.Status == milp.StatusInfeasible:
-		return model.StatusInfeasible
-	case !hasModel:
-		if st := model.StoppedStatus(ctx); st != "" {
-			return st
-		}
-		if sol.MemoryLimit {
-			return model.StatusMemory
-		}
-		if sol.TimeLimit {
-			return model.StatusTimeLimit
-		}
-		return model.StatusNoSolution
-	}
-	if st := model.StoppedStatus(ctx); st != "" {
-		return st
-	}
-	if sol.MemoryLimit {
-		return model.StatusMemory
-	}
-	if sol.TimeLimit {
-		return model.StatusTimeLimit
-	}
-	return model.StatusFeasible
-}
-
-// highsOptions parses the highs option's NAME=VALUE list.
-func highsOptions(s string) (map[string]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	m := map[string]string{}
-	for _, kv := range strings.Split(s, ",") {
-		k, val, ok := strings.Cut(kv, "=")
-		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
-		if !ok || k == "" || val == "" {
-			return nil, backend.Invalidf("option highs: %q is not NAME=VALUE", kv)
-		}
-		m[k] = val
-	}
-	return m, nil
 }
 
 // ExportFormat is "mps".
@@ -558,7 +486,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, err
 	}
-	return milp.DecodeResult(r, e.Model, e.Decode, job.Data, job.Problem)
+	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem)
 }
 
 // encode writes the MILP of o: a stopped run (no model, no bound) when

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 )
 
@@ -78,10 +78,7 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		st["binaries"], st["nonzeros"] = e.Model.NumIntegers(), e.Model.NumNonzeros()
 	}()
 	for ctx.Err() == nil {
-		sol, err := s.solver.Solve(ctx, e.Model, s.params(start))
-		if errors.Is(err, milp.ErrOption) {
-			return nil, backend.Invalidf("option highs: %w", err)
-		}
+		sol, err := milpjob.Solve(ctx, s.solver, e.Model, s.params(start), nil)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package milp
+package milpjob
 
 import (
 	"errors"
@@ -9,19 +9,20 @@ import (
 	"testing"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
 
-// TestDecodeResultClaims: a solution file's stated objective must be its
+// TestDecodeClaims: a solution file's stated objective must be its
 // point's objective, constant included, read as HiGHS (with it), CBC
 // (without it) or GLPK and lp_solve (with the opposite sign) read an MPS
 // constant; anything else is refused naming both values. A claimed
 // optimum (HiGHS's Optimal, CBC's Optimal, glpsol's INTEGER OPTIMAL) is
 // the same claimed bound for every solver, and a claimed infeasibility a
 // claim too, never a proof.
-func TestDecodeResultClaims(t *testing.T) {
+func TestDecodeClaims(t *testing.T) {
 	// minimise 2 + 3a + b, a + b >= 1: the optimum a=0, b=1 costs 3.
-	m := &Model{Offset: 2}
+	m := &milp.Model{Offset: 2}
 	m.AddBinary("a", 3)
 	m.AddBinary("b", 1)
 	m.AddRow("cover", 1, 1e30, []int{0, 1}, []float64{1, 1})
@@ -51,7 +52,7 @@ func TestDecodeResultClaims(t *testing.T) {
 		"lp_solve-style opposite sign":  {highs("Optimal", "-1"), "constant read with the opposite sign"},
 		"highs stopped at a time limit": {highs("Time limit reached", "3"), "constant included"},
 	} {
-		res, err := DecodeResult(strings.NewReader(c.file), m, leaf, d, p)
+		res, err := Decode(strings.NewReader(c.file), m, leaf, d, p)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -74,17 +75,17 @@ func TestDecodeResultClaims(t *testing.T) {
 		"cbc":   "Optimal - objective value 1.00000000\n      1 b                      1                       0\n",
 		"glpk":  glpk("1"),
 	} {
-		res, err := DecodeResult(strings.NewReader(file), m, leaf, d, p)
+		res, err := Decode(strings.NewReader(file), m, leaf, d, p)
 		if err != nil || res.ClaimedBound == nil || *res.ClaimedBound != 1 || res.Optimal || res.Status != model.StatusFeasible || !strings.Contains(res.ClaimedBy, "the solver's answer") {
 			t.Errorf("%s: %+v, %v", name, res, err)
 		}
 	}
 	m.Offset = 2
-	res, err := DecodeResult(strings.NewReader(highs("Optimal", "-614")), m, leaf, d, p)
+	res, err := Decode(strings.NewReader(highs("Optimal", "-614")), m, leaf, d, p)
 	if err == nil || !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), "-614") || !strings.Contains(err.Error(), "objective is 3") {
 		t.Errorf("a stated objective that is no reading of the point's: %+v, %v", res, err)
 	}
-	res, err = DecodeResult(strings.NewReader("Model status\nInfeasible\n"), m, leaf, d, p)
+	res, err = Decode(strings.NewReader("Model status\nInfeasible\n"), m, leaf, d, p)
 	if err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
 		t.Errorf("a claimed infeasibility: %+v, %v", res, err)
 	}
@@ -96,7 +97,7 @@ func TestDecodeResultClaims(t *testing.T) {
 // objective is no reading of its point's, one cut short, and, where
 // lp_solve is installed, its answer for the MPS file WriteMPS writes.
 func TestDecodeLPSolve(t *testing.T) {
-	m := &Model{Offset: 2}
+	m := &milp.Model{Offset: 2}
 	m.AddBinary("a", 3)
 	m.AddBinary("b", 1)
 	m.AddRow("cover", 1, 1e30, []int{0, 1}, []float64{1, 1})
@@ -110,18 +111,18 @@ func TestDecodeLPSolve(t *testing.T) {
 		return "\nValue of objective function: " + obj + "\n\nActual values of the variables:\na                               0\nb                               1\n\n" +
 			"Actual values of the constraints:\ncover                           1\n\nDual value\ncover 1\n"
 	}
-	res, err := DecodeResult(strings.NewReader(out("-1.00000000")), m, leaf, d, model.Problem{MaxDepth: 1})
+	res, err := Decode(strings.NewReader(out("-1.00000000")), m, leaf, d, model.Problem{MaxDepth: 1})
 	if err != nil || res.Stats["solution_format"] != "lp_solve" || res.Stats["solver_objective_reading"] != "constant read with the opposite sign" || res.Stats["milp_objective"] != 3.0 {
 		t.Errorf("lp_solve's answer: %+v, %v", res, err)
 	}
-	if _, err := DecodeResult(strings.NewReader(out("-614")), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), "states objective -614, but its point's objective is 3") {
+	if _, err := Decode(strings.NewReader(out("-614")), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), "states objective -614, but its point's objective is 3") {
 		t.Errorf("a disagreeing objective: %v", err)
 	}
 	cut := "\nValue of objective function: -1\n\nActual values of the variables:\na                               0\n"
-	if _, err := DecodeResult(strings.NewReader(cut), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), `no value for column "b"`) {
+	if _, err := Decode(strings.NewReader(cut), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), `no value for column "b"`) {
 		t.Errorf("an answer cut short: %v", err)
 	}
-	if res, err := DecodeResult(strings.NewReader("\nThis problem is infeasible\n"), m, leaf, d, model.Problem{MaxDepth: 1}); err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
+	if res, err := Decode(strings.NewReader("\nThis problem is infeasible\n"), m, leaf, d, model.Problem{MaxDepth: 1}); err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
 		t.Errorf("a claimed infeasibility: %+v, %v", res, err)
 	}
 	if _, err := exec.LookPath("lp_solve"); err != nil {
@@ -132,7 +133,7 @@ func TestDecodeLPSolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMPS(f, m); err != nil {
+	if err := milp.WriteMPS(f, m); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -140,7 +141,7 @@ func TestDecodeLPSolve(t *testing.T) {
 	if err != nil {
 		t.Fatalf("lp_solve: %v\n%s", err, text)
 	}
-	res, err = DecodeResult(strings.NewReader(string(text)), m, leaf, d, model.Problem{MaxDepth: 1})
+	res, err = Decode(strings.NewReader(string(text)), m, leaf, d, model.Problem{MaxDepth: 1})
 	if err != nil || res.Stats["milp_objective"] != 3.0 || res.Stats["solver_objective_reading"] == nil {
 		t.Errorf("lp_solve's own answer: %+v, %v\n%s", res, err, text)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -35,16 +36,16 @@ func milpParams() []backend.Param {
 	return []backend.Param{
 		backend.EnumParam("splits", "univariate", []string{"univariate", "multivariate"}, "univariate (one feature per node, constraints 15-16) or multivariate (oblique) splits"),
 		epsilonParam(),
-		backend.FloatParam("gap", 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0),
+		milpjob.GapParam(),
 		backend.BoolParam("warm-start", true, "run the construction heuristic first; its model is the first incumbent, the MIP start, and its objective the cutoff"),
 		backend.IntParam("restarts", 1000, "restarts of the construction heuristic (within 10% of the time limit, at most 60s)").AtLeast(0),
 		backend.BoolParam("sym-layer1", true, "strengthening: the in-degree order of symmetry-breaking constraint 12 also on layer 1 (the paper starts at layer 2)"),
 		backend.BoolParam("error-cuts", true, "strengthening: valid lower bounds on the error (identical rows with different labels; the best univariate stump while only the root is active)"),
 		backend.BoolParam("pair-cut", true, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
 		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
-		backend.StringParam("highs", "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)"),
-		backend.StringParam("milp-solver", "highs", milp.SolverSpecHelp+"; a program gets no MIP start or cutoff").Checked(milp.CheckSolverSpec),
-		backend.BoolParam("lp-bound", false, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)"),
+		milpjob.HiGHSParam(),
+		milpjob.SolverParam("a program gets no MIP start or cutoff"),
+		milpjob.LPBoundParam(false),
 		backend.TrustSolverParam(),
 		backend.IntParam("max-active", 0, "parsimony: at most this many active internal nodes (0 = no cap)").AtLeast(0),
 		backend.IntParam("min-flow", 0, "stability: at least this many rows through every active internal node but the root").AtLeast(0),
@@ -219,7 +220,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		return singleLeaf(job, tree), nil
 	}
-	hopts, err := highsOptions(job.Options.String("highs"))
+	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
 	if err != nil {
 		return nil, err
 	}
@@ -238,9 +239,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		return nil, err
 	}
-	solver, err := milp.NewSolver(job.Options.String("milp-solver"))
+	solver, err := milpjob.NewSolver(job)
 	if err != nil {
-		return nil, backend.Invalid(err)
+		return nil, err
 	}
 	external := milp.IsExternal(solver)
 	if !milp.HiGHSEnabled && !external {
@@ -257,20 +258,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			job.Report.Report(obj, g)
 		}
 	}
-	params := milp.Params{Threads: job.Threads, RelGap: v.Float("gap"), Seed: int(job.Seed), Options: hopts,
-		MemoryLimit: job.Budget.Limit()}
-	if v.Bool("lp-bound") && !external {
-		// At most a fifth of the time left: the bound is a report.
-		lctx, cancel := ctx, context.CancelFunc(func() {})
-		if dl, ok := ctx.Deadline(); ok {
-			lctx, cancel = context.WithTimeout(ctx, time.Until(dl)/5)
-		}
-		lsol, err := milp.HiGHS().Solve(lctx, milp.Relaxation(e.Model), milp.Params{Threads: job.Threads})
-		cancel()
-		if err == nil && lsol.Status == milp.StatusOptimal {
-			stats["lp_bound"], stats["lp_seconds"] = lsol.Objective, lsol.Seconds
-		}
-	}
+	params := milpjob.Params(job, hopts)
+	params.MemoryLimit = job.Budget.Limit()
+	milpjob.LPBound(ctx, job, solver, e.Model, stats)
 	if v.Bool("warm-start") {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
@@ -307,26 +297,19 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 	}
 	res := &model.Result{Stats: stats}
-	sol, err := solver.Solve(ctx, e.Model, params)
-	if errors.Is(err, milp.ErrOption) {
-		return nil, backend.Invalidf("option highs: %w", err)
-	}
+	sol, err := milpjob.Solve(ctx, solver, e.Model, params, stats)
 	if err != nil {
 		return nil, err
 	}
-	stats["milp_status"], stats["milp_solver_status"] = string(sol.Status), sol.SolverStatus
-	stats["milp_time_limit"] = sol.TimeLimit
-	stats["milp_bound"], stats["milp_nodes"], stats["milp_seconds"] = sol.BoundOrZero(), sol.Nodes, sol.Seconds
 	consistent := false
 	if sol.X != nil {
-		stats["milp_objective"] = sol.Objective
 		g, err := e.Decode(sol.X)
 		if err != nil {
 			return nil, err
 		}
 		obj := p.Evaluate(d, g)
 		stats["decoded_objective"] = obj
-		consistent = math.Abs(obj-sol.Objective) <= 1e-6*math.Max(1, math.Abs(obj))
+		consistent = milpjob.Same(obj, sol.Objective)
 		offer(g)
 	}
 	res.Model = best
@@ -335,9 +318,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return nil, fmt.Errorf("%w: HiGHS stopped with the process's resident memory above the cap of %s", model.ErrMemoryLimit, backend.MB(job.Budget.Limit()))
 	}
 	if best == nil {
-		res.Status = milpStatus(ctx, sol, false, false)
+		res.Status = milpjob.Status(ctx, sol, false, false)
 		if external {
-			milp.ClaimExternal(res, milp.Claimant(solver), 0)
+			milpjob.ClaimExternal(res, milp.Claimant(solver), 0)
 		}
 		return res, nil
 	}
@@ -345,10 +328,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-1e-6*math.Max(1, math.Abs(bestObj))) {
 		// A program's optimality claim that its own point or the
 		// heuristic's model contradicts is a wrong answer, never an optimum.
-		return nil, fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
-			solver.Name(), sol.Objective, stats["decoded_objective"], bestObj)
+		return nil, milpjob.WrongClaim(solver, sol.Objective, stats["decoded_objective"], bestObj)
 	}
-	res.Status = milpStatus(ctx, sol, true, res.Optimal)
+	res.Status = milpjob.Status(ctx, sol, true, res.Optimal)
 	res.Errors, res.Objective = best.Errors(d), bestObj
 	if res.Optimal {
 		res.LowerBound = bestObj
@@ -357,26 +339,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	if external {
 		// The program's "optimal" and bound are its word, not odtkit's.
-		milp.ClaimExternal(res, milp.Claimant(solver), 0)
+		milpjob.ClaimExternal(res, milp.Claimant(solver), 0)
 	}
 	return res, nil
-}
-
-// highsOptions parses the highs option's NAME=VALUE list.
-func highsOptions(s string) (map[string]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	m := map[string]string{}
-	for _, kv := range strings.Split(s, ",") {
-		k, val, ok := strings.Cut(kv, "=")
-		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
-		if !ok || k == "" || val == "" {
-			return nil, backend.Invalidf("option highs: %q is not NAME=VALUE", kv)
-		}
-		m[k] = val
-	}
-	return m, nil
 }
 
 // singleLeaf is the optimal depth-0 tree: a leaf of the class of largest
@@ -416,30 +381,6 @@ func milpProven(sol *milp.Solution, hasCutoff, consistent bool, bestObj float64)
 		return consistent && bestObj <= sol.Objective+1e-6*math.Max(1, math.Abs(bestObj))
 	}
 	return false
-}
-
-// milpStatus is the result status of a MILP run that ended with sol
-// (hasModel: a model is returned; optimal: it is proven optimal). A run
-// stopped by HiGHS's own time limit (set just short of the context's
-// deadline) is a time-limit stop even when HiGHS returned before the
-// context expired; otherwise the context says why it stopped.
-func milpStatus(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) model.Status {
-	switch {
-	case optimal:
-		return model.StatusOptimal
-	case !hasModel && sol.Status == milp.StatusInfeasible:
-		return model.StatusInfeasible
-	case !hasModel:
-		return model.StatusNoSolution
-	}
-	if st := model.StoppedStatus(ctx); st != "" {
-		return st
-	}
-	if sol.TimeLimit {
-		return model.StatusTimeLimit
-	}
-	// HiGHS stopped on its own, e.g. at the relative gap asked for.
-	return model.StatusFeasible
 }
 
 // ExportFormat is "mps".
@@ -618,5 +559,5 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader, tree bool) (*mod
 	if err != nil {
 		return nil, err
 	}
-	return milp.DecodeResult(r, e.Model, e.Decode, job.Data, job.Problem)
+	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem)
 }

@@ -1,12 +1,9 @@
 package odd
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/milp"
-	"github.com/odtkit/odtkit/model"
 )
 
 // When the best diagram counts as proven optimal.
@@ -31,40 +28,6 @@ func TestMILPProven(t *testing.T) {
 	for _, c := range cases {
 		if got := milpProven(c.sol, c.hasCutoff, c.consistent, c.best); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
-	}
-}
-
-// The status of every way a MILP run can end, independent of timing.
-func TestMILPStatusMapping(t *testing.T) {
-	live := context.Background()
-	expired, cancel := context.WithDeadline(live, time.Now().Add(-time.Second))
-	defer cancel()
-	cancelled, cancel2 := context.WithCancel(live)
-	cancel2()
-	cases := []struct {
-		name     string
-		ctx      context.Context
-		sol      milp.Solution
-		hasModel bool
-		optimal  bool
-		want     model.Status
-	}{
-		{"proven", live, milp.Solution{Status: milp.StatusOptimal}, true, true, model.StatusOptimal},
-		{"cutoff proven infeasible", live, milp.Solution{Status: milp.StatusInfeasible}, true, true, model.StatusOptimal},
-		{"HiGHS time limit before the deadline", live, milp.Solution{Status: milp.StatusFeasible, TimeLimit: true}, true, false, model.StatusTimeLimit},
-		{"HiGHS time limit, nothing beyond the cutoff", live, milp.Solution{Status: milp.StatusNoSolution, TimeLimit: true}, true, false, model.StatusTimeLimit},
-		{"deadline passed", expired, milp.Solution{Status: milp.StatusFeasible}, true, false, model.StatusTimeLimit},
-		{"deadline passed, solver abandoned", expired, milp.Solution{Status: milp.StatusNoSolution}, true, false, model.StatusTimeLimit},
-		{"cancelled", cancelled, milp.Solution{Status: milp.StatusNoSolution}, true, false, model.StatusCancelled},
-		{"stopped at the gap", live, milp.Solution{Status: milp.StatusFeasible}, true, false, model.StatusFeasible},
-		{"optimal MILP but decoded worse", live, milp.Solution{Status: milp.StatusOptimal}, true, false, model.StatusFeasible},
-		{"infeasible", live, milp.Solution{Status: milp.StatusInfeasible}, false, false, model.StatusInfeasible},
-		{"nothing found in time", live, milp.Solution{Status: milp.StatusNoSolution, TimeLimit: true}, false, false, model.StatusNoSolution},
-	}
-	for _, c := range cases {
-		if got := milpStatus(c.ctx, &c.sol, c.hasModel, c.optimal); got != c.want {
-			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
 }

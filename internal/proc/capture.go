@@ -8,13 +8,13 @@ import (
 	"os"
 	"time"
 
-	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/internal/memcap"
 )
 
 // ErrTooLarge is wrapped by the error of a solver whose output or answer
 // file passes the cap on what is kept of it; it wraps
-// model.ErrMemoryLimit, so that a solve stops with status memory-limit.
-var ErrTooLarge = fmt.Errorf("%w: a solver's output passed the memory cap", model.ErrMemoryLimit)
+// model.ErrMemoryLimit (memcap.ErrLimit), so that a solve stops with status memory-limit.
+var ErrTooLarge = fmt.Errorf("%w: a solver's output passed the memory cap", memcap.ErrLimit)
 
 // Capture is the standard output of a solver, read as it is written and
 // kept only in part: the lines an answer is read from (those whose first

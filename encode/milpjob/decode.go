@@ -1,0 +1,73 @@
+package milpjob
+
+import (
+	"io"
+	"math"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Decode reads a MILP solver's solution file (HiGHS, CBC or GLPK) for m,
+// checks the point against m's bounds and constraints, and turns it into
+// a result on the data d for the problem p with decode (the
+// formulation's own reading of a point as a model). Solvers print
+// rounded values, so the check is loose (1e-5). The objective value the
+// file states must be the point's objective, constant included (read
+// the way one of the solvers reads an MPS constant: see
+// milp.ObjectiveReading); a mismatch names both values. The solver's
+// "optimal" or "infeasible" is its claim, which odtkit cannot check: a
+// claimed optimum whose point's objective is the decoded model's is the
+// result's claimed bound (model.Result.Claim), a claimed infeasibility
+// an infeasible status resting on the claim; the selector then reports
+// them as feasible and no-solution unless the solver is trusted. A file
+// that cannot be read, or whose point is not one of m, is an error
+// wrapping backend.ErrInvalid and backend.ErrAnswer.
+func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, error), d *model.Dataset, p model.Problem) (*model.Result, error) {
+	sol, err := milp.ReadSolution(r, m)
+	if err != nil {
+		return nil, backend.Answer(backend.Invalid(err))
+	}
+	res := &model.Result{Stats: map[string]any{"solution_format": sol.Format, "solver_status": sol.SolverStatus}}
+	if sol.HasObjective {
+		res.Stats["solver_objective"] = sol.Objective
+	}
+	by := "the solver's answer (" + sol.SolverStatus + ")"
+	switch {
+	case sol.Status == milp.StatusInfeasible:
+		res.Status = model.StatusInfeasible
+		res.ClaimedBy = by
+		return res, nil
+	case sol.X == nil:
+		res.Status = model.StatusNoSolution
+		return res, nil
+	}
+	if err := m.CheckPoint(sol.X, 1e-5); err != nil {
+		return nil, backend.Answer(backend.Invalidf("the %s solution is not a point of the MILP: %w", sol.Format, err))
+	}
+	value := m.Objective(sol.X)
+	if sol.HasObjective {
+		reading, ok := milp.ObjectiveReading(sol.Objective, value, m.Offset)
+		if !ok {
+			return nil, backend.Answer(backend.Invalidf("%w: the %s solution states objective %v, but its point's objective is %v (objective constant %v included)", milp.ErrSolution, sol.Format, sol.Objective, value, m.Offset))
+		}
+		res.Stats["solver_objective_reading"] = reading
+	}
+	g, err := decode(sol.X)
+	if err != nil {
+		return nil, backend.Answer(backend.Invalid(err))
+	}
+	res.Model = g
+	res.Errors = g.Errors(d)
+	res.Objective = p.Evaluate(d, g)
+	res.Status = model.StatusFeasible
+	res.Stats["decoded_objective"] = res.Objective
+	res.Stats["milp_objective"] = value
+	if sol.Status == milp.StatusOptimal && math.Abs(value-res.Objective) <= 1e-6*math.Max(1, math.Abs(res.Objective)) {
+		// The MILP's optimum is the model's objective: the solver's word
+		// that nothing is better.
+		res.Claim(res.Objective, by)
+	}
+	return res, nil
+}

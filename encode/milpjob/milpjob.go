@@ -1,0 +1,199 @@
+// Package milpjob runs the MILP of a MILP-family backend (milp-odd,
+// milp-odt, milp-flowoct): the options they share (gap, highs,
+// milp-solver, lp-bound, trust-solver), the solver they pick, one status
+// mapping from a MILP run to a result, and the decoding of a MILP
+// solver's solution file into a result. It is the MILP counterpart of
+// encode/maxsat; package milp stays a generic MILP layer that knows
+// nothing of models.
+package milpjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Option names the MILP backends share.
+const (
+	OptGap     = "gap"
+	OptHiGHS   = "highs"
+	OptSolver  = "milp-solver"
+	OptLPBound = "lp-bound"
+)
+
+// GapParam is the relative gap at which HiGHS may stop.
+func GapParam() backend.Param {
+	return backend.FloatParam(OptGap, 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0)
+}
+
+// HiGHSParam is the list of further HiGHS options.
+func HiGHSParam() backend.Param {
+	return backend.StringParam(OptHiGHS, "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)")
+}
+
+// SolverParam picks the MILP solver; note, when not empty, follows the
+// shared help text.
+func SolverParam(note string) backend.Param {
+	help := milp.SolverSpecHelp
+	if note != "" {
+		help += "; " + note
+	}
+	return backend.StringParam(OptSolver, "highs", help).Checked(milp.CheckSolverSpec)
+}
+
+// LPBoundParam asks for the LP relaxation's bound first.
+func LPBoundParam(def bool) backend.Param {
+	return backend.BoolParam(OptLPBound, def, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)")
+}
+
+// HiGHSOptions parses the highs option's NAME=VALUE list; a malformed
+// entry is an error wrapping backend.ErrInvalid.
+func HiGHSOptions(s string) (map[string]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		k, val, ok := strings.Cut(kv, "=")
+		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
+		if !ok || k == "" || val == "" {
+			return nil, backend.Invalidf("option highs: %q is not NAME=VALUE", kv)
+		}
+		m[k] = val
+	}
+	return m, nil
+}
+
+// NewSolver is the solver the job's milp-solver option names; a bad
+// specification is an error wrapping backend.ErrInvalid.
+func NewSolver(job *backend.Job) (milp.Solver, error) {
+	s, err := milp.NewSolver(job.Options.String(OptSolver))
+	if err != nil {
+		return nil, backend.Invalid(err)
+	}
+	return s, nil
+}
+
+// Params are the solver parameters every MILP backend sets from its job:
+// threads, the relative gap, the seed and the further HiGHS options.
+func Params(job *backend.Job, highs map[string]string) milp.Params {
+	return milp.Params{Threads: job.Threads, RelGap: job.Options.Float(OptGap), Seed: int(job.Seed), Options: highs}
+}
+
+// LPBound solves the LP relaxation of m within a fifth of the time left
+// (the bound is a report, the MILP the answer) when the job asks for it
+// and the solver is in-process HiGHS, and records its bound in stats
+// (lp_bound, lp_seconds). A failed relaxation records nothing.
+func LPBound(ctx context.Context, job *backend.Job, solver milp.Solver, m *milp.Model, stats map[string]any) {
+	if !job.Options.Bool(OptLPBound) || !milp.HiGHSEnabled || milp.IsExternal(solver) {
+		return
+	}
+	lctx, cancel := ctx, context.CancelFunc(func() {})
+	if dl, ok := ctx.Deadline(); ok {
+		lctx, cancel = context.WithTimeout(ctx, time.Until(dl)/5)
+	}
+	defer cancel()
+	sol, err := milp.HiGHS().Solve(lctx, milp.Relaxation(m), milp.Params{Threads: job.Threads})
+	if err == nil && sol.Status == milp.StatusOptimal {
+		stats["lp_bound"], stats["lp_seconds"] = sol.Objective, sol.Seconds
+	}
+}
+
+// Solve solves m and records the run in stats (milp_status,
+// milp_solver_status, milp_time_limit, milp_bound, milp_nodes,
+// milp_seconds, and milp_objective when there is a point) unless stats is
+// nil. An option the solver refuses is an error wrapping
+// backend.ErrInvalid.
+func Solve(ctx context.Context, solver milp.Solver, m *milp.Model, p milp.Params, stats map[string]any) (*milp.Solution, error) {
+	sol, err := solver.Solve(ctx, m, p)
+	if errors.Is(err, milp.ErrOption) {
+		return nil, backend.Invalidf("option highs: %w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if stats == nil {
+		return sol, nil
+	}
+	stats["milp_status"], stats["milp_solver_status"] = string(sol.Status), sol.SolverStatus
+	stats["milp_time_limit"] = sol.TimeLimit
+	stats["milp_bound"], stats["milp_nodes"], stats["milp_seconds"] = sol.BoundOrZero(), sol.Nodes, sol.Seconds
+	if sol.X != nil {
+		stats["milp_objective"] = sol.Objective
+	}
+	return sol, nil
+}
+
+// Same reports whether a solver's objective of a point is the decoded
+// model's objective, within the solver's tolerances (integral to about
+// 1e-6, relative).
+func Same(obj, milpObj float64) bool {
+	return math.Abs(obj-milpObj) <= 1e-6*math.Max(1, math.Abs(obj))
+}
+
+// WrongClaim is the error about an external solver's optimality claim
+// that its own point (decoded to objective decoded) or a model of
+// objective best contradicts: a wrong answer, never an optimum.
+func WrongClaim(solver milp.Solver, claimed float64, decoded any, best float64) error {
+	return fmt.Errorf("MILP solver %s claims an optimum of %v, but its solution decodes to a model of objective %v and a model of objective %v exists: the solver's answer is wrong",
+		solver.Name(), claimed, decoded, best)
+}
+
+// Status is the result status of a MILP run that ended with sol
+// (hasModel: a model is returned; optimal: it is proven optimal):
+// optimal when proven; infeasible when the solver proved that no point
+// exists and there is no model; else, whether or not a model was found,
+// why the run stopped — the context's stop, or the solver's own memory
+// limit, or a time limit when the solver's own limit (set just short of
+// the context's deadline) ended it before the context did; else feasible with a model (the solver stopped
+// on its own, e.g. at the gap asked for) and no-solution without one.
+// A stop is named even without a model, as the registry names a stop
+// while reading: "time-limit" says what a longer run might change,
+// "no-solution" that the run ended with nothing.
+func Status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) model.Status {
+	switch {
+	case optimal:
+		return model.StatusOptimal
+	case !hasModel && sol.Status == milp.StatusInfeasible:
+		return model.StatusInfeasible
+	}
+	if st := model.StoppedStatus(ctx); st != "" {
+		return st
+	}
+	switch {
+	case sol.MemoryLimit:
+		return model.StatusMemory
+	case sol.TimeLimit:
+		return model.StatusTimeLimit
+	case !hasModel:
+		return model.StatusNoSolution
+	}
+	return model.StatusFeasible
+}
+
+// ClaimExternal moves what a result of an external solver program's run
+// owes to the program's word — an optimum it called optimal, a bound it
+// proved, an infeasibility — to the result's claim by the program by,
+// keeping as the lower bound only own, what odtkit knows without the
+// program. The selector then reports the result as feasible (no-solution
+// for a claimed infeasibility) unless the solver is trusted.
+func ClaimExternal(res *model.Result, by string, own float64) {
+	claimed := res.LowerBound
+	if res.Optimal && res.Model != nil {
+		claimed = res.Objective
+	}
+	switch {
+	case res.Model == nil && res.Status == model.StatusInfeasible:
+		res.Claim(math.Max(claimed, own), by)
+	case claimed > own:
+		res.Claim(claimed, by)
+	}
+	res.LowerBound = math.Min(res.LowerBound, own)
+}
