@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
@@ -70,23 +69,27 @@ func prepare(ctx context.Context, job *backend.Job) (*prepared, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
+	pr := &prepared{}
 	switch job.Problem.Objective {
 	case model.MinDepth, model.MinSize:
-		// The same conflict rule, option and message as sat-depth.
-		p, err := avellaneda.Prepare(job.Data, job.Options.Bool("drop-conflicts"))
+		// The conflict rule, option and message of every perfect-tree
+		// backend (sat-depth, sat-size): model.Dataset.ConsistentRows.
+		keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
 		if err != nil {
 			return nil, backend.Invalid(err)
 		}
-		return &prepared{view: p.View, keep: p.Keep, dropped: p.Dropped}, nil
-	}
-	if job.Options.IsSet("drop-conflicts") {
-		return nil, backend.Invalidf("option drop-conflicts applies to min-depth and min-size only")
+		pr.keep, pr.dropped = keep, dropped
+	default:
+		if job.Options.IsSet("drop-conflicts") {
+			return nil, backend.Invalidf("option drop-conflicts applies to min-depth and min-size only")
+		}
 	}
 	v, err := exactView(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{view: v}, nil
+	pr.view = v
+	return pr, nil
 }
 
 // options states the MILP of the job at depth k.
