@@ -230,10 +230,11 @@ func (r *Registry) Check(d *model.Dataset, p model.Problem, s Settings) error {
 	return nil
 }
 
-// Export writes the formulation of the problem for the named backend
-// (one that implements backend.Exporter: sat-depth, sat-size, milp-odd,
-// milp-odt, milp-flowoct) to w, and returns the format written
-// ("dimacs", "mps").
+// Export writes the formulation of the problem for the named backend,
+// one that implements backend.Exporter (the error for another names
+// those registered that do), to w in the backend's first format, and
+// returns the format written (backend.ExportFormats: e.g. dimacs, wcnf,
+// opb, mps, lp).
 func (r *Registry) Export(ctx context.Context, w io.Writer, d *model.Dataset, p model.Problem, s Settings) (string, error) {
 	return r.ExportAs(ctx, w, d, p, s, "")
 }

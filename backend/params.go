@@ -12,12 +12,19 @@ import (
 // Kind is the type of a backend option's value.
 type Kind int
 
+// The kinds of option values.
 const (
+	// Bool is true, false, 1, 0, yes, no, on or off (empty: true).
 	Bool Kind = iota + 1
+	// Int is a whole number within the Param's bounds.
 	Int
+	// Float is a finite number within the Param's bounds.
 	Float
+	// Enum is one of the Param's Values.
 	Enum
+	// String is any text the Param's Check (if any) accepts.
 	String
+	// Duration is a Go duration of at least 0, such as 500ms or 2m.
 	Duration
 )
 

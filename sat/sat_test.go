@@ -630,7 +630,7 @@ func TestCDCLReset(t *testing.T) {
 // chunk boundaries, room for n more, and no copy when there is room.
 func TestReserve(t *testing.T) {
 	for _, n := range []int{0, 1, copyChunk - 1, copyChunk, 3*copyChunk + 5} {
-		s := make([]int32, n, n)
+		s := make([]int32, n)
 		for i := range s {
 			s[i] = int32(i*7 + 1)
 		}

@@ -5,10 +5,9 @@ import "math/bits"
 // slab hands out the backing arrays of many small growing lists, the
 // solver's watch lists, from a few large allocations. Capacities are
 // powers of two; a list that grows gives its old array back, and the
-// next list growing to that capacity takes it. Before, each watch list
-// grew by append, tens of thousands of small allocations per run for the
-// collector to trace, sweep and free: on monk3's DT_depth the watch lists
-// allocated 5.4 MB per run that way, 3.5 MB from the slab.
+// next list growing to that capacity takes it. Lists grown by append
+// would be tens of thousands of small allocations per run for the
+// collector to trace, sweep and free; the slab makes them a few.
 type slab[T any] struct {
 	rest []T     // the unused end of the last block
 	made int     // elements in all blocks

@@ -813,7 +813,7 @@ func (e *Encoding) LeafBound(L int) (sat.Lit, error) {
 // same class becomes that leaf. The tree so classifies every example
 // slot as the model's perfect tree does, with fewer leaves: DT_size's
 // next bound starts lower, and DT_depth's tree has no branch the data
-// never takes (monk2: 57 leaves before, 40 now). Every example in the
+// never takes. Every example in the
 // formula reaches the leaf its X variables name, so the tree classifies
 // them all correctly. With no labelled leaf at all (no example added)
 // the tree is a single leaf of the most frequent class.

@@ -57,21 +57,18 @@ type Settings struct {
 	// Bisect makes DT_size bisect on the number of leaves, as the paper
 	// does, instead of descending from the best tree (bound = best − 1,
 	// the default): refutations close below the optimum are the costliest
-	// calls and descending makes only one; measured DT_size on monk2,
-	// monk3, wine: 22.8 + 6.1 + 53.4 = 82.3 s bisecting, 25.1 + 4.6 +
-	// 35.0 = 64.8 s descending. Bisection raises the lower bound during
-	// the search, descending only at its end (time-limited runs).
+	// calls and descending makes only one. Bisection raises the lower
+	// bound during the search, descending only at its end, which matters
+	// for time-limited runs.
 	Bisect bool
 	// SizeNoDirect keeps DT_size's size phase on the order variables
 	// alone. By default the size phase adds the per-threshold clauses of
 	// the numeric columns (Encoding.AddDirectClauses) once one of its
 	// calls has met SizeDirectAfter conflicts, and solves that call
-	// again. They cut wine's refutation of 7 leaves from 78k to 21k
-	// conflicts (17.8 -> 9.0 CPU s for the whole DT_size) but only cost
-	// iris (its refutation takes about 3k conflicts with or without;
-	// the 78k clauses took a quarter of the CPU): paying for them once
-	// the search has shown it is long keeps both (DT_size iris 0.215 ->
-	// 0.152 s; wine 9.4 -> 10.9 s).
+	// again. The clauses shorten long refutations on numeric data many
+	// times over but only cost short ones, whose clauses outweigh the
+	// conflicts they save: paying for them once the search has shown it
+	// is long serves both.
 	SizeNoDirect bool
 	// SizeDirectAfter is that number of conflicts (0: 5000; negative:
 	// add the clauses at once). It needs the default solver (sat.CDCL);
@@ -98,14 +95,8 @@ type Settings struct {
 }
 
 // defaultBatch is Settings.Batch's default: two examples per call for
-// DT_depth, one for DT_size. Measured (process CPU s,
-// alternately, min of 3), DT_depth on 27 small inferdt files (whole and
-// train folds) 1.781 with one, 1.632 with two (two earlier runs: 1.916
-// -> 1.734, 2.038 -> 1.825; monk3 0.188 -> 0.109); on the hard rows, one
-// run each, balance-scale_bin1 11.4 -> 15.0, bin2 15.9 -> 14.9, car 48.3
-// -> 40.4. DT_size's depth phase with two made its refutations costlier
-// (27 files 18.7 -> 21.2 s, the monk2 folds most), also with one in the
-// size phase (21.1).
+// DT_depth, whose searches end sooner with fewer calls, and one for
+// DT_size, whose refutations two examples per call make costlier.
 func defaultBatch(size bool) int {
 	if size {
 		return 1

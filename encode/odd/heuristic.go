@@ -330,8 +330,7 @@ func (e *Encoding) incumbent(layers [][]*hNode) *Incumbent {
 	}
 	b := model.NewBuilder(e.data, kind)
 	leaves := map[int]int{}
-	var ids [][]int
-	ids = make([][]int, len(layers))
+	ids := make([][]int, len(layers))
 	count := 0
 	for l := len(layers) - 1; l >= 0; l-- {
 		ids[l] = make([]int, len(layers[l]))

@@ -259,37 +259,36 @@ type levelScratch struct {
 }
 
 type solver struct {
-	_       cacheline.Pad // a worker's counters and flags share no line with another worker's
-	ctx     context.Context
-	cfg     Config
-	p, k    int
-	n       int
-	vals    [][]float64
-	rowH1   []uint64
-	rowH2   []uint64
-	gdist   []int32 // distinct values of each feature at the root
-	lr      []int32 // row -> value index, scratch of buildTab
-	side    []uint8
-	levels  []*levelScratch
-	cache   map[cacheKey]*cacheVal // the sequential search's cache
-	shc     *sharedCache           // or a parallel search's, shared by its workers
-	stop    bool
-	tick    int
-	work    int // entries scanned since the context was last looked at
-	cause   error
-	held    int64 // bytes reserved in cfg.Budget
-	stats   Stats
-	onImpr  func(*Node)
-	seed    *Node // the root search's starting tree (nil: the leaf)
-	best    *Node // the best tree of the root so far
-	scratch []int
-	cl, cr  []int
-	cnt     []int
-	fql     []int
-	fqr     []int
-	d2hint  [2]int  // the second features of d2split's last best trees (left, right)
-	par     *shared // the parallel root search this worker takes part in, or nil
-	_       cacheline.Pad
+	_      cacheline.Pad // a worker's counters and flags share no line with another worker's
+	ctx    context.Context
+	cfg    Config
+	p, k   int
+	n      int
+	vals   [][]float64
+	rowH1  []uint64
+	rowH2  []uint64
+	gdist  []int32 // distinct values of each feature at the root
+	lr     []int32 // row -> value index, scratch of buildTab
+	side   []uint8
+	levels []*levelScratch
+	cache  map[cacheKey]*cacheVal // the sequential search's cache
+	shc    *sharedCache           // or a parallel search's, shared by its workers
+	stop   bool
+	tick   int
+	work   int // entries scanned since the context was last looked at
+	cause  error
+	held   int64 // bytes reserved in cfg.Budget
+	stats  Stats
+	onImpr func(*Node)
+	seed   *Node // the root search's starting tree (nil: the leaf)
+	best   *Node // the best tree of the root so far
+	cl, cr []int
+	cnt    []int
+	fql    []int
+	fqr    []int
+	d2hint [2]int  // the second features of d2split's last best trees (left, right)
+	par    *shared // the parallel root search this worker takes part in, or nil
+	_      cacheline.Pad
 }
 
 // Solve searches an optimal tree (within cfg.MaxGap) of depth at most

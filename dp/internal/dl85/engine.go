@@ -162,20 +162,18 @@ type search[T comparable] struct {
 	d2calls  int64
 	leaves   []*Tree
 	all      []int32 // every test
-	reportAt int     // level at which improvements are reported (0)
 
 	// per level scratch
-	sets   [][]uint64
-	act    [][]int32
-	fcnt   [][]float64 // per active test, class counts of its true side
-	fn     [][]int     // per active test, rows on its true side
-	gain   [][]float64
-	order  [][]int32
-	keyLo  [][]byte
-	keyHi  [][]byte
-	cntLo  [][]float64
-	cntHi  [][]float64
-	rowBuf []int
+	sets  [][]uint64
+	act   [][]int32
+	fcnt  [][]float64 // per active test, class counts of its true side
+	fn    [][]int     // per active test, rows on its true side
+	gain  [][]float64
+	order [][]int32
+	keyLo [][]byte
+	keyHi [][]byte
+	cntLo [][]float64
+	cntHi [][]float64
 
 	// depth-2 scratch
 	pos     []int32

@@ -609,12 +609,6 @@ func (s *perfect) buildDepth(rows model.Bitset, d int) *model.Graph {
 	return b.Graph(rec(rows))
 }
 
-// buildSize builds the tree of fewest leaves of depth at most d the size
-// search found on rows.
-func (s *perfect) buildSize(rows model.Bitset, d int) *model.Graph {
-	return s.buildSplit(rows, int(s.nodes[string(s.rowsKey(rows))].sizes[d].test), d)
-}
-
 // buildSplit builds the tree that splits rows on test t, then follows
 // the size search's exact records of depth d−1 below.
 func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
