@@ -24,6 +24,14 @@ type DepthBackend struct{}
 // minimum-depth trees with no training error, by DT_depth then DT_size.
 type SizeBackend struct{}
 
+// The optional interfaces both backends implement.
+var (
+	_ backend.Decoder = DepthBackend{}
+	_ backend.Sizer   = DepthBackend{}
+	_ backend.Decoder = SizeBackend{}
+	_ backend.Sizer   = SizeBackend{}
+)
+
 // encodingParams shape the formula: solving, exporting and decoding
 // read them alike.
 func encodingParams() []backend.Param {
@@ -95,8 +103,8 @@ func (SizeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, 
 // formulaOptions reads the options that shape the formula.
 func formulaOptions(v backend.Values) Options {
 	var o Options
-	o.AMO, _ = ParseAMO(v.String("amo")) // enum values, checked by Parse
-	o.Counter, _ = ParseCounter(v.String("counter"))
+	o.AMO = AMO(v.String("amo"))             // an enum of AMO's values
+	o.Counter = Counter(v.String("counter")) // an enum of Counter's values
 	o.PaperClauses = v.String("clauses") == "paper"
 	o.Symmetry = v.Bool("symmetry")
 	o.NoClassCuts = !v.Bool("class-cuts")

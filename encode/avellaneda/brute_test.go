@@ -137,7 +137,7 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: Counter(it % 2), Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, NoClassCuts: it%7 == 3, FirstMisclassified: it%4 == 1, Seed: it%3 == 2}
+			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: []Counter{CounterTotalizer, CounterSequential}[it%2], Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, NoClassCuts: it%7 == 3, FirstMisclassified: it%4 == 1, Seed: it%3 == 2}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
@@ -186,7 +186,7 @@ func TestFormulaSatisfiability(t *testing.T) {
 				if maxNodes > 0 {
 					wantSat = bruteSize(p.View, rows, k) <= maxNodes
 				}
-				e, err := Formula(context.Background(), p, "sat-depth", k, maxNodes, Options{AMO: AMO(it % 3), Counter: Counter(it % 2), PaperClauses: it%4 == 3, Symmetry: it%5 != 4, NoClassCuts: it%3 == 2})
+				e, err := Formula(context.Background(), p, "sat-depth", k, maxNodes, Options{AMO: []AMO{AMONone, AMOSequential, AMOPairwise}[it%3], Counter: []Counter{CounterTotalizer, CounterSequential}[it%2], PaperClauses: it%4 == 3, Symmetry: it%5 != 4, NoClassCuts: it%3 == 2})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -32,68 +32,72 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// AMO chooses the encoding of "at most one feature per node".
-type AMO int
+// AMO chooses the encoding of "at most one feature per node" (the
+// option amo; "" is AMONone).
+type AMO string
 
 const (
 	// AMONone leaves it out: the example clauses force every feature
 	// chosen at a node to route the examples reaching it the same way,
 	// so the decoder may pick any of them (the first); the formula stays
 	// sound and complete without it.
-	AMONone AMO = iota
+	AMONone AMO = "none"
 	// AMOSequential is Sinz's sequential counter: m−1 auxiliary
 	// variables and 3m−4 binary clauses per node.
-	AMOSequential
+	AMOSequential AMO = "sequential"
 	// AMOPairwise is the paper's clauses (2): m(m−1)/2 binary clauses
 	// per node.
-	AMOPairwise
+	AMOPairwise AMO = "pairwise"
 )
 
 // ParseAMO reads "none", "sequential" or "pairwise".
 func ParseAMO(s string) (AMO, error) {
-	switch s {
-	case "none", "":
-		return AMONone, nil
-	case "sequential", "seq":
-		return AMOSequential, nil
-	case "pairwise":
-		return AMOPairwise, nil
+	switch a := AMO(s); a {
+	case "", AMONone, AMOSequential, AMOPairwise:
+		return a, nil
 	}
-	return 0, fmt.Errorf("at-most-one encoding %q: want none, sequential or pairwise", s)
+	return "", fmt.Errorf("at-most-one encoding %q: want none, sequential or pairwise", s)
 }
 
 func (a AMO) String() string {
-	return [...]string{"none", "sequential", "pairwise"}[a]
+	if a == "" {
+		return string(AMONone)
+	}
+	return string(a)
 }
 
 // Counter chooses the encoding of the node limit's count of labelled
-// leaves.
-type Counter int
+// leaves (the option counter; "" is CounterTotalizer).
+type Counter string
 
 const (
 	// CounterTotalizer counts along the tree: for every internal node,
 	// unary outputs "its subtree has at least j labelled leaves", each
 	// node merging its children's outputs (a totalizer whose merge order
 	// is the tree itself), capped at the bound + 1.
-	CounterTotalizer Counter = iota
+	CounterTotalizer Counter = "totalizer"
 	// CounterSequential is the paper's counter (clauses 8-10): H[i][j]
 	// "at least j of the first i leaves are labelled".
-	CounterSequential
+	CounterSequential Counter = "sequential"
 )
 
-// ParseCounter reads "totalizer" or "sequential".
+// ParseCounter reads "totalizer" or "sequential" ("paper" is
+// sequential).
 func ParseCounter(s string) (Counter, error) {
-	switch s {
-	case "totalizer", "":
-		return CounterTotalizer, nil
-	case "sequential", "paper":
+	switch c := Counter(s); c {
+	case "", CounterTotalizer, CounterSequential:
+		return c, nil
+	case "paper":
 		return CounterSequential, nil
 	}
-	return 0, fmt.Errorf("leaf counter %q: want totalizer or sequential", s)
+	return "", fmt.Errorf("leaf counter %q: want totalizer or sequential", s)
 }
 
 func (c Counter) String() string {
-	return [...]string{"totalizer", "sequential"}[c]
+	if c == "" {
+		return string(CounterTotalizer)
+	}
+	return string(c)
 }
 
 // Options shape the formula (export and decode must use the same).

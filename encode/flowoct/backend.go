@@ -22,6 +22,12 @@ import (
 // and decodes a MILP solver's solution file for it.
 type Backend struct{}
 
+// The optional interfaces milp-flowoct implements.
+var (
+	_ backend.Decoder        = Backend{}
+	_ backend.FormatExporter = Backend{}
+)
+
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
 var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation"}

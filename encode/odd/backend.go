@@ -28,6 +28,16 @@ type DiagramBackend struct{}
 // objective on a 1-2-4-… skeleton.
 type TreeBackend struct{}
 
+// The optional interfaces both backends implement.
+var (
+	_ backend.Decoder        = DiagramBackend{}
+	_ backend.FormatExporter = DiagramBackend{}
+	_ backend.Sizer          = DiagramBackend{}
+	_ backend.Decoder        = TreeBackend{}
+	_ backend.FormatExporter = TreeBackend{}
+	_ backend.Sizer          = TreeBackend{}
+)
+
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
 var solveOnly = []string{"gap", "warm-start", "restarts", "highs", "lattice-cutoff", "milp-solver", "lp-bound"}

@@ -144,3 +144,9 @@ func answerResult(job *backend.Job, p *satodt.Prepared, f *Formula, costs Costs,
 // totalWeight is the data's total row weight (whole weights: Check
 // refuses others), n rows without weights.
 func totalWeight(d *model.Dataset) int { return int(math.Round(d.TotalWeight())) }
+
+// The optional interfaces sat-odd implements.
+var (
+	_ backend.Decoder        = Backend{}
+	_ backend.FormatExporter = Backend{}
+)

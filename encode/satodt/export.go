@@ -214,3 +214,9 @@ func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*mo
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	return res, nil
 }
+
+// The optional interfaces sat-odt implements.
+var (
+	_ backend.Decoder        = Backend{}
+	_ backend.FormatExporter = Backend{}
+)
