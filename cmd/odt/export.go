@@ -12,9 +12,7 @@ import (
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/cmd/odt/internal/bench"
-	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
-	"github.com/odtkit/odtkit/sat"
 )
 
 // encodingFlags are the flags shared by export and decode.
@@ -251,7 +249,7 @@ func runDecode(e env, args []string) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: %w", errInterrupted, err)
 		}
-		if errors.Is(err, milp.ErrSolution) || errors.Is(err, sat.ErrOutput) {
+		if errors.Is(err, backend.ErrAnswer) {
 			return fmt.Errorf("%s: %w", pos[1], err) // the message names the line
 		}
 		return err
