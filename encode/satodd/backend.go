@@ -87,14 +87,14 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		if _, err := admit(job, p); err != nil {
 			return nil, err
 		}
-		budget := maxClauses
+		budget := int64(maxClauses)
 		if l := job.Budget.Limit(); l > 0 {
-			budget = int(min(int64(budget), l/bytesPerClause))
+			budget = min(budget, l/bytesPerClause)
 		}
 		s := Settings{
 			MaxClauses: budget,
 			NewSolver:  started.Wrap(func() (sat.Solver, error) { return sat.NewSolver(spec) }),
-			Report:     func(g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) },
+			Report:     func(_ float64, g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) },
 			PerRoot:    job.Options.Bool("per-root"),
 			Certify:    cert,
 		}

@@ -300,11 +300,11 @@ type Outcome struct {
 type Settings struct {
 	// MaxClauses is the clause budget of the formula and its counter (0:
 	// none); past it the search ends with the incumbent, unproven.
-	MaxClauses int
+	MaxClauses int64
 	// NewSolver returns the SAT solver (nil: odtkit's CDCL).
 	NewSolver func() (sat.Solver, error)
-	// Report (if not nil) receives each better diagram.
-	Report func(*model.Graph)
+	// Report receives each better diagram with its cost (Costs.Cost).
+	Report model.IncumbentFunc
 	// PerRoot refutes each bound one root test at a time (see
 	// satodt.Descent) instead of on the whole diagram at once.
 	PerRoot bool
@@ -325,7 +325,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 		out.LowerBound, out.Optimal = cost, true
 		return out, nil
 	}
-	if s.MaxClauses > 0 && Estimate(p, skeleton).Constraints > int64(s.MaxClauses) {
+	if s.MaxClauses > 0 && Estimate(p, skeleton).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
 	}
@@ -342,11 +342,11 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	for i, s := range f.Soft {
 		lits[i], ws[i] = s.Lit, int(s.Weight)
 	}
-	if s.MaxClauses > 0 && f.CNF.NumClauses() > s.MaxClauses {
+	if s.MaxClauses > 0 && int64(f.CNF.NumClauses()) > s.MaxClauses {
 		out.TooLarge = true
 		return out, nil
 	}
-	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, s.MaxClauses)
+	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, int(s.MaxClauses))
 	if err != nil {
 		if errors.Is(err, sat.ErrTooLarge) {
 			out.TooLarge = true
@@ -396,9 +396,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 				return 0, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
 			}
 			out.Graph = g
-			if s.Report != nil {
-				s.Report(g)
-			}
+			s.Report.Report(float64(got), g)
 			return got, nil
 		},
 	}
