@@ -594,23 +594,31 @@ func (e *Encoding) preds() [][]arc {
 	return p
 }
 
+// term is one coefficient of a constraint row: column j, value v.
+type term struct {
+	j int
+	v float64
+}
+
+// row adds the constraint lo ≤ Σ v·x_j ≤ hi named name.
+func (e *Encoding) row(name string, lo, hi float64, ts ...term) {
+	idx, val := make([]int, len(ts)), make([]float64, len(ts))
+	for k, t := range ts {
+		idx[k], val[k] = t.j, t.v
+	}
+	e.Model.AddRow(name, lo, hi, idx, val)
+}
+
+// constraints adds the paper's constraints (1)-(17) and, when the options
+// ask for them, the error cuts and the side constraints
+// (sideConstraints).
 func (e *Encoding) constraints(ctx context.Context) error {
-	m, o, d := e.Model, e.Opts, e.data
+	o, d := e.Opts, e.data
 	n, V, K, J := d.Rows(), e.nInt, e.nCls, len(e.cols)
 	inf := milp.Inf
 	preds := e.preds()
 	uniform := e.uniformMargin()
-	type term struct {
-		j int
-		v float64
-	}
-	row := func(name string, lo, hi float64, ts ...term) {
-		idx, val := make([]int, len(ts)), make([]float64, len(ts))
-		for k, t := range ts {
-			idx[k], val[k] = t.j, t.v
-		}
-		m.AddRow(name, lo, hi, idx, val)
-	}
+	row := e.row
 	for i := range n {
 		if (i%64 == 0 || V > 64) && ctx.Err() != nil {
 			return fmt.Errorf("building the MILP: %w", context.Cause(ctx))
@@ -798,46 +806,7 @@ func (e *Encoding) constraints(ctx context.Context) error {
 			return fmt.Errorf("building the MILP: %w", context.Cause(ctx))
 		}
 	}
-	if o.MaxActive > 0 {
-		ts := make([]term, V)
-		for u := range V {
-			ts[u] = term{e.D[u], 1}
-		}
-		row("parsimony", -inf, float64(o.MaxActive), ts...)
-	}
-	if o.MaxNodes > 0 {
-		// A tree of a active internal nodes has 2a+1 nodes.
-		ts := make([]term, V)
-		for u := range V {
-			ts[u] = term{e.D[u], 1}
-		}
-		row("max_nodes", -inf, float64((o.MaxNodes-1)/2), ts...)
-	}
-	if o.MinFlow > 0 {
-		for v := 1; v < V; v++ {
-			ts := []term{{e.D[v], -float64(o.MinFlow)}}
-			for i := range n {
-				ts = append(ts, term{e.W[Neg][i][v], 1}, term{e.W[Pos][i][v], 1})
-			}
-			row(fmt.Sprintf("c20_%d", v), 0, inf, ts...)
-		}
-	}
-	if f := o.Fair; f != nil {
-		g1, g0 := FairGroups(d, f.Column)
-		if len(g1) > 0 && len(g0) > 0 {
-			// rate(ga) ≥ ξ·rate(gb), multiplied by |ga|·|gb|, both ways.
-			for k, gs := range [][2][]int{{g1, g0}, {g0, g1}} {
-				var ts []term
-				for _, i := range gs[0] {
-					ts = append(ts, term{e.Leaf[i][f.Positive], float64(len(gs[1]))})
-				}
-				for _, i := range gs[1] {
-					ts = append(ts, term{e.Leaf[i][f.Positive], -f.Xi * float64(len(gs[0]))})
-				}
-				row(fmt.Sprintf("c19_%d", k), 0, inf, ts...)
-			}
-		}
-	}
+	e.sideConstraints()
 	return nil
 }
 

@@ -1,0 +1,113 @@
+package flowoct
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// solveOnly are the options that steer the solve but not the MILP; an
+// export refuses them.
+var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation"}
+
+// ExportFormat is "mps".
+func (Backend) ExportFormat() string { return "mps" }
+
+// exportEncoding builds the MILP an export or a decode is about: the
+// error objective at --depth, or for min-depth and min-size the MILP of
+// one depth (--depth K).
+func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, error) {
+	for _, k := range solveOnly {
+		if job.Options.IsSet(k) {
+			return nil, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
+		}
+	}
+	pr, err := prepare(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	k := job.Problem.MaxDepth
+	if job.Problem.Objective != model.MinError {
+		k = depthCap(job.Problem)
+	}
+	if job.Problem.Objective != model.MinError && k < 1 {
+		return nil, backend.Invalidf("the exported MILP of %s is that of one depth: give --depth K", job.Problem.Objective)
+	}
+	e, err := plan(ctx, job, pr.view, options(job, pr, k), false)
+	if err != nil {
+		return nil, err
+	}
+	return e, e.Build(ctx)
+}
+
+// Export writes the MILP in free MPS format, with a comment header that
+// maps the columns and gives the decode command.
+func (b Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	return b.ExportAs(ctx, w, job, "mps")
+}
+
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (Backend) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// ExportAs writes the MILP as MPS or CPLEX LP.
+func (Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	e, err := exportEncoding(ctx, job)
+	if err != nil {
+		return err
+	}
+	e.Model.Comments = e.Header(job)
+	return milp.Write(w, e.Model, format)
+}
+
+// Header is the comment block of an exported MILP.
+func (e *Encoding) Header(job *backend.Job) []string {
+	p := job.Problem
+	flags := []string{"--objective " + string(p.Objective), fmt.Sprintf("--depth %d", p.MaxDepth)}
+	if p.MaxNodes > 0 {
+		flags = append(flags, fmt.Sprintf("--max-nodes %d", p.MaxNodes))
+	}
+	if p.LeafCost > 0 {
+		flags = append(flags, fmt.Sprintf("--leaf-cost %v", p.LeafCost))
+	}
+
+	if job.Options.Bool("drop-conflicts") {
+		flags = append(flags, "--opt drop-conflicts=true")
+	}
+	what := map[Objective]string{Errors: "minimise the weighted errors", Nodes: "no error, fewest nodes", Feasible: "no error (feasibility)"}[e.Opts.Objective]
+	h := []string{
+		fmt.Sprintf("odtkit milp-flowoct: FlowOCT (Aghaei, Gomez & Vayanos 2024), depth %d, %s; %d rows in %d groups of identical tests, %d binary tests",
+			e.Opts.Depth, what, e.View.N, len(e.groups), len(e.Tests)),
+		"solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL)",
+		fmt.Sprintf("decode a solution with: odt decode --backend milp-flowoct %s DATA SOL", strings.Join(flags, " ")),
+		"nodes n in heap order: root 0, children 2n+1 (test false) and 2n+2 (test true)",
+		"b_n_j: node n tests test j; p_n: node n predicts; w_n_c: node n predicts class c",
+		"z_g_n: flow of group g into node n; s_g_n_c: flow of group g to the sink at n for class c",
+	}
+	if e.r != nil {
+		h = append(h, fmt.Sprintf("r_g_n: group g is routed into node n; q_g_n: it stops at n, which predicts; support_n: a predicting node holds at least %d rows", e.Opts.MinSupport),
+			fmt.Sprintf("this MILP has a min support of %d rows: decode it with odtkit.Decode and the same problem (odt decode does not take --min-support)", e.Opts.MinSupport))
+	}
+	var ts []string
+	for j, t := range e.Tests {
+		ts = append(ts, fmt.Sprintf("%d=[%s]", j, e.View.Tests[t].String(e.View.Data)))
+	}
+	h = append(h, "tests j: "+strings.Join(ts, " "))
+	return h
+}
+
+// Decode reads a MILP solver's solution file for the exported MILP,
+// checks it against the MILP and decodes it. The solver's "optimal" is
+// within its own tolerances: the result is feasible, not proven optimal.
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	e, err := exportEncoding(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem)
+}

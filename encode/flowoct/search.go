@@ -1,0 +1,278 @@
+package flowoct
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// search holds what the MILP solves of one job share.
+type search struct {
+	job    *backend.Job
+	pr     *prepared
+	solver milp.Solver
+	hopts  map[string]string
+	stats  map[string]any
+	// whole: the objective takes whole values (errors of whole row
+	// weights, no leaf cost) and in-process HiGHS may stop once its
+	// bound is within wholeGap of the incumbent; its bounds are rounded
+	// up.
+	whole bool
+}
+
+// wholeGap is HiGHS's absolute gap for a whole objective: a bound above
+// the incumbent minus one proves it optimal.
+const wholeGap = 0.9999
+
+// params are the MILP solver's parameters for a solve from start.
+func (s *search) params(start []float64) milp.Params {
+	p := milpjob.Params(s.job, s.hopts)
+	p.Start, p.MemoryLimit = start, s.job.Budget.Limit()
+	if s.whole {
+		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
+		for k, v := range s.hopts {
+			p.Options[k] = v
+		}
+	}
+	return p
+}
+
+// wholeBound reads a solve of a whole objective: HiGHS's "optimal" only
+// says that its bound is within wholeGap of the point's objective, so the
+// proven bound is that objective minus the gap, rounded up; any other
+// bound is rounded up too. The status is then feasible: the caller
+// compares its best model with the bound.
+func (s *search) wholeBound(sol *milp.Solution) {
+	if !s.whole {
+		return
+	}
+	switch {
+	case sol.Status == milp.StatusOptimal:
+		sol.Bound = math.Ceil(sol.Objective - wholeGap - 1e-9)
+		sol.Status = milp.StatusFeasible
+		sol.SolverStatus += " (within the absolute gap of a whole objective)"
+	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
+		sol.Bound = math.Ceil(sol.Bound - 1e-6)
+	}
+}
+
+// run is the outcome of one MILP solve.
+type run struct {
+	best    *model.Graph // best model found (the warm start's or the solver's)
+	bestObj float64
+	sol     *milp.Solution
+	optimal bool // best is proven optimal for this MILP
+}
+
+// solve builds and solves the MILP of depth k.
+func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
+	job, p, d := s.job, s.job.Problem, s.job.Data
+	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
+		return s.benders(ctx, k)
+	}
+	e, stopped, err := s.encode(ctx, options(job, s.pr, k))
+	if stopped != nil || err != nil {
+		return stopped, err
+	}
+	st := s.stats
+	st["depth"] = k
+	st["columns"], st["rows"] = len(e.Model.Columns), len(e.Model.Rows)
+	st["binaries"], st["nonzeros"] = e.Model.NumIntegers(), e.Model.NumNonzeros()
+	st["tests"], st["groups"] = e.NumTests(), e.NumGroups()
+	r := &run{bestObj: math.Inf(1)}
+	eval := func(g *model.Graph) float64 {
+		if p.Objective == model.MinSize || p.Objective == model.MinDepth {
+			return float64(g.Size())
+		}
+		return p.Evaluate(d, g)
+	}
+	offer := func(g *model.Graph) {
+		if obj := eval(g); obj < r.bestObj-1e-12 {
+			r.best, r.bestObj = g, obj
+			if report {
+				job.Report.Report(p.Evaluate(d, g), g)
+			}
+		}
+	}
+	params := s.params(nil)
+	inProcess := !milp.IsExternal(s.solver)
+	if job.Options.Bool("warm-start") {
+		t := e.Greedy()
+		if e.Opts.general() {
+			t = e.Prune(t)
+		}
+		if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
+			if g, err := e.Decode(x); err == nil {
+				offer(g)
+				params.Start = x
+				st["warm_start_objective"] = r.bestObj
+			}
+		}
+	}
+	milpjob.LPBound(ctx, job, s.solver, e.Model, st)
+	sol, err := milpjob.Solve(ctx, s.solver, e.Model, params, st)
+	if err != nil {
+		return nil, err
+	}
+	s.wholeBound(sol)
+	st["milp_status"], st["milp_solver_status"], st["milp_bound"] = string(sol.Status), sol.SolverStatus, sol.BoundOrZero()
+	r.sol = sol
+	consistent := false
+	if sol.X != nil {
+		g, err := e.Decode(sol.X)
+		if err != nil {
+			return nil, fmt.Errorf("decoding the %s solution: %w", s.solver.Name(), err)
+		}
+		obj := eval(g)
+		if e.Opts.Objective == Feasible {
+			obj = 0 // no objective: any point will do
+			consistent = true
+		} else {
+			consistent = milpjob.Same(obj, sol.Objective)
+		}
+		st["decoded_objective"] = obj
+		offer(g)
+	}
+	claimed := sol.Status == milp.StatusOptimal
+	if e.Opts.Objective == Feasible {
+		r.optimal = claimed || sol.Status == milp.StatusFeasible && r.best != nil
+		return r, nil
+	}
+	tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
+	// A claimed optimum above a model we hold, or whose point decodes to
+	// another objective, is wrong.
+	wrong := claimed && (!consistent || r.bestObj < sol.Objective-tol)
+	r.optimal = claimed && !wrong && r.bestObj <= sol.Objective+tol
+	if s.whole && r.best != nil && r.bestObj <= sol.Bound+tol {
+		// A proven bound meets a model's objective.
+		r.optimal = true
+	}
+	if wrong && !inProcess {
+		// An external solver's optimality claim that its own point or our
+		// warm start contradicts is a wrong answer, never an optimum.
+		return nil, milpjob.WrongClaim(s.solver, sol.Objective, st["decoded_objective"], r.bestObj)
+	}
+	return r, nil
+}
+
+// minError solves the error objective at the problem's depth.
+func (s *search) minError(ctx context.Context) (*model.Result, error) {
+	if res, ok := oneLeaf(s.job); ok {
+		return res, nil
+	}
+	r, err := s.solve(ctx, s.job.Problem.MaxDepth, true)
+	if err != nil {
+		return nil, err
+	}
+	d, p := s.job.Data, s.job.Problem
+	res := &model.Result{Model: r.best}
+	if r.best == nil {
+		res.Status = milpjob.Status(ctx, r.sol, false, false)
+		return res, nil
+	}
+	res.Optimal = r.optimal
+	res.Status = milpjob.Status(ctx, r.sol, true, r.optimal)
+	res.Errors, res.Objective = r.best.Errors(d), p.Evaluate(d, r.best)
+	if r.optimal {
+		res.LowerBound = res.Objective
+	} else {
+		res.LowerBound = math.Max(0, math.Min(r.sol.BoundOrZero(), res.Objective))
+	}
+	return res, nil
+}
+
+// depthCap is the deepest tree min-depth and min-size search, and the
+// depth of their exported MILP (-1: no cap; an export needs one): the
+// problem's depth limit (Problem.DepthLimit; 0 is a single leaf).
+func depthCap(p model.Problem) int {
+	if d, ok := p.DepthLimit(); ok {
+		return d
+	}
+	return -1
+}
+
+// perfect solves min-depth or min-size: depth by depth until a tree with
+// no error exists.
+func (s *search) perfect(ctx context.Context) (*model.Result, error) {
+	p := s.job.Problem
+	limit := depthCap(p)
+	res := &model.Result{}
+	for k := 0; ; k++ {
+		if limit >= 0 && k > limit {
+			res.Status = model.StatusInfeasible
+			res.LowerBound = float64(k)
+			if p.Objective == model.MinSize {
+				res.LowerBound = float64(2*k + 1)
+			}
+			return res, nil
+		}
+		res.LowerBound = float64(k)
+		if p.Objective == model.MinSize {
+			res.LowerBound = float64(2*k + 1)
+		}
+		if ctx.Err() != nil {
+			res.Status = model.StoppedStatus(ctx)
+			return res, nil
+		}
+		r, err := s.solve(ctx, k, p.Objective == model.MinSize)
+		if err != nil {
+			return nil, err
+		}
+		s.stats["depths_tried"] = k + 1
+		if r.best == nil {
+			if r.sol.Status == milp.StatusInfeasible {
+				continue // no tree of depth k without error
+			}
+			res.Status = milpjob.Status(ctx, r.sol, false, false)
+			return res, nil
+		}
+		g := r.best
+		res.Model, res.Errors = g, g.Errors(s.job.Data)
+		res.Objective = p.Evaluate(s.job.Data, g)
+		if p.Objective == model.MinDepth {
+			// Every shallower depth was proven to have no such tree.
+			res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
+			s.job.Report.Report(res.Objective, g)
+			return res, nil
+		}
+		res.Optimal = r.optimal
+		res.Status = milpjob.Status(ctx, r.sol, true, r.optimal)
+		if r.optimal {
+			res.LowerBound = res.Objective
+		} else {
+			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(r.sol.BoundOrZero()-1e-6), res.Objective))
+		}
+		return res, nil
+	}
+}
+
+// encode writes the MILP of o: a stopped run (no model, no bound) when
+// ctx ended while it was written, an invalid-input error for data the
+// formulation refuses.
+func (s *search) encode(ctx context.Context, o Options) (*Encoding, *run, error) {
+	e, err := plan(ctx, s.job, s.pr.view, o, true)
+	if err == nil {
+		err = e.Build(ctx)
+	}
+	if errors.Is(err, backend.ErrInvalid) && s.job.Problem.Objective != model.MinError && o.Depth > 0 {
+		// A deeper MILP of the depth-by-depth search does not fit: the
+		// search stops there, with what the shallower depths proved.
+		return nil, nil, fmt.Errorf("%w: %w", model.ErrMemoryLimit, err)
+	}
+	if errors.Is(err, backend.ErrInvalid) {
+		return nil, nil, err
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &run{bestObj: math.Inf(1), sol: &milp.Solution{Status: milp.StatusNoSolution, Bound: math.Inf(-1)}}, nil
+		}
+		return nil, nil, err
+	}
+	return e, nil, nil
+}
