@@ -7,6 +7,19 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
 	export PATH="/usr/local/go/bin:$PATH"
 fi
 go vet -tags highs ./...
+# staticcheck at a pinned version, installed once from the Go module proxy
+# into .tools/ (git ignores it).
+staticcheck_version=v0.8.2
+staticcheck=".tools/staticcheck-$staticcheck_version"
+if [ ! -x "$staticcheck" ]; then
+	mkdir -p .tools/bin
+	if ! GOBIN="$PWD/.tools/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"; then
+		echo "test.sh: cannot fetch staticcheck $staticcheck_version from the Go module proxy (GOPROXY=$(go env GOPROXY)); install it and copy the binary to $staticcheck" >&2
+		exit 1
+	fi
+	mv .tools/bin/staticcheck "$staticcheck"
+fi
+"$staticcheck" -tags highs ./...
 # The default (pure-Go) build must hold on every platform users run it on.
 for os in windows darwin; do
 	GOOS=$os GOARCH=amd64 go build -o /dev/null ./... || { echo "test.sh: GOOS=$os build failed" >&2; exit 1; }

@@ -27,9 +27,7 @@ package satodt
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -172,9 +170,6 @@ type Formula struct {
 	groupSoft [][]int
 	sidesOnly bool
 }
-
-// errTooLarge is returned when the formula would exceed its clause cap.
-var errTooLarge = errors.New("satodt: formula too large")
 
 // Options shape the formula.
 type Options struct {
@@ -483,19 +478,6 @@ func (p *Prepared) Tree(a Assignment) *model.Graph {
 	}
 	root, _ := build(0)
 	return b.Graph(root)
-}
-
-// names renders a formula's variable groups for a file header.
-func (f *Formula) names() []string {
-	var out []string
-	for _, g := range f.CNF.Groups {
-		shape := make([]string, len(g.Shape))
-		for i, s := range g.Shape {
-			shape[i] = fmt.Sprint(s)
-		}
-		out = append(out, fmt.Sprintf("%s %d..%d [%s] %s", g.Name, g.First, g.First+g.Count-1, strings.Join(shape, "x"), g.Meaning))
-	}
-	return out
 }
 
 // Assignment is a complete tree of the formula's shape: Test[node] a kept
