@@ -187,6 +187,13 @@ func parseAnswer(r io.Reader, nvars int) (*Answer, error) {
 		if v < 1 || v > 1<<30 {
 			return fmt.Errorf("line %d: variable %d out of range", lineNo, v)
 		}
+		if nvars > 0 && v > nvars {
+			// A variable the formula does not have (a solver's own
+			// auxiliary one) says nothing about the formula's model; it is
+			// not stored, so that a number such as 2^30 in a short answer
+			// allocates nothing.
+			return nil
+		}
 		for len(model) <= v {
 			model = append(model, false)
 		}
