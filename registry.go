@@ -134,8 +134,12 @@ func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 	case model.MinSize:
 		prefs = []string{"sat-size"}
 	case model.DiagramError:
-		// sat-odd takes the whole row weights milp-odd refuses.
+		// sat-odd takes the whole row weights milp-odd refuses, and solves
+		// in a build without HiGHS, where milp-odd only exports.
 		prefs = []string{"milp-odd", "sat-odd", "milp-odt"}
+		if !HiGHSEnabled {
+			prefs = []string{"sat-odd"}
+		}
 	}
 	var first error
 	for _, n := range prefs {

@@ -254,3 +254,17 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 	})
 }
+
+// TestParseAnswerFarVariable: a variable the formula does not have is
+// passed over, not stored: a model naming variable 2^30 allocates
+// nothing (it used to size the model by it), and the formula's own
+// variables keep their values.
+func TestParseAnswerFarVariable(t *testing.T) {
+	a, err := ParseAnswer(strings.NewReader("s OPTIMUM FOUND\no 0\nv 1 -2 1073741824 0\n"), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Model) != 3 || !a.Model[1] || a.Model[2] {
+		t.Fatalf("model %v, want variables 1 true and 2 false only", a.Model)
+	}
+}
