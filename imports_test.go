@@ -18,6 +18,7 @@ var families = map[string]string{
 	"encode/satodt":     "sat",
 	"encode/satodd":     "sat",
 	"encode/maxsat":     "sat",
+	"encode/satjob":     "sat",
 	"encode/odd":        "milp",
 	"encode/flowoct":    "milp",
 	"encode/milpjob":    "milp",
@@ -75,10 +76,12 @@ func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/"
 
 // TestImportRules keeps the dependency rules of docs/architecture.md true.
 func TestImportRules(t *testing.T) {
-	// milp is a generic MILP layer: no models, no backends.
-	for _, d := range deps(t, "milp") {
-		if d == "model" || d == "backend" {
-			t.Errorf("milp depends on %s", d)
+	// milp and sat are generic solver layers: no models, no backends.
+	for _, layer := range []string{"milp", "sat"} {
+		for _, d := range deps(t, layer) {
+			if d == "model" || d == "backend" {
+				t.Errorf("%s depends on %s", layer, d)
+			}
 		}
 	}
 	// The formulation families are kept apart.

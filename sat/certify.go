@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
@@ -143,32 +142,5 @@ func checkRefutation(ctx context.Context, in, proof string) error {
 	if !c.Refuted() {
 		return fmt.Errorf("its proof %s: %w: no empty clause derived", filepath.Base(proof), lrat.ErrRefused)
 	}
-	return nil
-}
-
-// Conclude checks the certificate of a proven result (optimal, or
-// infeasible), when c is not nil, and marks the result certified; a
-// certificate that does not check is an error. claim is the result's
-// bound in words. When ctx ends before the check does, the result
-// claims nothing proven: not optimal, its status the stop's.
-func Conclude(ctx context.Context, res *model.Result, c *Certifier, claim string) error {
-	if c == nil || !res.Optimal && res.Status != model.StatusInfeasible {
-		return nil
-	}
-	sum, err := c.Check(ctx, claim, res.LowerBound)
-	if err != nil && ctx.Err() != nil {
-		res.Optimal = false
-		res.Status = model.EndStatus(ctx, false, true)
-		if res.Stats == nil {
-			res.Stats = map[string]any{}
-		}
-		res.Stats["certificate"] = "stopped before its proofs were checked: the bound is not claimed"
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	res.SetCertificate(&model.Certificate{Dir: sum.Dir, Claim: sum.Claim, Bounds: sum.Certified,
-		ProofBytes: sum.ProofBytes, ProofSteps: sum.Steps, CheckSeconds: sum.Seconds})
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -218,7 +219,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		if job.Problem.MaxNodes <= 0 {
 			claim = fmt.Sprintf("no tree of depth at most %d is consistent with the rows", out.DepthLB-1)
 		}
-		if err := sat.Conclude(ctx, res, s.Certify, claim); err != nil {
+		if err := satjob.Conclude(ctx, res, s.Certify, claim); err != nil {
 			return nil, err
 		}
 		ext.claims(res, p, size)
@@ -251,7 +252,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		if size {
 			claim = fmt.Sprintf("no tree of the least depth (%d) with fewer than %v nodes is consistent with the rows", g.Depth(), res.LowerBound)
 		}
-		if err := sat.Conclude(ctx, res, s.Certify, claim); err != nil {
+		if err := satjob.Conclude(ctx, res, s.Certify, claim); err != nil {
 			return nil, err
 		}
 	}

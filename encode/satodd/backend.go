@@ -9,6 +9,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -138,7 +139,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = sat.Conclude(ctx, res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
+	err = satjob.Conclude(ctx, res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
 	return res, err
 }
 

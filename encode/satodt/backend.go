@@ -10,6 +10,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -163,7 +164,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = sat.Conclude(ctx, res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
+	err = satjob.Conclude(ctx, res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
 	return res, err
 }
 
