@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,15 +109,7 @@ type trustResult struct {
 
 func odtJSONResult(t *testing.T, args ...string) trustResult {
 	t.Helper()
-	stdout, stderr, code := odt(t, args...)
-	if code != 0 {
-		t.Fatalf("odt %s: exit %d: %s", strings.Join(args, " "), code, stderr)
-	}
-	var r trustResult
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-		t.Fatalf("odt %s: %v", strings.Join(args, " "), err)
-	}
-	return r
+	return odtJSONAs[trustResult](t, args...)
 }
 
 // TestDecodeMaxSATClaims: odt decode of clasp's answers for sat-odt on

@@ -23,11 +23,18 @@ type dimacsResult struct {
 
 func odtJSON(t *testing.T, args ...string) dimacsResult {
 	t.Helper()
+	return odtJSONAs[dimacsResult](t, args...)
+}
+
+// odtJSONAs runs odt, which must exit 0, and reads its JSON output
+// into a T (the part of the result a test reads).
+func odtJSONAs[T any](t *testing.T, args ...string) T {
+	t.Helper()
 	stdout, stderr, code := odt(t, args...)
 	if code != 0 {
 		t.Fatalf("odt %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
-	var r dimacsResult
+	var r T
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("odt %s: %v", strings.Join(args, " "), err)
 	}
