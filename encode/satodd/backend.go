@@ -74,9 +74,18 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			return nil, err
 		}
 	}
-	inc := stump(p)
+	inc := stump(ctx, p)
 	job.Report.Report(pr.Evaluate(d, inc), inc)
 	out := &Outcome{Graph: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
+	if ctx.Err() != nil && !out.Optimal {
+		// Stopped while the stump was sought (big binary views): the
+		// best stump so far, unproven, before any formula is sized.
+		return &model.Result{
+			Model: inc, Errors: inc.Errors(d), Objective: pr.Evaluate(d, inc),
+			Status: model.StoppedStatus(ctx),
+			Stats:  map[string]any{"tests_used": len(p.Tests), "distinct_rows": len(p.Groups), "seconds": time.Since(start).Seconds()},
+		}, nil
+	}
 	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
 		return solveExternal(ctx, job, argv, inc, costs)
 	}
@@ -165,8 +174,10 @@ func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *mo
 
 // stump is the root alone with the kept test whose two sides'
 // majorities err least, each side to its majority class (a leaf of the
-// majority class when no test splits the data).
-func stump(p *satodt.Prepared) *model.Graph {
+// majority class when no test splits the data). The tests are tried in
+// order and ctx is polled between them: once it is done, the best stump
+// among the tests tried so far is returned.
+func stump(ctx context.Context, p *satodt.Prepared) *model.Graph {
 	d := p.View.Data
 	b := model.NewBuilder(d, model.KindDiagram)
 	cnt := make([]float64, p.Classes)
@@ -176,16 +187,23 @@ func stump(p *satodt.Prepared) *model.Graph {
 		}
 	}
 	best, bestErr, bk := -1, 0.0, [2]int{}
+	side := [2][]float64{make([]float64, p.Classes), make([]float64, p.Classes)}
 	for t := range p.Tests {
-		side := [2][]float64{make([]float64, p.Classes), make([]float64, p.Classes)}
+		if t%64 == 0 && ctx.Err() != nil {
+			break
+		}
+		// Only the high side is counted; the low side is the rest.
+		clear(side[1])
 		for gi, g := range p.Groups {
-			s := 0
-			if p.Value(gi, t) {
-				s = 1
+			if !p.Value(gi, t) {
+				continue
 			}
 			for k, w := range g.Count {
-				side[s][k] += float64(w)
+				side[1][k] += float64(w)
 			}
+		}
+		for k := range side[0] {
+			side[0][k] = cnt[k] - side[1][k]
 		}
 		k0, e0 := model.Majority(side[0])
 		k1, e1 := model.Majority(side[1])
