@@ -112,7 +112,7 @@ func BinarizeBudget(ctx context.Context, d *Dataset, maxBytes int64) (*BinaryVie
 			c.vals = slices.Clone(f.Values)
 			slices.Sort(c.vals)
 			c.vals = slices.Compact(c.vals)
-			c.want = len(c.vals) - 1
+			c.want = max(len(c.vals)-1, 0) // no rows: no values, no test
 		}
 		full += c.want
 	}
@@ -213,6 +213,9 @@ type binCol struct {
 // spaced quantiles of the distinct values when coarsened.
 func (c *binCol) thresholds() []float64 {
 	m := len(c.vals) - 1
+	if m <= 0 {
+		return nil
+	}
 	if c.keep <= 0 || c.keep >= m {
 		th := make([]float64, m)
 		for k := range m {

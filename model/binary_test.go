@@ -259,3 +259,21 @@ func TestBitset(t *testing.T) {
 		t.Error("Clone/Clear/Equal")
 	}
 }
+
+// TestBinarizeNoRows: a dataset without rows has a view without tests,
+// numeric and categorical columns alike, not a panic.
+func TestBinarizeNoRows(t *testing.T) {
+	d := &Dataset{
+		Features: []Feature{{Name: "a", Kind: Numeric}, {Name: "b", Kind: Categorical, Levels: []string{"p", "q", "r"}}},
+		Classes:  []string{"x", "y"},
+	}
+	v := Binarize(d)
+	if v.N != 0 || len(v.Class) != 2 {
+		t.Fatalf("view of %d rows, %d classes; want 0 rows, 2 classes", v.N, len(v.Class))
+	}
+	for _, test := range v.Tests {
+		if test.Feature == 0 {
+			t.Fatalf("numeric column without values has test %+v", test)
+		}
+	}
+}
