@@ -82,12 +82,15 @@ func TestAwkwardDeepFormulations(t *testing.T) {
 			code: 2, stderr: []string{"refused before building it"}, absent: crash, limit: 20, limitMB: 400},
 		awkwardCase{name: "sat-odd skeleton 1,2 on 1.5M thresholds", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--time-limit", "5s", "--memory-limit", "400", num},
 			code: 2, stderr: []string{"refused before building it"}, absent: crash, limit: 5, limitMB: 400},
-		// A cap (100 TB) far above what the sizing has found the formula to
-		// need when the signal comes, so that on any machine the signal,
-		// not the refusal, stops the run.
-		awkwardCase{name: "sat-odd SIGTERM on 1.5M thresholds", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--memory-limit", "100000000", num},
-			signal: syscall.SIGTERM, signalAt: []time.Duration{1500 * time.Millisecond},
-			code: 0, stdout: []string{"status:      cancelled"}, absent: crash, limit: 1.5},
+		// A cap (100 TB) above the machine's memory is lowered to it, and
+		// said: the sizing then refuses what the machine cannot hold, and a
+		// table the cap would admit is never allocated beyond the machine
+		// (dl85's depth-2 tables on 1.5 million tests: 1.4 TB).
+		awkwardCase{name: "sat-odd on 1.5M thresholds, a cap above the machine", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,2", "--time-limit", "20s", "--memory-limit", "100000000", num},
+			code: 2, stderr: []string{"is more than this process may use", "refused before building it"}, absent: crash, limit: 20},
+		awkwardCase{name: "dl85 SIGTERM on 1.5M thresholds, a cap above the machine", args: []string{"solve", "--backend", "dl85", "--depth", "4", "--memory-limit", "100000000", num},
+			signal: syscall.SIGTERM, signalAt: []time.Duration{4 * time.Second},
+			code: 0, stdout: []string{"status:      cancelled"}, stderr: []string{"is more than this process may use"}, absent: crash, limit: 4},
 		awkwardCase{name: "sat-odd skeleton 1,1000000", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,1000000", "--time-limit", "5s", "--memory-limit", "300", "$T/iris.csv"},
 			code: 2, stderr: []string{"memory cap of 300.0 MiB", "refused before building it"}, absent: crash, limit: 5, limitMB: 300},
 		awkwardCase{name: "sat-odd skeleton 1,10000", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,10000", "--time-limit", "5s", "--memory-limit", "300", "$T/iris.csv"},

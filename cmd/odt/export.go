@@ -145,7 +145,7 @@ func runExport(e env, args []string) error {
 		}
 		ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the export, no file kept")
 		defer stop()
-		err := exportMany(ctx, intr, e, &ef, to, backends, depths, pos, out, memoryCapMB(memLimit))
+		err := exportMany(ctx, intr, e, &ef, to, backends, depths, pos, out, memoryCapMB(memLimit, e.stderr))
 		if err != nil && ctx.Err() != nil {
 			return fmt.Errorf("%w: no file kept", errInterrupted)
 		}
@@ -167,7 +167,7 @@ func runExport(e env, args []string) error {
 	intr.atQuit(dest.discard)
 	data, err := ef.df.readContext(ctx, pos[0])
 	if err == nil {
-		memCap := memoryCapMB(memLimit)
+		memCap := memoryCapMB(memLimit, e.stderr)
 		setHeapLimit(memCap)
 		s := odtkit.Settings{Backend: name, Options: opts, MemoryLimitMB: memCap}
 		err = dest.commitStream(func(w io.Writer) error {

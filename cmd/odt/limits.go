@@ -77,12 +77,19 @@ func interruptContext(parent context.Context, stderr io.Writer, first string) (c
 // when none is, 80 % of the memory this process may use (the machine's,
 // or its cgroup's limit when lower), so that a run ends with status
 // memory-limit and its best model before the kernel kills it. 0 when the
-// machine's memory cannot be read (no cap).
-func memoryCapMB(given int) int {
+// machine's memory cannot be read (no cap). A cap given above the memory
+// this process may use is lowered to that memory, with a note on stderr:
+// every estimate made against the cap must be one the machine can keep
+// (a table the cap admits is allocated at once).
+func memoryCapMB(given int, stderr io.Writer) int {
+	total := machineMemory()
 	if given > 0 {
+		if have := int(total >> 20); have > 0 && given > have {
+			fmt.Fprintf(stderr, "odt: --memory-limit %d MiB is more than this process may use (%d MiB): the cap is %d MiB\n", given, have, have)
+			return have
+		}
 		return given
 	}
-	total := machineMemory()
 	if total <= 0 {
 		return 0
 	}

@@ -98,7 +98,7 @@ func runSolve(e env, args []string) error {
 	}
 	defer dest.discard()
 	intr.atQuit(dest.discard)
-	memCap := memoryCapMB(memLimit)
+	memCap := memoryCapMB(memLimit, e.stderr)
 	setHeapLimit(memCap)
 	// The time limit covers the whole run: reading the data (and a --test
 	// file), the split and the solve. A grid of problems gives each solve
