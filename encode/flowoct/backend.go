@@ -40,6 +40,8 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
 			backend.EnumParam("formulation", "flow", []string{"flow", "benders"}, "error objective: flow states every group's flow in one MILP; benders solves a master of the tree variables and adds each group's min-cut cuts between re-solves (the cut loop; the bound of every round is a lower bound)"),
+			backend.IntParam("decompose", 1, "error objective, flow formulation on in-process HiGHS: the number of tree levels whose tests are enumerated (each root test splits the rows, the root may be a leaf, and the two subtrees are independent FlowOCT MILPs, each with a cutoff from the incumbent); 0 solves one MILP of the whole tree, as does a node limit (it couples the subtrees). Export writes the one MILP").AtLeast(0),
+			backend.BoolParam("tight", true, "error objective, flow formulation without leaf cost, node limit or min support: state each leaf's class per its parent's test, bounding a row group's flow into a leaf by the tests that send it there (the LP bound of a depth-1 tree is its optimum, and a depth-1 tree's MILP needs no flow); false, with decompose=0, is FlowOCT as published. Export writes the published MILP"),
 			milpjob.SolverParam(""),
 			milpjob.GapParam(),
 			backend.BoolParam("warm-start", true, "give the MILP solver the greedy (CART-like, Gini) tree of the depth as its first incumbent"),

@@ -50,6 +50,16 @@ func (e *Encoding) Point(t Tree) ([]float64, bool) {
 	if !mark(0, false) {
 		return nil, false
 	}
+	if e.v != nil {
+		for n := e.nInt; n < e.nNodes; n++ {
+			if j := t.Test[(n-1)/2]; pred[n] && j >= 0 {
+				x[e.v[n][j][t.Class[n]]] = 1
+			}
+		}
+	}
+	if e.compact() {
+		return x, true
+	}
 	for g, gr := range e.groups {
 		n := 0
 		for !pred[n] {

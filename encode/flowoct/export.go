@@ -14,7 +14,7 @@ import (
 
 // solveOnly are the options that steer the solve but not the MILP; an
 // export refuses them.
-var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation"}
+var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation", "decompose", "tight"}
 
 // ExportFormat is "mps".
 func (Backend) ExportFormat() string { return "mps" }

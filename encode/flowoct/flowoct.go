@@ -43,7 +43,11 @@
 // The LP relaxation of the flow form is weak at depth 2 and beyond
 // (fractional tests let every point's flow reach a leaf whose class is
 // split half and half; on cp4im's vote it is 0): the proof comes from
-// HiGHS's branching and cuts, helped by the greedy warm start. With whole row weights the errors are whole, so the
+// HiGHS's branching and cuts, helped by the greedy warm start. The tight
+// form (Options.Tight) states each leaf's class per its parent's test,
+// which makes a depth-1 tree's LP bound its optimum; the backend's
+// decomposition by root test (decompose.go) solves deeper trees as
+// such subtrees' MILPs. With whole row weights the errors are whole, so the
 // backend lets HiGHS stop once its bound is within one error of the
 // incumbent and rounds its bounds up.
 package flowoct
@@ -103,6 +107,33 @@ type Options struct {
 	// min-cut cuts that Cut separates. The master with only some cuts is
 	// a relaxation: its bound is a lower bound on the errors.
 	Benders bool
+	// Total, when positive, is the weight the errors are a share of
+	// with a leaf cost (0: the total of the rows kept): a subtree's MILP
+	// over some rows weighs its errors as the whole tree's do.
+	Total float64
+	// Local drops the tests that are constant, duplicate or
+	// complementary on the rows kept (Rows), as the view's redundancy
+	// does on all rows: a subtree's MILP chooses among fewer tests.
+	Local bool
+	// Tight states each leaf's class per its parent's test (plain form:
+	// the error objective without leaf cost, node limit or min support):
+	// v[L][j][c] is 1 when L's parent tests j and L predicts c, and a
+	// group's flow to the sink of class c at L is bounded by the v of
+	// the tests that send it to L, instead of by L's class alone. The LP
+	// relaxation of a depth-1 tree is then its optimum (a convex
+	// combination of the trees of each test), and deeper trees' leaves
+	// are linked to their parents' tests.
+	Tight bool
+}
+
+// compact reports whether the MILP is the tight form of depth 1, whose
+// objective is stated on the leaves' classes per test, without flows.
+func (e *Encoding) compact() bool { return e.Opts.tight() && e.Opts.Depth == 1 }
+
+// tight reports whether the MILP states the leaves' classes per parent
+// test (Options.Tight in the plain flow form of depth ≥ 1).
+func (o Options) tight() bool {
+	return o.Tight && !o.general() && !o.Benders && o.Depth >= 1
 }
 
 // general reports whether internal nodes may predict (the p variables).
@@ -141,6 +172,8 @@ type Encoding struct {
 	// Min support: r[g][n] routes group g into node n, q[g][n] stops it
 	// at n (n predicts).
 	r, q [][]int
+	// Tight: v[L][j][c], leaf L predicts c and its parent tests Tests[j].
+	v [][][]int
 }
 
 // NumGroups is the number of distinct test vectors (one flow each).
@@ -199,6 +232,9 @@ func Plan(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error
 	}
 	if err := e.group(ctx); err != nil {
 		return nil, err
+	}
+	if o.Local {
+		e.localTests()
 	}
 	depth := o.Depth
 	if o.Objective == Errors {
@@ -259,6 +295,45 @@ func (e *Encoding) group(ctx context.Context) error {
 	return nil
 }
 
+// scale is the weight of one error in the objective: 1, or with a leaf
+// cost the error's share of the total weight.
+func (e *Encoding) scale() float64 {
+	switch {
+	case e.Opts.LeafCost <= 0:
+		return 1
+	case e.Opts.Total > 0:
+		return 1 / e.Opts.Total
+	case e.total > 0:
+		return 1 / e.total
+	}
+	return 1
+}
+
+// localTests keeps the first of the tests that split the groups the same
+// way (or the complementary way) and drops those that do not split them.
+func (e *Encoding) localTests() {
+	seen := map[string]bool{}
+	kept := e.Tests[:0:0]
+	bits := make([]byte, (len(e.groups)+7)/8)
+	for j, t := range e.Tests {
+		clear(bits)
+		flip := len(e.groups) > 0 && e.View.True[t].Has(e.groups[0].rep)
+		any := false
+		for g := range e.groups {
+			if e.value(g, j) != flip {
+				bits[g/8] |= 1 << (g % 8)
+				any = true
+			}
+		}
+		if !any || seen[string(bits)] {
+			continue
+		}
+		seen[string(bits)] = true
+		kept = append(kept, t)
+	}
+	e.Tests = kept
+}
+
 // value is the outcome of test j on group g.
 func (e *Encoding) value(g, j int) bool { return e.View.True[e.Tests[j]].Has(e.groups[g].rep) }
 
@@ -291,10 +366,7 @@ func (e *Encoding) build() {
 	gen := o.general()
 	// Error scale: weighted errors, or their share of the total with a
 	// leaf cost.
-	scale := 1.0
-	if o.LeafCost > 0 && e.total > 0 {
-		scale = 1 / e.total
-	}
+	scale := e.scale()
 	e.b = make([][]int, e.nInt)
 	for n := range e.nInt {
 		e.b[n] = make([]int, len(e.Tests))
@@ -323,6 +395,18 @@ func (e *Encoding) build() {
 			e.w[n][c] = m.AddBinary(fmt.Sprintf("w_%d_%d", n, c), 0)
 		}
 	}
+	if o.tight() {
+		e.v = make([][][]int, e.nNodes)
+		for n := e.nInt; n < e.nNodes; n++ {
+			e.v[n] = make([][]int, len(e.Tests))
+			for j := range e.Tests {
+				e.v[n][j] = make([]int, k)
+				for c := range k {
+					e.v[n][j][c] = m.AddContinuous(fmt.Sprintf("v_%d_%d_%d", n, j, c), 0, 1, 0)
+				}
+			}
+		}
+	}
 	if o.Objective == Nodes {
 		m.Offset = 1 // the root
 	}
@@ -349,6 +433,29 @@ func (e *Encoding) build() {
 				e.gc[g][c] = -1
 				if gr.w[c] > 0 {
 					e.gc[g][c] = m.AddContinuous(fmt.Sprintf("g_%d_%d", g, c), 0, 1, -gr.w[c]*scale)
+				}
+			}
+		}
+		m.Offset = e.total * scale
+		return
+	}
+	if e.compact() {
+		// Depth 1, tight: the correct weight is that of each leaf's
+		// class under its parent's test; no flow is needed.
+		for j := range e.Tests {
+			wt := [2][]float64{make([]float64, k), make([]float64, k)}
+			for g, gr := range e.groups {
+				side := 0
+				if e.value(g, j) {
+					side = 1
+				}
+				for c, v := range gr.w {
+					wt[side][c] += v
+				}
+			}
+			for side := range 2 {
+				for c := range k {
+					m.Columns[e.v[1+side][j][c]].Cost = -wt[side][c] * scale
 				}
 			}
 		}
@@ -434,6 +541,29 @@ func (e *Encoding) rows(ctx context.Context) error {
 			}
 		}
 	}
+	if e.v != nil {
+		// A leaf's class per its parent's test: they sum to the
+		// parent's test and to the leaf's class.
+		for n := e.nInt; n < e.nNodes; n++ {
+			par := (n - 1) / 2
+			for j := range e.Tests {
+				reset()
+				for c := range k {
+					add(e.v[n][j][c], 1)
+				}
+				add(e.b[par][j], -1)
+				m.AddRow(fmt.Sprintf("vtest_%d_%d", n, j), 0, 0, idx, val)
+			}
+			for c := range k {
+				reset()
+				for j := range e.Tests {
+					add(e.v[n][j][c], 1)
+				}
+				add(e.w[n][c], -1)
+				m.AddRow(fmt.Sprintf("vclass_%d_%d", n, c), 0, 0, idx, val)
+			}
+		}
+	}
 	if o.MaxInternal > 0 && e.nInt > 0 {
 		reset()
 		for n := range e.nInt {
@@ -447,6 +577,9 @@ func (e *Encoding) rows(ctx context.Context) error {
 		if err := e.routing(ctx); err != nil {
 			return err
 		}
+	}
+	if e.compact() {
+		return nil
 	}
 	if o.Benders {
 		// A group reaches one leaf, which predicts one class.
@@ -523,6 +656,20 @@ func (e *Encoding) rows(ctx context.Context) error {
 		for _, s := range e.s[g] {
 			n, col := s[0], s[1]
 			c := sinkClass(m.Columns[col].Name)
+			if e.v != nil {
+				// Bounded by the leaf's class under the tests that
+				// send the group to it.
+				reset()
+				add(col, 1)
+				right := n == 2*((n-1)/2)+2
+				for j := range e.Tests {
+					if e.value(g, j) == right {
+						add(e.v[n][j][c], -1)
+					}
+				}
+				m.AddRow(fmt.Sprintf("sink_%d_%d_%d", g, n, c), -milp.Inf, 0, idx, val)
+				continue
+			}
 			m.AddRow(fmt.Sprintf("sink_%d_%d_%d", g, n, c), -milp.Inf, 0, []int{col, e.w[n][c]}, []float64{1, -1})
 		}
 	}

@@ -11,7 +11,11 @@ import (
 // test of least weighted Gini impurity (CART's rule) until the depth or
 // purity, and predicting each leaf's class of largest weight. It is a
 // MIP start, not an optimum.
-func (e *Encoding) Greedy() Tree {
+func (e *Encoding) Greedy() Tree { return e.greedy(-1) }
+
+// greedy is Greedy with the root's test fixed to Tests[root] when root ≥ 0
+// (the encoding must have a test node).
+func (e *Encoding) greedy(root int) Tree {
 	t := Tree{Test: make([]int, e.nInt), Class: make([]int, e.nNodes)}
 	for n := range t.Test {
 		t.Test[n] = -1
@@ -54,6 +58,9 @@ func (e *Encoding) Greedy() Tree {
 		}
 		best, bestJ := math.Inf(1), -1
 		for j := range e.Tests {
+			if n == 0 && root >= 0 && j != root {
+				continue
+			}
 			var lo, hi []float64 = make([]float64, k), make([]float64, k)
 			nlo, nhi := 0, 0
 			for _, g := range gs {

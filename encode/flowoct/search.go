@@ -76,7 +76,9 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
 		return s.benders(ctx, k)
 	}
-	e, stopped, err := s.encode(ctx, options(job, s.pr, k))
+	o := options(job, s.pr, k)
+	o.Tight = job.Options.Bool("tight")
+	e, stopped, err := s.encode(ctx, o)
 	if stopped != nil || err != nil {
 		return stopped, err
 	}
@@ -165,6 +167,9 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	if res, ok := oneLeaf(s.job); ok {
 		return res, nil
+	}
+	if s.decomposable() {
+		return s.decomposed(ctx)
 	}
 	r, err := s.solve(ctx, s.job.Problem.MaxDepth, true)
 	if err != nil {

@@ -117,6 +117,23 @@ func (e *Encoding) Size(solving bool) backend.Size {
 				rows, nz = c.Add(rows, 1), c.Add(nz, k)
 			}
 		}
+	} else if o.tight() && o.Depth == 1 {
+		// Compact: the leaves' classes per test, no flow.
+		cols = c.Add(cols, c.Mul(leaves, c.Mul(T, K)))
+		rows = c.Add(rows, c.Mul(leaves, T+K))
+		nz = c.Add(nz, c.Mul(leaves, c.Mul(T, K+1)), c.Mul(leaves, c.Mul(K, T+1)))
+	} else if o.tight() {
+		// Per leaf: a v per test and class, a row per test and per
+		// class; a sink row holds the v of the tests on its side.
+		cols = c.Add(cols, c.Mul(leaves, c.Mul(T, K)))
+		rows = c.Add(rows, c.Mul(leaves, T+K))
+		nz = c.Add(nz, c.Mul(leaves, c.Mul(T, K+1)), c.Mul(leaves, c.Mul(K, T+1)))
+		sinks := c.Mul(present, wNodes)
+		cols = c.Add(cols, c.Mul(G, nNodes), sinks)
+		rows = c.Add(rows, c.Mul(G, nNodes), c.Mul(2, c.Mul(G, nInt)), sinks)
+		nz = c.Add(nz, c.Mul(G, nNodes), c.Mul(2, c.Mul(G, nInt)), sinks,
+			c.Mul(2, c.Mul(G, nInt)), c.Mul(nInt, sidesPlain),
+			sinks, c.Mul(present, c.Mul(leaves/2, T))) // each sink, and the tests of its side
 	} else {
 		sinks := c.Mul(present, wNodes)
 		arcs := sides

@@ -20,6 +20,7 @@ func TestSizeExact(t *testing.T) {
 		"nodes":       {Objective: flowoct.Nodes},
 		"feasible":    {Objective: flowoct.Feasible},
 		"benders":     {Benders: true},
+		"tight":       {Tight: true},
 	}
 	for _, k := range []int{2, 3} {
 		for _, numeric := range []bool{false, true} {

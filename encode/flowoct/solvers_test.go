@@ -194,7 +194,8 @@ func TestExternalWrongOptimumIsAnError(t *testing.T) {
 	dir := t.TempDir()
 	d := randomData(95, 16, 3, 2, false, false)
 	p := model.Problem{MaxDepth: 2}
-	e, err := flowoct.Encode(context.Background(), model.Binarize(d), flowoct.Options{Depth: 2})
+	// The MILP a solve states by default (its tight form).
+	e, err := flowoct.Encode(context.Background(), model.Binarize(d), flowoct.Options{Depth: 2, Tight: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,437 @@
+package flowoct
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/odtkit/odtkit/encode/milpjob"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// The decomposition by root test solves the error objective at depth d
+// as many small FlowOCT MILPs instead of one: with the root's test fixed
+// the rows split in two, and the subtrees of depth d−1 on either side
+// are independent problems, each a FlowOCT MILP over its half of the
+// groups (its own tests: those constant, duplicate or complementary on
+// the half are dropped). The root may also be a leaf. The optimum is the
+// best of the leaf and, over the root tests, the sum of the two sides'
+// optima; the levels below the root may be enumerated the same way
+// (Levels), the last level's subtrees are MILPs.
+//
+// Roots are tried in the order of the greedy tree with that root (each
+// such tree is an incumbent). A root whose sides' bounds (first the
+// conflicts of identical rows with different labels, then a solved
+// side's proven bound) reach the incumbent is skipped, and every side's
+// MILP gets the cutoff the incumbent leaves it, so that HiGHS ends a
+// hopeless side as soon as it proves nothing better exists.
+//
+// The lower bound is the least, over the leaf and the roots, of each
+// root's proven bound (a root not reached contributes its conflict
+// bound): a run stopped by its time limit or its caller reports an
+// honest bound.
+
+// dnode is a tree assembled from a decomposition's subtrees: a split on
+// the view's test (test ≥ 0) or a leaf of class.
+type dnode struct {
+	test, class int
+	lo, hi      *dnode
+}
+
+func (n *dnode) leaf() bool { return n.test < 0 }
+
+// outcome is what the decomposition knows of a (sub)problem.
+type outcome struct {
+	tree *dnode  // best tree found (nil: none)
+	obj  float64 // its objective (+Inf: none)
+	lb   float64 // a proven lower bound on the optimum (+Inf: no tree)
+}
+
+// decomp is one decomposed solve of the error objective.
+type decomp struct {
+	s      *search
+	levels int     // levels enumerated below the root (≥ 1)
+	total  float64 // the weight errors are a share of with a leaf cost
+	// counts per level: roots tried, roots skipped by their bounds
+	tried, pruned []int
+	subMILPs      int
+	memory        bool // a sub-MILP stopped at the memory limit
+	offer         func(*dnode)
+}
+
+// reaches reports whether bound b already rules out beating threshold t.
+func reaches(b, t float64) bool {
+	return !math.IsInf(t, 1) && b >= t-1e-9*math.Max(1, math.Abs(t))
+}
+
+// plan groups the rows for a (sub)problem of depth k, without building
+// its MILP.
+func (dc *decomp) plan(ctx context.Context, rows model.Bitset, k int) (*Encoding, error) {
+	o := options(dc.s.job, dc.s.pr, k)
+	o.Rows, o.Total, o.Local = rows, dc.total, true
+	o.Tight = dc.s.job.Options.Bool("tight")
+	return plan(ctx, dc.s.job, dc.s.pr.view, o, true)
+}
+
+// side is what a root's side holds before it is solved.
+type side struct {
+	rows  model.Bitset
+	size  int     // groups
+	cheap float64 // conflict bound of a subtree (its errors and one leaf)
+	ok    bool    // enough rows for a leaf (min support)
+}
+
+// conflicts is the weight no tree can classify in the groups gs: each
+// group's weight outside its majority class.
+func (e *Encoding) conflicts(gs []int) (errs float64, rows int) {
+	for _, g := range gs {
+		_, c := model.Majority(e.groups[g].w)
+		errs += c
+		rows += e.groups[g].rows
+	}
+	return errs, rows
+}
+
+// eval is the objective of tree t on the encoding's rows (its errors
+// there, plus the leaf cost of its leaves) and the tree as a dnode.
+func (e *Encoding) eval(t Tree) (float64, *dnode) {
+	leaves := 0
+	var walk func(n int) *dnode
+	walk = func(n int) *dnode {
+		if n < e.nInt && t.Test[n] >= 0 {
+			lo, hi := walk(2*n+1), walk(2*n+2)
+			if lo == nil || hi == nil {
+				return nil
+			}
+			if !e.Opts.general() && lo.leaf() && hi.leaf() && lo.class == hi.class {
+				leaves--
+				return lo
+			}
+			return &dnode{test: e.Tests[t.Test[n]], class: -1, lo: lo, hi: hi}
+		}
+		if t.Class[n] < 0 {
+			return nil
+		}
+		leaves++
+		return &dnode{test: -1, class: t.Class[n]}
+	}
+	tree := walk(0)
+	if tree == nil {
+		return math.Inf(1), nil
+	}
+	errs := 0.0
+	for g, gr := range e.groups {
+		n := 0
+		for n < e.nInt && t.Test[n] >= 0 {
+			if e.value(g, t.Test[n]) {
+				n = 2*n + 2
+			} else {
+				n = 2*n + 1
+			}
+		}
+		errs += gr.total - gr.w[t.Class[n]]
+	}
+	return errs*e.scale() + e.Opts.LeafCost*float64(leaves), tree
+}
+
+// leafOutcome is the single leaf over the encoding's rows.
+func (e *Encoding) leafOutcome() outcome {
+	w := make([]float64, len(e.View.Class))
+	rows := 0
+	for _, gr := range e.groups {
+		for c, v := range gr.w {
+			w[c] += v
+		}
+		rows += gr.rows
+	}
+	if rows == 0 || e.Opts.MinSupport > 1 && rows < e.Opts.MinSupport {
+		return outcome{obj: math.Inf(1), lb: math.Inf(1)}
+	}
+	c, errs := model.Majority(w)
+	obj := errs*e.scale() + e.Opts.LeafCost
+	return outcome{tree: &dnode{test: -1, class: c}, obj: obj, lb: obj}
+}
+
+// solve finds the best tree of depth k over rows whose objective is
+// below cutoff (+Inf: any), at enumeration level level (0: the root).
+// Its bound is valid whatever the cutoff; its tree may be none when ctx
+// ends or nothing beats the cutoff.
+func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cutoff float64) (outcome, error) {
+	e, err := dc.plan(ctx, rows, k)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ErrInput) {
+			return outcome{obj: math.Inf(1), lb: math.Inf(-1)}, nil
+		}
+		return outcome{}, err
+	}
+	if level >= dc.levels || e.Opts.Depth < 2 {
+		return dc.milp(ctx, e, cutoff)
+	}
+	res := e.leafOutcome()
+	res.lb = res.obj
+	better := func(obj float64, t *dnode) {
+		if t != nil && obj < res.obj-1e-12*math.Max(1, math.Abs(obj)) {
+			res.obj, res.tree = obj, t
+			if level == 0 {
+				dc.offer(t)
+			}
+		}
+	}
+	if level == 0 && res.tree != nil {
+		dc.offer(res.tree)
+	}
+	type root struct {
+		j      int // index into e.Tests
+		score  float64
+		lo, hi side
+	}
+	n := dc.s.pr.view.N
+	scale, lambda := e.scale(), e.Opts.LeafCost
+	var roots []root
+	for j, t := range e.Tests {
+		if j%16 == 0 && ctx.Err() != nil {
+			break
+		}
+		var lo, hi []int
+		for g := range e.groups {
+			if e.value(g, j) {
+				hi = append(hi, g)
+			} else {
+				lo = append(lo, g)
+			}
+		}
+		r := root{j: j}
+		for i, gs := range [][]int{lo, hi} {
+			errs, cnt := e.conflicts(gs)
+			sd := side{size: len(gs), cheap: errs*scale + lambda, ok: e.Opts.MinSupport <= 1 || cnt >= e.Opts.MinSupport}
+			if i == 0 {
+				sd.rows = model.NewBitset(n).AndNot(rows, dc.s.pr.view.True[t])
+				r.lo = sd
+			} else {
+				sd.rows = model.NewBitset(n).And(rows, dc.s.pr.view.True[t])
+				r.hi = sd
+			}
+		}
+		if !r.lo.ok || !r.hi.ok {
+			continue // a side cannot hold a leaf: no tree has this root
+		}
+		gt := e.greedy(j)
+		if e.Opts.general() {
+			gt = e.Prune(gt)
+		}
+		r.score, _ = e.eval(gt)
+		better(e.eval(gt))
+		roots = append(roots, r)
+	}
+	slices.SortStableFunc(roots, func(a, b root) int { return cmp.Compare(a.score, b.score) })
+	lb := res.lb
+	thr := func() float64 { return math.Min(res.obj, cutoff) }
+	for i, r := range roots {
+		if ctx.Err() != nil {
+			for _, u := range roots[i:] {
+				lb = math.Min(lb, u.lo.cheap+u.hi.cheap)
+			}
+			break
+		}
+		dc.tried[level]++
+		if b := r.lo.cheap + r.hi.cheap; reaches(b, thr()) {
+			dc.pruned[level]++
+			lb = math.Min(lb, b)
+			continue
+		}
+		// The side with more groups first: its bound is the stronger
+		// cutoff for the other.
+		a, b, swapped := r.lo, r.hi, false
+		if b.size > a.size {
+			a, b, swapped = b, a, true
+		}
+		oa, err := dc.solve(ctx, a.rows, k-1, level+1, thr()-b.cheap)
+		if err != nil {
+			return outcome{}, err
+		}
+		lbA := math.Max(a.cheap, oa.lb)
+		if reaches(lbA+b.cheap, thr()) {
+			dc.pruned[level]++
+			lb = math.Min(lb, lbA+b.cheap)
+			continue
+		}
+		ob, err := dc.solve(ctx, b.rows, k-1, level+1, thr()-lbA)
+		if err != nil {
+			return outcome{}, err
+		}
+		lb = math.Min(lb, lbA+math.Max(b.cheap, ob.lb))
+		if oa.tree != nil && ob.tree != nil {
+			lo, hi := oa.tree, ob.tree
+			if swapped {
+				lo, hi = hi, lo
+			}
+			better(oa.obj+ob.obj, &dnode{test: e.Tests[r.j], class: -1, lo: lo, hi: hi})
+		}
+	}
+	res.lb = math.Min(lb, res.obj)
+	return res, nil
+}
+
+// cutoffFor is the MILP cutoff that asks for an objective below c: one
+// error below with whole errors, a hair below otherwise.
+func (dc *decomp) cutoffFor(c float64) float64 {
+	if dc.s.whole {
+		return c - 0.5
+	}
+	return c - 1e-7*math.Max(1, math.Abs(c))
+}
+
+// milp solves the subproblem of encoding e by its FlowOCT MILP, with the
+// greedy tree as an incumbent (and, with warm-start, as the MIP start),
+// asking only for trees below cutoff.
+func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcome, error) {
+	if e.Opts.Depth == 0 {
+		return e.leafOutcome(), nil
+	}
+	all := make([]int, len(e.groups))
+	for g := range all {
+		all[g] = g
+	}
+	errs, _ := e.conflicts(all)
+	cheap := errs*e.scale() + e.Opts.LeafCost
+	stopped := outcome{obj: math.Inf(1), lb: cheap}
+	if reaches(cheap, cutoff) {
+		return stopped, nil
+	}
+	if err := e.Build(ctx); err != nil {
+		if ctx.Err() != nil {
+			return stopped, nil
+		}
+		return outcome{}, err
+	}
+	dc.subMILPs++
+	res := outcome{obj: math.Inf(1), lb: math.Inf(-1)}
+	params := dc.s.params(nil)
+	t := e.Greedy()
+	if e.Opts.general() {
+		t = e.Prune(t)
+	}
+	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
+		res.obj, res.tree = e.eval(t)
+		if dc.s.job.Options.Bool("warm-start") {
+			params.Start = x
+		}
+	}
+	if !math.IsInf(cutoff, 1) {
+		params.Cutoff, params.HasCutoff = dc.cutoffFor(cutoff), true
+	}
+	sol, err := milpjob.Solve(ctx, dc.s.solver, e.Model, params, nil)
+	if err != nil {
+		return outcome{}, err
+	}
+	dc.s.wholeBound(sol)
+	if sol.MemoryLimit {
+		dc.memory = true
+	}
+	if sol.X != nil {
+		st, err := e.TreeOf(sol.X)
+		if err != nil {
+			return outcome{}, fmt.Errorf("decoding the %s solution of a subtree: %w", dc.s.solver.Name(), err)
+		}
+		if obj, tree := e.eval(st); tree != nil && obj < res.obj {
+			res.obj, res.tree = obj, tree
+		}
+	}
+	switch {
+	case sol.Status == milp.StatusInfeasible && !params.HasCutoff:
+		res.lb = math.Inf(1) // no tree (min support)
+	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
+		res.lb = sol.Bound
+	case sol.Status == milp.StatusOptimal:
+		res.lb = sol.Objective
+	}
+	res.lb = math.Min(math.Max(res.lb, cheap), res.obj)
+	return res, nil
+}
+
+// graph builds the model of a decomposition's tree.
+func graph(d *model.Dataset, v *model.BinaryView, t *dnode) *model.Graph {
+	b := model.NewBuilder(d, model.KindTree)
+	var walk func(n *dnode) int
+	walk = func(n *dnode) int {
+		if n.leaf() {
+			return b.Leaf(n.class)
+		}
+		return b.Split(v.Tests[n.test], walk(n.lo), walk(n.hi))
+	}
+	return b.Graph(walk(t))
+}
+
+// decomposable reports whether the job's error objective is solved by
+// the decomposition: asked for (decompose > 0), the flow formulation on
+// in-process HiGHS, and no node limit (which couples the two sides).
+func (s *search) decomposable() bool {
+	job := s.job
+	return job.Options.Int("decompose") > 0 && job.Options.String("formulation") == "flow" &&
+		!milp.IsExternal(s.solver) && job.Problem.MaxNodes == 0 && job.Problem.MaxDepth >= 2
+}
+
+// decomposed solves the error objective by the decomposition by root
+// test (see decomp).
+func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
+	job, d, p := s.job, s.job.Data, s.job.Problem
+	v := s.pr.view
+	levels := min(job.Options.Int("decompose"), p.MaxDepth-1)
+	dc := &decomp{s: s, levels: levels, total: d.TotalWeight(), tried: make([]int, levels), pruned: make([]int, levels)}
+	var best *model.Graph
+	bestObj := math.Inf(1)
+	dc.offer = func(t *dnode) {
+		g := graph(d, v, t)
+		if obj := p.Evaluate(d, g); obj < bestObj-1e-12 {
+			best, bestObj = g, obj
+			job.Report.Report(obj, g)
+		}
+	}
+	rows := s.pr.keep
+	if rows == nil {
+		rows = model.FullBitset(v.N)
+	}
+	out, err := dc.solve(ctx, rows, p.MaxDepth, 0, math.Inf(1))
+	if err != nil {
+		return nil, err
+	}
+	if out.tree != nil {
+		dc.offer(out.tree)
+	}
+	st := s.stats
+	st["decompose"], st["depth"] = levels, p.MaxDepth
+	st["sub_milps"], st["roots_tried"], st["roots_pruned"] = dc.subMILPs, dc.tried, dc.pruned
+	res := &model.Result{}
+	if best == nil {
+		switch {
+		case ctx.Err() != nil:
+			res.Status = model.StoppedStatus(ctx)
+		case math.IsInf(out.lb, 1):
+			res.Status = model.StatusInfeasible
+		case dc.memory:
+			res.Status = model.StatusMemory
+		default:
+			res.Status = model.StatusNoSolution
+		}
+		return res, nil
+	}
+	res.Model, res.Errors, res.Objective = best, best.Errors(d), bestObj
+	lb := math.Max(0, math.Min(out.lb, bestObj))
+	res.Optimal = bestObj <= lb+1e-6*math.Max(1, math.Abs(bestObj))
+	switch {
+	case res.Optimal:
+		res.Status, lb = model.StatusOptimal, bestObj
+	case ctx.Err() != nil:
+		res.Status = model.StoppedStatus(ctx)
+	case dc.memory:
+		res.Status = model.StatusMemory
+	default:
+		res.Status = model.StatusFeasible
+	}
+	res.LowerBound = lb
+	return res, nil
+}

@@ -1,0 +1,180 @@
+package flowoct_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend/backendtest"
+	"github.com/odtkit/odtkit/encode/flowoct"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// decomposeLevels are the decomposition's settings the tests compare:
+// the one MILP, the root enumerated, two levels enumerated.
+var decomposeLevels = []string{"0", "1", "2"}
+
+// forms are the formulations the tests compare: the MILP as published,
+// the tight one alone, and the tight form decomposed by one and two
+// levels.
+var forms = []map[string]string{
+	{"decompose": "0", "tight": "false"},
+	{"decompose": "0"},
+	{"decompose": "1"},
+	{"decompose": "2"},
+}
+
+// TestDecompositionAgreesWithMonolithAndDL85: on generated data (binary
+// and numeric, two and three classes, weights, a leaf cost, a minimum
+// leaf support, a node limit, depths 2 to 4), the decomposition by root
+// test proves the optimum of the one MILP and of dl85, and its tree
+// re-evaluates to its objective.
+func TestDecompositionAgreesWithMonolithAndDL85(t *testing.T) {
+	needHiGHS(t)
+	cases := []struct {
+		n, f, k          int
+		numeric, weights bool
+		p                model.Problem
+	}{
+		{30, 5, 2, false, false, model.Problem{MaxDepth: 2}},
+		{30, 4, 3, true, false, model.Problem{MaxDepth: 2}},
+		{26, 5, 2, false, true, model.Problem{MaxDepth: 3}},
+		{24, 3, 3, true, true, model.Problem{MaxDepth: 3}},
+		{20, 4, 2, true, false, model.Problem{MaxDepth: 4}},
+		{24, 4, 2, false, false, model.Problem{MaxDepth: 3, LeafCost: 0.03}},
+		{22, 3, 3, true, true, model.Problem{MaxDepth: 2, LeafCost: 0.05}},
+		{24, 4, 2, true, false, model.Problem{MaxDepth: 3, MinSupport: 3}},
+		{20, 4, 3, false, true, model.Problem{MaxDepth: 2, MinSupport: 4}},
+		{24, 4, 2, true, false, model.Problem{MaxDepth: 3, MaxNodes: 2}},
+	}
+	for i, c := range cases {
+		d := randomData(uint64(200+i), c.n, c.f, c.k, c.numeric, c.weights)
+		dl := solve(t, d, c.p, "dl85", nil)
+		for _, o := range forms {
+			res := solve(t, d, c.p, "milp-flowoct", o)
+			if math.Abs(res.Objective-dl.Objective) > 1e-9 {
+				t.Errorf("%s %+v %v: milp-flowoct %v, dl85 %v", d.Name, c.p, o, res.Objective, dl.Objective)
+			}
+			if got := c.p.Evaluate(d, res.Model); math.Abs(got-res.Objective) > 1e-9 {
+				t.Errorf("%s %+v %v: objective %v, the tree's %v", d.Name, c.p, o, res.Objective, got)
+			}
+			if o["decompose"] != "0" && c.p.MaxNodes == 0 {
+				if _, ok := res.Stats["sub_milps"]; !ok {
+					t.Errorf("%s %+v %v: no sub_milps in the stats %v", d.Name, c.p, o, res.Stats)
+				}
+			}
+		}
+	}
+}
+
+// TestDecompositionMinSupportInfeasible: a minimum support that no tree
+// meets (more than the rows) is infeasible, as the one MILP says.
+func TestDecompositionMinSupportInfeasible(t *testing.T) {
+	needHiGHS(t)
+	d := randomData(230, 10, 3, 2, false, false)
+	p := model.Problem{MaxDepth: 2, MinSupport: 11}
+	for _, lv := range decomposeLevels {
+		res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-flowoct", Options: map[string]string{"decompose": lv}, Threads: 1})
+		if err != nil {
+			t.Fatalf("decompose=%s: %v", lv, err)
+		}
+		if res.Status != model.StatusInfeasible || res.Model != nil {
+			t.Errorf("decompose=%s: %s, model %v", lv, res.Status, res.Model != nil)
+		}
+	}
+}
+
+// TestDecompositionStoppedBound: stopped by a deadline or a
+// cancellation, the decomposition returns its best tree, re-evaluated,
+// with a bound at most dl85's optimum.
+func TestDecompositionStoppedBound(t *testing.T) {
+	needHiGHS(t)
+	d := randomData(240, 400, 12, 3, true, true)
+	p := model.Problem{MaxDepth: 3}
+	opt := solve(t, d, p, "dl85", nil).Objective
+	for _, lv := range []string{"1", "2"} {
+		for _, stop := range []time.Duration{300 * time.Millisecond, 1500 * time.Millisecond} {
+			for _, how := range []string{"deadline", "cancel"} {
+				name := fmt.Sprintf("decompose=%s %s after %v", lv, how, stop)
+				ctx, cancel := context.WithCancel(context.Background())
+				if how == "deadline" {
+					ctx, cancel = context.WithTimeout(context.Background(), stop)
+				} else {
+					time.AfterFunc(stop, cancel)
+				}
+				begin := time.Now()
+				res, err := odtkit.Solve(ctx, d, p, odtkit.Settings{Backend: "milp-flowoct", Options: map[string]string{"decompose": lv}, Threads: 1})
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if took := time.Since(begin); took > stop+time.Second {
+					t.Errorf("%s: returned after %v", name, took)
+				}
+				if res.Model == nil {
+					t.Errorf("%s: no model (%s)", name, res.Status)
+					continue
+				}
+				if got := p.Evaluate(d, res.Model); math.Abs(got-res.Objective) > 1e-9 {
+					t.Errorf("%s: objective %v, the model's %v", name, res.Objective, got)
+				}
+				if res.LowerBound > opt+1e-9 || res.Objective < opt-1e-9 {
+					t.Errorf("%s: bound %v, objective %v around the optimum %v", name, res.LowerBound, res.Objective, opt)
+				}
+				if res.Optimal && math.Abs(res.Objective-opt) > 1e-9 {
+					t.Errorf("%s: claims the optimum %v, dl85 %v", name, res.Objective, opt)
+				}
+				t.Logf("%s: %s, objective %v, bound %v, optimum %v", name, res.Status, res.Objective, res.LowerBound, opt)
+			}
+		}
+	}
+}
+
+// TestPublishedConformance runs the backend conformance suite with the
+// MILP as published (no decomposition, no tight linking).
+func TestPublishedConformance(t *testing.T) {
+	needHiGHS(t)
+	c := backendtest.Config{Verify: odtkit.Verify, Options: forms[0], Brute: 6, Rows: 12, Objective: model.MinError}
+	if testing.Short() {
+		c.Brute = 3
+	}
+	b, _ := odtkit.DefaultRegistry().Get("milp-flowoct")
+	backendtest.Run(t, b, c)
+}
+
+// TestTightDepthOneLPIsTheOptimum: the LP relaxation of the tight
+// depth-1 MILP is the optimum (dl85's), where the published MILP's is
+// below it.
+func TestTightDepthOneLPIsTheOptimum(t *testing.T) {
+	needHiGHS(t)
+	weaker := 0
+	for i := range 6 {
+		d := randomData(uint64(250+i), 40, 5, 2+i%2, i%2 == 1, i%3 == 0)
+		opt := solve(t, d, model.Problem{MaxDepth: 1}, "dl85", nil).Objective
+		for _, tight := range []bool{true, false} {
+			e, err := flowoct.Encode(context.Background(), model.Binarize(d), flowoct.Options{Depth: 1, Tight: tight})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol, err := milp.HiGHS().Solve(context.Background(), milp.Relaxation(e.Model), milp.Params{Threads: 1})
+			if err != nil || sol.Status != milp.StatusOptimal {
+				t.Fatalf("%s: LP %v %v", d.Name, sol, err)
+			}
+			switch {
+			case tight && math.Abs(sol.Objective-opt) > 1e-6:
+				t.Errorf("%s: tight LP bound %v, optimum %v", d.Name, sol.Objective, opt)
+			case !tight && sol.Objective > opt+1e-6:
+				t.Errorf("%s: published LP bound %v above the optimum %v", d.Name, sol.Objective, opt)
+			case !tight && sol.Objective < opt-1e-6:
+				weaker++
+			}
+		}
+	}
+	if weaker == 0 {
+		t.Error("the published LP bound met the optimum on every case: the cases do not tell the forms apart")
+	}
+}
