@@ -120,6 +120,7 @@ func TestMILPBadRequests(t *testing.T) {
 		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"fair-column": "nope"}, "fair-column"},
 		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"highs": "presolve"}, "highs"},
 		{"milp-odt", model.Problem{MaxDepth: 1}, map[string]string{"highs": "presolve=off,=1"}, "highs"},
+		{"milp-odd", model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}}, map[string]string{"formulation": "published", "count-cut": "true"}, "count-cut"},
 	}
 	if milp.HiGHSEnabled {
 		// Only HiGHS knows its option names and ranges.
@@ -295,12 +296,14 @@ func TestMILPStrengtheningOptionsKeepTheOptimum(t *testing.T) {
 		t.Skip("needs -tags highs")
 	}
 	configs := []map[string]string{
-		{"error-cuts": "false", "sym-layer1": "false", "lattice-cutoff": "false"},
+		{"error-cuts": "false", "sym-layer1": "false", "pair-cut": "false", "count-cut": "false", "lattice-cutoff": "false"},
 		{"error-cuts": "true"},
 		{"sym-layer1": "true"},
 		{"lattice-cutoff": "true"},
 		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true"},
 		{"error-cuts": "true", "sym-layer1": "true", "pair-cut": "true", "lattice-cutoff": "true", "highs": "mip_heuristic_effort=0.2"},
+		{"error-cuts": "true", "count-cut": "true", "sym-layer1": "false", "pair-cut": "false"},
+		{"formulation": "published", "error-cuts": "false"},
 	}
 	problems := []model.Problem{
 		{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2, 2}, Alpha: 0.05},
@@ -327,5 +330,35 @@ func TestMILPStrengtheningOptionsKeepTheOptimum(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMILPIrisAgreesWithSAT: on iris, skeleton 1,2, α 0.01, the default
+// formulation proves its optimum (the bounds of count-cut meet the
+// heuristic's diagram), and it is sat-odd's, proved by the other family.
+func TestMILPIrisAgreesWithSAT(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("HiGHS not compiled in (-tags highs)")
+	}
+	d, err := model.ReadFile("../../testdata/iris.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: []int{1, 2}, Alpha: 0.01}
+	var objs []float64
+	opts := map[string]map[string]string{"milp-odd": {"restarts": "50"}}
+	for _, b := range []string{"milp-odd", "sat-odd"} {
+		res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: b, TimeLimit: 5 * time.Minute, Threads: 1, Options: opts[b]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Optimal {
+			t.Fatalf("%s: %s, objective %v, bound %v", b, res.Status, res.Objective, res.LowerBound)
+		}
+		t.Logf("%s: %v proved in %.1fs", b, res.Objective, res.Seconds)
+		objs = append(objs, res.Objective)
+	}
+	if math.Abs(objs[0]-objs[1]) > 1e-9 {
+		t.Fatalf("milp-odd proves %v, sat-odd %v", objs[0], objs[1])
 	}
 }

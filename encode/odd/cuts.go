@@ -5,8 +5,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/odtkit/odtkit/milp"
 )
@@ -20,27 +18,10 @@ import (
 // node: its sides may even lead to the same class). floor ≤ stump.
 func (e *Encoding) errorFloors() (floor, stump float64) {
 	n, K := len(e.x), e.nCls
-	// Identical rows: group by the text of their scaled columns.
-	groups := map[string][]float64{}
-	for i := range n {
-		var b strings.Builder
-		for _, v := range e.x[i] {
-			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-			b.WriteByte(' ')
-		}
-		k := b.String()
-		if groups[k] == nil {
-			groups[k] = make([]float64, K)
-		}
-		groups[k][e.data.Labels[i]] += e.cost(i)
-	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // a fixed order of summation: deterministic floats
-	for _, k := range keys {
-		floor += leafCost(groups[k])
+	// Identical rows can share only one class.
+	_, weight := e.rowGroups()
+	for _, w := range weight {
+		floor += leafCost(w)
 	}
 	total := make([]float64, K)
 	for i := range n {
@@ -110,6 +91,9 @@ func (e *Encoding) addErrorCuts(ctx context.Context) {
 	m := e.Model
 	if floor > slack {
 		m.AddRow("cut_floor", floor-slack, milp.Inf, slices.Clone(idx), slices.Clone(val))
+	}
+	if e.Opts.CountCut {
+		e.addCountCut(ctx, slices.Clone(idx), slices.Clone(val), floor)
 	}
 	if e.Opts.Multivariate || stump <= floor+slack || e.nInt <= 1 {
 		return

@@ -491,6 +491,13 @@ func (e *Encoding) point(layers [][]*hNode) []float64 {
 			x[e.E[u][0]] = 1
 		}
 	}
+	active := -1 // internal nodes but the root
+	for l := range D {
+		active += len(layers[l])
+	}
+	for k := 1; k <= active && k < len(e.Q); k++ {
+		x[e.Q[k]] = 1
+	}
 	for l := range D {
 		for k, nd := range layers[l] {
 			u := id[l][k]

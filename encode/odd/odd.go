@@ -33,7 +33,9 @@
 // stability (20), and the tree special case; and strengthenings that
 // keep every optimal diagram: constraint 12 on layer 1 too, and valid
 // lower bounds on the error (identical rows, the best stump, the best
-// two-node diagram) linked to the active nodes (cuts.go).
+// two-node diagram, the best classifier of m threshold tests, the best
+// tree of the skeleton's depth) linked to the active nodes (cuts.go,
+// countcut.go).
 package odd
 
 import (
@@ -104,6 +106,11 @@ type Options struct {
 	// the stump cut with the best cost of a diagram of two internal nodes
 	// (see addErrorCuts; skipped on data too large for its scan).
 	PairCut bool
+	// CountCut, with ErrorCuts and univariate splits, bounds the
+	// misclassification cost by the number of active internal nodes (rows
+	// that answer the tests of m nodes alike share a class) and by the
+	// best tree of the skeleton's depth (see addCountCut).
+	CountCut bool
 }
 
 // MinMargin is the smallest split margin the MILP is built with: HiGHS's
@@ -148,6 +155,9 @@ type Encoding struct {
 	W      [2][][]int // [side][i][u]
 	Z      [2][][][]int
 	Leaf   [][]int // [i][c]
+	// Q[k] (k ≥ 1): at least k internal nodes but the root are active
+	// (Options.CountCut); nil without it.
+	Q []int
 
 	succ [][]int // successors of u: internal node ids, then nInt+c for classes
 }

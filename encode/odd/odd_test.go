@@ -185,8 +185,8 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02},
 			{Skeleton: []int{1, 2, 2}, MinFlow: 3, MaxActive: 4},
 			{Skeleton: []int{1, 2}, Fair: &Fairness{Column: 4, Positive: 1, Xi: 0.5}},
-			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true, PairCut: true},
-			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true, PairCut: true},
+			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true, PairCut: true, CountCut: true},
+			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true, PairCut: true, CountCut: true},
 		} {
 			e, err := Encode(d, o)
 			if err != nil {

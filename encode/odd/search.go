@@ -71,7 +71,8 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	d, p, v := job.Data, job.Problem, job.Options
 	stats := map[string]any{"columns": len(e.Model.Columns), "rows": len(e.Model.Rows),
-		"binaries": e.Model.NumIntegers(), "nonzeros": e.Model.NumNonzeros(), "size_estimate": size}
+		"binaries": e.Model.NumIntegers(), "nonzeros": e.Model.NumNonzeros(), "size_estimate": size,
+		"formulation": job.Options.String("formulation")}
 	var best *model.Graph
 	bestObj := math.Inf(1)
 	offer := func(g *model.Graph) {

@@ -109,6 +109,12 @@ func Estimate(d *model.Dataset, o Options, solving bool) (backend.Size, error) {
 		ab = c.Add(ab, c.Mul(V, J))
 	}
 	design := c.Add(V, y, ab)
+	if o.ErrorCuts && o.CountCut && !o.Multivariate && V > 1 {
+		// The counting binaries, their order and link rows, two cuts.
+		design = c.Add(design, V-1)
+		fixedRows = c.Add(fixedRows, V+1)
+		fixedNZ = c.Add(fixedNZ, c.Mul(6, V), c.Mul(2, c.Mul(n, K)))
+	}
 	// Per data row: λ, w, z (one per y), the terminal flows; rows 1–5,
 	// 9–10, 13–14, 17; non-zeros: each z four times (its tail's and its
 	// head's flow rows, its arc row with the y), each w in rows 1–5 and

@@ -43,6 +43,7 @@ func TestEstimateMatchesTheModel(t *testing.T) {
 		{"tree depth 1", randomNumeric(1, 30, 3, 2), Options{Skeleton: TreeSkeleton(1), Tree: true}},
 		{"tree depth 3 cuts", randomNumeric(2, 40, 4, 3), Options{Skeleton: TreeSkeleton(3), Tree: true, FirstLayerOrder: true, ErrorCuts: true, PairCut: true}},
 		{"diagram 1-2-3", randomNumeric(3, 25, 3, 3), Options{Skeleton: []int{1, 2, 3}, FirstLayerOrder: true, ErrorCuts: true}},
+		{"diagram 1-2-2 count cut", randomNumeric(6, 25, 3, 3), Options{Skeleton: []int{1, 2, 2}, FirstLayerOrder: true, ErrorCuts: true, PairCut: true, CountCut: true}},
 		{"diagram 1-3-3 oblique", randomNumeric(4, 20, 2, 2), Options{Skeleton: []int{1, 3, 3}, Multivariate: true}},
 		{"one class", randomNumeric(5, 10, 2, 1), Options{Skeleton: TreeSkeleton(2), Tree: true}},
 	} {
