@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"strings"
 	"time"
@@ -300,124 +299,6 @@ func (e *externals) claims(res *model.Result, p *Prepared, size bool) {
 	res.LowerBound = min(res.LowerBound, float64(own))
 	res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(e.spec, "external:"))
 	res.Stats["unchecked_refutations"] = n
-}
-
-// ExportFormat is "dimacs".
-func (DepthBackend) ExportFormat() string { return "dimacs" }
-
-// ExportFormat is "dimacs".
-func (SizeBackend) ExportFormat() string { return "dimacs" }
-
-// Export writes the whole formula of the problem's depth (with its node
-// limit) as DIMACS, its header naming the variables.
-func (DepthBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
-	return export(ctx, w, job, "sat-depth")
-}
-
-// Export writes the formula as DepthBackend.Export does.
-func (SizeBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
-	return export(ctx, w, job, "sat-size")
-}
-
-// Decode reads a SAT solver's answer for the exported formula.
-func (DepthBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	return decode(ctx, job, r)
-}
-
-// Decode reads a SAT solver's answer for the exported formula.
-func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	return decode(ctx, job, r)
-}
-
-// formulaDepth is the depth of an exported formula: the problem's depth
-// limit, at least 1.
-func formulaDepth(job *backend.Job, name string) (int, error) {
-	k, ok := job.Problem.DepthLimit()
-	if !ok || k < 1 {
-		return 0, backend.Invalidf("%s: export and decode need the depth of the formula, at least 1 (--depth K)", name)
-	}
-	return k, nil
-}
-
-func export(ctx context.Context, w io.Writer, job *backend.Job, name string) error {
-	k, err := formulaDepth(job, name)
-	if err != nil {
-		return err
-	}
-	p, err := prepare(ctx, job)
-	if err != nil {
-		return err
-	}
-	if err := admit(job, p, true); err != nil {
-		return err
-	}
-	return writeDIMACS(ctx, job.Budget, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
-}
-
-// decode reads a solver's answer: a satisfying assignment decodes into a
-// tree of depth at most the formula's, consistent with the kept rows (a
-// feasible result: the formula fixes one depth, so no optimality is
-// claimed); an unsatisfiable answer is status infeasible: no tree of
-// depth at most k (within the node limit, by Theorem 2) classifies the
-// kept rows, so every such tree has depth at least k+1 and at least
-// 2(k+1)+1 nodes, the lower bound of the depth and size objectives.
-func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	name := "sat-depth"
-	if job.Problem.Objective == model.MinSize {
-		name = "sat-size"
-	}
-	k, err := formulaDepth(job, name)
-	if err != nil {
-		return nil, err
-	}
-	p, err := prepare(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	if err := admit(job, p, true); err != nil {
-		return nil, err
-	}
-	maxNodes := formulaNodes(job.Problem.MaxNodes)
-	e, err := Formula(ctx, p, "", k, maxNodes, formulaOptions(job.Options))
-	if err != nil {
-		return nil, err
-	}
-	st, m, err := sat.ParseComplete(r, e.CNF.NumVars)
-	if err != nil {
-		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
-	}
-	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
-		"solver_status": st.String(),
-		"depth":         k,
-		"distinct_rows": len(p.Reps),
-		"tests_used":    len(p.Tests),
-	}}
-	switch st {
-	case sat.Unsatisfiable:
-		// The solver's word that no tree of depth k exists, nor of any
-		// smaller depth (a shallower tree is one of depth k too): every
-		// tree then has depth at least k+1 and 2(k+1)+1 nodes. odtkit
-		// cannot check it: a claim, infeasible only when trusted.
-		res.Status = model.StatusInfeasible
-		claimed := float64(k + 1)
-		if job.Problem.Objective == model.MinSize {
-			claimed = float64(2*(k+1) + 1)
-		}
-		res.Claim(claimed, "the solver's answer (s UNSATISFIABLE)")
-		return res, nil
-	case sat.Unknown:
-		res.Status = model.StatusNoSolution
-		return res, nil
-	}
-	g, err := decodeModel(e, p, m)
-	if err != nil {
-		return nil, backend.Answer(backend.Invalid(err))
-	}
-	res.Model = g
-	res.Errors = g.Errors(job.Data)
-	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.Status = model.StatusFeasible
-	return res, nil
 }
 
 // formulaNodes translates Problem.MaxNodes, a bound on internal (test)

@@ -5,10 +5,51 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/odtkit/odtkit/backend"
 	obackend "github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/model"
-	"github.com/odtkit/odtkit/sat"
 )
+
+// ExportFormat is "dimacs".
+func (DepthBackend) ExportFormat() string { return "dimacs" }
+
+// ExportFormat is "dimacs".
+func (SizeBackend) ExportFormat() string { return "dimacs" }
+
+// Export writes the whole formula of the problem's depth (with its node
+// limit) as DIMACS, its header naming the variables.
+func (DepthBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	return export(ctx, w, job, "sat-depth")
+}
+
+// Export writes the formula as DepthBackend.Export does.
+func (SizeBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	return export(ctx, w, job, "sat-size")
+}
+
+// formulaDepth is the depth of an exported formula: the problem's depth
+// limit, at least 1.
+func formulaDepth(job *backend.Job, name string) (int, error) {
+	k, ok := job.Problem.DepthLimit()
+	if !ok || k < 1 {
+		return 0, backend.Invalidf("%s: export and decode need the depth of the formula, at least 1 (--depth K)", name)
+	}
+	return k, nil
+}
+
+func export(ctx context.Context, w io.Writer, job *backend.Job, name string) error {
+	k, err := formulaDepth(job, name)
+	if err != nil {
+		return err
+	}
+	p, err := prepare(ctx, job)
+	if err != nil {
+		return err
+	}
+	if err := admit(job, p, true); err != nil {
+		return err
+	}
+	return writeDIMACS(ctx, job.Budget, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
+}
 
 // Formula builds the whole (non-incremental) formula of depth k over
 // every representative row: clauses (1)-(6), the chosen at-most-one, and
@@ -90,36 +131,6 @@ func writeDIMACS(ctx context.Context, budget *obackend.Budget, w io.Writer, p *P
 		return err
 	}
 	return e.CNF.WriteDIMACS(w)
-}
-
-// DecodeModel checks that a solver's model (indexed by variable)
-// satisfies the formula built from the same arguments, and decodes it
-// into a tree, which classifies every kept row correctly.
-func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
-	e, err := Formula(ctx, p, "", k, maxNodes, opt)
-	if err != nil {
-		return nil, err
-	}
-	return decodeModel(e, p, m)
-}
-
-// decodeModel is DecodeModel on the formula e.
-func decodeModel(e *Encoding, p *Prepared, m []bool) (*model.Graph, error) {
-	if ok, i := e.CNF.Satisfies(m); !ok {
-		return nil, fmt.Errorf("the solver's model falsifies clause %d %v of the formula (were depth, max nodes and options the same as for the export?)", i+1, e.CNF.Clause(i))
-	}
-	g := e.Decode(func(l sat.Lit) bool {
-		v := l.Var()
-		val := v < len(m) && m[v]
-		return val == l.Sign()
-	})
-	d := p.View.Data
-	for r := range d.Rows() {
-		if p.Keep.Has(r) && g.Predict(d, r) != d.Labels[r] {
-			return nil, fmt.Errorf("internal error: decoded tree misclassifies row %d", r+1)
-		}
-	}
-	return g, nil
 }
 
 // decodeCommand is the odt decode command line that reads a solver's
