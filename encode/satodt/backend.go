@@ -19,6 +19,13 @@ import (
 // by SAT with a totalizer over the error, descending from cart's tree.
 type Backend struct{}
 
+// The optional interfaces sat-odt implements.
+var (
+	_ backend.Decoder        = Backend{}
+	_ backend.FormatExporter = Backend{}
+	_ backend.Sizer          = Backend{}
+)
+
 // viewBytes caps the binary view's bitsets (a quarter of the solve's
 // memory cap when smaller).
 const viewBytes = 256 << 20
@@ -188,4 +195,24 @@ func Certifiable(opts backend.Values, spec string) error {
 // export and decode alike).
 func formulaOptions(v backend.Values) Options {
 	return Options{Repeats: v.Bool("repeats"), Dead: v.Bool("dead")}
+}
+
+// solveExternal runs the formula of the job's depth on the external
+// solver argv (package maxsat) and verifies its answer like odt decode:
+// the model satisfies the hard clauses, a claimed cost is its cost, a
+// claimed optimum's soft literals are exactly its tree's errors. The
+// result is never worse than the incumbent given (cart's tree).
+func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *model.Graph, incErr float64) (*model.Result, error) {
+	p, f, err := formula(ctx, job)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
+			return maxsat.Stopped(ctx, job, inc, 0), nil
+		}
+		return nil, err
+	}
+	return maxsat.Solve(ctx, job, maxsat.Run{
+		Argv: argv, CNF: f.CNF, Soft: f.soft(),
+		Verify:    func(a *sat.Answer) (*model.Result, error) { return answerResult(job, p, f, a) },
+		Incumbent: inc, Objective: incErr, LowerBound: float64(p.Floor),
+	})
 }

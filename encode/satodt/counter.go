@@ -6,6 +6,30 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
+// Counter names a way to count the error in the formula.
+type Counter string
+
+const (
+	// CountLeaves counts each leaf's errors apart and sums the counts
+	// along the tree, node by node: the solver sees every subtree's
+	// error as a number it can bound and learn about.
+	CountLeaves Counter = "leaves"
+	// CountRows counts the soft literals in one counter, in group order.
+	CountRows Counter = "rows"
+)
+
+// counter adds the clauses of the error counter capped at limit.
+func (s Settings) counter(ctx context.Context, f *Formula, p *Prepared, limit int) (*sat.Totalizer, error) {
+	all := make([]int, len(p.Groups))
+	for g := range all {
+		all[g] = g
+	}
+	if s.Counter == CountRows {
+		return rowCount(f, limit).add(ctx, all)
+	}
+	return newLeafCount(f, p, limit, true).add(ctx, all)
+}
+
 // errorCount is a counter of a tree's weighted error that grows with the
 // groups it is given; add returns the counter of all groups so far, and
 // assume the literals a solve bounding that counter must assume beside

@@ -251,6 +251,3 @@ func (p *Prepared) RootOrder() []int {
 	slices.SortStableFunc(out, func(a, b int) int { return stump[a] - stump[b] })
 	return out
 }
-
-// proofName names the files of a search's proof in its certificate.
-const proofName = "formula"

@@ -103,16 +103,6 @@ func singleLeafFormula(job *backend.Job, p *Prepared) *sat.CNF {
 	return c
 }
 
-// singleLeafResult is the decoded result of the single-leaf formula.
-func singleLeafResult(job *backend.Job) *model.Result {
-	class, _ := model.Majority(job.Data.ClassCounts())
-	b := model.NewBuilder(job.Data, model.KindTree)
-	g := b.Graph(b.Leaf(class))
-	res := &model.Result{Model: g, Status: model.StatusFeasible, Stats: map[string]any{"single_leaf": true}}
-	res.Errors, res.Objective = g.Errors(job.Data), job.Problem.Evaluate(job.Data, g)
-	return res
-}
-
 // Export writes the formula of the problem's depth as weighted MaxSAT
 // (soft unit clauses ¬E[i]) or as a pseudo-Boolean problem (min: Σ w·E[i]),
 // its comment header naming the variables and the decode command. The
@@ -140,83 +130,3 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	}
 	return maxsat.Write(w, f.CNF, f.soft(), job.Options)
 }
-
-// Decode reads a MaxSAT or PB solver's answer for the exported formula
-// (see sat.ParseAnswer). The model must satisfy every hard clause and a
-// claimed cost ("o" line) must be its cost; it decodes into a tree
-// whose weighted error is that cost when the solver claims the optimum
-// (a model whose soft literals overcount its tree's error is not
-// optimal), and every variable of the formula must have a value. A
-// claimed optimum is the result's claimed bound (Result.Claim): odtkit
-// cannot check it, so the result is feasible unless the user trusts the
-// solver. An unsatisfiable claim is an error: every complete tree of
-// the depth satisfies the hard clauses.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	p, f, err := formula(ctx, job)
-	if errors.Is(err, errSingleLeaf) {
-		if _, err := sat.ParseAnswer(r, 1); err != nil {
-			return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
-		}
-		return singleLeafResult(job), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	a, err := sat.ParseAnswer(r, f.CNF.NumVars)
-	if err != nil {
-		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
-	}
-	res, err := answerResult(job, p, f, a)
-	if err != nil {
-		return nil, backend.Answer(backend.Invalid(err)) // the answer file is the bad input
-	}
-	return res, nil
-}
-
-// answerResult verifies a solver's answer and turns it into a result.
-func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*model.Result, error) {
-	res := &model.Result{Stats: map[string]any{
-		"solver_status": string(a.Status),
-		"depth":         f.Depth,
-		"distinct_rows": len(p.Groups),
-		"tests_used":    len(p.Tests),
-		"variables":     f.CNF.NumVars,
-		"clauses":       f.CNF.NumClauses(),
-	}}
-	if a.Status == sat.OptUnsatisfiable {
-		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but every complete tree of depth %d satisfies it", sat.ErrOutput, f.Depth)
-	}
-	if a.Model == nil {
-		res.Status = model.StatusNoSolution
-		return res, nil
-	}
-	val, cost, err := maxsat.Check(a, f.CNF, f.soft(), "were the depth and options the same as for the export?")
-	if err != nil {
-		return nil, err
-	}
-	g, err := f.Decode(p, val)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", sat.ErrOutput, err)
-	}
-	d := job.Data
-	res.Model = g
-	res.Errors = g.Errors(d)
-	res.Objective = job.Problem.Evaluate(d, g)
-	res.Status = model.StatusFeasible
-	res.LowerBound = float64(p.Floor)
-	if a.Status == sat.OptOptimum {
-		if float64(cost) != res.Objective {
-			return nil, fmt.Errorf("%w: the solver claims an optimum of cost %d, but the model's tree makes %v errors: the model is not optimal", sat.ErrOutput, cost, res.Objective)
-		}
-		// The solver's word: a claimed bound, not odtkit's proof.
-		res.Claim(res.Objective, maxsat.Claimant(a))
-	}
-	res.LowerBound = min(res.LowerBound, res.Objective)
-	return res, nil
-}
-
-// The optional interfaces sat-odt implements.
-var (
-	_ backend.Decoder        = Backend{}
-	_ backend.FormatExporter = Backend{}
-)

@@ -13,8 +13,6 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-var _ backend.Sizer = Backend{}
-
 // Bytes per clause, literal and variable of a formula held twice (the
 // CNF and the solver's copy, watches included), from the peak resident
 // memory of solves: mushroom depth 2 (22.8M clauses, mostly of three

@@ -1,0 +1,112 @@
+package satodt
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Group is a set of rows with equal values on every kept test: any tree
+// sends them to the same leaf.
+type Group struct {
+	// Rep is the group's first row.
+	Rep int
+	// Count is the total row weight of each class in the group.
+	Count []int
+}
+
+// Prepared is the data as the formula sees it: the binary view's tests
+// without duplicates, complements and constants, and the rows grouped
+// by their values on those tests.
+type Prepared struct {
+	View    *model.BinaryView
+	Tests   []int // kept tests (indices into View.Tests)
+	Groups  []Group
+	Classes int
+	// Floor is the error no tree avoids: in each group, the weight
+	// outside its heaviest class.
+	Floor int
+	// Total is the total row weight.
+	Total int
+}
+
+// Prepare builds the formula's view of the binary view v. Row weights
+// must be whole numbers (the counter is unary).
+func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
+	return PrepareWithin(ctx, v, nil)
+}
+
+// PrepareWithin is Prepare that gives up early: the rows are told apart
+// one kept test at a time, and after each test that splits a group,
+// tooLarge (when not nil) is called with the groups found so far (a lower
+// bound on the final number) and the kept tests; an error from it stops
+// the preparation and is returned as it is. A formula that grows with
+// groups × tests can so be refused before the grouping of big data ends.
+// ctx is polled as the rows are grouped.
+func PrepareWithin(ctx context.Context, v *model.BinaryView, tooLarge func(groups, tests int) error) (*Prepared, error) {
+	d := v.Data
+	if r, ok := d.FractionalWeight(); ok {
+		return nil, fmt.Errorf("satodt: row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
+	}
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{View: v, Classes: len(v.Class)}
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			p.Tests = append(p.Tests, t)
+		}
+	}
+	var check func(int) error
+	if tooLarge != nil {
+		check = func(groups int) error { return tooLarge(groups, len(p.Tests)) }
+	}
+	id, n, err := v.Partition(ctx, p.Tests, check)
+	if err != nil {
+		return nil, err
+	}
+	// Groups are numbered by their first row.
+	index := make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
+	for r := range v.N {
+		g := index[id[r]]
+		if g < 0 {
+			g = int32(len(p.Groups))
+			index[id[r]] = g
+			p.Groups = append(p.Groups, Group{Rep: r, Count: make([]int, p.Classes)})
+		}
+		w := int(d.Weight(r))
+		p.Groups[g].Count[d.Labels[r]] += w
+		p.Total += w
+	}
+	for _, g := range p.Groups {
+		_, e := model.Majority(g.Count64())
+		p.Floor += int(e)
+	}
+	return p, nil
+}
+
+// Total is the group's total row weight.
+func (g Group) Total() int {
+	t := 0
+	for _, c := range g.Count {
+		t += c
+	}
+	return t
+}
+
+// Count64 is Count as int64s.
+func (g Group) Count64() []int64 {
+	out := make([]int64, len(g.Count))
+	for i, c := range g.Count {
+		out[i] = int64(c)
+	}
+	return out
+}
+
+// Value is the group's value on kept test i.
+func (p *Prepared) Value(g, i int) bool { return p.View.Value(p.Tests[i], p.Groups[g].Rep) }
