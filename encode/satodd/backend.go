@@ -27,6 +27,13 @@ const (
 // skeleton by SAT with a generalized totalizer over the scaled objective.
 type Backend struct{}
 
+// The optional interfaces sat-odd implements.
+var (
+	_ backend.Decoder        = Backend{}
+	_ backend.FormatExporter = Backend{}
+	_ backend.Sizer          = Backend{}
+)
+
 // Info describes sat-odd.
 func (Backend) Info() backend.Info {
 	return backend.Info{
@@ -170,54 +177,4 @@ func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *mo
 		Verify:    func(a *sat.Answer) (*model.Result, error) { return answerResult(job, p, f, costs, a) },
 		Incumbent: inc, Objective: obj, LowerBound: objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)),
 	})
-}
-
-// stump is the root alone with the kept test whose two sides'
-// majorities err least, each side to its majority class (a leaf of the
-// majority class when no test splits the data). The tests are tried in
-// order and ctx is polled between them: once it is done, the best stump
-// among the tests tried so far is returned.
-func stump(ctx context.Context, p *satodt.Prepared) *model.Graph {
-	d := p.View.Data
-	b := model.NewBuilder(d, model.KindDiagram)
-	cnt := make([]float64, p.Classes)
-	for _, g := range p.Groups {
-		for k, w := range g.Count {
-			cnt[k] += float64(w)
-		}
-	}
-	best, bestErr, bk := -1, 0.0, [2]int{}
-	side := [2][]float64{make([]float64, p.Classes), make([]float64, p.Classes)}
-	for t := range p.Tests {
-		if t%64 == 0 && ctx.Err() != nil {
-			break
-		}
-		// Only the high side is counted; the low side is the rest.
-		clear(side[1])
-		for gi, g := range p.Groups {
-			if !p.Value(gi, t) {
-				continue
-			}
-			for k, w := range g.Count {
-				side[1][k] += float64(w)
-			}
-		}
-		for k := range side[0] {
-			side[0][k] = cnt[k] - side[1][k]
-		}
-		k0, e0 := model.Majority(side[0])
-		k1, e1 := model.Majority(side[1])
-		if best < 0 || e0+e1 < bestErr {
-			best, bestErr, bk = t, e0+e1, [2]int{k0, k1}
-		}
-	}
-	if best < 0 || bk[0] == bk[1] {
-		// No test, or the best split predicts one class on both sides:
-		// the single leaf errs no more and has no internal node.
-		k, _ := model.Majority(cnt)
-		return b.Graph(b.Leaf(k))
-	}
-	lo := b.Leaf(bk[0])
-	hi := b.Leaf(bk[1])
-	return b.Graph(b.Split(p.View.Tests[p.Tests[best]], lo, hi))
 }

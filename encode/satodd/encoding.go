@@ -21,7 +21,6 @@ package satodd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -216,207 +215,10 @@ func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	return f, nil
 }
 
-// Decode reads the diagram of an assignment: the active nodes reachable
-// from the root, their first true test and their arcs.
-func (f *Formula) Decode(p *satodt.Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
-	d := p.View.Data
-	b := model.NewBuilder(d, model.KindDiagram)
-	id := make([]int, f.NumNodes)
-	leaf := make([]int, f.Classes)
-	for k := range leaf {
-		leaf[k] = -1
-	}
-	for l := len(f.Layers) - 1; l >= 0; l-- {
-		var next []int
-		if l+1 < len(f.Layers) {
-			next = f.Layers[l+1]
-		}
-		for _, u := range f.Layers[l] {
-			id[u] = -1
-			if !val(f.A.Lit(u)) {
-				continue
-			}
-			t := -1
-			for i := range p.Tests {
-				if val(f.F.Lit(u, i)) {
-					t = i
-					break
-				}
-			}
-			if t < 0 {
-				return nil, fmt.Errorf("satodd: active node %d tests nothing", u)
-			}
-			var side [2]int
-			for s := range 2 {
-				side[s] = -1
-				for i, a := range f.Arc[s][u] {
-					if !val(a) {
-						continue
-					}
-					if i < len(next) {
-						side[s] = id[next[i]]
-					} else {
-						k := i - len(next)
-						if leaf[k] < 0 {
-							leaf[k] = b.Leaf(k)
-						}
-						side[s] = leaf[k]
-					}
-					break
-				}
-				if side[s] < 0 {
-					return nil, fmt.Errorf("satodd: active node %d has no arc to an active target on side %d", u, s)
-				}
-			}
-			id[u] = b.Split(p.View.Tests[p.Tests[t]], side[0], side[1])
-		}
-	}
-	g := b.Graph(id[0])
-	if err := g.Validate(); err != nil {
-		return nil, fmt.Errorf("satodd: %w", err)
-	}
-	return g, nil
-}
-
 // Cost is the scaled objective of a diagram on the data (whole row
 // weights).
 func (c Costs) Cost(d *model.Dataset, g *model.Graph) int {
 	return int(math.Round(g.WeightedErrors(d)))*c.Error + max(g.InternalNodes()-1, 0)*c.Node
-}
-
-// Outcome is what a search found.
-type Outcome struct {
-	Graph            *model.Graph
-	Cost, LowerBound int
-	Optimal, Stopped bool
-	// TooLarge: the formula with its counter would pass the clause
-	// budget; the incumbent is returned unproven.
-	TooLarge      bool
-	Calls         int
-	Vars, Clauses int
-}
-
-// Settings control a search.
-type Settings struct {
-	// MaxClauses is the clause budget of the formula and its counter (0:
-	// none); past it the search ends with the incumbent, unproven.
-	MaxClauses int64
-	// NewSolver returns the SAT solver (nil: odtkit's CDCL).
-	NewSolver func() (sat.Solver, error)
-	// Report receives each better diagram with its cost (Costs.Cost).
-	Report model.IncumbentFunc
-	// PerRoot refutes each bound one root test at a time (see
-	// satodt.Descent) instead of on the whole diagram at once.
-	PerRoot bool
-	// Certify, when not nil, receives the formula, proof and refutation
-	// that prove the optimum (odtkit's CDCL only).
-	Certify *sat.Certifier
-}
-
-// Search descends from the incumbent (a diagram of scaled cost cost)
-// through ever smaller bounds until one is refuted. The bound is a
-// sat.SumCounter over the soft literals (an output per reachable sum:
-// the scaled weights share large factors).
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, s Settings) (*Outcome, error) {
-	out := &Outcome{Graph: inc, Cost: cost}
-	floor := p.Floor * costs.Error
-	out.LowerBound = floor
-	if floor >= cost {
-		out.LowerBound, out.Optimal = cost, true
-		return out, nil
-	}
-	if s.MaxClauses > 0 && Estimate(p, skeleton).Constraints > s.MaxClauses {
-		out.TooLarge = true
-		return out, nil
-	}
-	f, err := Encode(ctx, p, skeleton, costs)
-	if err != nil {
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
-	}
-	lits := make([]sat.Lit, len(f.Soft))
-	ws := make([]int, len(f.Soft))
-	for i, s := range f.Soft {
-		lits[i], ws[i] = s.Lit, int(s.Weight)
-	}
-	if s.MaxClauses > 0 && int64(f.CNF.NumClauses()) > s.MaxClauses {
-		out.TooLarge = true
-		return out, nil
-	}
-	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, cost, int(s.MaxClauses))
-	if err != nil {
-		if errors.Is(err, sat.ErrTooLarge) {
-			out.TooLarge = true
-			return out, nil
-		}
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
-	}
-	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
-	var solver sat.Solver = sat.NewCDCL()
-	if s.NewSolver != nil {
-		if solver, err = s.NewSolver(); err != nil {
-			return nil, err
-		}
-	}
-	if s.Certify != nil {
-		if err := s.Certify.Start(solver, "formula"); err != nil {
-			return nil, err
-		}
-	}
-	if err := satodt.Load(ctx, solver, f.CNF); err != nil {
-		if c, ok := solver.(interface{ Close() error }); ok {
-			c.Close()
-		}
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
-	}
-	d := p.View.Data
-	dc := satodt.Descent{
-		Solver:  solver,
-		AtLeast: tot.AtLeast,
-		Cap:     tot.Cap,
-		Certify: s.Certify != nil,
-		Model: func(k int) (int, error) {
-			g, err := f.Decode(p, solver.Value)
-			if err != nil {
-				return 0, err
-			}
-			got := costs.Cost(d, g)
-			if got > k {
-				return 0, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
-			}
-			out.Graph = g
-			s.Report.Report(float64(got), g)
-			return got, nil
-		},
-	}
-	if s.PerRoot {
-		for _, t := range p.RootOrder() {
-			dc.Parts = append(dc.Parts, f.F.Lit(0, t))
-		}
-	}
-	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
-	if err != nil {
-		return nil, err // Decode's and Model's errors name the package already
-	}
-	err = r.Certify(s.Certify, solver, "formula", floor, func(k int) string {
-		return fmt.Sprintf("no diagram on skeleton %v costs less than %d (the scaled objective: %d per error, %d per node)", skeleton, k, costs.Error, costs.Node)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("satodd: %w", err)
-	}
-	out.Cost, out.LowerBound, out.Optimal, out.Stopped, out.Calls = r.Cost, r.LowerBound, r.Optimal, r.Stopped, r.Calls
-	return out, nil
 }
 
 // objectiveOf maps a scaled cost back to the objective's scale (for a
@@ -427,3 +229,7 @@ func objectiveOf(cost int, costs Costs, n int) float64 {
 	}
 	return float64(cost) / float64(costs.Error) / float64(n) * (1 - 1e-12)
 }
+
+// totalWeight is the data's total row weight (whole weights: Check
+// refuses others), n rows without weights.
+func totalWeight(d *model.Dataset) int { return int(math.Round(d.TotalWeight())) }

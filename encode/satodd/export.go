@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/encode/satodt"
-	"github.com/odtkit/odtkit/model"
-	"github.com/odtkit/odtkit/sat"
 )
 
 // ExportFormat is "wcnf", the default of ExportFormats.
@@ -83,70 +80,3 @@ func skeletonFlag(s []int) string {
 	}
 	return out
 }
-
-// Decode reads a MaxSAT or PB solver's answer for the exported formula
-// and verifies it like sat-odt's decode: every variable assigned, hard
-// clauses satisfied, a cost line equal to the model's cost, and at a
-// claimed optimum the model's cost equal to its diagram's. The claimed
-// optimum is the result's claimed bound, not a proof.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	p, f, costs, err := formula(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	a, err := sat.ParseAnswer(r, f.CNF.NumVars)
-	if err != nil {
-		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
-	}
-	res, err := answerResult(job, p, f, costs, a)
-	if err != nil {
-		return nil, backend.Answer(backend.Invalid(err)) // the answer file is the bad input
-	}
-	return res, nil
-}
-
-// answerResult verifies a solver's answer for the formula f and turns
-// it into a result: the model satisfies the hard clauses, a claimed
-// cost is its soft literals' cost, and at a claimed optimum that cost is
-// its diagram's (a model whose soft literals overcount is not optimal).
-func answerResult(job *backend.Job, p *satodt.Prepared, f *Formula, costs Costs, a *sat.Answer) (*model.Result, error) {
-	res := &model.Result{Stats: map[string]any{"solver_status": string(a.Status), "cost_error": costs.Error, "cost_node": costs.Node,
-		"variables": f.CNF.NumVars, "clauses": f.CNF.NumClauses()}}
-	if a.Status == sat.OptUnsatisfiable {
-		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but the root stump satisfies it", sat.ErrOutput)
-	}
-	if a.Model == nil {
-		res.Status = model.StatusNoSolution
-		return res, nil
-	}
-	val, cost, err := maxsat.Check(a, f.CNF, f.Soft, "were the skeleton and alpha the same as for the export?")
-	if err != nil {
-		return nil, err
-	}
-	g, err := f.Decode(p, val)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", sat.ErrOutput, err)
-	}
-	d := job.Data
-	res.Model, res.Errors, res.Objective = g, g.Errors(d), job.Problem.Evaluate(d, g)
-	res.Status = model.StatusFeasible
-	res.LowerBound = min(objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)), res.Objective)
-	if a.Status == sat.OptOptimum {
-		if int64(costs.Cost(d, g)) != cost {
-			return nil, fmt.Errorf("%w: the solver claims an optimum of cost %d, but its diagram costs %d: the model is not optimal", sat.ErrOutput, cost, costs.Cost(d, g))
-		}
-		// The solver's word: a claimed bound, not odtkit's proof.
-		res.Claim(res.Objective, maxsat.Claimant(a))
-	}
-	return res, nil
-}
-
-// totalWeight is the data's total row weight (whole weights: Check
-// refuses others), n rows without weights.
-func totalWeight(d *model.Dataset) int { return int(math.Round(d.TotalWeight())) }
-
-// The optional interfaces sat-odd implements.
-var (
-	_ backend.Decoder        = Backend{}
-	_ backend.FormatExporter = Backend{}
-)

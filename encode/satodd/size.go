@@ -9,8 +9,6 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-var _ backend.Sizer = Backend{}
-
 // Estimate is the size of the formula Encode builds for the prepared
 // data on the skeleton (its counter left out), computed from the counts
 // before anything is allocated; a count beyond int64 saturates.
