@@ -114,7 +114,6 @@ func formulaOptions(v backend.Values) Options {
 // settings reads the job's options into the search's settings.
 func settings(job *backend.Job) Settings {
 	v := job.Options
-	o := formulaOptions(v)
 	spec := v.String("sat-solver")
 	limit, capped := job.Problem.DepthLimit()
 	return Settings{
@@ -122,11 +121,7 @@ func settings(job *backend.Job) Settings {
 		NewSolver:          func() (sat.Solver, error) { return sat.NewSolver(spec) },
 		FirstMisclassified: v.String("pick") == "first",
 		Seed:               v.Bool("seed"),
-		AMO:                o.AMO,
-		Counter:            o.Counter,
-		PaperClauses:       o.PaperClauses,
-		Symmetry:           o.Symmetry,
-		NoClassCuts:        o.NoClassCuts,
+		Options:            formulaOptions(v),
 		DropConflicts:      v.Bool("drop-conflicts"),
 		Batch:              v.Int("batch"),
 		Bisect:             v.String("size-search") == "bisect",
@@ -203,20 +198,20 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		"tests_used":      len(p.Tests),
 		"distinct_rows":   len(p.Reps),
 		"examples_used":   out.Examples,
-		"solver_calls":    out.Iterations,
+		"solver_calls":    out.Calls,
 		"clauses":         out.Clauses,
 		"variables":       out.Vars,
 		"seconds_prepare": prepSeconds,
 	}}
-	res.LowerBound = float64(out.DepthLB)
+	res.LowerBound = float64(out.DepthLowerBound)
 	if size {
-		res.LowerBound = float64(max(2*out.DepthLB+1, 2*out.LeavesLB-1))
+		res.LowerBound = float64(max(2*out.DepthLowerBound+1, 2*out.LeavesLowerBound-1))
 	}
 	if out.Infeasible {
 		res.Status = model.StatusInfeasible
-		claim := fmt.Sprintf("no tree of depth at most %d with at most %d internal nodes is consistent with the rows", out.DepthLB-1, job.Problem.MaxNodes)
+		claim := fmt.Sprintf("no tree of depth at most %d with at most %d internal nodes is consistent with the rows", out.DepthLowerBound-1, job.Problem.MaxNodes)
 		if job.Problem.MaxNodes <= 0 {
-			claim = fmt.Sprintf("no tree of depth at most %d is consistent with the rows", out.DepthLB-1)
+			claim = fmt.Sprintf("no tree of depth at most %d is consistent with the rows", out.DepthLowerBound-1)
 		}
 		if err := satjob.Conclude(ctx, res, s.Certify, claim); err != nil {
 			return nil, err
@@ -224,23 +219,23 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		ext.claims(res, p, size)
 		return res, nil
 	}
-	g := out.Tree
+	g := out.Model
 	if g == nil && !size {
 		g = greedy
 	}
-	if out.TimedOut {
+	if out.Stopped {
 		// gini may stop a moment before ctx reports its end.
 		res.Status = model.EndStatus(ctx, false, true)
 	}
 	if g == nil {
-		if out.TimedOut {
+		if out.Stopped {
 			return res, nil
 		}
 		return nil, fmt.Errorf("no tree found")
 	}
 	res.Model = g
 	res.Errors = g.Errors(job.Data)
-	res.Optimal = out.Optimal && !out.TimedOut
+	res.Optimal = out.Optimal && !out.Stopped
 	res.Objective = job.Problem.Evaluate(job.Data, g)
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	if res.Optimal {

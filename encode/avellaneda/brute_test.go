@@ -137,12 +137,12 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Settings{AMO: amo, Batch: 1 + it%3, Counter: []Counter{CounterTotalizer, CounterSequential}[it%2], Bisect: it%4 < 2, Symmetry: it%3 != 1, PaperClauses: it%5 == 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, NoClassCuts: it%7 == 3, FirstMisclassified: it%4 == 1, Seed: it%3 == 2}
+			s := Settings{Options: Options{AMO: amo, Counter: []Counter{CounterTotalizer, CounterSequential}[it%2], Symmetry: it%3 != 1, PaperClauses: it%5 == 2, NoClassCuts: it%7 == 3}, Batch: 1 + it%3, Bisect: it%4 < 2, SizeNoDirect: it%2 == 1, SizeDirectAfter: 1 - it%3, FirstMisclassified: it%4 == 1, Seed: it%3 == 2}
 			od, err := MinDepth(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkTree(t, d, od.Tree)
+			checkTree(t, d, od.Model)
 			k := od.Depth
 			if e := bruteErr(p.View, allRows(n), k); e != 0 {
 				t.Fatalf("case %d: depth %d but brute force min error there is %d", it, k, e)
@@ -156,9 +156,9 @@ func TestBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkTree(t, d, os.Tree)
-			if want := bruteSize(p.View, allRows(n), k); os.Tree.Size() != want || os.Tree.Depth() != k || !os.Optimal {
-				t.Fatalf("case %d (amo %s): size %d depth %d, brute force %d at depth %d", it, amo, os.Tree.Size(), os.Tree.Depth(), want, k)
+			checkTree(t, d, os.Model)
+			if want := bruteSize(p.View, allRows(n), k); os.Model.Size() != want || os.Model.Depth() != k || !os.Optimal {
+				t.Fatalf("case %d (amo %s): size %d depth %d, brute force %d at depth %d", it, amo, os.Model.Size(), os.Model.Depth(), want, k)
 			}
 			solved++
 		}
@@ -186,7 +186,7 @@ func TestFormulaSatisfiability(t *testing.T) {
 				if maxNodes > 0 {
 					wantSat = bruteSize(p.View, rows, k) <= maxNodes
 				}
-				e, err := Formula(context.Background(), p, "sat-depth", k, maxNodes, Options{AMO: []AMO{AMONone, AMOSequential, AMOPairwise}[it%3], Counter: []Counter{CounterTotalizer, CounterSequential}[it%2], PaperClauses: it%4 == 3, Symmetry: it%5 != 4, NoClassCuts: it%3 == 2})
+				e, err := Encode(context.Background(), p, "sat-depth", k, maxNodes, Options{AMO: []AMO{AMONone, AMOSequential, AMOPairwise}[it%3], Counter: []Counter{CounterTotalizer, CounterSequential}[it%2], PaperClauses: it%4 == 3, Symmetry: it%5 != 4, NoClassCuts: it%3 == 2})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -244,16 +244,16 @@ func TestConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range p.Keep.Rows(nil) {
-		if o.Tree.Predict(d, r) != d.Labels[r] {
+		if o.Model.Predict(d, r) != d.Labels[r] {
 			t.Fatalf("kept row %d misclassified", r)
 		}
 	}
-	if o.Tree.Errors(d) != 2 {
-		t.Fatalf("tree makes %d errors, want the 2 dropped rows", o.Tree.Errors(d))
+	if o.Model.Errors(d) != 2 {
+		t.Fatalf("tree makes %d errors, want the 2 dropped rows", o.Model.Errors(d))
 	}
 }
 
-// TestCancelled: a cancelled context stops with TimedOut and no tree.
+// TestCancelled: a cancelled context stops with Stopped and no tree.
 func TestCancelled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	d := randomData(rng, 30, 3, 3)
@@ -267,8 +267,8 @@ func TestCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.TimedOut || o.Tree != nil {
-		t.Fatalf("cancelled solve: timed out %v, tree %v", o.TimedOut, o.Tree != nil)
+	if !o.Stopped || o.Model != nil {
+		t.Fatalf("cancelled solve: stopped %v, tree %v", o.Stopped, o.Model != nil)
 	}
 }
 
@@ -288,7 +288,7 @@ func TestDecodePrunes(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := 2 + it%3
-		e, err := New(p.View, p.Tests, p.Reps, k, Options{})
+		e, err := NewEncoding(p.View, p.Tests, p.Reps, k, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,7 +392,7 @@ func TestSizeDirectAfter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkTree(t, d, o.Tree)
+		checkTree(t, d, o.Model)
 		switched := strings.Contains(strings.Join(log, "\n"), "per-threshold clauses added")
 		if !o.Optimal || o.Depth != 4 || o.Leaves != 8 || switched != (s.SizeDirectAfter == 1) {
 			t.Fatalf("%+v: optimal %v, depth %d, %d leaves, switched %v", s, o.Optimal, o.Depth, o.Leaves, switched)

@@ -44,7 +44,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 		return nil, err
 	}
 	maxNodes := formulaNodes(job.Problem.MaxNodes)
-	e, err := Formula(ctx, p, "", k, maxNodes, formulaOptions(job.Options))
+	e, err := Encode(ctx, p, "", k, maxNodes, formulaOptions(job.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 // satisfies the formula built from the same arguments, and decodes it
 // into a tree, which classifies every kept row correctly.
 func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
-	e, err := Formula(ctx, p, "", k, maxNodes, opt)
+	e, err := Encode(ctx, p, "", k, maxNodes, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -49,15 +49,7 @@ const (
 	AMOPairwise AMO = "pairwise"
 )
 
-// ParseAMO reads "none", "sequential" or "pairwise".
-func ParseAMO(s string) (AMO, error) {
-	switch a := AMO(s); a {
-	case "", AMONone, AMOSequential, AMOPairwise:
-		return a, nil
-	}
-	return "", fmt.Errorf("at-most-one encoding %q: want none, sequential or pairwise", s)
-}
-
+// String is the option value (none for "").
 func (a AMO) String() string {
 	if a == "" {
 		return string(AMONone)
@@ -80,18 +72,7 @@ const (
 	CounterSequential Counter = "sequential"
 )
 
-// ParseCounter reads "totalizer" or "sequential" ("paper" is
-// sequential).
-func ParseCounter(s string) (Counter, error) {
-	switch c := Counter(s); c {
-	case "", CounterTotalizer, CounterSequential:
-		return c, nil
-	case "paper":
-		return CounterSequential, nil
-	}
-	return "", fmt.Errorf("leaf counter %q: want totalizer or sequential", s)
-}
-
+// String is the option value (totalizer for "").
 func (c Counter) String() string {
 	if c == "" {
 		return string(CounterTotalizer)
@@ -236,7 +217,7 @@ func (e *Encoding) check() {
 }
 
 // Err is why building the formula stopped: its context ended or its
-// memory budget was exhausted (nil while it grows; see NewContext). Once
+// memory budget was exhausted (nil while it grows; see NewEncodingContext). Once
 // it is set, no clause is added any more: the formula is incomplete and
 // must not be solved.
 func (e *Encoding) Err() error {
@@ -284,19 +265,20 @@ func (e *Encoding) stream(dst sat.ClauseAdder) {
 // NumClauses is the number of clauses of the formula, streamed or not.
 func (e *Encoding) NumClauses() int { return e.CNF.NumClauses() + e.streamed }
 
-// New starts the encoding of a perfect tree of depth k (k >= 0) over the
+// NewEncoding starts the encoding of a perfect tree of depth k (k >= 0) over the
 // given binary-view tests, with one example slot per row in rows (no
 // example clause yet; see AddExample). It adds clauses (1) (at least one
 // feature per node) and the chosen at-most-one clauses.
-func New(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
-	return NewContext(context.Background(), nil, v, tests, rows, k, opt)
+func NewEncoding(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
+	return NewEncodingContext(context.Background(), nil, v, tests, rows, k, opt)
 }
 
-// NewContext is New building under ctx and budget: the formula checks ctx
-// every few thousand literals and accounts its clauses and variables in
-// budget (nil: no cap), now and as it grows; when either stops it, New
-// returns the error, and later additions stop with Err set.
-func NewContext(ctx context.Context, budget *backend.Budget, v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
+// NewEncodingContext is NewEncoding building under ctx and budget: the
+// formula checks ctx every few thousand literals and accounts its
+// clauses and variables in budget (nil: no cap), now and as it grows;
+// when either stops it, NewEncodingContext returns the error, and later
+// additions stop with Err set.
+func NewEncodingContext(ctx context.Context, budget *backend.Budget, v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
 	amo := opt.AMO
 	if k < 0 || k > 20 {
 		return nil, fmt.Errorf("depth %d out of range [0, 20]", k)

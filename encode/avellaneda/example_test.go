@@ -22,7 +22,7 @@ func ExampleMinSize() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(o.Depth, o.Tree.Size(), o.Optimal, o.Tree.Errors(d))
+	fmt.Println(o.Depth, o.Model.Size(), o.Optimal, o.Model.Errors(d))
 	// Output: 2 7 true 0
 }
 
@@ -79,7 +79,7 @@ func ExampleEncoding_AddDirectClauses() {
 	if err != nil {
 		panic(err)
 	}
-	e, err := avellaneda.New(p.View, p.Tests, p.Reps, 1, avellaneda.Options{})
+	e, err := avellaneda.NewEncoding(p.View, p.Tests, p.Reps, 1, avellaneda.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -51,7 +51,7 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 	return writeDIMACS(ctx, job.Budget, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
 }
 
-// Formula builds the whole (non-incremental) formula of depth k over
+// Encode builds the whole (non-incremental) formula of depth k over
 // every representative row: clauses (1)-(6), the chosen at-most-one, and
 // when maxNodes > 0 the node limit (7)-(10) with the bound asserted as a
 // unit clause (at most ⌊(maxNodes+1)/2⌋ labelled leaves, Theorem 2). The
@@ -60,13 +60,13 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 // single class get the depth-0 formula (a single leaf). The comment
 // header ends with the odt decode command for backend (sat-depth or
 // sat-size). Building stops with ctx's error when ctx ends.
-func Formula(ctx context.Context, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
-	return formula(ctx, nil, p, backend, k, maxNodes, opt)
+func Encode(ctx context.Context, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
+	return encode(ctx, nil, p, backend, k, maxNodes, opt)
 }
 
-// formula is Formula accounting the formula in budget (see NewContext);
-// the caller releases it (Encoding.Release).
-func formula(ctx context.Context, budget *obackend.Budget, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
+// encode is Encode accounting the formula in budget (see
+// NewEncodingContext); the caller releases it (Encoding.Release).
+func encode(ctx context.Context, budget *obackend.Budget, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
@@ -77,7 +77,7 @@ func formula(ctx context.Context, budget *obackend.Budget, p *Prepared, backend 
 		// constant on the data; those were removed, so build depth 0.
 		k, note = 0, "the data has a single class: depth 0 formula"
 	}
-	e, err := NewContext(ctx, budget, p.View, p.Tests, p.Reps, k, opt)
+	e, err := NewEncodingContext(ctx, budget, p.View, p.Tests, p.Reps, k, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +115,14 @@ func formula(ctx context.Context, budget *obackend.Budget, p *Prepared, backend 
 	return e, nil
 }
 
-// WriteDIMACS writes the whole formula of depth k (see Formula) with its
+// WriteDIMACS writes the whole formula of depth k (see Encode) with its
 // comment header mapping variable ranges to their meaning.
 func WriteDIMACS(ctx context.Context, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
 	return writeDIMACS(ctx, nil, w, p, backend, k, maxNodes, opt)
 }
 
 func writeDIMACS(ctx context.Context, budget *obackend.Budget, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
-	e, err := formula(ctx, budget, p, backend, k, maxNodes, opt)
+	e, err := encode(ctx, budget, p, backend, k, maxNodes, opt)
 	if err != nil {
 		return err
 	}

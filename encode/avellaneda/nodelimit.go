@@ -122,7 +122,7 @@ func (e *Encoding) classCuts() {
 
 // depthCuts bounds the classes reaching a node by the leaves below it:
 // at most 2^h at height h, which the perfect tree otherwise learns only
-// from its leaves' classes. New adds them with more than four classes
+// from its leaves' classes. NewEncoding adds them with more than four classes
 // (see Options.NoClassCuts).
 func (e *Encoding) depthCuts() {
 	e.classCounters()

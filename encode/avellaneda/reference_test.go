@@ -110,10 +110,10 @@ func TestReferenceInferDT(t *testing.T) {
 				t.Fatal(err)
 			}
 			td, cd := time.Since(start).Seconds(), cpuSeconds()-c0
-			if od.TimedOut {
-				t.Fatalf("DT_depth did not finish within %v (depth lower bound %d, reference %d)", longTimeout(t), od.DepthLB, ref.depth)
+			if od.Stopped {
+				t.Fatalf("DT_depth did not finish within %v (depth lower bound %d, reference %d)", longTimeout(t), od.DepthLowerBound, ref.depth)
 			}
-			checkTree(t, d, od.Tree)
+			checkTree(t, d, od.Model)
 			if !od.Optimal || od.Depth != ref.depth {
 				t.Fatalf("min depth %d (optimal %v), reference %d", od.Depth, od.Optimal, ref.depth)
 			}
@@ -132,22 +132,22 @@ func TestReferenceInferDT(t *testing.T) {
 				t.Fatal(err)
 			}
 			ts, cs := time.Since(start).Seconds(), cpuSeconds()-c0
-			if os.TimedOut {
+			if os.Stopped {
 				best := "no tree"
-				if os.Tree != nil {
-					best = fmt.Sprintf("best %d nodes", os.Tree.Size())
+				if os.Model != nil {
+					best = fmt.Sprintf("best %d nodes", os.Model.Size())
 				}
-				t.Fatalf("DT_size did not finish within %v (%s, leaves lower bound %d, reference %d nodes)", longTimeout(t), best, os.LeavesLB, ref.nodes)
+				t.Fatalf("DT_size did not finish within %v (%s, leaves lower bound %d, reference %d nodes)", longTimeout(t), best, os.LeavesLowerBound, ref.nodes)
 			}
-			checkTree(t, d, os.Tree)
-			if size := os.Tree.Size(); !os.Optimal || size != ref.nodes {
+			checkTree(t, d, os.Model)
+			if size := os.Model.Size(); !os.Optimal || size != ref.nodes {
 				t.Fatalf("min size %d (optimal %v), reference %d", size, os.Optimal, ref.nodes)
 			}
-			if os.Tree.Depth() != ref.depth {
-				t.Fatalf("min-size tree has depth %d, minimum %d", os.Tree.Depth(), ref.depth)
+			if os.Model.Depth() != ref.depth {
+				t.Fatalf("min-size tree has depth %d, minimum %d", os.Model.Depth(), ref.depth)
 			}
 			t.Logf("%s: DT_size %d in %.2fs wall, %.2fs CPU (%d examples, %d solver calls; reference %s CPU)",
-				ref.file, os.Tree.Size(), ts, cs, os.Examples, os.Iterations, refTime(ref.cpuSize, ref.cpuSizeOK))
+				ref.file, os.Model.Size(), ts, cs, os.Examples, os.Calls, refTime(ref.cpuSize, ref.cpuSizeOK))
 			if ref.cpuDepthOK && ref.cpuSizeOK {
 				sumDepth += td
 				sumSize += ts

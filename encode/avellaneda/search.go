@@ -18,15 +18,10 @@ type Settings struct {
 	// for each next one unless it returned a sat.CDCL (reset and reused
 	// instead); nil = sat.NewCDCL.
 	NewSolver func() (sat.Solver, error)
-	// AMO is the at-most-one encoding, Counter that of the node limit.
-	AMO     AMO
-	Counter Counter
-	// PaperClauses: one clause per threshold (see Options).
-	PaperClauses bool
-	// Symmetry adds the node limit's symmetry breaking (see Options).
-	Symmetry bool
-	// NoClassCuts leaves out the class-count cuts (see Options).
-	NoClassCuts bool
+	// Options shape the formula: the at-most-one encoding, the node
+	// limit's counter, the example clauses, the symmetry breaking and the
+	// class-count cuts.
+	Options Options
 	// DropConflicts drops, in every group of rows with identical tests
 	// and different labels, the rows not of the group's most frequent
 	// label (lowest class index on ties) instead of failing.
@@ -111,24 +106,25 @@ const defaultDirectAfter = 5000
 
 // Outcome is the result of DT_depth or DT_size.
 type Outcome struct {
-	// Tree is the best tree found (nil if none); it classifies every kept
+	// Model is the best tree found (nil if none); it classifies every kept
 	// row correctly.
-	Tree *model.Graph
-	// Depth and Leaves describe Tree; Optimal says whether it is proven
+	Model *model.Graph
+	// Depth and Leaves describe Model; Optimal says whether it is proven
 	// optimal for the objective.
 	Depth, Leaves int
 	Optimal       bool
-	// DepthLB is a proven lower bound on the depth of consistent trees;
-	// LeavesLB one on the number of leaves at minimum depth (size phase).
-	DepthLB, LeavesLB int
-	// Examples is the number of examples in the last formula; Iterations
+	// DepthLowerBound is a proven lower bound on the depth of consistent
+	// trees; LeavesLowerBound one on the number of leaves at minimum
+	// depth (size phase).
+	DepthLowerBound, LeavesLowerBound int
+	// Examples is the number of examples in the last formula; Calls
 	// the number of solver calls; Clauses the size of the last formula.
-	Examples, Iterations, Clauses, Vars int
-	Dropped                             int
-	// TimedOut: ctx ended before the end.
-	TimedOut bool
+	Examples, Calls, Clauses, Vars int
+	Dropped                        int
+	// Stopped: ctx ended before the end.
+	Stopped bool
 	// Infeasible: no consistent tree within Settings.MaxDepth and
-	// MaxNodes exists (Tree is nil).
+	// MaxNodes exists (Model is nil).
 	Infeasible bool
 }
 
@@ -142,7 +138,7 @@ func (s *Settings) logf(format string, a ...any) {
 // with Algorithm 3 until one is satisfiable; the first satisfiable depth
 // is the minimum depth of a tree consistent with the kept rows. Each depth
 // starts from no example, or from those the previous one needed (Seed).
-// When ctx ends first, the outcome holds no tree, TimedOut and the depth
+// When ctx ends first, the outcome holds no tree, Stopped and the depth
 // lower bound proven so far.
 func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	if s.Batch == 0 {
@@ -165,7 +161,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 	if nc > 1 {
 		k = bits.Len(uint(nc - 1))
 	}
-	out.DepthLB = k
+	out.DepthLowerBound = k
 	// A tree of L labelled leaves has depth at most L−1 once its
 	// unlabelled leaves are removed (a single leaf: depth 0).
 	limit := -1
@@ -195,13 +191,13 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			return out, nil, nil
 		}
 		if ctx.Err() != nil {
-			out.TimedOut = true
+			out.Stopped = true
 			return out, nil, nil
 		}
-		r, err := newRun(ctx, p, k, s, seed, &out.Iterations, recycle, sb)
+		r, err := newRun(ctx, p, k, s, seed, &out.Calls, recycle, sb)
 		if err != nil {
 			if ctx.Err() != nil {
-				out.TimedOut = true
+				out.Stopped = true
 				return out, nil, nil
 			}
 			return nil, nil, err
@@ -220,18 +216,18 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			if s.Certify != nil {
 				s.Certify.Drop(r.solver)
 			}
-			out.TimedOut = true
+			out.Stopped = true
 			return out, nil, nil
 		case sat.Satisfiable:
-			out.Tree, out.Depth, out.Leaves, out.Optimal = g, g.Depth(), g.Leaves(), true
+			out.Model, out.Depth, out.Leaves, out.Optimal = g, g.Depth(), g.Leaves(), true
 			if out.Depth != k {
 				return nil, nil, fmt.Errorf("internal error: depth %d satisfiable but its tree has depth %d after depth %d was refuted", k, out.Depth, k-1)
 			}
-			out.DepthLB = k
+			out.DepthLowerBound = k
 			s.Report.Report(float64(k), g)
 			return out, r, nil
 		}
-		out.DepthLB = k + 1
+		out.DepthLowerBound = k + 1
 		if s.Certify != nil {
 			// Every depth refuted is kept: the bound rests on them all
 			// (from the classes' bound up), not on the encoding of one
@@ -271,7 +267,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	report := s.Report
 	s.Report = nil
 	out, r, err := minDepth(ctx, p, &s)
-	if err != nil || out.Tree == nil {
+	if err != nil || out.Model == nil {
 		return out, err
 	}
 	defer r.enc.Release()
@@ -279,14 +275,14 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	if s.Certify != nil {
 		defer s.Certify.Drop(r.solver)
 	}
-	report.Report(sz(out.Leaves), out.Tree)
+	report.Report(sz(out.Leaves), out.Model)
 	k := out.Depth
 	lo := max(presentClasses(p), k+1, 1)
 	hi := out.Leaves
-	out.LeavesLB = lo
+	out.LeavesLowerBound = lo
 	out.Optimal = lo >= hi
 	if out.Optimal {
-		out.LeavesLB = hi
+		out.LeavesLowerBound = hi
 		return out, nil
 	}
 	// The per-threshold clauses: at once, or on the own solver after a
@@ -334,15 +330,15 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 				s.logf("depth %d, at most %d leaves: %d conflicts, per-threshold clauses added", k, mid, after)
 				continue
 			}
-			out.TimedOut = true
-			out.LeavesLB = lo
+			out.Stopped = true
+			out.LeavesLowerBound = lo
 			return out, nil
 		case sat.Satisfiable:
 			if g.Depth() != k || g.Leaves() > mid {
 				return nil, fmt.Errorf("internal error: at most %d leaves at depth %d gave a tree of depth %d with %d leaves", mid, k, g.Depth(), g.Leaves())
 			}
 			hi = g.Leaves()
-			out.Tree, out.Leaves = g, hi
+			out.Model, out.Leaves = g, hi
 			// No later call looks above hi: fix the bound for good, so
 			// that the solver propagates it at level 0.
 			if fixed, err := r.enc.LeafBound(hi); err == nil {
@@ -357,10 +353,10 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 					Certifies: fmt.Sprintf("no tree of depth at most %d with at most %d leaves (%d nodes) is consistent with the rows", k, mid, 2*mid-1)}
 			}
 		}
-		out.LeavesLB = lo
+		out.LeavesLowerBound = lo
 	}
 	out.Optimal = true
-	out.LeavesLB = hi
+	out.LeavesLowerBound = hi
 	if refuted != nil {
 		if err := s.Certify.Finish(r.solver, "size", *refuted); err != nil {
 			return nil, err

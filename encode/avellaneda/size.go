@@ -9,13 +9,14 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// FormulaSize estimates, without building it, the formula of depth k
-// over the given number of examples (with the node limit's counter when
-// maxNodes > 0): its variables, clauses and literals, and the bytes the
-// building accounts (see NewContext). The counts follow New, AddExample,
+// Estimate is the size, estimated without building it, of the formula of
+// depth k over the given number of examples (with the node limit's
+// counter when maxNodes > 0): its variables, clauses and literals, and
+// the bytes the building accounts (see NewEncodingContext). The counts
+// follow NewEncoding, AddExample,
 // LimitLeaves and the class cuts; the per-example clauses of the numeric
 // columns are counted as if no example met a threshold chain's end.
-func FormulaSize(p *Prepared, k, examples, maxNodes int, opt Options) backend.Size {
+func Estimate(p *Prepared, k, examples, maxNodes int, opt Options) backend.Size {
 	var c backend.Counter
 	if k > 62 {
 		k = 62 // beyond any count; saturates below
@@ -114,13 +115,13 @@ func prepSize(job *backend.Job, p *Prepared, export bool) (backend.Size, error) 
 		if present <= 1 {
 			k = 0
 		}
-		s = FormulaSize(p, k, len(p.Reps), nodes, o)
+		s = Estimate(p, k, len(p.Reps), nodes, o)
 	} else {
 		k := 0
 		if present > 1 {
 			k = bits.Len(uint(present - 1))
 		}
-		s = FormulaSize(p, k, min(len(p.Reps), max(job.Options.Int("batch"), 1)), nodes, o)
+		s = Estimate(p, k, min(len(p.Reps), max(job.Options.Int("batch"), 1)), nodes, o)
 	}
 	if s.Bytes == 1<<63-1 {
 		return s, backend.Invalidf("the formula of depth %d is too large to be represented (more than 2^63 bytes)", job.Problem.MaxDepth)

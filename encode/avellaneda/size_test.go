@@ -11,7 +11,7 @@ import (
 )
 
 // TestFormulaSizeMatchesTheFormula: the estimate, made without building,
-// is of the size of the formula Formula builds: variables within a tenth,
+// is of the size of the formula Encode builds: variables within a tenth,
 // clauses and literals within a factor of two, over depths, class counts
 // (the class counters above four) and node limits.
 func TestFormulaSizeMatchesTheFormula(t *testing.T) {
@@ -24,8 +24,8 @@ func TestFormulaSizeMatchesTheFormula(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := FormulaSize(p, c.k, len(p.Reps), c.nodes, Options{})
-		e, err := Formula(context.Background(), p, "sat-depth", c.k, c.nodes, Options{})
+		s := Estimate(p, c.k, len(p.Reps), c.nodes, Options{})
+		e, err := Encode(context.Background(), p, "sat-depth", c.k, c.nodes, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,18 +54,18 @@ func TestFormulaUnderLimits(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := formula(ctx, nil, p, "sat-depth", 5, 0, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := encode(ctx, nil, p, "sat-depth", 5, 0, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
 	b := backend.NewBudget(1 << 20)
-	if _, err := formula(context.Background(), b, p, "sat-depth", 5, 0, Options{}); !errors.Is(err, model.ErrMemoryLimit) {
+	if _, err := encode(context.Background(), b, p, "sat-depth", 5, 0, Options{}); !errors.Is(err, model.ErrMemoryLimit) {
 		t.Fatalf("1 MiB: %v, want the memory limit", err)
 	}
 	if b.Used() != 0 {
 		t.Fatalf("budget used %d after the refusal", b.Used())
 	}
 	b = backend.NewBudget(1 << 30)
-	e, err := formula(context.Background(), b, p, "sat-depth", 5, 0, Options{})
+	e, err := encode(context.Background(), b, p, "sat-depth", 5, 0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,18 @@ func Command(spec string) ([]string, error) {
 	return argv, nil
 }
 
+// Argv is the command line of the external solver the options name
+// (maxsat-solver; nil: the backend's in-process search). A malformed
+// option, which backend.NewJob refuses before any work, wraps
+// backend.ErrInvalid for a job made without it.
+func Argv(opts backend.Values) ([]string, error) {
+	argv, err := Command(opts.String(OptSolver))
+	if err != nil {
+		return nil, backend.Invalid(fmt.Errorf("%s: %w", OptSolver, err))
+	}
+	return argv, nil
+}
+
 // Write writes the hard clauses and soft literals in the format the
 // options name (format, wcnf-form).
 func Write(w io.Writer, c *sat.CNF, soft []sat.WeightedLit, opts backend.Values) error {

@@ -65,6 +65,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}
+	argv, err := maxsat.Argv(job.Options)
+	if err != nil {
+		return nil, err
+	}
 	v, p, err := prepare(ctx, job, false)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
@@ -83,7 +87,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	inc := stump(ctx, p)
 	job.Report.Report(pr.Evaluate(d, inc), inc)
-	out := &Outcome{Graph: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
+	out := &Outcome{Model: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
 	if ctx.Err() != nil && !out.Optimal {
 		// Stopped while the stump was sought (big binary views): the
 		// best stump so far, unproven, before any formula is sized.
@@ -93,7 +97,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			Stats:  map[string]any{"tests_used": len(p.Tests), "distinct_rows": len(p.Groups), "seconds": time.Since(start).Seconds()},
 		}, nil
 	}
-	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
+	if argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
 		return solveExternal(ctx, job, argv, inc, costs)
 	}
 	spec := job.Options.String("sat-solver")
@@ -119,7 +123,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			return nil, err
 		}
 	}
-	g := out.Graph
+	g := out.Model
 	res := &model.Result{
 		Model:      g,
 		Errors:     g.Errors(d),

@@ -70,10 +70,10 @@ func ScaledCosts(n int, skeleton []int, alpha float64) (Costs, error) {
 	return Costs{Error: int(e.Int64()), Node: int(k.Int64())}, nil
 }
 
-// Formula is the diagram on the skeleton as clauses. Nodes are numbered
+// Encoding is the diagram on the skeleton as clauses. Nodes are numbered
 // layer by layer (root 0); Succ[u] lists, per side, the targets of node
 // u: the nodes of the next layer, then the classes.
-type Formula struct {
+type Encoding struct {
 	CNF      *sat.CNF
 	Layers   [][]int
 	NumNodes int
@@ -94,11 +94,11 @@ type Formula struct {
 }
 
 // Encode builds the formula for the prepared data on the skeleton.
-func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs) (*Formula, error) {
+func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs) (*Encoding, error) {
 	if len(p.Tests) == 0 {
 		return nil, fmt.Errorf("satodd: no test splits the data")
 	}
-	f := &Formula{CNF: &sat.CNF{}, Classes: p.Classes}
+	f := &Encoding{CNF: &sat.CNF{}, Classes: p.Classes}
 	c := f.CNF
 	for _, w := range skeleton {
 		var layer []int

@@ -25,7 +25,7 @@ func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 
 // formula prepares the job's data and encodes its formula (the same
 // numbering for export and decode).
-func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Formula, Costs, error) {
+func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Encoding, Costs, error) {
 	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
 		return nil, nil, Costs{}, err
 	}

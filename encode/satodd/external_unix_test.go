@@ -189,6 +189,13 @@ func errorVars(t *testing.T, d *model.Dataset, p model.Problem) []int {
 	return out
 }
 
+// TestExternalMaxSATMalformed: a malformed maxsat-solver option in a
+// job made without backend.NewJob is refused, not ignored.
+func TestExternalMaxSATMalformed(t *testing.T) {
+	d, p, _ := externalJob(t, "true")
+	maxsattest.Malformed(t, satodd.Backend{}, d, p)
+}
+
 // TestExternalMaxSATStopped: a solver still running at the time limit
 // is killed, its temporary files are removed, and the result is the
 // stump, unproven, soon after the deadline.

@@ -10,41 +10,51 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// Outcome is what a search found.
-type Outcome struct {
-	Graph            *model.Graph
-	Cost, LowerBound int
-	Optimal, Stopped bool
-	// TooLarge: the formula with its counter would pass the clause
-	// budget; the incumbent is returned unproven.
-	TooLarge      bool
-	Calls         int
-	Vars, Clauses int
-}
-
 // Settings control a search.
 type Settings struct {
-	// MaxClauses is the clause budget of the formula and its counter (0:
-	// none); past it the search ends with the incumbent, unproven.
-	MaxClauses int64
 	// NewSolver returns the SAT solver (nil: odtkit's CDCL).
 	NewSolver func() (sat.Solver, error)
-	// Report receives each better diagram with its cost (Costs.Cost).
-	Report model.IncumbentFunc
 	// PerRoot refutes each bound one root test at a time (see
 	// satodt.Descent) instead of on the whole diagram at once.
 	PerRoot bool
+	// MaxClauses is the clause budget of the formula and its counter (0:
+	// none); past it the search ends with the incumbent, unproven.
+	MaxClauses int64
+	// Report receives each better diagram with its cost (Costs.Cost).
+	Report model.IncumbentFunc
 	// Certify, when not nil, receives the formula, proof and refutation
 	// that prove the optimum (odtkit's CDCL only).
 	Certify *sat.Certifier
 }
 
-// Search descends from the incumbent (a diagram of scaled cost cost)
-// through ever smaller bounds until one is refuted. The bound is a
+// Outcome is what a search found.
+type Outcome struct {
+	// Model is the best diagram (the incumbent when nothing better was
+	// found).
+	Model *model.Graph
+	// Cost is Model's scaled cost (Costs.Cost); LowerBound a proven
+	// bound on the optimum (Cost when Optimal).
+	Cost, LowerBound int
+	Optimal          bool
+	// Stopped is set when ctx ended the search.
+	Stopped bool
+	// TooLarge is set when the formula with its counter would pass
+	// Settings.MaxClauses; the incumbent is returned unproven.
+	TooLarge bool
+	// Calls counts solver calls; Vars and Clauses size the formula
+	// (counter included).
+	Calls, Vars, Clauses int
+}
+
+// proofName names the files of a search's proof in its certificate.
+const proofName = "formula"
+
+// Search descends from incumbent (a diagram of scaled cost cost) through
+// ever smaller bounds until one is refuted. The bound is a
 // sat.SumCounter over the soft literals (an output per reachable sum:
 // the scaled weights share large factors).
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, inc *model.Graph, cost int, s Settings) (*Outcome, error) {
-	out := &Outcome{Graph: inc, Cost: cost}
+func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+	out := &Outcome{Model: incumbent, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
 	if floor >= cost {
@@ -92,7 +102,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 		}
 	}
 	if s.Certify != nil {
-		if err := s.Certify.Start(solver, "formula"); err != nil {
+		if err := s.Certify.Start(solver, proofName); err != nil {
 			return nil, err
 		}
 	}
@@ -121,7 +131,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 			if got > k {
 				return 0, fmt.Errorf("satodd: the solver's diagram costs %d, above the bound %d", got, k)
 			}
-			out.Graph = g
+			out.Model = g
 			s.Report.Report(float64(got), g)
 			return got, nil
 		},
@@ -135,7 +145,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	if err != nil {
 		return nil, err // Decode's and Model's errors name the package already
 	}
-	err = r.Certify(s.Certify, solver, "formula", floor, func(k int) string {
+	err = r.Certify(s.Certify, solver, proofName, floor, func(k int) string {
 		return fmt.Sprintf("no diagram on skeleton %v costs less than %d (the scaled objective: %d per error, %d per node)", skeleton, k, costs.Error, costs.Node)
 	})
 	if err != nil {

@@ -282,7 +282,7 @@ func TestSearchClauseBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.TooLarge || out.Optimal || out.Graph != inc {
+	if !out.TooLarge || out.Optimal || out.Model != inc {
 		t.Errorf("budget of 500 clauses: %+v", out)
 	}
 	out, err = satodd.Search(context.Background(), p, skeleton, costs, inc, costs.Cost(d, inc), satodd.Settings{NewSolver: newSolver})

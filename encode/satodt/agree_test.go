@@ -244,15 +244,15 @@ func TestStoppedSearchBound(t *testing.T) {
 			all[r] = r
 		}
 		want := int(math.Round(bruteError(v, all, depth)))
-		if e := int(math.Round(out.Tree.WeightedErrors(d))); e != out.Cost || out.Tree.Depth() > depth {
-			t.Fatalf("%s depth %d: claims %d, its tree (depth %d) makes %d", d.Name, depth, out.Cost, out.Tree.Depth(), e)
+		if e := int(math.Round(out.Model.WeightedErrors(d))); e != out.Cost || out.Model.Depth() > depth {
+			t.Fatalf("%s depth %d: claims %d, its tree (depth %d) makes %d", d.Name, depth, out.Cost, out.Model.Depth(), e)
 		}
 		if out.LowerBound > want || out.Cost < want || out.Optimal && out.Cost != want {
 			t.Fatalf("%s depth %d (%+v): bound %d, cost %d (optimal %v), exhaustive %d", d.Name, depth, s, out.LowerBound, out.Cost, out.Optimal, want)
 		}
 		if out.Stopped {
 			stopped++
-			for _, st := range out.Bounds {
+			for _, st := range out.Steps {
 				if st.Status == sat.Unsatisfiable {
 					refuted++
 					break
@@ -280,8 +280,8 @@ func TestSizedAtTheGreedyTree(t *testing.T) {
 		v, p, leaf, leafCost := withLeaf(t, d)
 		greedy := p.Tree(p.Greedy(depth, satodt.Options{}))
 		greedyCost := int(math.Round(greedy.WeightedErrors(d)))
-		fits := p.Size(depth, satodt.CountLeaves, greedyCost).Constraints
-		if greedyCost >= leafCost || fits >= p.Size(depth, satodt.CountLeaves, leafCost).Constraints {
+		fits := p.Estimate(depth, satodt.CounterLeaves, greedyCost).Constraints
+		if greedyCost >= leafCost || fits >= p.Estimate(depth, satodt.CounterLeaves, leafCost).Constraints {
 			continue // the cap would not tell the two apart
 		}
 		tried++
@@ -309,7 +309,7 @@ func searchOptions() []map[string]string {
 	var out []map[string]string
 	for _, search := range []string{"descend", "bisect", "rows"} {
 		for _, perRoot := range []string{"true", "false"} {
-			for _, counter := range []string{string(satodt.CountLeaves), string(satodt.CountRows)} {
+			for _, counter := range []string{string(satodt.CounterLeaves), string(satodt.CounterRows)} {
 				out = append(out, map[string]string{"search": search, "per-root": perRoot, "counter": counter})
 			}
 		}

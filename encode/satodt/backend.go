@@ -50,7 +50,7 @@ func (Backend) Info() backend.Info {
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
 			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
 			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
-			backend.EnumParam("counter", string(CountLeaves), []string{string(CountLeaves), string(CountRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
+			backend.EnumParam("counter", string(CounterLeaves), []string{string(CounterLeaves), string(CounterRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
 			backend.BoolParam("per-root", true, "descend and bisect: refute each bound one root test at a time (the solver then searches two independent subtrees; a refuted root test is kept as a clause) instead of on the whole tree at once"),
 			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp+"; search=descend or bisect"),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
@@ -62,6 +62,10 @@ func (Backend) Info() backend.Info {
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
+	}
+	argv, err := maxsat.Argv(job.Options)
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	d := job.Data
@@ -82,7 +86,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		Bisect:     job.Options.String("search") == "bisect",
 		PerRoot:    job.Options.Bool("per-root"),
 		MaxClauses: maxClauses,
-		Formula:    formulaOptions(job.Options),
+		Options:    formulaOptions(job.Options),
 		Report:     job.Report,
 		Counter:    Counter(job.Options.String("counter")),
 	}
@@ -97,7 +101,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			return nil, err
 		}
 	}
-	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil && pl.search {
+	if argv != nil && pl.search {
 		res, err := solveExternal(ctx, job, argv, pl.inc, pl.incErr)
 		if err != nil {
 			return nil, err
@@ -110,7 +114,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		// The incumbent is optimal: one leaf is all a tree can be, it
 		// makes no error, or it meets the floor of the identical rows.
 		cost := int(math.Round(pl.incErr))
-		out = &Outcome{Tree: pl.inc, Cost: cost, LowerBound: cost, Optimal: true}
+		out = &Outcome{Model: pl.inc, Cost: cost, LowerBound: cost, Optimal: true}
 	} else {
 		what := fmt.Sprintf("the sat-odt formula of depth %d", depth)
 		if err := job.Budget.Admit(pl.size, what); err != nil {
@@ -129,9 +133,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 	}
 	res := &model.Result{
-		Model:      out.Tree,
-		Errors:     out.Tree.Errors(d),
-		Objective:  job.Problem.Evaluate(d, out.Tree),
+		Model:      out.Model,
+		Errors:     out.Model.Errors(d),
+		Objective:  job.Problem.Evaluate(d, out.Model),
 		LowerBound: float64(out.LowerBound),
 		Optimal:    out.Optimal,
 		Stats: map[string]any{
@@ -182,7 +186,11 @@ func Certifiable(opts backend.Values, spec string) error {
 	if err := sat.Certifiable(spec); err != nil {
 		return backend.Invalid(err)
 	}
-	if argv, _ := maxsat.Command(opts.String(maxsat.OptSolver)); argv != nil {
+	argv, err := maxsat.Argv(opts)
+	if err != nil {
+		return err
+	}
+	if argv != nil {
 		return backend.Invalid(fmt.Errorf("%w, not the MaxSAT solver %q", sat.ErrNotCertifiable, argv[0]))
 	}
 	if opts.Has("search") && opts.String("search") == "rows" {

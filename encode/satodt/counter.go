@@ -6,25 +6,26 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// Counter names a way to count the error in the formula.
+// Counter chooses how a search counts the error in the formula (the
+// option counter; "" is CounterLeaves).
 type Counter string
 
 const (
-	// CountLeaves counts each leaf's errors apart and sums the counts
+	// CounterLeaves counts each leaf's errors apart and sums the counts
 	// along the tree, node by node: the solver sees every subtree's
 	// error as a number it can bound and learn about.
-	CountLeaves Counter = "leaves"
-	// CountRows counts the soft literals in one counter, in group order.
-	CountRows Counter = "rows"
+	CounterLeaves Counter = "leaves"
+	// CounterRows counts the soft literals in one counter, in group order.
+	CounterRows Counter = "rows"
 )
 
 // counter adds the clauses of the error counter capped at limit.
-func (s Settings) counter(ctx context.Context, f *Formula, p *Prepared, limit int) (*sat.Totalizer, error) {
+func (s Settings) counter(ctx context.Context, f *Encoding, p *Prepared, limit int) (*sat.Totalizer, error) {
 	all := make([]int, len(p.Groups))
 	for g := range all {
 		all[g] = g
 	}
-	if s.Counter == CountRows {
+	if s.Counter == CounterRows {
 		return rowCount(f, limit).add(ctx, all)
 	}
 	return newLeafCount(f, p, limit, true).add(ctx, all)
@@ -41,11 +42,11 @@ type errorCount interface {
 
 // rowCounter counts the soft literals of the groups in one totalizer.
 type rowCounter struct {
-	f   *Formula
+	f   *Encoding
 	tot *sat.Totalizer
 }
 
-func rowCount(f *Formula, limit int) *rowCounter {
+func rowCount(f *Encoding, limit int) *rowCounter {
 	return &rowCounter{f: f, tot: &sat.Totalizer{Cap: limit}}
 }
 
@@ -76,7 +77,7 @@ func (r *rowCounter) assume() []sat.Lit { return nil }
 // ("the left subtree errs on at least 5 rows") whatever the other side
 // of its parent does.
 type leafCounter struct {
-	f     *Formula
+	f     *Encoding
 	p     *Prepared
 	limit int
 	other [][]*sat.Totalizer // [leaf][class]
@@ -96,7 +97,7 @@ type leafCounter struct {
 // newLeafCount starts a leaf counter cut at limit; with majority (two
 // classes) each leaf must predict its heavier class, which every
 // minimum-error tree can do and which spares the solver the choice.
-func newLeafCount(f *Formula, p *Prepared, limit int, majority bool) *leafCounter {
+func newLeafCount(f *Encoding, p *Prepared, limit int, majority bool) *leafCounter {
 	lc := &leafCounter{f: f, p: p, limit: limit, other: make([][]*sat.Totalizer, 1<<f.Depth), majority: majority}
 	for l := range lc.other {
 		lc.other[l] = make([]*sat.Totalizer, f.Classes)

@@ -30,8 +30,8 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 		if len(p.Tests) < depth {
 			continue
 		}
-		for _, counter := range []Counter{CountLeaves, CountRows} {
-			f, err := Encode(context.Background(), p, depth, Options{sidesOnly: counter == CountLeaves})
+		for _, counter := range []Counter{CounterLeaves, CounterRows} {
+			f, err := Encode(context.Background(), p, depth, Options{sidesOnly: counter == CounterLeaves})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 			// Random trees need not predict the heavier class: the
 			// majority clauses are left out here.
 			var tot *sat.Totalizer
-			if counter == CountLeaves {
+			if counter == CounterLeaves {
 				tot, err = newLeafCount(f, p, p.Total+1, false).add(context.Background(), all)
 			} else {
 				tot, err = rowCount(f, p.Total+1).add(context.Background(), all)
@@ -115,7 +115,7 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 	}
 }
 
-// TestSizeEstimate checks Prepared.Size against the formulas the search
+// TestSizeEstimate checks Prepared.Estimate against the formulas the search
 // builds: never below what is built, and not far above it.
 func TestSizeEstimate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
@@ -129,15 +129,15 @@ func TestSizeEstimate(t *testing.T) {
 			t.Fatal(err)
 		}
 		limit := 1 + rng.IntN(n)
-		for _, counter := range []Counter{CountLeaves, CountRows} {
-			f, err := Encode(context.Background(), p, depth, Options{sidesOnly: counter == CountLeaves})
+		for _, counter := range []Counter{CounterLeaves, CounterRows} {
+			f, err := Encode(context.Background(), p, depth, Options{sidesOnly: counter == CounterLeaves})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if _, err := (Settings{Counter: counter}).counter(context.Background(), f, p, limit); err != nil {
 				t.Fatal(err)
 			}
-			est := p.Size(depth, counter, limit)
+			est := p.Estimate(depth, counter, limit)
 			built := []int64{int64(f.CNF.NumVars), int64(f.CNF.NumClauses()), int64(f.CNF.NumLits())}
 			for j, e := range []int64{est.Variables, est.Constraints, est.NonZeros} {
 				if e < built[j] || e > 2*built[j]+2000 {

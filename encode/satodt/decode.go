@@ -55,7 +55,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 }
 
 // answerResult verifies a solver's answer and turns it into a result.
-func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*model.Result, error) {
+func answerResult(job *backend.Job, p *Prepared, f *Encoding, a *sat.Answer) (*model.Result, error) {
 	res := &model.Result{Stats: map[string]any{
 		"solver_status": string(a.Status),
 		"depth":         f.Depth,
@@ -98,7 +98,7 @@ func answerResult(job *backend.Job, p *Prepared, f *Formula, a *sat.Answer) (*mo
 
 // Decode reads the tree of an assignment (val gives each literal's
 // value): each node's first true test, each leaf's class (Prepared.Tree).
-func (f *Formula) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
+func (f *Encoding) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
 	d := f.Depth
 	nodes := 1<<d - 1
 	nt := len(p.Tests)

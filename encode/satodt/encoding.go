@@ -41,11 +41,11 @@ type Soft struct {
 	Class  int
 }
 
-// Formula is the complete tree of depth Depth as clauses in CNF, with
+// Encoding is the complete tree of depth Depth as clauses in CNF, with
 // the soft literals of its error. Internal nodes are numbered 0..2^d-2
 // in heap order (children of n: 2n+1 low, 2n+2 high), leaves 0..2^d-1
 // from the left.
-type Formula struct {
+type Encoding struct {
 	CNF   *sat.CNF
 	Depth int
 	// F[node][test]: the node tests kept test `test` (at least one per
@@ -84,8 +84,8 @@ type Options struct {
 // Encode writes the formula of depth d ≥ 1 for the prepared data: the
 // tree's clauses (NewFormula) and every group's (AddGroup). ctx is
 // polled while it grows.
-func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error) {
-	f, err := NewFormula(p, d, o)
+func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Encoding, error) {
+	f, err := NewEncoding(p, d, o)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Formula, error
 // adds the clauses of the tree alone: a test per node (none repeating
 // an ancestor's unless o.Repeats) and at most one class per leaf. The
 // groups' clauses come with AddGroup.
-func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
+func NewEncoding(p *Prepared, d int, o Options) (*Encoding, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("satodt: depth %d: the formula needs at least one test", d)
 	}
@@ -114,7 +114,7 @@ func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 	}
 	nodes, leaves, ng, nt := 1<<d-1, 1<<d, len(p.Groups), len(p.Tests)
 	c := &sat.CNF{}
-	f := &Formula{CNF: c, Depth: d, Classes: p.Classes, groupSoft: make([][]int, ng), sidesOnly: o.sidesOnly}
+	f := &Encoding{CNF: c, Depth: d, Classes: p.Classes, groupSoft: make([][]int, ng), sidesOnly: o.sidesOnly}
 	f.F = c.NewGroup("F", "F[node][test]: internal node (heap order) tests kept test", nodes, nt)
 	f.L = c.NewGroup("L", "L[node][group]: the group of identical rows goes low (test false) at the node", nodes, ng)
 	if p.Classes == 2 {
@@ -213,7 +213,7 @@ func NewFormula(p *Prepared, d int, o Options) (*Formula, error) {
 // the node's test, and at every leaf, for each class present in it,
 // reaching the leaf without the leaf predicting the class makes its soft
 // literal true.
-func (f *Formula) AddGroup(p *Prepared, g int) {
+func (f *Encoding) AddGroup(p *Prepared, g int) {
 	c, d := f.CNF, f.Depth
 	nodes, leaves := 1<<d-1, 1<<d
 	for n := range nodes {
@@ -242,7 +242,7 @@ func (f *Formula) AddGroup(p *Prepared, g int) {
 
 // Reach adds one literal per leaf and given group, forced true when
 // the group's tests lead it to the leaf: reach[l][i] for groups[i].
-func (f *Formula) Reach(groups []int) [][]sat.Lit {
+func (f *Encoding) Reach(groups []int) [][]sat.Lit {
 	c, d := f.CNF, f.Depth
 	leaves := 1 << d
 	out := make([][]sat.Lit, leaves)
@@ -262,7 +262,7 @@ func (f *Formula) Reach(groups []int) [][]sat.Lit {
 
 // path appends to lits the literals of which one is true unless group g
 // reaches leaf l (the negated conditions of its way down).
-func (f *Formula) path(lits []sat.Lit, g, l int) []sat.Lit {
+func (f *Encoding) path(lits []sat.Lit, g, l int) []sat.Lit {
 	d, n := f.Depth, 0
 	for depth := range d {
 		lo := f.L.Lit(n, g)
@@ -291,10 +291,10 @@ func Load(ctx context.Context, solver sat.ClauseAdder, c *sat.CNF) error {
 }
 
 // GroupSoft lists the indices (in Soft) of group g's soft literals.
-func (f *Formula) GroupSoft(g int) []int { return f.groupSoft[g] }
+func (f *Encoding) GroupSoft(g int) []int { return f.groupSoft[g] }
 
 // Predicts is the literal "leaf l predicts class k".
-func (f *Formula) Predicts(l, k int) sat.Lit {
+func (f *Encoding) Predicts(l, k int) sat.Lit {
 	if f.Classes == 2 {
 		if k == 1 {
 			return f.Y.Lit(l)
@@ -305,7 +305,7 @@ func (f *Formula) Predicts(l, k int) sat.Lit {
 }
 
 // Cost is the weight of the soft literals true under val.
-func (f *Formula) Cost(val func(sat.Lit) bool) int {
+func (f *Encoding) Cost(val func(sat.Lit) bool) int {
 	cost := 0
 	for _, s := range f.Soft {
 		if val(s.Lit) {

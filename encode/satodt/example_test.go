@@ -29,7 +29,7 @@ func ExampleSearch() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Println(depth, out.Cost, out.LowerBound, out.Optimal, out.Tree.Errors(d))
+		fmt.Println(depth, out.Cost, out.LowerBound, out.Optimal, out.Model.Errors(d))
 	}
 	// Output:
 	// 1 2 2 true 2

@@ -27,7 +27,7 @@ func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 
 // formula prepares the job's data and encodes the formula of its depth
 // (the same numbering for export and decode).
-func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error) {
+func formula(ctx context.Context, job *backend.Job) (*Prepared, *Encoding, error) {
 	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
 		return nil, nil, err
 	}
@@ -56,7 +56,7 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error)
 	}
 	// The formula of the useful depth has the same optimum.
 	d = max(p.UsefulDepth(d), 1)
-	size := p.ExportSize(d)
+	size := p.ExportEstimate(d)
 	what := fmt.Sprintf("the sat-odt formula of depth %d", d)
 	if d > MaxDepth {
 		return nil, nil, backend.Invalidf("sat-odt: depth %d exceeds the deepest complete tree the formula states (%d): %s would need about %s (%s) (lower --depth)",
@@ -76,7 +76,7 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Formula, error)
 }
 
 // soft is the formula's objective for the file writers.
-func (f *Formula) soft() []sat.WeightedLit {
+func (f *Encoding) soft() []sat.WeightedLit {
 	out := make([]sat.WeightedLit, len(f.Soft))
 	for i, s := range f.Soft {
 		out[i] = sat.WeightedLit{Lit: s.Lit, Weight: int64(s.Weight)}

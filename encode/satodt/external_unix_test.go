@@ -106,6 +106,13 @@ func TestExternalMaxSATClaims(t *testing.T) {
 	}
 }
 
+// TestExternalMaxSATMalformed: a malformed maxsat-solver option in a
+// job made without backend.NewJob is refused, not ignored.
+func TestExternalMaxSATMalformed(t *testing.T) {
+	d, job := voteJob(t, 2, nil)
+	maxsattest.Malformed(t, satodt.Backend{}, d, job.Problem)
+}
+
 // TestExternalMaxSATStopped: a solver still running at the time limit
 // is killed, its temporary files are removed, and the result is the
 // incumbent, unproven, soon after the deadline.

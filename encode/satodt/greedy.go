@@ -107,7 +107,7 @@ func contains(s []int, x int) bool {
 // classes, each group's side at each node and the soft literals of the
 // rows it misclassifies. Variables beyond the formula's own (a counter's)
 // are false.
-func (f *Formula) Values(p *Prepared, a Assignment) []bool {
+func (f *Encoding) Values(p *Prepared, a Assignment) []bool {
 	val := make([]bool, f.CNF.NumVars+1)
 	set := func(l sat.Lit, b bool) {
 		if l < 0 {

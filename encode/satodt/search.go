@@ -23,16 +23,16 @@ type Settings struct {
 	// the next test. The whole tree at once leaves the solver to find
 	// the split itself.
 	PerRoot bool
-	// MaxClauses refuses formulas estimated (Prepared.Size) above that
+	// MaxClauses refuses formulas estimated (Prepared.Estimate) above that
 	// many clauses, counter included
 	// (0: no cap); the search then ends with the incumbent, unproven.
 	MaxClauses int64
-	// Formula shapes the formula.
-	Formula Options
+	// Options shape the formula.
+	Options Options
 	// Report receives each improving tree with its weighted error.
 	Report model.IncumbentFunc
-	// Counter is how Search counts the error: CountRows (one counter
-	// over the soft literals) or CountLeaves (one per leaf, summed along
+	// Counter is how Search counts the error: CounterRows (one counter
+	// over the soft literals) or CounterLeaves (one per leaf, summed along
 	// the tree).
 	Counter Counter
 	// Certify, when not nil, receives the formula, proof and refutation
@@ -42,9 +42,9 @@ type Settings struct {
 
 // Outcome is what a search found.
 type Outcome struct {
-	// Tree is the best tree (the incumbent when nothing better was found).
-	Tree *model.Graph
-	// Cost is Tree's weighted error; LowerBound a proven bound on the
+	// Model is the best tree (the incumbent when nothing better was found).
+	Model *model.Graph
+	// Cost is Model's weighted error; LowerBound a proven bound on the
 	// optimum (Cost when Optimal).
 	Cost, LowerBound int
 	Optimal          bool
@@ -55,8 +55,8 @@ type Outcome struct {
 	// Calls counts solver calls; Vars and Clauses size the formula
 	// (totalizer included).
 	Calls, Vars, Clauses int
-	// Bounds lists each bound tried and its answer, in order.
-	Bounds []Step
+	// Steps lists each bound tried and its answer, in order.
+	Steps []Step
 }
 
 // Step is one solver call: the part assumed, the bound on the cost and
@@ -82,8 +82,8 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 	if done {
 		return out, nil
 	}
-	fo := s.Formula
-	fo.sidesOnly = s.Counter != CountRows
+	fo := s.Options
+	fo.sidesOnly = s.Counter != CounterRows
 	f, err := Encode(ctx, p, d, fo)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -130,7 +130,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 			if got > k || (!f.sidesOnly && got > f.Cost(solver.Value)) {
 				return 0, fmt.Errorf("the solver's tree makes %v errors, above the bound %d or the formula's count %d", e, k, f.Cost(solver.Value))
 			}
-			out.Tree = g
+			out.Model = g
 			s.Report.Report(e, g)
 			return got, nil
 		},
@@ -150,7 +150,7 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		return nil, fmt.Errorf("satodt: %w", err)
 	}
 	out.Cost, out.LowerBound, out.Optimal, out.Stopped = r.Cost, r.LowerBound, r.Optimal, r.Stopped
-	out.Calls, out.Bounds = r.Calls, r.Steps
+	out.Calls, out.Steps = r.Calls, r.Steps
 	return out, nil
 }
 
@@ -161,12 +161,12 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 // set when nothing is left to search: the incumbent meets the floor, or
 // the formula would pass Settings.MaxClauses.
 func (s Settings) begin(p *Prepared, d int, incumbent *model.Graph, cost int) (out *Outcome, greedy Assignment, done bool) {
-	out = &Outcome{Tree: incumbent, Cost: cost, LowerBound: p.Floor}
+	out = &Outcome{Model: incumbent, Cost: cost, LowerBound: p.Floor}
 	if out.LowerBound < out.Cost {
-		greedy = p.Greedy(d, s.Formula)
+		greedy = p.Greedy(d, s.Options)
 		g := p.Tree(greedy)
 		if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
-			out.Tree, out.Cost = g, e
+			out.Model, out.Cost = g, e
 			s.Report.Report(float64(e), g)
 		}
 	}
@@ -174,7 +174,7 @@ func (s Settings) begin(p *Prepared, d int, incumbent *model.Graph, cost int) (o
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, greedy, true
 	}
-	if s.MaxClauses > 0 && p.Size(d, s.Counter, out.Cost).Constraints > s.MaxClauses {
+	if s.MaxClauses > 0 && p.Estimate(d, s.Counter, out.Cost).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, greedy, true
 	}
@@ -196,9 +196,9 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		return out, nil
 	}
 	cost = out.Cost
-	fo := s.Formula
-	fo.sidesOnly = s.Counter != CountRows
-	f, err := NewFormula(p, d, fo)
+	fo := s.Options
+	fo.sidesOnly = s.Counter != CounterRows
+	f, err := NewEncoding(p, d, fo)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	}
 	defer closeSolver(solver)
 	var count errorCount = rowCount(f, cost)
-	if s.Counter != CountRows {
+	if s.Counter != CounterRows {
 		lc := newLeafCount(f, p, cost, true)
 		lc.gated = true
 		count = lc
@@ -235,7 +235,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		return nil
 	}
 	// The groups the incumbent misclassifies start the set.
-	if err := add(misclassified(p, out.Tree, in)); err != nil {
+	if err := add(misclassified(p, out.Model, in)); err != nil {
 		out.Stopped = ctx.Err() != nil
 		if out.Stopped {
 			return out, nil
@@ -254,7 +254,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		switch st {
 		case sat.Unknown:
 			out.Stopped = true
-			out.Bounds = append(out.Bounds, step)
+			out.Steps = append(out.Steps, step)
 			out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
 			return out, nil
 		case sat.Unsatisfiable:
@@ -268,7 +268,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 			got := int(math.Round(e))
 			step.Cost = got
 			if got < out.Cost {
-				out.Tree, out.Cost = g, got
+				out.Model, out.Cost = g, got
 				s.Report.Report(e, g)
 			}
 			if got > k {
@@ -285,7 +285,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 				}
 			}
 		}
-		out.Bounds = append(out.Bounds, step)
+		out.Steps = append(out.Steps, step)
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
 	out.LowerBound = out.Cost

@@ -23,10 +23,11 @@ const (
 	varBytes    = 64
 )
 
-// Size estimates the formula a search of depth d ≥ 1 builds with the
-// given counter cut at limit (the incumbent's error), without building
-// it: the tree's clauses, every group's, and the counter.
-func (p *Prepared) Size(d int, counter Counter, limit int) backend.Size {
+// Estimate is the size of the formula a search of depth d ≥ 1 builds
+// with the given counter cut at limit (the incumbent's error), estimated
+// without building it: the tree's clauses, every group's, and the
+// counter.
+func (p *Prepared) Estimate(d int, counter Counter, limit int) backend.Size {
 	var c backend.Counter
 	if d > 62 {
 		return tooLarge
@@ -52,7 +53,7 @@ func (p *Prepared) Size(d int, counter Counter, limit int) backend.Size {
 	clauses := c.Add(nodes, c.Mul(c.Mul(nodes, ng), nt), c.Mul(c.Mul(nodes, nodes), nt), c.Mul(leaves, nk*nk))
 	lits := c.Add(c.Mul(nodes, nt), 2*c.Mul(c.Mul(nodes, ng), nt), 2*c.Mul(c.Mul(nodes, nodes), nt), c.Mul(leaves, nk*nk))
 	var cs sat.CounterSize
-	if counter == CountRows {
+	if counter == CounterRows {
 		// A clause per soft literal and leaf, and one totalizer.
 		clauses = c.Add(clauses, c.Mul(softs, leaves))
 		lits = c.Add(lits, c.Mul(c.Mul(softs, leaves), int64(d+2)))
@@ -97,9 +98,9 @@ func (p *Prepared) Size(d int, counter Counter, limit int) backend.Size {
 	return CNFSize(&c, c.Add(vars, cs.Vars), c.Add(clauses, cs.Clauses), c.Add(lits, cs.Lits))
 }
 
-// ExportSize estimates the exported formula of depth d (the tree's
+// ExportEstimate estimates the exported formula of depth d (the tree's
 // clauses and the soft literals' clauses at every leaf, no counter).
-func (p *Prepared) ExportSize(d int) backend.Size { return p.Size(d, CountRows, 1) }
+func (p *Prepared) ExportEstimate(d int) backend.Size { return p.Estimate(d, CounterRows, 1) }
 
 // tooLarge is the size of a formula beyond counting.
 var tooLarge = backend.Size{Variables: math.MaxInt64, Constraints: math.MaxInt64, NonZeros: math.MaxInt64, Bytes: math.MaxInt64}
@@ -221,10 +222,14 @@ func newPlan(ctx context.Context, job *backend.Job) (*plan, error) {
 		return pl, nil // a single leaf, or no tree beats the floor
 	}
 	counter := Counter(job.Options.String("counter"))
-	size := func(cut int) backend.Size { return p.Size(pl.depth, counter, cut) }
-	if argv, _ := maxsat.Command(job.Options.String(maxsat.OptSolver)); argv != nil {
+	size := func(cut int) backend.Size { return p.Estimate(pl.depth, counter, cut) }
+	argv, err := maxsat.Argv(job.Options)
+	if err != nil {
+		return pl, err
+	}
+	if argv != nil {
 		// An external solver reads the exported formula.
-		size = func(int) backend.Size { return p.ExportSize(pl.depth) }
+		size = func(int) backend.Size { return p.ExportEstimate(pl.depth) }
 	}
 	what := fmt.Sprintf("the sat-odt formula of depth %d", pl.depth)
 	least := size(p.Floor + 1)

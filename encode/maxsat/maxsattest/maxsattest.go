@@ -7,12 +7,15 @@ package maxsattest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -66,5 +69,31 @@ func Stopped(t *testing.T, solve func(ctx context.Context, spec string) (*model.
 	}
 	if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err == nil {
 		t.Errorf("the solver (pid %s) still runs", strings.TrimSpace(string(pid)))
+	}
+}
+
+// Malformed checks that a job whose maxsat-solver option is malformed
+// (a job made without backend.NewJob, which refuses it) is refused with
+// backend.ErrInvalid naming the option, before any search, instead of
+// being solved in process as if the option were empty. The job's options
+// are parsed against b's parameters with that option's check removed.
+func Malformed(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem) {
+	t.Helper()
+	info := b.Info()
+	for i := range info.Params {
+		if info.Params[i].Name == maxsat.OptSolver {
+			info.Params[i].Check = nil
+		}
+	}
+	for _, spec := range []string{"clasp {in}", "external:", `external:"clasp`} {
+		opts, err := info.Parse(map[string]string{maxsat.OptSolver: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		job := &backend.Job{Data: d, Problem: p, Options: opts}
+		res, err := b.Solve(context.Background(), job)
+		if !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), maxsat.OptSolver) {
+			t.Errorf("%s=%q: result %+v, error %v; want ErrInvalid naming the option", maxsat.OptSolver, spec, res, err)
+		}
 	}
 }
