@@ -94,16 +94,17 @@ func HiGHS() Solver { return highsSolver{} }
 func (highsSolver) Name() string { return "highs" }
 
 // Solve builds the model in a fresh HiGHS instance and runs it on a
-// goroutine of its own. When ctx ends, a context.AfterFunc raises the
-// flag that the interrupt callback (polled by HiGHS's simplex, IPM and
-// MIP loops) turns into a user interrupt; the incumbent and bound are
-// then read as after a time limit. Some phases of HiGHS poll neither the
-// callback nor the time limit (upstream ERGO-Code/HiGHS issues 885, 1501,
-// 2226: seen here on a 484-column diagram model still running 40 s after
-// its limit): if HiGHS has not returned abandonGrace after ctx ended,
-// Solve returns a solution without values (StatusNoSolution, no bound,
-// SolverStatus "abandoned ...") and the instance is destroyed by its
-// goroutine when HiGHS returns. Otherwise nothing outlives the call.
+// goroutine of its own. When ctx ends, a context.AfterFunc raises the flag
+// that the interrupt callback (polled by HiGHS's simplex, IPM and MIP
+// loops) turns into a user interrupt; the incumbent and bound are then read
+// as after a time limit. Some phases of HiGHS poll neither the callback nor
+// the time limit (upstream ERGO-Code/HiGHS issues 885, 1501, 2226; a
+// diagram model ran on long past its limit, see docs/benchmarks.md,
+// "Figures behind constants and defaults"): if HiGHS has not returned
+// abandonGrace after ctx ended, Solve returns a solution without values
+// (StatusNoSolution, no bound, SolverStatus "abandoned ...") and the
+// instance is destroyed by its goroutine when HiGHS returns. Otherwise
+// nothing outlives the call.
 func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -219,8 +220,9 @@ func (h0 highsSolver) Solve(ctx context.Context, m *Model, p Params) (*Solution,
 		go func() {
 			defer wg.Done()
 			// At 80 % of the limit: HiGHS acts on the flag at its next poll
-			// and keeps allocating until then (seen: 37 MB more, cuts at
-			// the root of a 300k-non-zero tree MILP).
+			// and keeps allocating until then (cuts at the root of a large
+			// tree MILP; see docs/benchmarks.md, "Figures behind constants
+			// and defaults").
 			at := p.MemoryLimit / 5 * 4
 			tick := time.NewTicker(20 * time.Millisecond)
 			defer tick.Stop()

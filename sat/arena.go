@@ -119,21 +119,17 @@ func (s *CDCL) newClause(ls []int32, learnt bool) int32 {
 	return c
 }
 
-// reserve returns s with room for n more elements, doubling the
-// capacity when it must grow: append alone grows large slices by a
-// quarter, and a list of megabytes filled a clause at a time (a CNF's
-// literals, the solver's clause arena before it was made of chunks) then
-// spent more time being copied than used.
+// reserve returns s with room for n more elements, doubling the capacity
+// when it must grow: append alone grows large slices by a quarter, and a
+// list of megabytes filled a clause at a time (a CNF's literals) then
+// spends more time being copied than used.
 //
-// A large copy is made in chunks with a yield between them. One
-// memmove of megabytes into fresh pages cannot be preempted, and a
-// garbage collection that starts meanwhile must wait for it to scan the
-// stack: its idle worker spins on the other core and signals this thread
-// every few microseconds, which makes each page fault several times
-// dearer. On the 2-core test machine that one wait took 30-60 ms of CPU
-// per solve; DT_depth on monk3 took 0.30 s of process CPU (median of 8)
-// with one memmove, 0.13 s with chunks and yields (0.12 s at
-// GOMAXPROCS=1, where no second core spins).
+// A large copy is made in chunks with a yield between them. One memmove of
+// megabytes into fresh pages cannot be preempted, and a garbage collection
+// that starts meanwhile must wait for it to scan the stack: its idle worker
+// spins on the other core and signals this thread every few microseconds,
+// which makes each page fault several times dearer (figures in
+// docs/benchmarks.md, "Figures behind constants and defaults").
 func reserve[T any](s []T, n int) []T {
 	if len(s)+n <= cap(s) {
 		return s

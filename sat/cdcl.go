@@ -14,9 +14,6 @@ import (
 // assumptions. The search is deterministic: the same clauses and calls
 // give the same answers and models. A cancelled context stops it within
 // a few hundred conflicts.
-//
-// On the Avellaneda formulas it refutes node limits several times faster
-// than gini (see encode/avellaneda).
 type CDCL struct {
 	chunks      [][]int32 // the clause arena (see chunkBits): header (see hdr*), literals, a learnt clause's activity
 	free        [][]int32 // emptied chunks, reused before new ones are made
@@ -498,14 +495,15 @@ func (s *CDCL) analyze(confl int32) ([]int32, int) {
 	return out, bt
 }
 
-// redundant reports whether literal p of a learnt clause follows from
-// the clause's other literals through reasons. It searches depth first;
-// a variable proven removable stays marked seen (and is cleared with the
-// clause), one proven not removable is marked poisoned until the end of
-// the analysis, so that no implication graph node is explored twice per
+// redundant reports whether literal p of a learnt clause follows from the
+// clause's other literals through reasons. It searches depth first; a
+// variable proven removable stays marked seen (and is cleared with the
+// clause), one proven not removable is marked poisoned until the end of the
+// analysis, so that no implication graph node is explored twice per
 // conflict (the clauses learnt on wine are long and their reasons share
-// most of their ancestors: without the marks, minimisation took a third
-// of the solve).
+// most of their ancestors, which the search would otherwise walk again and
+// again; figures in docs/benchmarks.md, "Figures behind constants and
+// defaults").
 func (s *CDCL) redundant(p int32, abstract uint32) bool {
 	s.frames = append(s.frames[:0], frame{v: p >> 1})
 	for len(s.frames) > 0 {
@@ -618,11 +616,12 @@ func (s *CDCL) reduceDB() {
 }
 
 // compact copies the live clauses to new chunks, in arena order, and
-// renumbers every reference (the old first literal of a moved clause
-// holds its new reference); the old chunks are kept for the clauses to
-// come. On wine, where learnt clauses run to thousands of literals,
-// fresh memory per compaction spent a quarter of the solve allocating,
-// clearing and copying.
+// renumbers every reference (the old first literal of a moved clause holds
+// its new reference); the old chunks are kept for the clauses to come: on
+// wine, where learnt clauses run to thousands of literals, fresh memory per
+// compaction would spend a large share of the solve allocating, clearing
+// and copying (figures in docs/benchmarks.md, "Figures behind constants and
+// defaults").
 func (s *CDCL) compact() {
 	s.compactions++
 	old := s.chunks

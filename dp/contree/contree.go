@@ -20,11 +20,11 @@ type Config struct {
 	// make (0 = exact). Half of it is spent at a node's own thresholds,
 	// the other half split evenly over its two subtrees.
 	MaxGap int
-	// EtaShortest uses the shorter side of the threshold interval as η
-	// in the right subtree's upper bound (the paper's Algorithm 1)
-	// instead of the longer side (its text, the default: about 3% fewer
-	// depth-two calls and less time at depth 3 on ../shared/data/numeric).
-	// Both are exact.
+	// EtaShortest uses the shorter side of the threshold interval as η in
+	// the right subtree's upper bound (the paper's Algorithm 1) instead of
+	// the longer side (its text, the default: fewer depth-two calls at
+	// depth 3 on ../shared/data/numeric; see docs/benchmarks.md, "Figures
+	// behind constants and defaults"). Both are exact.
 	EtaShortest bool
 	// NoCache disables the cache of solved subproblems.
 	NoCache bool

@@ -144,10 +144,11 @@ type treeNode struct {
 
 // readTree reads the perfect tree a model describes into e.tree, without
 // its unlabelled leaves and with a node whose children are leaves of one
-// class made that leaf (see Decode), its root at e.root. The
-// incremental loop predicts the examples with it (predict) and builds a
-// graph (treeGraph) only for the tree it returns: 43 graphs per DT_depth
-// of monk3 were a seventh of the run's allocation.
+// class made that leaf (see Decode), its root at e.root. The incremental
+// loop predicts the examples with it (predict) and builds a graph
+// (treeGraph) only for the tree it returns: a graph per solver call would
+// be allocated for trees thrown away (figures in docs/benchmarks.md,
+// "Figures behind constants and defaults").
 func (e *Encoding) readTree(value func(sat.Lit) bool) {
 	k := e.Depth
 	e.tree = e.tree[:0]

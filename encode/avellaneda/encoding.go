@@ -92,22 +92,21 @@ type Options struct {
 	// an example needs two clauses per column and node instead of one per
 	// threshold (the formula is equivalent on F, C and X).
 	PaperClauses bool
-	// Symmetry adds the node limit's symmetry breaking (breakSymmetry).
-	// Off by default: sound and tested, but not faster on the inferdt
-	// rows (monk2, monk3, wine DT_size 64.8 s with it, 56.4 s without).
+	// Symmetry adds the node limit's symmetry breaking (breakSymmetry). Off
+	// by default: sound and tested, but it did not make DT_size faster on
+	// the inferdt files (figures in docs/benchmarks.md, "Figures behind
+	// constants and defaults").
 	Symmetry bool
-	// NoClassCuts leaves out the class-count cuts, implied clauses that
-	// are on by default. Under the totalizer node limit (classCuts), a
-	// subtree that examples of j classes reach has at least j labelled
-	// leaves: DT_size, process CPU s without -> with (alternately, min
-	// of 4; monk2, wine one or two runs): iris 0.238 -> 0.215, zoo 0.209
-	// -> 0.179, monk1 0.103 -> 0.060, monk3 1.14 -> 0.96, mouse 0.072 ->
-	// 0.069, monk2 3.14 -> 2.14, wine 11.5 -> 9.2. With more than four
-	// classes, at every depth (depthCuts), a node of height h is reached
-	// by at most 2^h classes: zoo (7 classes) DT_depth 0.089 -> 0.065,
-	// DT_size 0.20 -> 0.10 (min of 3); with three classes, where the cut
-	// bites only just above the leaves, iris, its folds and wine's folds
-	// took DT_size 2.36 -> 2.9-3.2 s in all, hence the four.
+	// NoClassCuts leaves out the class-count cuts, implied clauses that are
+	// on by default. Under the totalizer node limit (classCuts), a subtree
+	// that examples of j classes reach has at least j labelled leaves,
+	// which shortened DT_size on every inferdt file tried. With more than
+	// four classes, at every depth (depthCuts), a node of height h is
+	// reached by at most 2^h classes, which shortened DT_depth and DT_size
+	// on zoo; with three classes the cut bites only just above the leaves
+	// and made DT_size slower on iris and wine, hence more than four
+	// (figures in docs/benchmarks.md, "Figures behind constants and
+	// defaults").
 	NoClassCuts bool
 }
 
@@ -165,13 +164,13 @@ type Encoding struct {
 	guard guard
 }
 
-// Bytes accounted per literal and per clause of the formula (its CNF
-// slab as it grows by doubling, or the solver's copy of a streamed
-// clause with its watches), and per variable (a solver's assignment,
-// watch lists, activity and trail), with the garbage a collected heap
-// holds. Calibrated on a 60-class random dataset (600 rows, 5 numeric
-// columns; sat-depth for 5 s, 880k clauses, 665k variables: 268 MB
-// peak resident; 2-core x86-64 Debian 12 VM, 2026-11-25).
+// Bytes accounted per literal and per clause of the formula (its CNF slab
+// as it grows by doubling, or the solver's copy of a streamed clause with
+// its watches), and per variable (a solver's assignment, watch lists,
+// activity and trail), with the garbage a collected heap holds. Calibrated
+// on the peak resident memory of a sat-depth solve of many clauses and
+// variables (the run in docs/benchmarks.md, "Figures behind constants and
+// defaults").
 const (
 	litBytes    = 24
 	clauseBytes = 48
@@ -252,9 +251,10 @@ func (e *Encoding) add(lits ...sat.Lit) {
 }
 
 // stream passes the clauses in CNF to dst and every later clause to dst
-// alone: the incremental loop's solver holds the formula, and keeping a
-// second copy of it (megabytes at depth 6, rebuilt per depth) cost the
-// depth search about a tenth of its CPU in allocation.
+// alone: the incremental loop's solver holds the formula, and a second copy
+// of it (megabytes at depth 6, rebuilt per depth) would only cost the depth
+// search allocation (figures in docs/benchmarks.md, "Figures behind
+// constants and defaults").
 func (e *Encoding) stream(dst sat.ClauseAdder) {
 	sat.AddCNF(dst, e.CNF, 0)
 	e.streamed += e.CNF.NumClauses()

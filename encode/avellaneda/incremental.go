@@ -135,16 +135,14 @@ func (r *run) add(j int) {
 // another class in the formula, lowest slot first among equals; with
 // Settings.FirstMisclassified (or no slot bits), the first ones.
 //
-// Near misses pin a split down where the data leave the least room, and
-// a depth with no consistent tree is refuted with fewer, harder
-// examples. Measured on the 27 small inferdt files (whole and train
-// folds), DT_depth conflicts: first misclassified with each depth seeded
-// by the examples of the last (the loop before) 72.8k in refutations,
-// 17.3k at the satisfiable depth; nearest, seeded 57.9k and 23.6k (the
-// near misses that refuted depth k make depth k+1's satisfiable formula
-// harder: monk2 455 -> 6,032 conflicts there); nearest, each depth from
-// no example (the default now) 56.1k and 16.5k, 72.6k in all against
-// 90.1k; the farthest instead of the nearest: 142k.
+// Near misses pin a split down where the data leave the least room, and a
+// depth with no consistent tree is refuted with fewer, harder examples.
+// Each depth starts from no example by default: the near misses that
+// refuted depth k make depth k+1's satisfiable formula harder when they
+// seed it (Settings.Seed). On the small inferdt files, the nearest examples
+// with each depth from none took the fewest conflicts, the farthest the
+// most (figures in docs/benchmarks.md, "Figures behind constants and
+// defaults").
 func (r *run) choose(batch int) {
 	if len(r.pending) <= batch {
 		return

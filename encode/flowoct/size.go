@@ -15,13 +15,13 @@ var _ backend.Sizer = Backend{}
 // Bytes per entry of the estimate: a column and a row of milp.Model with
 // their names and the Encoding's indices, a non-zero (an int index and a
 // float64 value, its copy in the matrix the MPS and LP writers and the
-// HiGHS binding transpose, and the garbage of building rows), doubled
-// for what a collected heap holds between collections; and HiGHS's copy
-// of the MILP (the matrix row- and column-wise, its presolved copy, the
-// LP relaxation and the first nodes' data). From the peak resident
-// memory of exports of mushroom at depths 2-4 (1.1M-5.4M non-zeros,
-// 160-667 MB) and solves of vote (docs/benchmarks.md); HiGHS's branch
-// and bound grows beyond its share and is stopped at the memory cap.
+// HiGHS binding transpose, and the garbage of building rows), doubled for
+// what a collected heap holds between collections; and HiGHS's copy of the
+// MILP (the matrix row- and column-wise, its presolved copy, the LP
+// relaxation and the first nodes' data). Calibrated on the peak resident
+// memory of exports of mushroom at depths 2-4 and solves of vote
+// (docs/benchmarks.md, "Deep formulations against their limits"); HiGHS's
+// branch and bound grows beyond its share and is stopped at the memory cap.
 const (
 	colBytes      = 2 * 96
 	rowBytes      = 2 * 112

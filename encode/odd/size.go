@@ -8,17 +8,15 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Bytes per entry of the estimate: a column and a row of milp.Model
-// with their names, a non-zero (an int index and a float64 value), and
-// the Encoding's index of a per-row variable, doubled for the garbage a
-// collected heap holds between collections; and HiGHS's copy of the
-// MILP (the matrix row- and column-wise, its presolved copy, the LP
-// relaxation and the first nodes' data). Measured on pima-indians-
-// diabetes, milp-odt depths 2-6 (peak resident memory of odt export and
-// of a 4-15 s solve against the counts; 2-core x86-64 Debian 12 VM,
-// 2026-11-25): export 38-411 MB for 135k-2.7M non-zeros, solve 94-312 MB
-// for 135k-655k non-zeros. HiGHS's branch and bound grows beyond that
-// as it runs.
+// Bytes per entry of the estimate: a column and a row of milp.Model with
+// their names, a non-zero (an int index and a float64 value), and the
+// Encoding's index of a per-row variable, doubled for the garbage a
+// collected heap holds between collections; and HiGHS's copy of the MILP
+// (the matrix row- and column-wise, its presolved copy, the LP relaxation
+// and the first nodes' data). Calibrated on the peak resident memory of
+// exports and short solves of milp-odt on pima-indians-diabetes
+// (docs/benchmarks.md, "Figures behind constants and defaults"). HiGHS's
+// branch and bound grows beyond that as it runs.
 const (
 	colBytes      = 2 * 96
 	rowBytes      = 2 * 112

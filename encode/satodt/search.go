@@ -314,10 +314,9 @@ func misclassified(p *Prepared, g *model.Graph, in []bool) []int {
 }
 
 // restartUnit is the conflicts per Luby unit of odtkit's CDCL on these
-// formulas, a third of its default: refuting the bound below the optimum
-// (2-core VM, one thread) took 44 s on lymph depth 3 (74 s at the
-// default 300, not in 100 s at 1000 or 50), 48 s on vote depth 3 (71 s;
-// 68 s; 54 s) and 7.7 s on hepatitis depth 3 (8.4 s; 6.2 s).
+// formulas, a third of its default: more frequent restarts shortened the
+// refutation of the bound below the optimum on lymph, vote and hepatitis at
+// depth 3 (docs/benchmarks.md, "The search").
 const restartUnit = 100
 
 // open makes the search's solver (odtkit's CDCL when NewSolver is nil)

@@ -13,10 +13,10 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// Bytes per clause, literal and variable of a formula held twice (the
-// CNF and the solver's copy, watches included), from the peak resident
-// memory of solves: mushroom depth 2 (22.8M clauses, mostly of three
-// literals) peaked at 1.53 GB, tic-tac-toe depth 2 (1.26M) at 127 MB.
+// Bytes per clause, literal and variable of a formula held twice (the CNF
+// and the solver's copy, watches included), calibrated on the peak resident
+// memory of solves of mushroom and tic-tac-toe at depth 2
+// (docs/benchmarks.md, "Figures behind constants and defaults").
 const (
 	clauseBytes = 48
 	litBytes    = 8

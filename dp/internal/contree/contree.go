@@ -12,21 +12,21 @@
 // are solved per root threshold by one pass over the rows sorted by each
 // second feature. Solved subproblems are cached by row set and depth.
 //
-// Depth-two scans are capped: each side is searched only below the
-// bound plus the distance to the interval's far end (a larger lower
-// bound would prune nothing more), and a side is evaluated only at the
-// boundaries where its error can have dropped below its best (each row
-// changes it by at most one), so most rows cost one count increment.
-// Two kinds of depth-two call skip the row scan and return exactly its
-// result: when the features have few values against the rows, tables of
-// class counts by (first feature's value, second feature's value) are
-// read one row per second feature (d2table.go; skin d3: 3.1x faster);
-// with two classes, bit sets over each second feature's order count 64
-// rows per popcount (d2bits.go; rice d3: 1.5x). Both are built for a
-// (subproblem, first feature) only after its first depth-two calls.
-// At depth 3 the root search starts from a probe: every feature's best
-// depth-one threshold with optimal subtrees, so that every feature is
-// searched with a good incumbent (fault: a third of the depth-two calls).
+// Depth-two scans are capped: each side is searched only below the bound
+// plus the distance to the interval's far end (a larger lower bound would
+// prune nothing more), and a side is evaluated only at the boundaries where
+// its error can have dropped below its best (each row changes it by at most
+// one), so most rows cost one count increment. Two kinds of depth-two call
+// skip the row scan and return exactly its result: when the features have
+// few values against the rows, tables of class counts by (first feature's
+// value, second feature's value) are read one row per second feature
+// (d2table.go); with two classes, bit sets over each second feature's order
+// count 64 rows per popcount (d2bits.go). Both are built for a (subproblem,
+// first feature) only after its first depth-two calls. At depth 3 the root
+// search starts from a probe: every feature's best depth-one threshold with
+// optimal subtrees, so that every feature is searched with a good incumbent
+// and fewer depth-two calls are made (figures for these three in
+// docs/benchmarks.md, "Figures behind constants and defaults").
 //
 // # Parallel search
 //
@@ -35,32 +35,31 @@
 // worker runs the sequential search above. Workers 1 is exactly the
 // sequential search.
 //
-// Work split: at depth 3 the first tasks are the probe's (see probe),
-// one per feature: its split at the best depth-one threshold with
-// optimal subtrees. (Run before the workers start, the probe was a
-// serial ninth of fault's work.) Then one task per root feature, in the
-// sequential order (by depth-one error), handed out from a shared queue;
-// a worker searches its feature's thresholds with the interval search,
-// starting at the feature's best depth-one threshold (a cache hit after
-// the probe). When a worker waits and the queue is empty, every busy
-// worker gives away the newer half of its pending intervals, each with
-// the computed neighbour thresholds (and their lower bounds) it refers
-// to, so a given-away interval is pruned as it would have been at home.
-// (Cutting the thresholds into fixed chunks instead loses that pruning
-// at every chunk's ends: twice the root subproblems on raisin at depth
-// 3.) The search ends when every worker waits.
+// Work split: at depth 3 the first tasks are the probe's (see probe), one
+// per feature: its split at the best depth-one threshold with optimal
+// subtrees, so that the probe is not a serial part of the work. Then one
+// task per root feature, in the sequential order (by depth-one error),
+// handed out from a shared queue; a worker searches its feature's
+// thresholds with the interval search, starting at the feature's best
+// depth-one threshold (a cache hit after the probe). When a worker waits
+// and the queue is empty, every busy worker gives away the newer half of
+// its pending intervals, each with the computed neighbour thresholds (and
+// their lower bounds) it refers to, so a given-away interval is pruned as
+// it would have been at home. (Cutting the thresholds into fixed chunks
+// instead loses that pruning at every chunk's ends.) The search ends when
+// every worker waits.
 //
 // Shared: the sorted root columns (read only), the work queue, the
-// incumbent (its errors, the key of its root split and its tree),
-// published through an atomic pointer and replaced under a mutex, which
-// also serialises the reports of improving trees (strictly fewer errors
-// only), and the subproblem cache (cache.go: sharded maps under
-// mutexes; a stored value is replaced, never changed, and a store keeps
-// a solution already there or else the larger lower bound). With a
-// cache per worker, fault at depth 3 made 12 % more depth-two calls at
-// 2 workers than at 1: a subproblem solved by one worker was solved
-// again by the other (8 cache hits against 74), the probe's too. Each
-// worker has its own scratch (level buffers, split views, side marks).
+// incumbent (its errors, the key of its root split and its tree), published
+// through an atomic pointer and replaced under a mutex, which also
+// serialises the reports of improving trees (strictly fewer errors only),
+// and the subproblem cache (cache.go: sharded maps under mutexes; a stored
+// value is replaced, never changed, and a store keeps a solution already
+// there or else the larger lower bound): with a cache per worker, a
+// subproblem solved by one worker would be solved again by the other, the
+// probe's too (figures in docs/benchmarks.md, "Figures behind constants and
+// defaults"). Each worker has its own scratch (level buffers, split views,
+// side marks).
 //
 // Determinism: the key of a root split is (the feature's position in
 // the order, the threshold's index), above every key of a probe
@@ -943,16 +942,16 @@ func (s *solver) probing() bool {
 	return s.cfg.MaxDepth == probeDepth && s.cfg.MaxGap == 0 && !s.cfg.NoProbe
 }
 
-// probe returns the best tree among the splits of v at each feature's
-// best depth-one threshold, with optimal subtrees of depth d-1, or nil
-// (none better than a leaf, or stopped). The root search starts from it:
-// every feature is then searched with the best incumbent that these
-// cheap candidates give, instead of only those of the features before
-// it (on fault at depth 3 the best root feature comes late in the
-// depth-one order, and the features before it were searched with a
-// weak bound: twice the subproblems). The subtrees it solves are cached,
-// so the root search finds them again at no cost when it evaluates the
-// same thresholds first.
+// probe returns the best tree among the splits of v at each feature's best
+// depth-one threshold, with optimal subtrees of depth d-1, or nil (none
+// better than a leaf, or stopped). The root search starts from it: every
+// feature is then searched with the best incumbent that these cheap
+// candidates give, instead of only those of the features before it (when
+// the best root feature comes late in the depth-one order, the features
+// before it would be searched with a weak bound; figures in
+// docs/benchmarks.md, "Figures behind constants and defaults"). The
+// subtrees it solves are cached, so the root search finds them again at no
+// cost when it evaluates the same thresholds first.
 func (s *solver) probe(v *view, d int) *Node {
 	ls := s.level(0)
 	s.featureOrder(v, ls, false)

@@ -458,10 +458,10 @@ func (s *search[T]) canonical(lv int, cnt []float64, n int, key []byte, opt floa
 	return nil
 }
 
-// board is where, once the root's tests of a restart have all been
-// handed out, the workers still searching one publish the level-1 nodes
-// they enter (joints), and the idle workers take tests from them: the
-// restart no longer waits for its slowest root test on one worker.
+// board is where, once the root's tests of a restart have all been handed
+// out, the workers still searching one publish the level-1 nodes they enter
+// (joints), and the idle workers take tests from them, so that the restart
+// does not wait for its slowest root test on one worker.
 type board[T comparable] struct {
 	mu   sync.Mutex
 	cond sync.Cond // signalled when a joint opens or a worker's root tests end

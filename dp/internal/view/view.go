@@ -13,10 +13,9 @@ import (
 
 // MaxBytes caps the view's bitsets (a quarter of the solve's memory cap
 // when that is smaller): beyond some thousands of tests on a million rows
-// building the view alone would take the whole time limit (1M rows x 20
-// numeric columns: 38k tests, 4.8 GB and over 20 s to build under the
-// default cap of a 24 GB machine; 2.1k tests within 256 MiB, which still
-// holds the exact view of 10,000 x 20 numeric rows, 199k tests).
+// building the view alone would take the whole time limit, while 256 MiB
+// still holds the exact view of 10,000 rows of 20 numeric columns (figures
+// in docs/benchmarks.md, "Figures behind constants and defaults").
 const MaxBytes = 256 << 20
 
 // of builds the binary view of the job's data within a quarter of its
@@ -82,9 +81,8 @@ func Honest(v *model.BinaryView, res *model.Result) {
 	}
 }
 
-// floorCells bounds the data on which Honest computes the conflict floor
-// (a hash of every row: about 2 s on 1M rows x 20 columns, past a
-// deadline).
+// floorCells bounds the data on which Honest computes the conflict floor (a
+// hash of every row, seconds on a million rows, past a deadline).
 const floorCells = 4 << 20
 
 // Stopped marks a result whose search stopped on its own for memory
