@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/odtkit/odtkit/backend"
-	obackend "github.com/odtkit/odtkit/backend"
 )
 
 // ExportFormat is "dimacs".
@@ -58,15 +57,15 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 // same arguments always give the same variable numbering, so a model of
 // the formula from any solver decodes with DecodeModel. Data with a
 // single class get the depth-0 formula (a single leaf). The comment
-// header ends with the odt decode command for backend (sat-depth or
-// sat-size). Building stops with ctx's error when ctx ends.
-func Encode(ctx context.Context, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
-	return encode(ctx, nil, p, backend, k, maxNodes, opt)
+// header ends with the odt decode command for the backend name (sat-depth
+// or sat-size). Building stops with ctx's error when ctx ends.
+func Encode(ctx context.Context, p *Prepared, name string, k, maxNodes int, opt Options) (*Encoding, error) {
+	return encode(ctx, nil, p, name, k, maxNodes, opt)
 }
 
 // encode is Encode accounting the formula in budget (see
 // NewEncodingContext); the caller releases it (Encoding.Release).
-func encode(ctx context.Context, budget *obackend.Budget, p *Prepared, backend string, k, maxNodes int, opt Options) (*Encoding, error) {
+func encode(ctx context.Context, budget *backend.Budget, p *Prepared, name string, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
@@ -110,19 +109,19 @@ func encode(ctx context.Context, budget *obackend.Budget, p *Prepared, backend s
 		e.CNF.Comments = append(e.CNF.Comments, fmt.Sprintf("node limit: at most %d nodes = at most %d labelled leaves (unit clause on H)", maxNodes, L))
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		"decode a model with: "+decodeCommand(backend, asked, maxNodes, opt),
+		"decode a model with: "+decodeCommand(name, asked, maxNodes, opt),
 		"X example slot e = the e-th data row (file order) that is the first row with its vector of tests")
 	return e, nil
 }
 
 // WriteDIMACS writes the whole formula of depth k (see Encode) with its
 // comment header mapping variable ranges to their meaning.
-func WriteDIMACS(ctx context.Context, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
-	return writeDIMACS(ctx, nil, w, p, backend, k, maxNodes, opt)
+func WriteDIMACS(ctx context.Context, w io.Writer, p *Prepared, name string, k, maxNodes int, opt Options) error {
+	return writeDIMACS(ctx, nil, w, p, name, k, maxNodes, opt)
 }
 
-func writeDIMACS(ctx context.Context, budget *obackend.Budget, w io.Writer, p *Prepared, backend string, k, maxNodes int, opt Options) error {
-	e, err := encode(ctx, budget, p, backend, k, maxNodes, opt)
+func writeDIMACS(ctx context.Context, budget *backend.Budget, w io.Writer, p *Prepared, name string, k, maxNodes int, opt Options) error {
+	e, err := encode(ctx, budget, p, name, k, maxNodes, opt)
 	if err != nil {
 		return err
 	}
@@ -137,8 +136,8 @@ func writeDIMACS(ctx context.Context, budget *obackend.Budget, w io.Writer, p *P
 // answer to the formula of depth k with at most maxNodes nodes in all
 // (leaves included; 0 = no limit): the flags state the problem as the
 // export was asked it, --max-nodes in internal nodes as odt counts them.
-func decodeCommand(backend string, k, maxNodes int, opt Options) string {
-	s := fmt.Sprintf("odt decode --backend %s --depth %d", backend, k)
+func decodeCommand(name string, k, maxNodes int, opt Options) string {
+	s := fmt.Sprintf("odt decode --backend %s --depth %d", name, k)
 	if maxNodes > 0 {
 		s += fmt.Sprintf(" --max-nodes %d", (maxNodes-1)/2)
 	}
