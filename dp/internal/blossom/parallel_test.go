@@ -86,7 +86,7 @@ func TestParallelAgreesWithSequential(t *testing.T) {
 // stopped at every point reports bounds that hold.
 func TestParallelStops(t *testing.T) {
 	d := viewData(t, model.Binarize(modeltest.Numeric(3000, 12, 2)))
-	before := runtime.NumGoroutine()
+	atStart := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
@@ -99,8 +99,8 @@ func TestParallelStops(t *testing.T) {
 		t.Skip("solved before the cancel")
 	}
 	checkResult(t, d, r, 5)
-	if after := runtime.NumGoroutine(); after > before {
-		t.Errorf("%d goroutines before, %d after", before, after)
+	if after := runtime.NumGoroutine(); after > atStart {
+		t.Errorf("%d goroutines at the start, %d after the search", atStart, after)
 	}
 
 	rng := rand.New(rand.NewPCG(5, 6))
