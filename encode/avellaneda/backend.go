@@ -142,11 +142,20 @@ func prepare(ctx context.Context, job *backend.Job) (*Prepared, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	p, err := Prepare(job.Data, job.Options.Bool("drop-conflicts"))
+	p, err := PrepareContext(ctx, job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		return nil, backend.Invalid(err)
 	}
 	return p, nil
+}
+
+// viewCap is the most the binary view may take: half the job's memory
+// cap (0: no cap), the rest for the formula and the solver.
+func viewCap(job *backend.Job) int64 {
+	return max(job.Budget.Limit()/2, 0)
 }
 
 func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {

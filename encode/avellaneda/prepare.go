@@ -1,9 +1,10 @@
 package avellaneda
 
 import (
+	"context"
 	"fmt"
-	"strings"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -31,38 +32,105 @@ type Prepared struct {
 // distinct rows. Rows with identical tests and different labels fail
 // with ErrConflict (count, first conflicting rows) unless dropConflicts.
 func Prepare(d *model.Dataset, dropConflicts bool) (*Prepared, error) {
+	return PrepareContext(context.Background(), d, dropConflicts, 0)
+}
+
+// PrepareContext is Prepare within a context and a cap of maxBytes on the
+// binary view (0 or less: none). The minimum depth and size need every
+// threshold, so a view beyond the cap is refused rather than coarsened; ctx is polled while the view is built and while
+// the rows are told apart, and its cause is returned once it ends.
+func PrepareContext(ctx context.Context, d *model.Dataset, dropConflicts bool, maxBytes int64) (*Prepared, error) {
 	keep, dropped, err := d.ConsistentRows(dropConflicts)
 	if err != nil {
 		return nil, err
 	}
-	v := model.Binarize(d)
-	dup, comp, constant := v.Redundancy()
+	v, err := model.BinarizeBudget(ctx, d, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	if v.Coarse {
+		return nil, fmt.Errorf("the binary view of every threshold (%d tests over %d rows) does not fit in %s, and the minimum depth and size need them all: refused before building the formula (raise --memory-limit)",
+			v.FullTests, v.N, backend.MB(maxBytes))
+	}
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	p := &Prepared{View: v, Keep: keep, Dropped: dropped}
 	for t := range v.Tests {
 		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
 			p.Tests = append(p.Tests, t)
 		}
 	}
-	// One representative (the lowest kept row) per vector of kept tests.
-	words := (len(p.Tests) + 63) / 64
-	key := make([]uint64, words)
-	seen := map[string]bool{}
-	var sb strings.Builder
-	for r := range v.N {
-		if !keep.Has(r) {
-			continue
-		}
-		testBits(v, p.Tests, r, key)
-		sb.Reset()
-		for _, w := range key {
-			fmt.Fprintf(&sb, "%016x", w)
-		}
-		if s := sb.String(); !seen[s] {
-			seen[s] = true
-			p.Reps = append(p.Reps, r)
-		}
+	if p.Reps, err = distinctRows(ctx, v, p.Tests, keep); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// distinctRows returns the lowest kept row of each distinct vector of the
+// tests, in increasing order. The kept rows are told apart one test at a
+// time (a partition refined by each test); rows alone in their part drop
+// out, so that once every row is told apart the remaining tests are not
+// read. ctx is polled between tests.
+func distinctRows(ctx context.Context, v *model.BinaryView, tests []int, keep model.Bitset) ([]int, error) {
+	part := make([]int32, v.N) // part of each kept row
+	var open []int32           // kept rows whose part holds others
+	for r := range v.N {
+		if keep.Has(r) {
+			open = append(open, int32(r))
+		}
+	}
+	size := []int32{int32(len(open))} // rows per part
+	var ones, moved []int32           // per part: rows passing the test; the part they move to
+	for i, t := range tests {
+		if len(open) == 0 {
+			break
+		}
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, context.Cause(ctx)
+			}
+		}
+		in := v.True[t]
+		ones = append(ones[:0], make([]int32, len(size))...)
+		for _, r := range open {
+			if in.Has(int(r)) {
+				ones[part[r]]++
+			}
+		}
+		moved = append(moved[:0], make([]int32, len(size))...)
+		for g, n := range ones {
+			moved[g] = -1
+			if n > 0 && n < size[g] {
+				// The part splits: the passing rows form a new one.
+				moved[g] = int32(len(size))
+				size = append(size, n)
+				size[g] -= n
+			}
+		}
+		for _, r := range open {
+			if g := part[r]; moved[g] >= 0 && in.Has(int(r)) {
+				part[r] = moved[g]
+			}
+		}
+		kept := open[:0]
+		for _, r := range open {
+			if size[part[r]] > 1 {
+				kept = append(kept, r)
+			}
+		}
+		open = kept
+	}
+	seen := make([]bool, len(size))
+	var reps []int
+	for r := range v.N {
+		if keep.Has(r) && !seen[part[r]] {
+			seen[part[r]] = true
+			reps = append(reps, r)
+		}
+	}
+	return reps, nil
 }
 
 // testBits writes into dst (one bit per test, (len(tests)+63)/64 words)

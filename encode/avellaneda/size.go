@@ -1,6 +1,7 @@
 package avellaneda
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -96,7 +97,7 @@ func (DepthBackend) Size(job *backend.Job) (backend.Size, error) { return jobSiz
 func (SizeBackend) Size(job *backend.Job) (backend.Size, error) { return jobSize(job, false) }
 
 func jobSize(job *backend.Job, export bool) (backend.Size, error) {
-	p, err := Prepare(job.Data, job.Options.Bool("drop-conflicts"))
+	p, err := PrepareContext(context.Background(), job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
 	if err != nil {
 		return backend.Size{}, backend.Invalid(err)
 	}
