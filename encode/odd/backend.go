@@ -44,7 +44,7 @@ func milpParams() []backend.Param {
 		backend.BoolParam("sym-layer1", true, "strengthening: the in-degree order of symmetry-breaking constraint 12 also on layer 1 (the paper starts at layer 2)"),
 		backend.BoolParam("error-cuts", true, "strengthening: valid lower bounds on the error (identical rows with different labels; the best univariate stump while only the root is active)"),
 		backend.BoolParam("pair-cut", true, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
-		backend.BoolParam("count-cut", true, "strengthening, with error-cuts (univariate splits): the error bound by the number of active nodes, the least error of any classifier of as many threshold tests and, for diagrams, of a tree of the skeleton's depth up to 3 (each found by enumeration within a work cap)"),
+		backend.BoolParam("count-cut", true, "strengthening, with error-cuts (univariate splits): the error bound by the number of active nodes, the least error of any classifier of as many threshold tests, of any diagram of two or three nodes, and, for diagrams, of a tree of the skeleton's depth up to 3 (each found by enumeration within a work cap)"),
 		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
 		milpjob.HiGHSParam(),
 		milpjob.SolverParam("a program gets no MIP start or cutoff"),

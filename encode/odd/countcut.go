@@ -356,11 +356,12 @@ func (e *Encoding) groupTests(groups [][]int) [][]uint8 {
 	return tests
 }
 
-// addCountCut adds the bounds of testFloors and treeFloor to the model.
-// With N = Σ_{u ≥ 1} d_u the active internal nodes but the root and
-// G(N) the larger of the floor of N+1 tests and the least cost of a tree
-// of the diagram's depth (not in the tree special case, where that would
-// be the problem's optimum), binaries q_1 ≥ q_2 ≥ … with Σ q_k = N (q_k:
+// addCountCut adds the bounds of testFloors, treeFloor and smallFloors
+// to the model. With N = Σ_{u ≥ 1} d_u the active internal nodes but the
+// root and G(N) the largest of the floor of N+1 tests, the least cost of
+// a tree of the diagram's depth (not in the tree special case, where
+// that would be the problem's optimum) and, for N = 1, 2, that of a
+// diagram of N+1 nodes, binaries q_1 ≥ q_2 ≥ … with Σ q_k = N (q_k:
 // at least k nodes but the root are active) give
 // err ≥ G(0) − Σ_k (G(k−1) − G(k))·q_k, which is G(N) at every integral
 // point; and, for the LP, err + c·N ≥ min_N (G(N) + c·N) with c the node
@@ -412,6 +413,18 @@ func (e *Encoding) addCountCut(ctx context.Context, errIdx []int, errVal []float
 		bound[N] = floor
 		if N < len(floors) {
 			bound[N] = max(floor, floors[N])
+		}
+	}
+	if two, three, ok := e.smallFloors(ctx, v); ok {
+		// Diagrams of two and three nodes, by shape.
+		if V > 1 {
+			bound[1] = max(bound[1], two)
+		}
+		if V > 2 {
+			bound[2] = max(bound[2], three)
+		}
+		for N := 1; N < V; N++ {
+			bound[N] = min(bound[N], bound[N-1]) // at most N+1 nodes
 		}
 	}
 	const slack = 1e-9
@@ -483,4 +496,72 @@ func (v *groupView) treeCost(ctx context.Context, gs []int, depth int, zero []in
 		best = min(best, a+v.treeCost(ctx, slices.Clone(sides[1]), depth-1, zero))
 	}
 	return best
+}
+
+// smallFloors returns the least misclassification costs of univariate
+// diagrams of at most two and at most three internal nodes on the
+// skeleton (each side of a node leads to a distinct node of the next
+// layer or to a class): with two, the root and one child on one side, a
+// class on the other; with three, a depth-2 tree (when layer 1 has two
+// nodes) or a chain root → child → grandchild whose other sides end in
+// classes (when there are three layers). Every shape is a tree, so each
+// side's best is a stump or a leaf found by a sweep. ok is false when
+// ctx ends first.
+func (e *Encoding) smallFloors(ctx context.Context, v *groupView) (two, three float64, ok bool) {
+	G := len(v.groups)
+	zero := make([]int32, G)
+	all := make([]int, G)
+	for g := range all {
+		all[g] = g
+	}
+	cost := func(gs []int) float64 {
+		w := make([]float64, v.K)
+		for _, g := range gs {
+			for _, en := range v.entries[g] {
+				w[en.c] += en.w
+			}
+		}
+		return leafCost(w)
+	}
+	split := func(gs []int, t int) [2][]int {
+		var s [2][]int
+		for _, g := range gs {
+			s[v.tests[t][g]] = append(s[v.tests[t][g]], g)
+		}
+		return s
+	}
+	wide := len(e.layer) > 1 && len(e.layer[1]) > 1
+	deep := len(e.layer) > 2
+	stump := func(gs []int) float64 { return v.bestLastTest(gs, zero, 1) }
+	two = stump(all)
+	three = two
+	for r := range v.tests {
+		if ctx.Err() != nil {
+			return 0, 0, false
+		}
+		sides := split(all, r)
+		var st [2]float64
+		for s := range 2 {
+			st[s] = stump(sides[s])
+		}
+		for s := range 2 {
+			two = min(two, cost(sides[1-s])+st[s])
+		}
+		if wide {
+			three = min(three, st[0]+st[1])
+		}
+		if !deep {
+			continue
+		}
+		for s := range 2 {
+			rest := cost(sides[1-s])
+			for a := range v.tests {
+				sub := split(sides[s], a)
+				for t := range 2 {
+					three = min(three, rest+cost(sub[1-t])+stump(sub[t]))
+				}
+			}
+		}
+	}
+	return two, min(two, three), true
 }

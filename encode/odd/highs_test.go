@@ -370,3 +370,41 @@ func TestStrengtheningsKeepTheOptimum(t *testing.T) {
 		}
 	}
 }
+
+// The floors of diagrams of at most two and three internal nodes equal
+// the optimum of the paper's MILP (no strengthening) capped at two and
+// three active nodes, on skeletons that allow both three-node shapes,
+// one, or the other.
+func TestSmallFloorsMatchTheMILP(t *testing.T) {
+	checked := 0
+	for seed := range uint64(2) {
+		d := randomBinary(seed, 10+2*int(seed), 3, 2+int(seed%2))
+		for _, sk := range [][]int{{1, 2, 2}, {1, 2}, {1, 1, 2}} {
+			e, err := Encode(d, Options{Skeleton: sk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			two, three, ok := e.smallFloors(context.Background(), e.newGroupView())
+			if !ok {
+				t.Fatal("not computed")
+			}
+			for cap, want := range map[int]float64{2: two, 3: three} {
+				if cap > e.InternalNodes() {
+					continue
+				}
+				c, err := Encode(d, Options{Skeleton: sk, MaxActive: cap})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, got := solveDecode(t, c, d)
+				if math.Abs(got-want) > 1e-9 {
+					t.Fatalf("seed %d skeleton %v: at most %d nodes: MILP %v rows, floor %v", seed, sk, cap, got*float64(d.Rows()), want*float64(d.Rows()))
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 12 {
+		t.Fatalf("only %d cases checked", checked)
+	}
+}

@@ -108,8 +108,9 @@ type Options struct {
 	PairCut bool
 	// CountCut, with ErrorCuts and univariate splits, bounds the
 	// misclassification cost by the number of active internal nodes (rows
-	// that answer the tests of m nodes alike share a class) and by the
-	// best tree of the skeleton's depth (see addCountCut).
+	// that answer the tests of m nodes alike share a class), by the best
+	// diagram of two and of three nodes, and by the best tree of the
+	// skeleton's depth (see addCountCut).
 	CountCut bool
 }
 
