@@ -32,7 +32,7 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-flowoct",
 		Family:      backend.FamilyMILP,
-		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), or its Benders form, on HiGHS (build with -tags highs) or any MILP solver by command",
+		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), or its Benders form, on HiGHS (build with -tags highs) or any MILP solver by command; the error objective by default by decomposition by root test into small tightened FlowOCT MILPs (decompose=2, tight=true: it proves what the one MILP leaves open, docs/benchmarks.md), as published with decompose=0 tight=false",
 		Objectives:  []model.Objective{model.MinError, model.MinDepth, model.MinSize},
 		Input:       "binary view",
 		Exact:       true,
@@ -40,7 +40,7 @@ func (Backend) Info() backend.Info {
 		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
 			backend.EnumParam("formulation", "flow", []string{"flow", "benders"}, "error objective: flow states every group's flow in one MILP; benders solves a master of the tree variables and adds each group's min-cut cuts between re-solves (the cut loop; the bound of every round is a lower bound)"),
-			backend.IntParam("decompose", 1, "error objective, flow formulation on in-process HiGHS: the number of tree levels whose tests are enumerated (each root test splits the rows, the root may be a leaf, and the two subtrees are independent FlowOCT MILPs, each with a cutoff from the incumbent); 0 solves one MILP of the whole tree, as does a node limit (it couples the subtrees). Export writes the one MILP").AtLeast(0),
+			backend.IntParam("decompose", 2, "error objective, flow formulation on in-process HiGHS: the number of tree levels whose tests are enumerated (each root test splits the rows, the root may be a leaf, and the two subtrees are independent FlowOCT MILPs, each with a cutoff from the incumbent); 0 solves one MILP of the whole tree, as does a node limit (it couples the subtrees). For min-depth and min-size, any value above 0 asks each depth for a tree with no error by enumerating every level down to depth-1 subtrees, and min-size then solves the node MILP of the minimum depth from that tree. Export writes the one MILP").AtLeast(0),
 			backend.BoolParam("tight", true, "error objective, flow formulation without leaf cost, node limit or min support: state each leaf's class per its parent's test, bounding a row group's flow into a leaf by the tests that send it there (the LP bound of a depth-1 tree is its optimum, and a depth-1 tree's MILP needs no flow); false, with decompose=0, is FlowOCT as published. Export writes the published MILP"),
 			milpjob.SolverParam(""),
 			milpjob.GapParam(),

@@ -61,17 +61,26 @@ type decomp struct {
 	subMILPs      int
 	memory        bool // a sub-MILP stopped at the memory limit
 	offer         func(*dnode)
+	// perfect: the subproblems are those of the error objective, for a
+	// tree with no error (min-depth, min-size).
+	perfect bool
 }
 
-// reaches reports whether bound b already rules out beating threshold t.
+// reaches reports whether bound b already rules out beating threshold t
+// (within the tolerance of an optimality claim, 1e-6 relative, which is
+// wider than the hair below t a MILP's cutoff asks for: see cutoffFor).
 func reaches(b, t float64) bool {
-	return !math.IsInf(t, 1) && b >= t-1e-9*math.Max(1, math.Abs(t))
+	return !math.IsInf(t, 1) && b >= t-1e-6*math.Max(1, math.Abs(t))
 }
 
 // plan groups the rows for a (sub)problem of depth k, without building
 // its MILP.
 func (dc *decomp) plan(ctx context.Context, rows model.Bitset, k int) (*Encoding, error) {
 	o := options(dc.s.job, dc.s.pr, k)
+	if dc.perfect {
+		// A tree with no error: the fewest errors, asked below one.
+		o.Objective, o.MaxInternal = Errors, 0
+	}
 	o.Rows, o.Total, o.Local = rows, dc.total, true
 	o.Tight = dc.s.job.Options.Bool("tight")
 	return plan(ctx, dc.s.job, dc.s.pr.view, o, true)
@@ -434,4 +443,94 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	}
 	res.LowerBound = lb
 	return res, nil
+}
+
+// perfectDecomposable reports whether min-depth's and min-size's
+// depth-by-depth search asks the decomposition for a tree with no error
+// at each depth: decompose > 0 on in-process HiGHS, no node limit, and
+// positive row weights (a zero weight would make an error free).
+func (s *search) perfectDecomposable() bool {
+	job := s.job
+	if job.Options.Int("decompose") == 0 || milp.IsExternal(s.solver) || job.Problem.MaxNodes > 0 {
+		return false
+	}
+	for _, w := range job.Data.Weights {
+		if w <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// perfectAt asks the decomposition for a tree of depth k with no error
+// on the rows kept: the tree (nil: none), and whether none exists.
+func (s *search) perfectAt(ctx context.Context, k int) (*dnode, bool, error) {
+	job, d := s.job, s.job.Data
+	ss := *s
+	_, fractional := d.FractionalWeight()
+	ss.whole = !fractional && job.Options.Float("gap") == 0
+	if _, set := s.hopts["mip_abs_gap"]; set {
+		ss.whole = false
+	}
+	// With no error allowed, a side with a conflict ends a root at once:
+	// every level is enumerated, down to subtrees of depth 1.
+	levels := max(k-1, 0)
+	dc := &decomp{s: &ss, levels: levels, total: d.TotalWeight(), tried: make([]int, levels), pruned: make([]int, levels), perfect: true, offer: func(*dnode) {}}
+	// Errors below the least row weight are no errors.
+	cutoff := 1.0
+	if fractional {
+		cutoff = math.Inf(1)
+		for _, w := range d.Weights {
+			cutoff = math.Min(cutoff, w)
+		}
+	}
+	rows := s.pr.keep
+	if rows == nil {
+		rows = model.FullBitset(s.pr.view.N)
+	}
+	out, err := dc.solve(ctx, rows, k, 0, cutoff)
+	if err != nil {
+		return nil, false, err
+	}
+	s.stats["sub_milps"] = toInt(s.stats["sub_milps"]) + dc.subMILPs
+	s.stats["decompose"] = dc.levels
+	if out.tree != nil && !reaches(out.obj, cutoff) {
+		return out.tree, false, nil
+	}
+	return nil, reaches(out.lb, cutoff), nil
+}
+
+func toInt(v any) int {
+	i, _ := v.(int)
+	return i
+}
+
+// treeOf places a decomposition's tree on the encoding's complete tree
+// (ok false when it is deeper, or tests a test the encoding lacks).
+func (e *Encoding) treeOf(t *dnode) (Tree, bool) {
+	tr := Tree{Test: make([]int, e.nInt), Class: make([]int, e.nNodes)}
+	for n := range tr.Test {
+		tr.Test[n] = -1
+	}
+	for n := range tr.Class {
+		tr.Class[n] = -1
+	}
+	index := map[int]int{}
+	for j, t := range e.Tests {
+		index[t] = j
+	}
+	var place func(t *dnode, n int) bool
+	place = func(t *dnode, n int) bool {
+		if t.leaf() {
+			tr.Class[n] = t.class
+			return true
+		}
+		j, ok := index[t.test]
+		if !ok || n >= e.nInt {
+			return false
+		}
+		tr.Test[n] = j
+		return place(t.lo, 2*n+1) && place(t.hi, 2*n+2)
+	}
+	return tr, place(t, 0)
 }

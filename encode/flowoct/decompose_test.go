@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -176,5 +177,60 @@ func TestTightDepthOneLPIsTheOptimum(t *testing.T) {
 	}
 	if weaker == 0 {
 		t.Error("the published LP bound met the optimum on every case: the cases do not tell the forms apart")
+	}
+}
+
+// TestPerfectDecompositionAgreesWithSAT: min-depth and min-size asked
+// depth by depth through the decomposition (the default) and through
+// the one MILP (decompose=0) equal sat-depth's and sat-size's, on
+// generated data with and without fractional row weights.
+func TestPerfectDecompositionAgreesWithSAT(t *testing.T) {
+	needHiGHS(t)
+	for i := range 4 {
+		base := consistentData(uint64(270+i), 14+3*i, 5, 2+i%2)
+		for _, obj := range []model.Objective{model.MinDepth, model.MinSize} {
+			p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
+			sat := "sat-depth"
+			if obj == model.MinSize {
+				sat = "sat-size"
+			}
+			// The SAT backends take no weights; a tree with no error
+			// does not depend on them.
+			want := solve(t, base, p, sat, nil).Objective
+			d := base
+			if i%2 == 1 {
+				w := *base
+				w.Weights = nil
+				for r := range d.Rows() {
+					w.Weights = append(w.Weights, 0.5+float64(r%3)/4)
+				}
+				d = &w
+			}
+			for _, o := range []map[string]string{nil, {"decompose": "0"}} {
+				res := solve(t, d, p, "milp-flowoct", o)
+				if res.Objective != want || res.Errors != 0 {
+					t.Errorf("%s %s %v: milp-flowoct %v (%d errors), %s %v", d.Name, obj, o, res.Objective, res.Errors, sat, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPerfectDecompositionMonk1: monk1's minimum depth, proven by the
+// decomposition, is sat-depth's.
+func TestPerfectDecompositionMonk1(t *testing.T) {
+	needHiGHS(t)
+	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", "monk1.csv"), model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}
+	want := solve(t, d, p, "sat-depth", nil).Objective
+	res := solve(t, d, p, "milp-flowoct", nil)
+	if res.Objective != want || res.Errors != 0 {
+		t.Errorf("monk1: milp-flowoct depth %v (%d errors), sat-depth %v", res.Objective, res.Errors, want)
+	}
+	if _, ok := res.Stats["sub_milps"]; !ok {
+		t.Errorf("monk1: no sub_milps in the stats %v", res.Stats)
 	}
 }

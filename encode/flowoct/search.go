@@ -24,6 +24,9 @@ type search struct {
 	// bound is within wholeGap of the incumbent; its bounds are rounded
 	// up.
 	whole bool
+	// start, when set, is a tree the MILP of its depth starts from
+	// instead of the greedy tree.
+	start *dnode
 }
 
 // wholeGap is HiGHS's absolute gap for a whole objective: a bound above
@@ -108,6 +111,11 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 		t := e.Greedy()
 		if e.Opts.general() {
 			t = e.Prune(t)
+		}
+		if s.start != nil {
+			if st, ok := e.treeOf(s.start); ok {
+				t = st
+			}
 		}
 		if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 			if g, err := e.Decode(x); err == nil {
@@ -224,6 +232,32 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		if ctx.Err() != nil {
 			res.Status = model.StoppedStatus(ctx)
 			return res, nil
+		}
+		if s.perfectDecomposable() {
+			t, none, err := s.perfectAt(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			s.stats["depths_tried"] = k + 1
+			switch {
+			case none:
+				continue // no tree of depth k without error
+			case t == nil:
+				res.Status = model.StoppedStatus(ctx)
+				if res.Status == "" {
+					res.Status = model.StatusNoSolution
+				}
+				return res, nil
+			case p.Objective == model.MinDepth:
+				g := graph(s.job.Data, s.pr.view, t)
+				res.Model, res.Errors = g, g.Errors(s.job.Data)
+				res.Objective = p.Evaluate(s.job.Data, g)
+				res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, float64(k)
+				s.job.Report.Report(res.Objective, g)
+				return res, nil
+			}
+			// Min size: the node MILP of depth k, started from this tree.
+			s.start = t
 		}
 		r, err := s.solve(ctx, k, p.Objective == model.MinSize)
 		if err != nil {
