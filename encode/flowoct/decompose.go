@@ -64,6 +64,10 @@ type decomp struct {
 	// perfect: the subproblems are those of the error objective, for a
 	// tree with no error (min-depth, min-size).
 	perfect bool
+	// size: the objective is the leaves of a tree with no error (errors
+	// below errCut), the least row weight (min-size at its depth).
+	size   bool
+	errCut float64
 }
 
 // reaches reports whether bound b already rules out beating threshold t
@@ -108,6 +112,16 @@ func (e *Encoding) conflicts(gs []int) (errs float64, rows int) {
 // eval is the objective of tree t on the encoding's rows (its errors
 // there, plus the leaf cost of its leaves) and the tree as a dnode.
 func (e *Encoding) eval(t Tree) (float64, *dnode) {
+	errs, leaves, tree := e.evalParts(t)
+	if tree == nil {
+		return math.Inf(1), nil
+	}
+	return errs*e.scale() + e.Opts.LeafCost*float64(leaves), tree
+}
+
+// evalParts is the weighted errors and the leaves of tree t on the
+// encoding's rows, and the tree as a dnode (nil: t is no tree).
+func (e *Encoding) evalParts(t Tree) (float64, int, *dnode) {
 	leaves := 0
 	var walk func(n int) *dnode
 	walk = func(n int) *dnode {
@@ -130,7 +144,7 @@ func (e *Encoding) eval(t Tree) (float64, *dnode) {
 	}
 	tree := walk(0)
 	if tree == nil {
-		return math.Inf(1), nil
+		return 0, 0, nil
 	}
 	errs := 0.0
 	for g, gr := range e.groups {
@@ -144,7 +158,52 @@ func (e *Encoding) eval(t Tree) (float64, *dnode) {
 		}
 		errs += gr.total - gr.w[t.Class[n]]
 	}
-	return errs*e.scale() + e.Opts.LeafCost*float64(leaves), tree
+	return errs, leaves, tree
+}
+
+// eval is the objective of tree t in the decomposition's terms: e.eval,
+// or in size mode the leaves of a tree with no error (+Inf otherwise).
+func (dc *decomp) eval(e *Encoding, t Tree) (float64, *dnode) {
+	if !dc.size {
+		return e.eval(t)
+	}
+	errs, leaves, tree := e.evalParts(t)
+	if tree == nil || errs >= dc.errCut {
+		return math.Inf(1), nil
+	}
+	return float64(leaves), tree
+}
+
+// leaf is the single leaf over the encoding's rows (in size mode: one
+// leaf when it makes no error, none otherwise).
+func (dc *decomp) leaf(e *Encoding) outcome {
+	o := e.leafOutcome()
+	if dc.size {
+		if o.tree == nil || o.obj >= dc.errCut {
+			return outcome{obj: math.Inf(1), lb: math.Inf(1)}
+		}
+		return outcome{tree: o.tree, obj: 1, lb: 1}
+	}
+	return o
+}
+
+// sizeBound is size mode's bound on the leaves of a tree over groups gs
+// with no error: none with a conflict, one leaf when a class holds all
+// the weight, else two.
+func (e *Encoding) sizeBound(gs []int, errCut float64) float64 {
+	if errs, _ := e.conflicts(gs); errs >= errCut {
+		return math.Inf(1)
+	}
+	w := make([]float64, len(e.View.Class))
+	for _, g := range gs {
+		for c, v := range e.groups[g].w {
+			w[c] += v
+		}
+	}
+	if _, errs := model.Majority(w); errs < errCut {
+		return 1
+	}
+	return 2
 }
 
 // leafOutcome is the single leaf over the encoding's rows.
@@ -180,7 +239,7 @@ func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cu
 	if level >= dc.levels || e.Opts.Depth < 2 {
 		return dc.milp(ctx, e, cutoff)
 	}
-	res := e.leafOutcome()
+	res := dc.leaf(e)
 	res.lb = res.obj
 	better := func(obj float64, t *dnode) {
 		if t != nil && obj < res.obj-1e-12*math.Max(1, math.Abs(obj)) {
@@ -217,6 +276,9 @@ func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cu
 		for i, gs := range [][]int{lo, hi} {
 			errs, cnt := e.conflicts(gs)
 			sd := side{size: len(gs), cheap: errs*scale + lambda, ok: e.Opts.MinSupport <= 1 || cnt >= e.Opts.MinSupport}
+			if dc.size {
+				sd.cheap = e.sizeBound(gs, dc.errCut)
+			}
 			if i == 0 {
 				sd.rows = model.NewBitset(n).AndNot(rows, dc.s.pr.view.True[t])
 				r.lo = sd
@@ -232,8 +294,8 @@ func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cu
 		if e.Opts.general() {
 			gt = e.Prune(gt)
 		}
-		r.score, _ = e.eval(gt)
-		better(e.eval(gt))
+		r.score, _ = dc.eval(e, gt)
+		better(dc.eval(e, gt))
 		roots = append(roots, r)
 	}
 	slices.SortStableFunc(roots, func(a, b root) int { return cmp.Compare(a.score, b.score) })
@@ -298,17 +360,29 @@ func (dc *decomp) cutoffFor(c float64) float64 {
 // greedy tree as an incumbent (and, with warm-start, as the MIP start),
 // asking only for trees below cutoff.
 func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcome, error) {
-	if e.Opts.Depth == 0 {
-		return e.leafOutcome(), nil
-	}
 	all := make([]int, len(e.groups))
 	for g := range all {
 		all[g] = g
 	}
 	errs, _ := e.conflicts(all)
 	cheap := errs*e.scale() + e.Opts.LeafCost
+	if dc.size {
+		// A tree with no error: one leaf, or a depth-1 MILP asked for
+		// errors below one (its leaves are then counted).
+		cheap = e.sizeBound(all, dc.errCut)
+		if cheap == 1 || math.IsInf(cheap, 1) || e.Opts.Depth == 0 {
+			return dc.leaf(e), nil
+		}
+		if reaches(cheap, cutoff) {
+			return outcome{obj: math.Inf(1), lb: cheap}, nil
+		}
+		cutoff = dc.errCut
+	}
+	if e.Opts.Depth == 0 {
+		return e.leafOutcome(), nil
+	}
 	stopped := outcome{obj: math.Inf(1), lb: cheap}
-	if reaches(cheap, cutoff) {
+	if !dc.size && reaches(cheap, cutoff) {
 		return stopped, nil
 	}
 	if err := e.Build(ctx); err != nil {
@@ -325,7 +399,7 @@ func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcom
 		t = e.Prune(t)
 	}
 	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
-		res.obj, res.tree = e.eval(t)
+		res.obj, res.tree = dc.eval(e, t)
 		if dc.s.job.Options.Bool("warm-start") {
 			params.Start = x
 		}
@@ -346,7 +420,7 @@ func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcom
 		if err != nil {
 			return outcome{}, fmt.Errorf("decoding the %s solution of a subtree: %w", dc.s.solver.Name(), err)
 		}
-		if obj, tree := e.eval(st); tree != nil && obj < res.obj {
+		if obj, tree := dc.eval(e, st); tree != nil && obj < res.obj {
 			res.obj, res.tree = obj, tree
 		}
 	}
@@ -357,6 +431,15 @@ func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcom
 		res.lb = sol.Bound
 	case sol.Status == milp.StatusOptimal:
 		res.lb = sol.Objective
+	}
+	if dc.size {
+		// The MILP's bound is on errors: below one, the tree has the
+		// two leaves of cheap; above, there is no tree.
+		if reaches(res.lb, dc.errCut) {
+			res.lb = math.Inf(1)
+		} else {
+			res.lb = cheap
+		}
 	}
 	res.lb = math.Min(math.Max(res.lb, cheap), res.obj)
 	return res, nil
@@ -465,6 +548,21 @@ func (s *search) perfectDecomposable() bool {
 // perfectAt asks the decomposition for a tree of depth k with no error
 // on the rows kept: the tree (nil: none), and whether none exists.
 func (s *search) perfectAt(ctx context.Context, k int) (*dnode, bool, error) {
+	out, cutoff, err := s.perfectSearch(ctx, k, false)
+	if err != nil {
+		return nil, false, err
+	}
+	if out.tree != nil && !reaches(out.obj, cutoff) {
+		return out.tree, false, nil
+	}
+	return nil, reaches(out.lb, cutoff), nil
+}
+
+// perfectSearch runs the decomposition for a tree of depth k with no
+// error on the rows kept: with size, for the fewest leaves (the outcome
+// counts leaves), else for any (the outcome counts errors, below cutoff
+// meaning none).
+func (s *search) perfectSearch(ctx context.Context, k int, size bool) (outcome, float64, error) {
 	job, d := s.job, s.job.Data
 	ss := *s
 	_, fractional := d.FractionalWeight()
@@ -488,49 +586,21 @@ func (s *search) perfectAt(ctx context.Context, k int) (*dnode, bool, error) {
 	if rows == nil {
 		rows = model.FullBitset(s.pr.view.N)
 	}
-	out, err := dc.solve(ctx, rows, k, 0, cutoff)
+	dc.size, dc.errCut = size, cutoff
+	c := cutoff
+	if size {
+		c = math.Inf(1)
+	}
+	out, err := dc.solve(ctx, rows, k, 0, c)
 	if err != nil {
-		return nil, false, err
+		return outcome{}, 0, err
 	}
 	s.stats["sub_milps"] = toInt(s.stats["sub_milps"]) + dc.subMILPs
 	s.stats["decompose"] = dc.levels
-	if out.tree != nil && !reaches(out.obj, cutoff) {
-		return out.tree, false, nil
-	}
-	return nil, reaches(out.lb, cutoff), nil
+	return out, cutoff, nil
 }
 
 func toInt(v any) int {
 	i, _ := v.(int)
 	return i
-}
-
-// treeOf places a decomposition's tree on the encoding's complete tree
-// (ok false when it is deeper, or tests a test the encoding lacks).
-func (e *Encoding) treeOf(t *dnode) (Tree, bool) {
-	tr := Tree{Test: make([]int, e.nInt), Class: make([]int, e.nNodes)}
-	for n := range tr.Test {
-		tr.Test[n] = -1
-	}
-	for n := range tr.Class {
-		tr.Class[n] = -1
-	}
-	index := map[int]int{}
-	for j, t := range e.Tests {
-		index[t] = j
-	}
-	var place func(t *dnode, n int) bool
-	place = func(t *dnode, n int) bool {
-		if t.leaf() {
-			tr.Class[n] = t.class
-			return true
-		}
-		j, ok := index[t.test]
-		if !ok || n >= e.nInt {
-			return false
-		}
-		tr.Test[n] = j
-		return place(t.lo, 2*n+1) && place(t.hi, 2*n+2)
-	}
-	return tr, place(t, 0)
 }

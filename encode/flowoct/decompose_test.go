@@ -234,3 +234,30 @@ func TestPerfectDecompositionMonk1(t *testing.T) {
 		t.Errorf("monk1: no sub_milps in the stats %v", res.Stats)
 	}
 }
+
+// TestPerfectDecompositionStoppedBound: min-size stopped by a deadline
+// returns a tree with no error and a bound at most sat-size's optimum.
+func TestPerfectDecompositionStoppedBound(t *testing.T) {
+	needHiGHS(t)
+	d := consistentData(290, 120, 8, 3)
+	p := model.Problem{Objective: model.MinSize, MaxDepth: model.NoDepthLimit}
+	want := solve(t, d, p, "sat-size", nil).Objective
+	for _, stop := range []time.Duration{200 * time.Millisecond, time.Second} {
+		ctx, cancel := context.WithTimeout(context.Background(), stop)
+		res, err := odtkit.Solve(ctx, d, p, odtkit.Settings{Backend: "milp-flowoct", Threads: 1})
+		cancel()
+		if err != nil {
+			t.Fatalf("%v: %v", stop, err)
+		}
+		if res.LowerBound > want {
+			t.Errorf("%v: bound %v above the optimum %v", stop, res.LowerBound, want)
+		}
+		if res.Model != nil && (res.Errors != 0 || res.Objective < want || float64(res.Model.Size()) != res.Objective) {
+			t.Errorf("%v: size %v, %d errors, optimum %v", stop, res.Objective, res.Errors, want)
+		}
+		if res.Optimal && res.Objective != want {
+			t.Errorf("%v: claims %v, sat-size %v", stop, res.Objective, want)
+		}
+		t.Logf("%v: %s, %v ≥ %v, optimum %v", stop, res.Status, res.Objective, res.LowerBound, want)
+	}
+}

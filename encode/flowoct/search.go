@@ -24,9 +24,6 @@ type search struct {
 	// bound is within wholeGap of the incumbent; its bounds are rounded
 	// up.
 	whole bool
-	// start, when set, is a tree the MILP of its depth starts from
-	// instead of the greedy tree.
-	start *dnode
 }
 
 // wholeGap is HiGHS's absolute gap for a whole objective: a bound above
@@ -111,11 +108,6 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 		t := e.Greedy()
 		if e.Opts.general() {
 			t = e.Prune(t)
-		}
-		if s.start != nil {
-			if st, ok := e.treeOf(s.start); ok {
-				t = st
-			}
 		}
 		if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 			if g, err := e.Decode(x); err == nil {
@@ -256,8 +248,24 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 				s.job.Report.Report(res.Objective, g)
 				return res, nil
 			}
-			// Min size: the node MILP of depth k, started from this tree.
-			s.start = t
+			// Min size: the fewest leaves of a tree of depth k with no
+			// error, by the decomposition in size mode.
+			out, _, err := s.perfectSearch(ctx, k, true)
+			if err != nil {
+				return nil, err
+			}
+			if out.tree == nil {
+				out.tree = t
+			}
+			g := graph(s.job.Data, s.pr.view, out.tree)
+			res.Model, res.Errors = g, g.Errors(s.job.Data)
+			res.Objective = p.Evaluate(s.job.Data, g)
+			s.job.Report.Report(res.Objective, g)
+			lb := math.Max(res.LowerBound, 2*math.Ceil(out.lb-1e-9)-1)
+			res.Optimal = lb >= res.Objective
+			res.LowerBound = math.Min(lb, res.Objective)
+			res.Status = model.EndStatus(ctx, res.Optimal, false)
+			return res, nil
 		}
 		r, err := s.solve(ctx, k, p.Objective == model.MinSize)
 		if err != nil {
