@@ -14,8 +14,9 @@ import (
 )
 
 // floorWork caps the work of testFloors (steps over row groups and
-// cells; about 3 ns each): 1e9 steps find the floors of 1 to 4 tests on
-// iris (118 tests, 147 groups of rows) in 3 s on a 2-core x86-64 VM.
+// cells; a few nanoseconds each): enough for the floors of 1 to 4 tests
+// on iris-sized data within a few seconds (docs/benchmarks.md, "Figures
+// behind constants and defaults").
 const floorWork = 1.5e9
 
 // testFloors returns lower bounds on the misclassification cost of a

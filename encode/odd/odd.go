@@ -289,13 +289,11 @@ func scaleColumns(d *model.Dataset, o *Options) ([]column, error) {
 	return cols, nil
 }
 
-// maxMargin caps a margin derived from the data, at the fixed margin
-// used before: larger margins (up to the gap itself, 0.5 on three
-// values) are as exact, but looked slower in HiGHS's branch and bound —
-// milp-odt depth 2 on monk1, one thread, 12 s: 210-211 nodes with the
-// gaps as margins, 268-880 with 1e-4, and 194-995 for the earlier
-// min-max formulation (2-core x86-64 Debian 12 VM under other load,
-// 2026-11-25: noisy, so the proven setting is kept).
+// maxMargin caps a margin derived from the data: larger margins (up to
+// the gap itself, 0.5 on three values) are as exact, but did not make
+// HiGHS's branch and bound faster in a measurement (docs/benchmarks.md,
+// "Figures behind constants and defaults"), so the fixed margin stays
+// the cap.
 const maxMargin = 1e-4
 
 // margins sets each column's margin: the given epsilon, or the smallest
