@@ -22,6 +22,7 @@ type Backend struct{}
 var (
 	_ backend.Decoder        = Backend{}
 	_ backend.FormatExporter = Backend{}
+	_ backend.Sizer          = Backend{}
 )
 
 // Info describes milp-flowoct. Row weights weigh the errors; a node

@@ -7,28 +7,22 @@ import (
 	"math"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/model"
 )
-
-var _ backend.Sizer = Backend{}
 
 // Bytes per entry of the estimate: a column and a row of milp.Model with
 // their names and the Encoding's indices, a non-zero (an int index and a
 // float64 value, its copy in the matrix the MPS and LP writers and the
 // HiGHS binding transpose, and the garbage of building rows), doubled for
-// what a collected heap holds between collections; and HiGHS's copy of the
-// MILP (the matrix row- and column-wise, its presolved copy, the LP
-// relaxation and the first nodes' data). Calibrated on the peak resident
-// memory of exports of mushroom at depths 2-4 and solves of vote
-// (docs/benchmarks.md, "Deep formulations against their limits"); HiGHS's
-// branch and bound grows beyond its share and is stopped at the memory cap.
+// what a collected heap holds between collections (HiGHS's own copy is
+// milpjob.HiGHSBytes). Calibrated on the peak resident memory of exports
+// of mushroom at depths 2-4 and solves of vote (docs/benchmarks.md, "Deep
+// formulations against their limits").
 const (
-	colBytes      = 2 * 96
-	rowBytes      = 2 * 112
-	nzBytes       = 2 * 40
-	highsColBytes = 400
-	highsRowBytes = 300
-	highsNZBytes  = 200
+	colBytes = 2 * 96
+	rowBytes = 2 * 112
+	nzBytes  = 2 * 40
 	// highsBaseBytes is what an in-process HiGHS solve holds whatever
 	// the MILP (its workers, the LP's factorisation, the search's pools).
 	highsBaseBytes = 80 << 20
@@ -151,7 +145,7 @@ func (e *Encoding) Size(solving bool) backend.Size {
 	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
 	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
 	if solving {
-		s.Bytes = c.Add(s.Bytes, highsBaseBytes, c.Mul(highsColBytes, cols), c.Mul(highsRowBytes, rows), c.Mul(highsNZBytes, nz))
+		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
 	}
 	if c.Over {
 		s = backend.Size{Variables: math.MaxInt64, Constraints: math.MaxInt64, NonZeros: math.MaxInt64, Bytes: math.MaxInt64}

@@ -5,25 +5,21 @@ import (
 	"math"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/model"
 )
 
 // Bytes per entry of the estimate: a column and a row of milp.Model with
 // their names, a non-zero (an int index and a float64 value), and the
 // Encoding's index of a per-row variable, doubled for the garbage a
-// collected heap holds between collections; and HiGHS's copy of the MILP
-// (the matrix row- and column-wise, its presolved copy, the LP relaxation
-// and the first nodes' data). Calibrated on the peak resident memory of
-// exports and short solves of milp-odt on pima-indians-diabetes
-// (docs/benchmarks.md, "Figures behind constants and defaults"). HiGHS's
-// branch and bound grows beyond that as it runs.
+// collected heap holds between collections (HiGHS's own copy is
+// milpjob.HiGHSBytes). Calibrated on the peak resident memory of exports
+// of milp-odt on pima-indians-diabetes (docs/benchmarks.md, "Figures
+// behind constants and defaults").
 const (
-	colBytes      = 2 * 96
-	rowBytes      = 2 * 112
-	nzBytes       = 2 * 16
-	highsNZBytes  = 200
-	highsColBytes = 400
-	highsRowBytes = 300
+	colBytes = 2 * 96
+	rowBytes = 2 * 112
+	nzBytes  = 2 * 16
 )
 
 // Estimate is the size of the MILP that Encode would build for the data
@@ -133,7 +129,7 @@ func Estimate(d *model.Dataset, o Options, solving bool) (backend.Size, error) {
 	s.Bytes = c.Add(c.Mul(colBytes, s.Variables), c.Mul(rowBytes, s.Constraints), c.Mul(nzBytes, s.NonZeros),
 		index, c.Mul(16, c.Mul(n, J)))
 	if solving {
-		s.Bytes = c.Add(s.Bytes, c.Mul(highsColBytes, s.Variables), c.Mul(highsRowBytes, s.Constraints), c.Mul(highsNZBytes, s.NonZeros))
+		s.Bytes = c.Add(s.Bytes, milpjob.HiGHSBytes(&c, s.Variables, s.Constraints, s.NonZeros))
 	}
 	if c.Over {
 		return s, fmt.Errorf("%w: the MILP of a skeleton of %d layers on %d rows is too large to be counted", ErrInput, len(o.Skeleton), n)
