@@ -217,6 +217,20 @@ func Majority[T int64 | float64](cnt []T) (class int, errors T) {
 	return class, tot - cnt[class]
 }
 
+// Gini is the total count of cnt times its Gini impurity,
+// sum − Σ_k cnt_k²/sum (0 for no rows): the split score of greedy trees.
+func Gini(cnt []float64) float64 {
+	tot, sq := 0.0, 0.0
+	for _, x := range cnt {
+		tot += x
+		sq += x * x
+	}
+	if tot == 0 {
+		return 0
+	}
+	return tot - sq/tot
+}
+
 // TotalWeight is the sum of the row weights (the number of rows when
 // unweighted).
 func (d *Dataset) TotalWeight() float64 {

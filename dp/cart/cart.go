@@ -96,19 +96,6 @@ func (c *grower) counts(set model.Bitset, out []float64) []float64 {
 // ties) and the weight of the other rows.
 func majority(cnt []float64) (int, float64) { return model.Majority(cnt) }
 
-// gini is the total weight times the Gini impurity: sum - sum_k c_k^2/sum.
-func gini(cnt []float64) float64 {
-	tot, sq := 0.0, 0.0
-	for _, x := range cnt {
-		tot += x
-		sq += x * x
-	}
-	if tot == 0 {
-		return 0
-	}
-	return tot - sq/tot
-}
-
 func (c *grower) grow(set model.Bitset, depth int) (node int, errs float64, leaves int) {
 	cnt := c.counts(set, make([]float64, c.nc))
 	cls, leafErr := majority(cnt)
@@ -134,7 +121,7 @@ func (c *grower) grow(set model.Bitset, depth int) (node int, errs float64, leav
 		for k := range lc {
 			lc[k] = cnt[k] - hc[k]
 		}
-		score := gini(hc) + gini(lc)
+		score := model.Gini(hc) + model.Gini(lc)
 		if best < 0 || score < bestScore-1e-12 {
 			best, bestScore = t, score
 		}

@@ -69,60 +69,14 @@ func PrepareContext(ctx context.Context, d *model.Dataset, dropConflicts bool, m
 }
 
 // distinctRows returns the lowest kept row of each distinct vector of the
-// tests, in increasing order. The kept rows are told apart one test at a
-// time (a partition refined by each test); rows alone in their part drop
-// out, so that once every row is told apart the remaining tests are not
-// read. ctx is polled between tests.
+// tests, in increasing order (the rows told apart by
+// model.BinaryView.Partition, which polls ctx).
 func distinctRows(ctx context.Context, v *model.BinaryView, tests []int, keep model.Bitset) ([]int, error) {
-	part := make([]int32, v.N) // part of each kept row
-	var open []int32           // kept rows whose part holds others
-	for r := range v.N {
-		if keep.Has(r) {
-			open = append(open, int32(r))
-		}
+	part, n, err := v.Partition(ctx, tests, nil)
+	if err != nil {
+		return nil, err
 	}
-	size := []int32{int32(len(open))} // rows per part
-	var ones, moved []int32           // per part: rows passing the test; the part they move to
-	for i, t := range tests {
-		if len(open) == 0 {
-			break
-		}
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, context.Cause(ctx)
-			}
-		}
-		in := v.True[t]
-		ones = append(ones[:0], make([]int32, len(size))...)
-		for _, r := range open {
-			if in.Has(int(r)) {
-				ones[part[r]]++
-			}
-		}
-		moved = append(moved[:0], make([]int32, len(size))...)
-		for g, n := range ones {
-			moved[g] = -1
-			if n > 0 && n < size[g] {
-				// The part splits: the passing rows form a new one.
-				moved[g] = int32(len(size))
-				size = append(size, n)
-				size[g] -= n
-			}
-		}
-		for _, r := range open {
-			if g := part[r]; moved[g] >= 0 && in.Has(int(r)) {
-				part[r] = moved[g]
-			}
-		}
-		kept := open[:0]
-		for _, r := range open {
-			if size[part[r]] > 1 {
-				kept = append(kept, r)
-			}
-		}
-		open = kept
-	}
-	seen := make([]bool, len(size))
+	seen := make([]bool, n)
 	var reps []int
 	for r := range v.N {
 		if keep.Has(r) && !seen[part[r]] {

@@ -37,17 +37,6 @@ func (e *Encoding) greedy(root int) Tree {
 		}
 		return w
 	}
-	gini := func(w []float64) float64 {
-		s, q := 0.0, 0.0
-		for _, v := range w {
-			s += v
-			q += v * v
-		}
-		if s == 0 {
-			return 0
-		}
-		return s - q/s
-	}
 	var grow func(n int, gs []int)
 	grow = func(n int, gs []int) {
 		w := counts(gs)
@@ -77,7 +66,7 @@ func (e *Encoding) greedy(root int) Tree {
 			if e.Opts.MinSupport > 1 && min(nlo, nhi) < e.Opts.MinSupport {
 				continue // a leaf below would hold too few rows
 			}
-			if s := gini(lo) + gini(hi); s < best-1e-12 {
+			if s := model.Gini(lo) + model.Gini(hi); s < best-1e-12 {
 				best, bestJ = s, j
 			}
 		}
