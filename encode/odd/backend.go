@@ -40,11 +40,12 @@ func milpParams() []backend.Param {
 		milpjob.GapParam(),
 		backend.BoolParam("warm-start", true, "run the construction heuristic first; its model is the first incumbent, the MIP start, and its objective the cutoff"),
 		backend.IntParam("restarts", 1000, "restarts of the construction heuristic (within 10% of the time limit, at most 60s)").AtLeast(0),
-		backend.EnumParam("formulation", "strengthened", []string{"strengthened", "published"}, "strengthened (the default): the paper's MILP with the strengthenings their options turn on (sym-layer1, error-cuts, pair-cut, count-cut), valid inequalities and symmetry breaking that keep an optimal diagram and lift the LP bound, which proves cells the paper's MILP leaves open (docs/benchmarks.md); published: the MILP exactly as the paper states it, every strengthening off, to compare formulations"),
+		backend.EnumParam("formulation", "strengthened", []string{"strengthened", "published"}, "strengthened (the default): the paper's MILP with the strengthenings their options turn on (sym-layer1, error-cuts, pair-cut, count-cut, diagram-cut), valid inequalities and symmetry breaking that keep an optimal diagram and lift the LP bound, which proves cells the paper's MILP leaves open (docs/benchmarks.md); published: the MILP exactly as the paper states it, every strengthening off, to compare formulations"),
 		backend.BoolParam("sym-layer1", true, "strengthening: the in-degree order of symmetry-breaking constraint 12 also on layer 1 (the paper starts at layer 2)"),
 		backend.BoolParam("error-cuts", true, "strengthening: valid lower bounds on the error (identical rows with different labels; the best univariate stump while only the root is active)"),
 		backend.BoolParam("pair-cut", true, "strengthening, with error-cuts and sym-layer1 (or a tree): the error bound also from the best two-node diagram"),
 		backend.BoolParam("count-cut", true, "strengthening, with error-cuts (univariate splits): the error bound by the number of active nodes, the least error of any classifier of as many threshold tests, of any diagram of two or three nodes, and, for diagrams, of a tree of the skeleton's depth up to 3 (each found by enumeration within a work cap)"),
+		backend.BoolParam("diagram-cut", true, "strengthening, with error-cuts (univariate splits, diagrams on skeletons of depth 2 or 3, not milp-odt's trees): the least objective of a branch and bound over the skeleton's diagrams (the tests of every layer but the last enumerated, the last layer's nodes and their sharing chosen exactly; within a quarter of the time left and a work cap) as a bound, and its best diagram as an incumbent and MIP start. When it finishes, the MILP's LP bound meets the optimum: the proof then rests on this enumeration, which the MILP confirms (docs/benchmarks.md)"),
 		backend.BoolParam("lattice-cutoff", false, "strengthening: with equal row costs, cut off at the largest objective value (errors x cost + nodes x node cost) below the heuristic's instead of at the heuristic's"),
 		milpjob.HiGHSParam(),
 		milpjob.SolverParam("a program gets no MIP start or cutoff"),
@@ -60,7 +61,7 @@ func milpParams() []backend.Param {
 
 // strengthenings are the options of the valid inequalities and
 // symmetry breaking beyond the paper's formulation.
-var strengthenings = []string{"sym-layer1", "error-cuts", "pair-cut", "count-cut"}
+var strengthenings = []string{"sym-layer1", "error-cuts", "pair-cut", "count-cut", "diagram-cut"}
 
 // epsilonParam is the split margin's override: unset, each column's
 // margin comes from the data (see the package doc).
@@ -129,6 +130,7 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 		o.ErrorCuts = v.Bool("error-cuts")
 		o.PairCut = v.Bool("pair-cut")
 		o.CountCut = v.Bool("count-cut")
+		o.DiagramCut = v.Bool("diagram-cut")
 	}
 	if col := v.String("fair-column"); col != "" {
 		f := &Fairness{Column: -1, Positive: min(1, d.NumClasses()-1), Xi: v.Float("fair-ratio")}

@@ -394,6 +394,12 @@ func (e *Encoding) addCountCut(ctx context.Context, errIdx []int, errVal []float
 	if v == nil {
 		return
 	}
+	if e.diagram.finished && e.Opts.MaxActive == 0 && e.Opts.MinFlow == 0 && e.Opts.Fair == nil {
+		// The diagram cut states the least objective of every diagram
+		// already; the floors by node count could only help a MILP whose
+		// side constraints the search does not know.
+		return
+	}
 	if dl, ok := ctx.Deadline(); ok {
 		// The searches get a tenth of the time left at most (their work
 		// cap is seconds), so that a short time limit goes to the MILP.

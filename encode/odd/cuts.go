@@ -92,6 +92,9 @@ func (e *Encoding) addErrorCuts(ctx context.Context) {
 	if floor > slack {
 		m.AddRow("cut_floor", floor-slack, milp.Inf, slices.Clone(idx), slices.Clone(val))
 	}
+	if e.Opts.DiagramCut {
+		e.addDiagramCut(ctx, idx, val)
+	}
 	if e.Opts.CountCut {
 		e.addCountCut(ctx, slices.Clone(idx), slices.Clone(val), floor)
 	}

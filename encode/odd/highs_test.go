@@ -356,7 +356,7 @@ func TestStrengtheningsKeepTheOptimum(t *testing.T) {
 		var objs [2]float64
 		for s, on := range []bool{false, true} {
 			o := c.o
-			o.ErrorCuts, o.FirstLayerOrder, o.PairCut, o.CountCut = on, on, on, on
+			o.ErrorCuts, o.FirstLayerOrder, o.PairCut, o.CountCut, o.DiagramCut = on, on, on, on, on
 			e, err := Encode(d, o)
 			if err != nil {
 				t.Fatal(err)

@@ -112,6 +112,11 @@ type Options struct {
 	// diagram of two and of three nodes, and by the best tree of the
 	// skeleton's depth (see addCountCut).
 	CountCut bool
+	// DiagramCut, with ErrorCuts, univariate splits and a skeleton of
+	// depth 2 or 3 (not the tree special case), bounds the objective by a
+	// branch and bound over the skeleton's diagrams (see diagramSearch)
+	// and keeps its best diagram as an incumbent.
+	DiagramCut bool
 }
 
 // MinMargin is the smallest split margin the MILP is built with: HiGHS's
@@ -161,6 +166,8 @@ type Encoding struct {
 	Q []int
 
 	succ [][]int // successors of u: internal node ids, then nInt+c for classes
+
+	diagram diagramStats // the diagram cut's search (Options.DiagramCut)
 }
 
 // Sides of a node.

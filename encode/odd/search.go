@@ -119,6 +119,21 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			}
 		}
 	}
+	if ds := e.diagram; ds.seconds > 0 {
+		stats["diagram_search_seconds"] = ds.seconds
+		stats["diagram_search_bound"] = ds.bound
+		stats["diagram_search_finished"] = ds.finished
+		// The search's best diagram, when it satisfies the whole MILP
+		// (side constraints included), is an incumbent and the start.
+		if inc := e.foundIncumbent(); inc != nil {
+			better := inc.Objective < bestObj-1e-12
+			offer(inc.Graph)
+			stats["diagram_search_objective"] = inc.Objective
+			if better && !external {
+				params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
+			}
+		}
+	}
 	res := &model.Result{Stats: stats}
 	sol, err := milpjob.Solve(ctx, solver, e.Model, params, stats)
 	if err != nil {
