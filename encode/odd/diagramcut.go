@@ -436,8 +436,9 @@ func (s *diagramSearch) run() (bound float64, finished bool) {
 		} else {
 			for b := range 2 {
 				if len(r.sides[b]) > 0 {
-					r.opts[b] = s.sideOptions(r.sides[b])
-					r.key += r.opts[b][0].key
+					// Only the least key is kept: the options of every
+					// root at once would take roots × tests × rows of memory.
+					r.key += s.sideOptions(r.sides[b])[0].key
 				}
 			}
 		}
@@ -459,6 +460,11 @@ func (s *diagramSearch) run() (bound float64, finished bool) {
 			}
 			s.try(dsConfig{root: r.test}, cells, 0)
 			continue
+		}
+		for b := range 2 {
+			if len(r.sides[b]) > 0 {
+				r.opts[b] = s.sideOptions(r.sides[b])
+			}
 		}
 		if r.opts[1] == nil {
 			for _, o := range r.opts[0] {
