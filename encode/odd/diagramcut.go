@@ -12,10 +12,10 @@ import (
 )
 
 // diagramWork caps the steps of diagramSearch (group visits of its
-// sweeps, a few nanoseconds each): a few seconds of work, enough for
-// iris-sized data on skeletons of depth 3 (docs/benchmarks.md, "Figures
-// behind constants and defaults").
-const diagramWork = 2e9
+// sweeps, about 12 ns each): about 6 s, 25 times what iris needs on
+// skeletons of depth 3 (docs/benchmarks.md, "Figures behind constants
+// and defaults").
+const diagramWork = 5e8
 
 // diagramSearch is a branch and bound over the univariate diagrams of a
 // skeleton of depth 2 or 3, on the row groups of a groupView. It fixes
