@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
@@ -78,7 +79,8 @@ func reaches(b, t float64) bool {
 }
 
 // plan groups the rows for a (sub)problem of depth k, without building
-// its MILP.
+// its MILP or admitting its size (an enumerated level only groups the
+// rows; see admit).
 func (dc *decomp) plan(ctx context.Context, rows model.Bitset, k int) (*Encoding, error) {
 	o := options(dc.s.job, dc.s.pr, k)
 	if dc.perfect {
@@ -87,7 +89,11 @@ func (dc *decomp) plan(ctx context.Context, rows model.Bitset, k int) (*Encoding
 	}
 	o.Rows, o.Total, o.Local = rows, dc.total, true
 	o.Tight = dc.s.job.Options.Bool("tight")
-	return plan(ctx, dc.s.job, dc.s.pr.view, o, true)
+	e, err := Plan(ctx, dc.s.pr.view, o)
+	if errors.Is(err, ErrInput) {
+		return nil, backend.Invalid(err)
+	}
+	return e, err
 }
 
 // side is what a root's side holds before it is solved.
@@ -231,12 +237,16 @@ func (e *Encoding) leafOutcome() outcome {
 func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cutoff float64) (outcome, error) {
 	e, err := dc.plan(ctx, rows, k)
 	if err != nil {
-		if ctx.Err() != nil && !errors.Is(err, ErrInput) {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return outcome{obj: math.Inf(1), lb: math.Inf(-1)}, nil
 		}
 		return outcome{}, err
 	}
 	if level >= dc.levels || e.Opts.Depth < 2 {
+		// Only a MILP that is solved is admitted against the memory cap.
+		if err := admit(dc.s.job, e, true); err != nil {
+			return outcome{}, err
+		}
 		return dc.milp(ctx, e, cutoff)
 	}
 	res := dc.leaf(e)
@@ -462,9 +472,15 @@ func graph(d *model.Dataset, v *model.BinaryView, t *dnode) *model.Graph {
 // the decomposition: asked for (decompose > 0), the flow formulation on
 // in-process HiGHS, and no node limit (which couples the two sides).
 func (s *search) decomposable() bool {
-	job := s.job
-	return job.Options.Int("decompose") > 0 && job.Options.String("formulation") == "flow" &&
-		!milp.IsExternal(s.solver) && job.Problem.MaxNodes == 0 && job.Problem.MaxDepth >= 2
+	return decomposes(s.job)
+}
+
+// decomposes is decomposable for a job, whose milp-solver option names
+// its solver.
+func decomposes(job *backend.Job) bool {
+	solver, err := milpjob.NewSolver(job)
+	return err == nil && job.Options.Int("decompose") > 0 && job.Options.String("formulation") == "flow" &&
+		!milp.IsExternal(solver) && job.Problem.MaxNodes == 0 && job.Problem.MaxDepth >= 2
 }
 
 // decomposed solves the error objective by the decomposition by root

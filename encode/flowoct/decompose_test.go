@@ -2,6 +2,7 @@ package flowoct_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/backend/backendtest"
 	"github.com/odtkit/odtkit/encode/flowoct"
 	"github.com/odtkit/odtkit/milp"
@@ -259,5 +261,50 @@ func TestPerfectDecompositionStoppedBound(t *testing.T) {
 			t.Errorf("%v: claims %v, sat-size %v", stop, res.Objective, want)
 		}
 		t.Logf("%v: %s, %v ≥ %v, optimum %v", stop, res.Status, res.Objective, res.LowerBound, want)
+	}
+}
+
+// TestDecompositionAdmitsWhatItSolves: under a memory cap between the
+// estimate of the depth-3 MILP and that of the depth-1 subtree MILPs the
+// decomposition builds, the decomposed solve (and --check, through
+// Size) admits the job and proves dl85's optimum, and the one MILP
+// (decompose=0) is refused before it is built.
+func TestDecompositionAdmitsWhatItSolves(t *testing.T) {
+	needHiGHS(t)
+	d := randomData(77, 400, 12, 2, true, false)
+	p := model.Problem{MaxDepth: 3}
+	sizeOf := func(opts map[string]string) int64 {
+		job, err := backend.NewJob(flowoct.Backend{}.Info(), d, p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := flowoct.Backend{}.Size(job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Bytes
+	}
+	whole, sub := sizeOf(map[string]string{"decompose": "0"}), sizeOf(nil)
+	if sub >= whole*4/5 {
+		t.Fatalf("the decomposed estimate %d is not well below the one MILP's %d", sub, whole)
+	}
+	mb := int((sub+whole)/2) >> 20
+	set := odtkit.Settings{Backend: "milp-flowoct", Threads: 1, MemoryLimitMB: mb}
+	if err := odtkit.Check(d, p, set); err != nil {
+		t.Fatalf("decomposed, %d MB: %v", mb, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := odtkit.Solve(ctx, d, p, set)
+	if err != nil {
+		t.Fatalf("decomposed, %d MB: %v", mb, err)
+	}
+	dl := solve(t, d, p, "dl85", nil)
+	if !res.Optimal || math.Abs(res.Objective-dl.Objective) > 1e-9 {
+		t.Fatalf("decomposed, %d MB: %s %v, dl85 %v", mb, res.Status, res.Objective, dl.Objective)
+	}
+	set.Options = map[string]string{"decompose": "0"}
+	if _, err := odtkit.Solve(ctx, d, p, set); !errors.Is(err, backend.ErrInvalid) {
+		t.Fatalf("one MILP, %d MB (estimate %d MB): want a refusal, got %v", mb, whole>>20, err)
 	}
 }

@@ -185,19 +185,27 @@ func plan(ctx context.Context, job *backend.Job, v *model.BinaryView, o Options,
 	if err != nil {
 		return nil, err
 	}
-	s := e.Size(solving)
-	what := fmt.Sprintf("the milp-flowoct MILP of depth %d", e.Opts.Depth)
-	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
-		return nil, backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
-	}
-	if err := job.Budget.Admit(s, what); err != nil {
+	if err := admit(job, e, solving); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
+// admit refuses the MILP of e, wrapped in backend.ErrInvalid, when its
+// estimate (with solving: HiGHS's copy included) passes the job's memory
+// cap or what a MILP solver can index.
+func admit(job *backend.Job, e *Encoding, solving bool) error {
+	s := e.Size(solving)
+	what := fmt.Sprintf("the milp-flowoct MILP of depth %d", e.Opts.Depth)
+	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
+		return backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
+	}
+	return job.Budget.Admit(s, what)
+}
+
 // Size estimates the MILP a solve of the job builds first (see
-// Encoding.Size): the error objective's at its depth, the depth-0 MILP of
+// Encoding.Size): the error objective's at its depth (decomposed: the
+// largest subtree MILP below the enumerated levels), the depth-0 MILP of
 // the depth-by-depth search of min-depth and min-size, the Benders
 // master without its cuts.
 func (b Backend) Size(job *backend.Job) (backend.Size, error) {
@@ -208,9 +216,15 @@ func (b Backend) Size(job *backend.Job) (backend.Size, error) {
 	k := 0
 	if job.Problem.Objective == model.MinError {
 		k = job.Problem.MaxDepth
+		if decomposes(job) {
+			// The largest MILP a decomposed solve builds: a subtree below
+			// the enumerated levels, at most over every row.
+			k -= min(job.Options.Int("decompose"), k-1)
+		}
 	}
 	o := options(job, pr, k)
 	o.Benders = job.Options.String("formulation") == "benders"
+	o.Tight = job.Options.Bool("tight")
 	e, err := Plan(context.Background(), pr.view, o)
 	if errors.Is(err, ErrInput) {
 		return backend.Size{}, backend.Invalid(err)

@@ -82,7 +82,6 @@ type dsOption struct {
 	test  dsTest
 	cells []dsCell
 	key   float64 // a bound on the side's cost: node cost + Σ each cell's best
-	leaf  float64 // Σ the cells' class costs
 }
 
 // dsConfig records a diagram found: the root test, the layer-1 nodes
@@ -101,6 +100,8 @@ type dsNode struct {
 	classes [2]int
 }
 
+// newDiagramSearch prepares the search on the view v, or returns nil
+// when the skeleton or the options are not its kind.
 func (e *Encoding) newDiagramSearch(ctx context.Context, v *groupView) *diagramSearch {
 	D := len(e.layer)
 	if D < 2 || D > 3 || e.Opts.Multivariate || e.Opts.Tree || v == nil {
@@ -381,14 +382,14 @@ func (s *diagramSearch) side(gs []int, t dsTest) [2][]int {
 // test splitting gs, by increasing key.
 func (s *diagramSearch) sideOptions(gs []int) []*dsOption {
 	leaf := s.newCell(gs, false)
-	opts := []*dsOption{{cells: []dsCell{leaf}, key: leaf.leaf, leaf: leaf.leaf}}
+	opts := []*dsOption{{cells: []dsCell{leaf}, key: leaf.leaf}}
 	pass := s.newCell(gs, true)
-	opts = append(opts, &dsOption{node: true, test: passTest, cells: []dsCell{pass}, key: s.c + min(pass.leaf, pass.split), leaf: pass.leaf})
+	opts = append(opts, &dsOption{node: true, test: passTest, cells: []dsCell{pass}, key: s.c + min(pass.leaf, pass.split)})
 	for _, t := range s.tests(gs) {
 		sides := s.side(gs, t)
 		a, b := s.newCell(sides[0], true), s.newCell(sides[1], true)
 		a.sib, b.sib = 1, 0
-		o := &dsOption{node: true, test: t, cells: []dsCell{a, b}, leaf: a.leaf + b.leaf}
+		o := &dsOption{node: true, test: t, cells: []dsCell{a, b}}
 		o.key = s.c + min(a.leaf, a.split) + min(b.leaf, b.split)
 		opts = append(opts, o)
 	}
