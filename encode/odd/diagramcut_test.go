@@ -17,13 +17,7 @@ import (
 // a noisy label that depends on the first two.
 func randomLevels(seed uint64, n, f, classes, levels int) *model.Dataset {
 	r := rand.New(rand.NewPCG(seed, 7))
-	d := &model.Dataset{Name: fmt.Sprintf("lev%d", seed)}
-	for j := range f {
-		d.Features = append(d.Features, model.Feature{Name: fmt.Sprintf("f%d", j), Kind: model.Numeric, Values: make([]float64, n)})
-	}
-	for c := range classes {
-		d.Classes = append(d.Classes, fmt.Sprint(c))
-	}
+	d := emptyData(fmt.Sprintf("lev%d", seed), n, f, classes)
 	for i := range n {
 		for j := range f {
 			d.Features[j].Values[i] = float64(r.IntN(levels))

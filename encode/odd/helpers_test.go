@@ -11,13 +11,7 @@ import (
 // label that depends on a few of them.
 func randomBinary(seed uint64, n, f, classes int) *model.Dataset {
 	r := rand.New(rand.NewPCG(seed, 99))
-	d := &model.Dataset{Name: fmt.Sprintf("rnd%d", seed)}
-	for j := range f {
-		d.Features = append(d.Features, model.Feature{Name: fmt.Sprintf("f%d", j), Kind: model.Numeric, Values: make([]float64, n)})
-	}
-	for c := range classes {
-		d.Classes = append(d.Classes, fmt.Sprint(c))
-	}
+	d := emptyData(fmt.Sprintf("rnd%d", seed), n, f, classes)
 	for i := range n {
 		for j := range f {
 			d.Features[j].Values[i] = float64(r.IntN(2))
@@ -27,6 +21,19 @@ func randomBinary(seed uint64, n, f, classes int) *model.Dataset {
 			l = r.IntN(classes)
 		}
 		d.Labels = append(d.Labels, l)
+	}
+	return d
+}
+
+// emptyData is a dataset of f numeric features of n rows (all 0) and
+// classes classes named by their index, without labels.
+func emptyData(name string, n, f, classes int) *model.Dataset {
+	d := &model.Dataset{Name: name}
+	for j := range f {
+		d.Features = append(d.Features, model.Feature{Name: fmt.Sprintf("f%d", j), Kind: model.Numeric, Values: make([]float64, n)})
+	}
+	for c := range classes {
+		d.Classes = append(d.Classes, fmt.Sprint(c))
 	}
 	return d
 }
