@@ -614,7 +614,8 @@ func (s *diagramSearch) layers() [][]*hNode {
 // addDiagramCut runs the diagram search within its share of the time
 // and adds its bound as err + c·N ≥ bound (N: the active internal nodes
 // but the root; err the cost expression errIdx·errVal), and keeps its
-// best diagram as an incumbent (Found) when it satisfies every option.
+// best diagram when its objective re-evaluated on the data is the
+// search's (foundIncumbent turns it into an incumbent of the whole MILP).
 func (e *Encoding) addDiagramCut(ctx context.Context, errIdx []int, errVal []float64) {
 	if len(e.layer) < 2 || len(e.layer) > 3 || e.Opts.Multivariate || e.Opts.Tree {
 		return
