@@ -489,6 +489,19 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	job, d, p := s.job, s.job.Data, s.job.Problem
 	v := s.pr.view
 	levels := min(job.Options.Int("decompose"), p.MaxDepth-1)
+	// The largest subtree MILP it may build is admitted first, as Size
+	// estimates it: a cap it passes is refused at once, not after the
+	// enumeration has run into it.
+	first, err := firstPlan(ctx, job, s.pr)
+	if err == nil {
+		err = admit(job, first, true)
+	}
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, err
+	}
 	dc := &decomp{s: s, levels: levels, total: d.TotalWeight(), tried: make([]int, levels), pruned: make([]int, levels)}
 	var best *model.Graph
 	bestObj := math.Inf(1)

@@ -213,24 +213,37 @@ func (b Backend) Size(job *backend.Job) (backend.Size, error) {
 	if err != nil {
 		return backend.Size{}, err
 	}
-	k := 0
+	e, err := firstPlan(context.Background(), job, pr)
+	if err != nil {
+		return backend.Size{}, err
+	}
+	return e.Size(true), nil
+}
+
+// firstPlan plans (without building it) the MILP a solve of the job
+// admits before it builds any: the error objective's at its depth, or
+// for a decomposed solve the largest subtree MILP below the enumerated
+// levels (over every row: each one it builds is at most that); the
+// depth-0 MILP of min-depth and min-size; the Benders master without its
+// cuts.
+func firstPlan(ctx context.Context, job *backend.Job, pr *prepared) (*Encoding, error) {
+	k, levels := 0, 0
 	if job.Problem.Objective == model.MinError {
 		k = job.Problem.MaxDepth
 		if decomposes(job) {
-			// The largest MILP a decomposed solve builds: a subtree below
-			// the enumerated levels, at most over every row.
-			k -= min(job.Options.Int("decompose"), k-1)
+			levels = min(job.Options.Int("decompose"), k-1)
+			k -= levels
 		}
 	}
 	o := options(job, pr, k)
 	o.Benders = job.Options.String("formulation") == "benders"
 	o.Tight = job.Options.Bool("tight")
-	e, err := Plan(context.Background(), pr.view, o)
+	e, err := Plan(ctx, pr.view, o)
+	if errors.Is(err, ErrInput) && levels > 0 {
+		return nil, backend.Invalidf("the subtree MILPs of depth %d below the %d enumerated levels of a depth-%d tree: %w", k, levels, job.Problem.MaxDepth, err)
+	}
 	if errors.Is(err, ErrInput) {
-		return backend.Size{}, backend.Invalid(err)
+		return nil, backend.Invalid(err)
 	}
-	if err != nil {
-		return backend.Size{}, err
-	}
-	return e.Size(true), nil
+	return e, err
 }
