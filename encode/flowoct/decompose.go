@@ -468,15 +468,10 @@ func graph(d *model.Dataset, v *model.BinaryView, t *dnode) *model.Graph {
 	return b.Graph(walk(t))
 }
 
-// decomposable reports whether the job's error objective is solved by
-// the decomposition: asked for (decompose > 0), the flow formulation on
-// in-process HiGHS, and no node limit (which couples the two sides).
-func (s *search) decomposable() bool {
-	return decomposes(s.job)
-}
-
-// decomposes is decomposable for a job, whose milp-solver option names
-// its solver.
+// decomposes reports whether the job's error objective is solved by the
+// decomposition: asked for (decompose > 0), the flow formulation on
+// in-process HiGHS (the milp-solver option), and no node limit (which
+// couples the two sides).
 func decomposes(job *backend.Job) bool {
 	solver, err := milpjob.NewSolver(job)
 	return err == nil && job.Options.Int("decompose") > 0 && job.Options.String("formulation") == "flow" &&

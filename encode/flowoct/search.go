@@ -168,7 +168,7 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	if res, ok := oneLeaf(s.job); ok {
 		return res, nil
 	}
-	if s.decomposable() {
+	if decomposes(s.job) {
 		return s.decomposed(ctx)
 	}
 	r, err := s.solve(ctx, s.job.Problem.MaxDepth, true)

@@ -368,7 +368,7 @@ func (e *Encoding) groupTests(groups [][]int) [][]uint8 {
 // point; and, for the LP, err + c·N ≥ min_N (G(N) + c·N) with c the node
 // cost. err is the cost expression errIdx·errVal. floor is the
 // identical-row floor, the bound where neither search finished.
-func (e *Encoding) addCountCut(ctx context.Context, errIdx []int, errVal []float64, floor float64) {
+func (e *Encoding) addCountCut(ctx context.Context, v *groupView, errIdx []int, errVal []float64, floor float64) {
 	V := e.nInt
 	if V <= 1 || e.Opts.Multivariate {
 		return
@@ -390,11 +390,10 @@ func (e *Encoding) addCountCut(ctx context.Context, errIdx []int, errVal []float
 		link = append(link, term{e.D[u], -1})
 	}
 	e.row("count_link", 0, 0, link...)
-	v := e.newGroupView()
 	if v == nil {
 		return
 	}
-	if e.diagram.finished && e.Opts.MaxActive == 0 && e.Opts.MinFlow == 0 && e.Opts.Fair == nil {
+	if e.diagram != nil && e.diagram.finished && e.Opts.MaxActive == 0 && e.Opts.MinFlow == 0 && e.Opts.Fair == nil {
 		// The diagram cut states the least objective of every diagram
 		// already; the floors by node count could only help a MILP whose
 		// side constraints the search does not know.

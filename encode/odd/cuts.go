@@ -92,11 +92,16 @@ func (e *Encoding) addErrorCuts(ctx context.Context) {
 	if floor > slack {
 		m.AddRow("cut_floor", floor-slack, milp.Inf, slices.Clone(idx), slices.Clone(val))
 	}
+	// One view of the row groups serves both searches.
+	var v *groupView
+	if diagram := e.Opts.DiagramCut && e.diagramSkeleton(); (diagram || e.Opts.CountCut) && !e.Opts.Multivariate && e.nInt > 1 {
+		v = e.newGroupView()
+	}
 	if e.Opts.DiagramCut {
-		e.addDiagramCut(ctx, idx, val)
+		e.addDiagramCut(ctx, v, idx, val)
 	}
 	if e.Opts.CountCut {
-		e.addCountCut(ctx, slices.Clone(idx), slices.Clone(val), floor)
+		e.addCountCut(ctx, v, slices.Clone(idx), slices.Clone(val), floor)
 	}
 	if e.Opts.Multivariate || stump <= floor+slack || e.nInt <= 1 {
 		return

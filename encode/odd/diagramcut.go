@@ -100,13 +100,19 @@ type dsNode struct {
 	classes [2]int
 }
 
+// diagramSkeleton reports whether the search handles the skeleton: a
+// diagram (not the tree special case) of depth 2 or 3.
+func (e *Encoding) diagramSkeleton() bool {
+	return len(e.layer) >= 2 && len(e.layer) <= 3 && !e.Opts.Tree
+}
+
 // newDiagramSearch prepares the search on the view v, or returns nil
 // when the skeleton or the options are not its kind.
 func (e *Encoding) newDiagramSearch(ctx context.Context, v *groupView) *diagramSearch {
-	D := len(e.layer)
-	if D < 2 || D > 3 || e.Opts.Multivariate || e.Opts.Tree || v == nil {
+	if !e.diagramSkeleton() || e.Opts.Multivariate || v == nil {
 		return nil
 	}
+	D := len(e.layer)
 	s := &diagramSearch{v: v, e: e, c: e.NodeCost(), w1: len(e.layer[1]), wl: len(e.layer[D-1]), depth: D, ctx: ctx, best: math.Inf(1)}
 	G := len(v.groups)
 	s.mark = make([]int32, G)
@@ -616,11 +622,7 @@ func (s *diagramSearch) layers() [][]*hNode {
 // but the root; err the cost expression errIdx·errVal), and keeps its
 // best diagram when its objective re-evaluated on the data is the
 // search's (foundIncumbent turns it into an incumbent of the whole MILP).
-func (e *Encoding) addDiagramCut(ctx context.Context, errIdx []int, errVal []float64) {
-	if len(e.layer) < 2 || len(e.layer) > 3 || e.Opts.Multivariate || e.Opts.Tree {
-		return
-	}
-	v := e.newGroupView()
+func (e *Encoding) addDiagramCut(ctx context.Context, v *groupView, errIdx []int, errVal []float64) {
 	s := e.newDiagramSearch(ctx, v)
 	if s == nil {
 		return
@@ -637,7 +639,7 @@ func (e *Encoding) addDiagramCut(ctx context.Context, errIdx []int, errVal []flo
 	}
 	start := time.Now()
 	bound, finished := s.run()
-	e.diagram = diagramStats{seconds: time.Since(start).Seconds(), bound: bound, finished: finished}
+	e.diagram = &diagramStats{seconds: time.Since(start).Seconds(), bound: bound, finished: finished}
 	if layers := s.layers(); layers != nil {
 		// The diagram is re-evaluated on the data; its point is made once
 		// the MILP is whole, and checked against it (side constraints
@@ -670,7 +672,7 @@ type diagramStats struct {
 // with its point in the whole MILP, or nil when there is none or the
 // point breaks a constraint of the MILP.
 func (e *Encoding) foundIncumbent() *Incumbent {
-	if e.diagram.found == nil {
+	if e.diagram == nil || e.diagram.found == nil {
 		return nil
 	}
 	inc := e.incumbent(e.diagram.found)

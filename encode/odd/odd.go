@@ -167,7 +167,7 @@ type Encoding struct {
 
 	succ [][]int // successors of u: internal node ids, then nInt+c for classes
 
-	diagram diagramStats // the diagram cut's search (Options.DiagramCut)
+	diagram *diagramStats // the diagram cut's search (nil: not run)
 }
 
 // Sides of a node.

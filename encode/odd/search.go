@@ -119,7 +119,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			}
 		}
 	}
-	if ds := e.diagram; ds.seconds > 0 {
+	if ds := e.diagram; ds != nil {
 		stats["diagram_search_seconds"] = ds.seconds
 		stats["diagram_search_bound"] = ds.bound
 		stats["diagram_search_finished"] = ds.finished
