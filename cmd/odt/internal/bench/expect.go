@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/odtkit/odtkit/model"
 )
 
 // The verdicts of a run against an expected optimum.
@@ -41,8 +43,9 @@ type expectKey struct {
 // whose columns are found by name: dataset (a data file's name without
 // folder and extension), depth (a whole number, or - for none), optimum
 // and, optionally, objective (error, min-depth, min-size or diagram;
-// error when absent or empty). Other columns are ignored. A row whose
-// optimum is -, ? or empty states nothing. Errors name the file, line
+// error when absent or empty; another name is an error). Other columns are ignored. A row whose
+// optimum is -, ? or empty states nothing; a negative optimum is an
+// error (no objective is below 0). Errors name the file, line
 // and column.
 func ReadExpectations(path string) (*Expectations, error) {
 	f, err := os.Open(path)
@@ -100,6 +103,9 @@ func ReadExpectations(path string) (*Expectations, error) {
 		if err != nil || math.IsNaN(value) || math.IsInf(value, 0) {
 			return nil, fmt.Errorf("%s:%d: optimum %q is not a finite number", path, line, opt)
 		}
+		if value < 0 {
+			return nil, fmt.Errorf("%s:%d: optimum %q is negative: every objective (errors, depth, size, the diagram objective) is at least 0", path, line, opt)
+		}
 		name, _ := get("dataset")
 		if name == "" {
 			return nil, fmt.Errorf("%s:%d: empty dataset", path, line)
@@ -114,8 +120,12 @@ func ReadExpectations(path string) (*Expectations, error) {
 			depth = d
 		}
 		obj, _ := get("objective")
-		if obj == "" {
-			obj = "error"
+		switch model.Objective(obj) {
+		case "":
+			obj = string(model.MinError)
+		case model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+		default:
+			return nil, fmt.Errorf("%s:%d: unknown objective %q (want %s, %s, %s or %s; empty for error)", path, line, obj, model.MinError, model.MinDepth, model.MinSize, model.DiagramError)
 		}
 		k := expectKey{name, depth, obj}
 		if old, ok := ex.optima[k]; ok && old != value {

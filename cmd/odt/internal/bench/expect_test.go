@@ -49,6 +49,10 @@ func TestReadExpectations(t *testing.T) {
 		{"dataset\tdepth\toptimum\nvote 2 3\n", "bad.tsv:2: 1 fields"},
 		{"dataset\tdepth\toptimum\nvote\t2\t3\nvote\t2\t4\n", "bad.tsv:3: vote depth 2 error: optimum 4, but an earlier line says 3"},
 		{"dataset\tdepth\toptimum\tDataset\nvote\t2\t3\tx\n", "column \"dataset\" appears twice"},
+		{"dataset\tdepth\toptimum\tobjective\nvote\t2\t3\tbogus\n", "bad.tsv:2: unknown objective \"bogus\""},
+		{"dataset\tdepth\toptimum\tobjective\nvote\t2\t3\tError\n", "bad.tsv:2: unknown objective \"Error\""},
+		{"dataset\tdepth\toptimum\nvote\t2\t-1\n", "bad.tsv:2: optimum \"-1\" is negative"},
+		{"dataset\tdepth\toptimum\nvote\t2\t-0.5\n", "bad.tsv:2: optimum \"-0.5\" is negative"},
 	} {
 		_, err := ReadExpectations(writeTemp(t, "bad.tsv", c.body))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
