@@ -176,6 +176,9 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 		return nil, fmt.Errorf("external MILP solver %q: %w", argv[0], err)
 	}
 	sol := &Solution{Status: sf.Status, SolverStatus: sf.SolverStatus, Bound: noBound(m.Sense), Seconds: time.Since(start).Seconds()}
+	if sf.Stray && m.CheckPoint(sf.X, 1e-5) != nil {
+		sf.X = nil // values listed under "no solution" that are none
+	}
 	if sf.X == nil {
 		if sf.Status == StatusOptimal || sf.Status == StatusFeasible {
 			return nil, fmt.Errorf("external MILP solver %q claims a solution (%s) but lists no values", argv[0], sf.SolverStatus)
@@ -188,6 +191,11 @@ func (e *External) Solve(ctx context.Context, m *Model, p Params) (*Solution, er
 	}
 	sol.X = sf.X
 	sol.Objective = m.Objective(sf.X)
+	if sol.Status != StatusOptimal {
+		// A point that checks is feasible, whatever the program called
+		// the problem: its "infeasible" is refuted, not believed.
+		sol.Status = StatusFeasible
+	}
 	if _, ok := ObjectiveReading(sf.Objective, sol.Objective, m.Offset); sf.HasObjective && !ok {
 		return nil, fmt.Errorf("external MILP solver %q states objective %v, but its point's objective is %v", argv[0], sf.Objective, sol.Objective)
 	}

@@ -29,7 +29,15 @@ type SolutionFile struct {
 	Objective    float64
 	HasObjective bool
 	// X holds one value per column of the model (nil without a solution).
+	// Under an infeasible status X is a point the file lists all the same
+	// (CPLEX, SCIP and HiGHS write one only when they found it): a
+	// point that checks refutes the solver's infeasibility.
 	X []float64
+	// Stray reports that X holds values the file lists under a status
+	// that says there is no solution (CBC's LP point after "no integer
+	// solution" or "Infeasible", GLPK's table of an empty or undefined
+	// MIP): a point of the model only if it checks, else no point at all.
+	Stray bool
 }
 
 // ErrSolution wraps every error of ReadSolution: the file is not a
@@ -49,13 +57,8 @@ var ErrSolution = errors.New("not a solution file of the model")
 // write level 1), a column missing is an error naming it. Errors name
 // the line.
 func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
+	lines, err := readLines(r, answerLimit(m))
+	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSolution, err)
 	}
 	sr := &solReader{m: m, lines: lines, byName: make(map[string]int, len(m.Columns))}
@@ -78,7 +81,6 @@ func ReadSolution(r io.Reader, m *Model) (*SolutionFile, error) {
 			break
 		}
 	}
-	var err error
 	switch {
 	case first == "Model status":
 		err = sr.highs()
@@ -124,10 +126,12 @@ func (sr *solReader) errf(line int, format string, a ...any) error {
 	return fmt.Errorf("%w: %s line %d: %s", ErrSolution, sr.sol.Format, line+1, fmt.Sprintf(format, a...))
 }
 
-// num reads a finite number.
+// num reads a finite decimal number (solvers print no other kind: a
+// hexadecimal float, digits with underscores, "inf" or "nan" are not
+// values of a point).
 func (sr *solReader) num(line int, s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || strings.Trim(s, "0123456789+-.eE") != "" {
 		return 0, sr.errf(line, "%q is not a finite number", s)
 	}
 	return v, nil
@@ -271,14 +275,22 @@ func (sr *solReader) highs() error {
 }
 
 // cbcStatus maps the first line of CBC's solution file to a status
-// ("" when it is not one).
+// ("" when it is not one). "(no integer solution - continuous used)"
+// marks a stop before any integer point: the values CBC lists are the
+// LP relaxation's, not a solution.
 func cbcStatus(line string) Status {
 	switch {
+	case strings.HasPrefix(line, "Stopped on") && strings.Contains(line, "(no integer solution"),
+		strings.HasPrefix(line, "Status unknown") && strings.Contains(line, "(no integer solution"):
+		return StatusNoSolution
+	case strings.HasPrefix(line, "Stopped on"), strings.HasPrefix(line, "Status unknown"):
+		// A limit with an integer point: feasible, no claim.
+		return StatusFeasible
 	case strings.HasPrefix(line, "Optimal - objective value"):
 		return StatusOptimal
 	case strings.HasPrefix(line, "Infeasible"), strings.HasPrefix(line, "Integer infeasible"):
 		return StatusInfeasible
-	case strings.HasPrefix(line, "Stopped on"), strings.HasPrefix(line, "Unbounded"):
+	case strings.HasPrefix(line, "Unbounded"):
 		return StatusNoSolution
 	}
 	return ""
@@ -308,6 +320,10 @@ func (sr *solReader) cbc() error {
 		if sr.sol.Status == StatusInfeasible {
 			break // CBC lists the infeasible LP point: no solution
 		}
+		if strings.HasPrefix(t, "**") && sr.sol.Status == StatusNoSolution {
+			sr.sol.X, sr.seen = nil, nil // an LP point CBC marks infeasible
+			break
+		}
 		if strings.HasPrefix(t, "**") {
 			return sr.errf(ln, "CBC marks a value as infeasible: %q", t)
 		}
@@ -326,10 +342,6 @@ func (sr *solReader) cbc() error {
 		if err := sr.set(ln, f[1], index, v); err != nil {
 			return err
 		}
-	}
-	if sr.sol.Status == StatusNoSolution && sr.sol.HasObjective {
-		// "Stopped on time - objective value ...": a feasible point.
-		sr.sol.Status = StatusFeasible
 	}
 	sr.keepX() // (CBC lists only the non-zeros)
 	return nil
@@ -402,8 +414,10 @@ func (sr *solReader) glpkRaw() error {
 	return nil
 }
 
-// keepX drops the values of a solution file whose status has no
-// solution, and requires them otherwise.
+// keepX completes the values of a format that lists only the non-zeros
+// under a status with a solution. Under a status without one, values
+// the file lists anyway (CBC's LP point, GLPK's table) are kept as
+// Stray: a point only if it checks.
 func (sr *solReader) keepX() {
 	switch sr.sol.Status {
 	case StatusOptimal, StatusFeasible:
@@ -411,7 +425,7 @@ func (sr *solReader) keepX() {
 			sr.sol.X = make([]float64, len(sr.m.Columns))
 		}
 	default:
-		sr.sol.X = nil
+		sr.sol.Stray = sr.sol.X != nil
 	}
 }
 
@@ -488,4 +502,59 @@ func (sr *solReader) glpkPrint() error {
 	}
 	sr.keepX()
 	return nil
+}
+
+// MaxAnswerLine is the longest line ReadSolution reads: no solver writes
+// a line near it (a column's name and value, a status), so a longer one
+// is not an answer, and reading on would hold it all in memory.
+const MaxAnswerLine = 1 << 20
+
+// answerLimit is the largest answer ReadSolution reads for m: 16 MiB and
+// 1 KiB per column and row of the model, well above what any solver
+// prints for it (lp_solve -S4, the most verbose, about 150 bytes per
+// column and row), so that a runaway file is refused within memory
+// proportional to the model.
+func answerLimit(m *Model) int64 {
+	return 16<<20 + 1024*int64(len(m.Columns)+len(m.Rows))
+}
+
+// readLines reads r as lines (without their line ends), refusing a line
+// longer than MaxAnswerLine and a text longer than limit bytes, each
+// naming the line where the reading stopped.
+func readLines(r io.Reader, limit int64) ([]string, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var lines []string
+	var total int64
+	var long []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		total += int64(len(chunk))
+		if total > limit {
+			return nil, fmt.Errorf("line %d: the answer passes %d MiB, more than a solver writes for a model of this size (is it the right file?)", len(lines)+1, limit>>20)
+		}
+		if err == bufio.ErrBufferFull {
+			if len(long)+len(chunk) > MaxAnswerLine {
+				return nil, fmt.Errorf("line %d is longer than %d KiB: not a solver's answer", len(lines)+1, MaxAnswerLine>>10)
+			}
+			long = append(long, chunk...)
+			continue
+		}
+		if len(long) > 0 {
+			chunk = append(long, chunk...)
+			long = long[:0]
+			if len(chunk) > MaxAnswerLine {
+				return nil, fmt.Errorf("line %d is longer than %d KiB: not a solver's answer", len(lines)+1, MaxAnswerLine>>10)
+			}
+		}
+		if len(chunk) > 0 || err == nil {
+			l := strings.TrimSuffix(strings.TrimSuffix(string(chunk), "\n"), "\r")
+			lines = append(lines, l)
+		}
+		if err == io.EOF {
+			return lines, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", len(lines)+1, err)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package milp
 
 import (
 	"encoding/xml"
+	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -9,11 +11,16 @@ import (
 // does not ask for itself but researchers bring back from an exported
 // MPS or LP file: Gurobi, SCIP, CPLEX, lp_solve and SYMPHONY.
 
-// nameValue reads a "name value ..." line of a column table.
-func (sr *solReader) nameValue(ln int, t string) error {
+// nameValue reads a "name value" line of a column table; extra, when
+// not nil, accepts what a format prints after the value (SCIP's
+// "(obj:c)"), and anything else after it is an error.
+func (sr *solReader) nameValue(ln int, t string, extra func(string) bool) error {
 	f := strings.Fields(t)
 	if len(f) < 2 {
 		return sr.errf(ln, "want \"name value\", got %q", t)
+	}
+	if len(f) > 2 && (extra == nil || !extra(strings.Join(f[2:], " "))) {
+		return sr.errf(ln, "want \"name value\", got %q (%q after the value)", t, strings.Join(f[2:], " "))
 	}
 	v, err := sr.num(ln, f[1])
 	if err != nil {
@@ -43,7 +50,7 @@ func (sr *solReader) gurobi() error {
 			}
 			continue
 		}
-		if err := sr.nameValue(ln, t); err != nil {
+		if err := sr.nameValue(ln, t, nil); err != nil {
 			return err
 		}
 	}
@@ -51,6 +58,18 @@ func (sr *solReader) gurobi() error {
 		return sr.errf(len(sr.lines), "no column values")
 	}
 	return sr.requireAll()
+}
+
+// scipObj accepts what SCIP prints after a value: the column's
+// objective contribution, "(obj:c)".
+func scipObj(s string) bool {
+	c, ok := strings.CutPrefix(s, "(obj:")
+	c, ok2 := strings.CutSuffix(c, ")")
+	if !ok || !ok2 {
+		return false
+	}
+	_, err := strconv.ParseFloat(c, 64)
+	return err == nil
 }
 
 // scipStatus maps SCIP's "solution status:" to a status.
@@ -94,17 +113,18 @@ func (sr *solReader) scip() error {
 			sr.sol.X = nil
 			return nil
 		default:
-			if sr.sol.Status == StatusInfeasible {
-				return sr.errf(ln, "status infeasible but a column value %q", t)
-			}
-			if err := sr.nameValue(ln, t); err != nil {
+			if err := sr.nameValue(ln, t, scipObj); err != nil {
 				return err
 			}
 		}
 	}
-	if sr.sol.Status == StatusNoSolution && sr.sol.HasObjective {
+	switch {
+	case sr.sol.Status == StatusNoSolution && sr.sol.HasObjective:
 		// A limit with a solution: feasible.
 		sr.sol.Status = StatusFeasible
+	case sr.sol.Status == StatusInfeasible && sr.sol.X != nil:
+		// Values under "infeasible": a point to check, not to drop.
+		return nil
 	}
 	sr.keepX() // (SCIP lists only the non-zeros by default)
 	return nil
@@ -128,15 +148,19 @@ type cplexXML struct {
 }
 
 // cplexStatus maps CPLEX's solution status code of a MIP to a status:
-// 101 is "integer optimal solution"; 102, optimal within the gap
-// tolerance, and the limits with a solution are feasible; 103 is
-// "integer infeasible".
+// 101 is "integer optimal solution"; 103 "integer infeasible"; the codes
+// of a stop without an integer solution (a limit, a failure or an abort
+// "…, no integer solution", unbounded) have none; the rest — 102,
+// optimal within the gap tolerance, and the limits, failures and aborts
+// with a solution — are feasible, no claim.
 func cplexStatus(code string) Status {
 	switch code {
 	case "101":
 		return StatusOptimal
 	case "103":
 		return StatusInfeasible
+	case "106", "108", "110", "112", "114", "117", "118", "119", "132":
+		return StatusNoSolution
 	}
 	return StatusFeasible
 }
@@ -151,6 +175,10 @@ func (sr *solReader) cplex() error {
 	sr.sol.Format = "cplex"
 	var doc cplexXML
 	if err := xml.Unmarshal([]byte(strings.Join(sr.lines, "\n")), &doc); err != nil {
+		var se *xml.SyntaxError
+		if errors.As(err, &se) && se.Line >= 1 && se.Line <= len(sr.lines) && se.Msg != "unexpected EOF" {
+			return sr.errf(se.Line-1, "not a CPLEX XML solution: %s", se.Msg)
+		}
 		return sr.errf(len(sr.lines), "not a CPLEX XML solution: %v", err)
 	}
 	h := doc.Header
@@ -167,9 +195,13 @@ func (sr *solReader) cplex() error {
 			return err
 		}
 	}
-	if sr.sol.Status == StatusInfeasible {
+	if sr.sol.Status != StatusOptimal && sr.sol.Status != StatusFeasible && len(doc.Variables) == 0 {
 		return nil
 	}
+	// Values under a status without a solution are a point to check:
+	// under "infeasible" CPLEX's word against its own point, under a
+	// stop without one (not a file CPLEX writes) a point only if it checks.
+	sr.sol.Stray = sr.sol.Status == StatusNoSolution
 	switch h.WriteLevel {
 	case "", "1", "3":
 	case "2", "4":
@@ -199,13 +231,29 @@ func (sr *solReader) cplex() error {
 	return nil
 }
 
+// lpSolveVerdicts are the lines lp_solve prints for how its solve
+// ended, other than an optimum (which it prints no line for), and what
+// each says: a point follows only the first three.
+var lpSolveVerdicts = map[string]Status{
+	"Suboptimal solution": StatusFeasible, // a limit (-timeout, -f, -o, -b) stopped the search
+	"Presolved solution":  StatusFeasible, // lp_solve's presolve ended the solve; read without a claim
+	"The model is sub-optimal. Only a faster solution was found.": StatusFeasible,
+	"This problem is infeasible":                                  StatusInfeasible,
+	"This problem is unbounded":                                   StatusNoSolution,
+	"Timeout":                                                     StatusNoSolution,
+	"User aborted":                                                StatusNoSolution,
+	"Out of memory":                                               StatusNoSolution,
+	"The B&B routine failed":                                      StatusNoSolution,
+	"lp_solve failed":                                             StatusNoSolution,
+}
+
 // lpSolveStart is the line of lp_solve's printed answer that starts it
 // (-1 when the text is not lp_solve's): its objective line or its
-// verdict that there is no solution.
+// verdict on how the solve ended.
 func (sr *solReader) lpSolveStart() int {
 	for ln, l := range sr.lines {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "Value of objective function:") || t == "This problem is infeasible" || t == "This problem is unbounded" {
+		if _, ok := lpSolveVerdicts[t]; ok || strings.HasPrefix(t, "Value of objective function:") {
 			return ln
 		}
 	}
@@ -217,29 +265,33 @@ func (sr *solReader) lpSolveStart() int {
 // under "Actual values of the variables:" one "name value" line per
 // column, every column (printing only the non-zeros is an option of
 // lp_solve's -print_sol, whose output this reader refuses as cut short).
-// lp_solve stops with "This problem is infeasible" or "This problem is
-// unbounded" when it has no solution. An answer after a time limit
-// says "The model is sub-optimal": feasible. A run that printed every
-// improved solution (-i) is read at its last one. lp_solve reads an MPS
-// objective constant with the opposite sign of HiGHS's; the objective
-// check allows for it.
+// lp_solve prints no line before an optimum, "Suboptimal solution"
+// before a point found when a limit (-timeout, a break option) stopped
+// the search, and one line instead of a point when it has none ("This
+// problem is infeasible", "Timeout", ...: lpSolveVerdicts). A run that
+// printed every improved solution (-i) is read at its last one. lp_solve
+// reads an MPS objective constant with the opposite sign of HiGHS's; the
+// objective check allows for it.
 func (sr *solReader) lpSolve() error {
 	sr.sol.Format = "lp_solve"
 	start := sr.lpSolveStart()
 	sr.sol.Status = StatusOptimal
-	sr.sol.SolverStatus = "optimal"
+	sr.sol.SolverStatus = "optimal (no status line)"
 	inVars := false
 	for ln := 0; ln < len(sr.lines); ln++ {
 		t := strings.TrimSpace(sr.lines[ln])
+		if st, ok := lpSolveVerdicts[t]; ok {
+			if sr.sol.HasObjective && st != StatusFeasible {
+				return sr.errf(ln, "lp_solve's verdict %q after a printed solution", t)
+			}
+			sr.sol.Status, sr.sol.SolverStatus = st, t
+			if st != StatusFeasible {
+				sr.sol.X = nil
+				return nil
+			}
+			continue
+		}
 		switch {
-		case t == "This problem is infeasible":
-			sr.sol.Status, sr.sol.SolverStatus, sr.sol.X = StatusInfeasible, t, nil
-			return nil
-		case t == "This problem is unbounded":
-			sr.sol.Status, sr.sol.SolverStatus, sr.sol.X = StatusNoSolution, t, nil
-			return nil
-		case strings.HasPrefix(t, "The model is sub-optimal"):
-			sr.sol.Status, sr.sol.SolverStatus = StatusFeasible, t
 		case ln < start:
 		case strings.HasPrefix(t, "Value of objective function:"):
 			v := strings.TrimSpace(strings.TrimPrefix(t, "Value of objective function:"))
@@ -252,7 +304,7 @@ func (sr *solReader) lpSolve() error {
 		case t == "" || strings.HasPrefix(t, "Actual values of the constraints:") || strings.HasPrefix(t, "Dual value"):
 			inVars = false
 		case inVars:
-			if err := sr.nameValue(ln, t); err != nil {
+			if err := sr.nameValue(ln, t, nil); err != nil {
 				return err
 			}
 		}
@@ -343,7 +395,7 @@ func (sr *solReader) symphony() error {
 		case strings.HasPrefix(t, "*") || strings.HasPrefix(t, "==="):
 			inCols = false
 		default:
-			if err := sr.nameValue(ln, t); err != nil {
+			if err := sr.nameValue(ln, t, nil); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package milp
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -268,5 +269,108 @@ func TestReadSolutionLPSolveImproved(t *testing.T) {
 	sol, err := ReadSolution(strings.NewReader(first+solFiles["lp_solve"]), m)
 	if err != nil || sol.Objective != -8 || sol.X[1] != 4 || sol.Status != StatusOptimal {
 		t.Fatalf("%+v, %v; want the last block (y = 4, objective -8)", sol, err)
+	}
+}
+
+// lazyAnswer is an answer of n bytes made on demand: head, then fill
+// repeated; it counts the bytes read from it.
+type lazyAnswer struct {
+	head, fill string
+	n, read    int64
+}
+
+func (l *lazyAnswer) Read(p []byte) (int, error) {
+	if l.read >= l.n {
+		return 0, io.EOF
+	}
+	k := 0
+	for k < len(p) && l.read < l.n {
+		var c byte
+		if l.read < int64(len(l.head)) {
+			c = l.head[l.read]
+		} else {
+			c = l.fill[(l.read-int64(len(l.head)))%int64(len(l.fill))]
+		}
+		p[k] = c
+		k++
+		l.read++
+	}
+	return k, nil
+}
+
+// TestReadSolutionBounded: a 200 MB answer on one line, or of 200 MB of
+// XML comments, is refused after reading little more than the limit,
+// naming the line where reading stopped; a solver's status or value
+// line is never near the line limit.
+func TestReadSolutionBounded(t *testing.T) {
+	m := solModel()
+	const size = 200 << 20
+	for name, c := range map[string]struct {
+		a    *lazyAnswer
+		want string
+		most int64
+	}{
+		"one line":     {&lazyAnswer{head: "<?xml version=\"1.0\"?>\n<CPLEXSolution>", fill: "<x/>", n: size}, "line 2 is longer than 1024 KiB", 2 * MaxAnswerLine},
+		"xml comments": {&lazyAnswer{head: "<?xml version=\"1.0\"?>\n", fill: "<!-- a comment of a line -->\n", n: size}, "passes 16 MiB", answerLimit(m) + 1<<17},
+		"cbc values":   {&lazyAnswer{head: "Optimal - objective value -8\n", fill: "      1 y   4   -2\n", n: size}, "passes 16 MiB", answerLimit(m) + 1<<17},
+	} {
+		_, err := ReadSolution(c.a, m)
+		if !errors.Is(err, ErrSolution) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an ErrSolution naming %q", name, err, c.want)
+		}
+		if c.a.read > c.most {
+			t.Errorf("%s: read %d bytes before refusing, want at most %d", name, c.a.read, c.most)
+		}
+	}
+}
+
+// TestReadSolutionStatusLines: what each solver's status line says, a
+// limit or a stop never read as an optimum; values listed under a status
+// without a solution are kept only as a point to check.
+func TestReadSolutionStatusLines(t *testing.T) {
+	m := solModel()
+	lpVals := "\nValue of objective function: -8\n\nActual values of the variables:\nx 0\ny 4\na_very_long_column_name 0\n"
+	for name, c := range map[string]struct {
+		text        string
+		want        Status
+		point, stry bool
+	}{
+		"lp_solve optimum":       {lpVals, StatusOptimal, true, false},
+		"lp_solve suboptimal":    {"Suboptimal solution\n" + lpVals, StatusFeasible, true, false},
+		"lp_solve presolved":     {"Presolved solution\n" + lpVals, StatusFeasible, true, false},
+		"lp_solve timeout":       {"\nTimeout\n", StatusNoSolution, false, false},
+		"lp_solve user aborted":  {"\nUser aborted\n", StatusNoSolution, false, false},
+		"lp_solve unbounded":     {"\nThis problem is unbounded\n", StatusNoSolution, false, false},
+		"cbc stopped":            {"Stopped on time - objective value -8.00000000\n      1 y                        4                      -2\n", StatusFeasible, true, false},
+		"cbc stopped iterations": {"Stopped on iterations - objective value -8.00000000\n      1 y                        4                      -2\n", StatusFeasible, true, false},
+		"cbc no integer":         {"Stopped on time (no integer solution - continuous used) - objective value -8.50000000\n      1 y                      4.5                      -2\n", StatusNoSolution, true, true},
+		"cbc infeasible":         {"Integer infeasible - objective value -8.00000000\n      1 y                        4                      -2\n", StatusInfeasible, false, false},
+		"cplex 107":              {"<?xml version=\"1.0\"?>\n<CPLEXSolution><header solutionStatusValue=\"107\"/><variables><variable name=\"x\" value=\"0\"/><variable name=\"y\" value=\"4\"/><variable name=\"a_very_long_column_name\" value=\"0\"/></variables></CPLEXSolution>\n", StatusFeasible, true, false},
+		"cplex 103 with a point": {"<?xml version=\"1.0\"?>\n<CPLEXSolution><header solutionStatusValue=\"103\"/><variables><variable name=\"x\" value=\"0\"/><variable name=\"y\" value=\"4\"/><variable name=\"a_very_long_column_name\" value=\"0\"/></variables></CPLEXSolution>\n", StatusInfeasible, true, false},
+		"scip infeasible point":  {"solution status: infeasible\nobjective value: -8\ny 4 (obj:-8)\n", StatusInfeasible, true, false},
+		"highs infeasible point": {strings.Replace(solFiles["highs"], "Optimal", "Infeasible", 1), StatusInfeasible, true, false},
+	} {
+		sol, err := ReadSolution(strings.NewReader(c.text), m)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if sol.Status != c.want || (sol.X != nil) != c.point || sol.Stray != c.stry {
+			t.Errorf("%s: status %s, point %v, stray %v; want %s, %v, %v", name, sol.Status, sol.X != nil, sol.Stray, c.want, c.point, c.stry)
+		}
+	}
+	for name, c := range map[string]struct{ text, want string }{
+		"gurobi junk":    {strings.Replace(solFiles["gurobi"], "y 4", "y 4 junk", 1), `("junk" after the value)`},
+		"gurobi hex":     {strings.Replace(solFiles["gurobi"], "y 4", "y 0x1p2", 1), `"0x1p2" is not a finite number`},
+		"gurobi under":   {strings.Replace(solFiles["gurobi"], "y 4", "y 0x_4p0", 1), `"0x_4p0" is not a finite number`},
+		"scip bad extra": {strings.Replace(solFiles["scip"], "y   ", "y 4 (obj:x) ", 1), "after the value"},
+		"lp_solve after": {lpVals + "\nTimeout\n", `verdict "Timeout" after a printed solution`},
+		"symphony junk":  {strings.Replace(solFiles["symphony"], "4.0000000000\n", "4.0000000000 5\n", 1), "after the value"},
+		"cplex laughs":   {"<?xml version=\"1.0\"?>\n<!DOCTYPE l [<!ENTITY a \"aa\">]>\n<CPLEXSolution><header solutionStatusValue=\"101\" objectiveValue=\"&a;\"/></CPLEXSolution>\n", "cplex line 3: not a CPLEX XML solution: invalid character entity &a;"},
+	} {
+		_, err := ReadSolution(strings.NewReader(c.text), m)
+		if !errors.Is(err, ErrSolution) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an ErrSolution naming %q", name, err, c.want)
+		}
 	}
 }

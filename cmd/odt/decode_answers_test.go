@@ -98,6 +98,12 @@ func TestDecodeAnswerSamplesRefused(t *testing.T) {
 		{"z3-cut.txt", halfLines(z3), satodtD1, "cut short"},
 		{"z3-to-milp.txt", z3, flowoctD1, "unknown format (want the output of highs, cbc, glpsol, gurobi, scip, cplex, lp_solve or symphony)"},
 		{"lp_solve-to-sat.txt", lpSolve, satodtD1, "no status line"},
+		{"gurobi-junk.sol", strings.Replace(gurobi, "b_0_33 1\n", "b_0_33 1 junk\n", 1), flowoctD1, `("junk" after the value)`},
+		{"gurobi-hex.sol", strings.Replace(gurobi, "b_0_33 1\n", "b_0_33 0x1p0\n", 1), flowoctD1, `"0x1p0" is not a finite number`},
+		{"gurobi-inf.sol", strings.Replace(gurobi, "b_0_33 1\n", "b_0_33 Inf\n", 1), flowoctD1, `"Inf" is not a finite number`},
+		{"lp_solve-verdict.txt", lpSolve + "\nTimeout\n", flowoctD1, `lp_solve's verdict "Timeout" after a printed solution`},
+		{"cplex-laughs.xml", billionLaughs, flowoctD1, "not a solution file of the model: cplex line 13: not a CPLEX XML solution: invalid character entity &lol9;"},
+		{"cplex-oneline.xml", "<?xml version=\"1.0\"?>\n<CPLEXSolution><header " + strings.Repeat("x=\"1\" ", 200_000) + "/></CPLEXSolution>\n", flowoctD1, "line 2 is longer than 1024 KiB"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, c.name)
@@ -159,3 +165,21 @@ func TestMILPRoundTripDL85(t *testing.T) {
 func halfLines(text string) string {
 	return text[:strings.LastIndex(text[:len(text)/2], "\n")+1]
 }
+
+// billionLaughs is a CPLEX-looking answer whose header's attribute is an
+// entity that would expand a thousand million times.
+const billionLaughs = `<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<CPLEXSolution version="1.2"><header solutionStatusValue="101" objectiveValue="&lol9;"/>
+</CPLEXSolution>
+`

@@ -109,5 +109,19 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, err
 	}
-	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem)
+	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem, e.witness)
+}
+
+// witness is a point of the MILP known without a solver: the greedy
+// tree's (pruned in the general form), nil when it is not one (the
+// min-depth and min-size MILPs ask for no error, which it may make).
+func (e *Encoding) witness() []float64 {
+	t := e.Greedy()
+	if e.Opts.general() {
+		t = e.Prune(t)
+	}
+	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
+		return x
+	}
+	return nil
 }

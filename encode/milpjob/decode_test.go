@@ -52,7 +52,7 @@ func TestDecodeClaims(t *testing.T) {
 		"lp_solve-style opposite sign":  {highs("Optimal", "-1"), "constant read with the opposite sign"},
 		"highs stopped at a time limit": {highs("Time limit reached", "3"), "constant included"},
 	} {
-		res, err := Decode(strings.NewReader(c.file), m, leaf, d, p)
+		res, err := Decode(strings.NewReader(c.file), m, leaf, d, p, nil)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -75,17 +75,17 @@ func TestDecodeClaims(t *testing.T) {
 		"cbc":   "Optimal - objective value 1.00000000\n      1 b                      1                       0\n",
 		"glpk":  glpk("1"),
 	} {
-		res, err := Decode(strings.NewReader(file), m, leaf, d, p)
+		res, err := Decode(strings.NewReader(file), m, leaf, d, p, nil)
 		if err != nil || res.ClaimedBound == nil || *res.ClaimedBound != 1 || res.Optimal || res.Status != model.StatusFeasible || !strings.Contains(res.ClaimedBy, "the solver's answer") {
 			t.Errorf("%s: %+v, %v", name, res, err)
 		}
 	}
 	m.Offset = 2
-	res, err := Decode(strings.NewReader(highs("Optimal", "-614")), m, leaf, d, p)
+	res, err := Decode(strings.NewReader(highs("Optimal", "-614")), m, leaf, d, p, nil)
 	if err == nil || !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), "-614") || !strings.Contains(err.Error(), "objective is 3") {
 		t.Errorf("a stated objective that is no reading of the point's: %+v, %v", res, err)
 	}
-	res, err = Decode(strings.NewReader("Model status\nInfeasible\n"), m, leaf, d, p)
+	res, err = Decode(strings.NewReader("Model status\nInfeasible\n"), m, leaf, d, p, nil)
 	if err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
 		t.Errorf("a claimed infeasibility: %+v, %v", res, err)
 	}
@@ -111,18 +111,18 @@ func TestDecodeLPSolve(t *testing.T) {
 		return "\nValue of objective function: " + obj + "\n\nActual values of the variables:\na                               0\nb                               1\n\n" +
 			"Actual values of the constraints:\ncover                           1\n\nDual value\ncover 1\n"
 	}
-	res, err := Decode(strings.NewReader(out("-1.00000000")), m, leaf, d, model.Problem{MaxDepth: 1})
+	res, err := Decode(strings.NewReader(out("-1.00000000")), m, leaf, d, model.Problem{MaxDepth: 1}, nil)
 	if err != nil || res.Stats["solution_format"] != "lp_solve" || res.Stats["solver_objective_reading"] != "constant read with the opposite sign" || res.Stats["milp_objective"] != 3.0 {
 		t.Errorf("lp_solve's answer: %+v, %v", res, err)
 	}
-	if _, err := Decode(strings.NewReader(out("-614")), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), "states objective -614, but its point's objective is 3") {
+	if _, err := Decode(strings.NewReader(out("-614")), m, leaf, d, model.Problem{MaxDepth: 1}, nil); err == nil || !strings.Contains(err.Error(), "states objective -614, but its point's objective is 3") {
 		t.Errorf("a disagreeing objective: %v", err)
 	}
 	cut := "\nValue of objective function: -1\n\nActual values of the variables:\na                               0\n"
-	if _, err := Decode(strings.NewReader(cut), m, leaf, d, model.Problem{MaxDepth: 1}); err == nil || !strings.Contains(err.Error(), `no value for column "b"`) {
+	if _, err := Decode(strings.NewReader(cut), m, leaf, d, model.Problem{MaxDepth: 1}, nil); err == nil || !strings.Contains(err.Error(), `no value for column "b"`) {
 		t.Errorf("an answer cut short: %v", err)
 	}
-	if res, err := Decode(strings.NewReader("\nThis problem is infeasible\n"), m, leaf, d, model.Problem{MaxDepth: 1}); err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
+	if res, err := Decode(strings.NewReader("\nThis problem is infeasible\n"), m, leaf, d, model.Problem{MaxDepth: 1}, nil); err != nil || res.Status != model.StatusInfeasible || res.ClaimedBy == "" {
 		t.Errorf("a claimed infeasibility: %+v, %v", res, err)
 	}
 	if _, err := exec.LookPath("lp_solve"); err != nil {
@@ -141,7 +141,7 @@ func TestDecodeLPSolve(t *testing.T) {
 	if err != nil {
 		t.Fatalf("lp_solve: %v\n%s", err, text)
 	}
-	res, err = Decode(strings.NewReader(string(text)), m, leaf, d, model.Problem{MaxDepth: 1})
+	res, err = Decode(strings.NewReader(string(text)), m, leaf, d, model.Problem{MaxDepth: 1}, nil)
 	if err != nil || res.Stats["milp_objective"] != 3.0 || res.Stats["solver_objective_reading"] == nil {
 		t.Errorf("lp_solve's own answer: %+v, %v\n%s", res, err, text)
 	}

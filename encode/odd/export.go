@@ -194,5 +194,13 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader, tree bool) (*mod
 	if err != nil {
 		return nil, err
 	}
-	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem)
+	witness := func() []float64 {
+		// The construction heuristic's diagram, when it satisfies the
+		// whole MILP (side constraints included).
+		if inc := e.Heuristic(ctx, 4, uint64(job.Seed)); inc != nil && e.Model.CheckPoint(inc.X, 1e-9) == nil {
+			return inc.X
+		}
+		return nil
+	}
+	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem, witness)
 }

@@ -28,6 +28,10 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	}
 	res, err := answerResult(job, p, f, costs, a)
 	if err != nil {
+		if a.Status == sat.OptUnsatisfiable {
+			// A wrong claim, not a malformed file: the solver failed.
+			return nil, backend.Answer(err)
+		}
 		return nil, backend.Answer(backend.Invalid(err)) // the answer file is the bad input
 	}
 	return res, nil

@@ -1,0 +1,2 @@
+solution status: infeasible
+no solution available

@@ -1,0 +1,2 @@
+solution status: time limit reached
+no solution available
