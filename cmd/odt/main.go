@@ -49,6 +49,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/model"
@@ -119,7 +120,9 @@ const exitCodesHelp = `Exit codes of odt:
        tables record each run's fate), and when an interrupt ended the
        grid early (the tables cover the runs done).
   1    runtime failure: the work could not be done (a solver failed, the
-       output could not be written, an internal error), or bench found
+       output could not be written - a result is then printed to stdout
+       instead, and bench stops keeping the runs written - an internal
+       error), or bench found
        backends whose proven optima disagree (CROSS-CHECK ERROR), or a
        proof did not check (solve --certify, certify: the message names
        the file, line and clause of the step).
@@ -222,15 +225,40 @@ func exitCode(err error) int {
 	var ie *inputError
 	var de *model.DataError
 	var pe *fs.PathError
+	var of *outputFailure
 	switch {
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
+	case errors.As(err, &of), isIOFailure(err):
+		// A result or a file that could not be written: the work was
+		// valid, writing it failed.
+		return exitFailure
 	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &de), errors.As(err, &pe):
 		return exitUsage
 	case errors.Is(err, odtkit.ErrInvalid):
 		return exitUsage
 	}
 	return exitFailure
+}
+
+// isIOFailure reports a failure to write (a full disk or quota, a file
+// too large, an I/O error, a read-only file system met after the work
+// started): runtime failures, not bad input, whatever path they name.
+func isIOFailure(err error) bool {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && (pe.Op == "write" || pe.Op == "close" || pe.Op == "sync") {
+		return true
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) && le.Op == "rename" {
+		return true
+	}
+	for _, no := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EFBIG, syscall.EIO} {
+		if errors.Is(err, no) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneLine folds a multi-line message into one line.

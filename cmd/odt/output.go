@@ -120,6 +120,10 @@ func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
 // content. A write error discards the temporary file and leaves an
 // existing file as it was. Output to stdout is buffered, so that an error
 // while printing prints nothing (streaming: see commitStream).
+//
+// A result that cannot be written to its file (a full disk, a rename
+// refused) is not lost: it is printed to stdout instead, and the error
+// (an outputFailure, exit 1) says so.
 func (o *outFile) commit(write func(w io.Writer) error) error {
 	if o.path == "" {
 		var buf bytes.Buffer
@@ -129,8 +133,34 @@ func (o *outFile) commit(write func(w io.Writer) error) error {
 		_, err := o.stdout.Write(buf.Bytes())
 		return err
 	}
-	return o.commitStream(write)
+	err := o.commitStream(write)
+	var of *outputFailure
+	if !errors.As(err, &of) {
+		return err // the result itself failed, or the output was discarded
+	}
+	var buf bytes.Buffer
+	if werr := write(&buf); werr != nil {
+		return err
+	}
+	if _, werr := o.stdout.Write(buf.Bytes()); werr != nil {
+		return fmt.Errorf("%w; printing it to stdout failed too: %w", err, werr)
+	}
+	return fmt.Errorf("%w; the result is printed to stdout instead", err)
 }
+
+// outputFailure is an error writing a result that was made: a runtime
+// failure (exit 1: a full disk, a rename refused), not bad input, though
+// it wraps the *fs.PathError of the write.
+type outputFailure struct {
+	path string
+	err  error
+}
+
+func (e *outputFailure) Error() string {
+	return fmt.Sprintf("cannot write the result to %s: %v", e.path, e.err)
+}
+
+func (e *outputFailure) Unwrap() error { return e.err }
 
 // commitStream is commit without buffering stdout (a formulation may be
 // gigabytes).
@@ -145,13 +175,14 @@ func (o *outFile) commitStream(write func(w io.Writer) error) error {
 	case o.direct:
 		f, err := os.OpenFile(o.path, os.O_WRONLY, 0)
 		if err != nil {
-			return err
+			return &outputFailure{o.path, err}
 		}
-		err = write(f)
+		fw := &failWriter{w: f}
+		err = write(fw)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return err
+		return fw.classify(o.path, err)
 	}
 	o.mu.Lock()
 	f := o.tmp
@@ -159,13 +190,14 @@ func (o *outFile) commitStream(write func(w io.Writer) error) error {
 	if f == nil {
 		return fmt.Errorf("%s: the output was discarded", o.path)
 	}
-	bw := bufio.NewWriterSize(f, 1<<16)
+	fw := &failWriter{w: f}
+	bw := bufio.NewWriterSize(fw, 1<<16)
 	err := write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = &outputFailure{o.path, cerr}
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -173,13 +205,41 @@ func (o *outFile) commitStream(write func(w io.Writer) error) error {
 		return fmt.Errorf("%s: the output was discarded", o.path)
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), o.path)
+		if rerr := os.Rename(f.Name(), o.path); rerr != nil {
+			err = &outputFailure{o.path, rerr}
+		}
 	}
 	if err != nil {
 		os.Remove(f.Name())
 	}
 	o.tmp = nil
-	return err
+	return fw.classify(o.path, err)
+}
+
+// failWriter remembers the first error of the file it writes to, so
+// that an error of the write function can be told apart from a failure
+// of the file (which is an outputFailure).
+type failWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (fw *failWriter) Write(p []byte) (int, error) {
+	n, err := fw.w.Write(p)
+	if err != nil && fw.err == nil {
+		fw.err = err
+	}
+	return n, err
+}
+
+// classify turns err into an outputFailure when the file's own write
+// failed (whatever the write function made of it).
+func (fw *failWriter) classify(path string, err error) error {
+	var of *outputFailure
+	if err == nil || errors.As(err, &of) || fw.err == nil {
+		return err
+	}
+	return &outputFailure{path, fw.err}
 }
 
 // discard removes the temporary file, if any is left; it may be called

@@ -154,8 +154,12 @@ func runSolve(e env, args []string) error {
 		res.Stats = map[string]any{}
 	}
 	res.Stats["read_seconds"] = readSeconds
+	// A failure after the search keeps its result: the result is written
+	// (its "certified" says what the proof did), then the failure is the
+	// exit code.
+	var after error
 	if isSet(c, "certify") && res.Optimal && !res.Certified {
-		return fmt.Errorf("--certify: the optimum of %s is not certified", res.Backend)
+		after = fmt.Errorf("--certify: the optimum of %s is not certified (the result is written, certified false)", res.Backend)
 	}
 	found := "objective " + fmtNum(res.Objective)
 	if res.Model == nil {
@@ -163,7 +167,13 @@ func runSolve(e env, args []string) error {
 	}
 	prog.printf("done: backend %s, status %s, %s, lower bound %s, %.3fs",
 		res.Backend, res.Status, found, fmtNum(res.LowerBound), res.Seconds)
-	return dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) })
+	if err := dest.commit(func(w io.Writer) error { return printResult(w, format, res, data) }); err != nil {
+		if after != nil {
+			return fmt.Errorf("%w; %w", after, err)
+		}
+		return err
+	}
+	return after
 }
 
 // stoppedBeforeSolve reports a run whose time limit or interrupt came
