@@ -181,6 +181,7 @@ func runBench(e env, args []string) error {
 		cells[i] = cl
 	}
 	cells = bench.WithThreads(pl.depthless(cells), threads)
+	bench.LabelCells(cells) // the whole grid, so that every shard names a file alike
 	if shard != "" {
 		i, n, err := bench.ParseShard(shard)
 		if err != nil {

@@ -150,9 +150,10 @@ func (p *protocolFlags) describe(repeat int) string {
 	return s
 }
 
-// splitPath is where the split of a dataset and seed is written.
-func splitPath(dir, dataset string, seed int64) string {
-	return filepath.Join(dir, "splits", fmt.Sprintf("%s-seed%d.json", bench.DatasetName(dataset), seed))
+// splitPath is where the split of a dataset (by its label, see
+// bench.Labels) and seed is written.
+func splitPath(dir, label string, seed int64) string {
+	return filepath.Join(dir, "splits", fmt.Sprintf("%s-seed%d.json", strings.ReplaceAll(label, "/", "-"), seed))
 }
 
 // writeSplits writes the split file of every dataset and seed the cells
@@ -167,11 +168,11 @@ func (p *protocolFlags) writeSplits(cells []bench.Cell, dir string) error {
 	data := map[string]*model.Dataset{}
 	for i := range cells {
 		c := &cells[i]
-		if other, ok := names[c.Name()]; ok && other != c.Dataset {
-			return usagef("data files %s and %s have the same name; their split files would clash", other, c.Dataset)
+		c.Split = splitPath(dir, c.Name(), c.Seed)
+		if other, ok := names[c.Split]; ok && other != c.Dataset {
+			return usagef("data files %s and %s would have the same split file %s", other, c.Dataset, c.Split)
 		}
-		names[c.Name()] = c.Dataset
-		c.Split = splitPath(dir, c.Dataset, c.Seed)
+		names[c.Split] = c.Dataset
 		if written[c.Split] {
 			continue
 		}

@@ -333,3 +333,50 @@ func TestParseThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestLabels: a data file is labelled by the shortest end of its path
+// that no other file of the grid ends with; picture names made from any
+// two labels differ; a picture's title reads a label holding "/".
+func TestLabels(t *testing.T) {
+	for _, c := range []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{"data/vote.txt", "iris.csv"}, []string{"vote", "iris"}},
+		{[]string{"sa/d.csv", "sb/d.csv"}, []string{"sa/d", "sb/d"}},
+		{[]string{"/x/a/b/d.csv", "/x/c/b/d.csv", "/x/c/e.csv"}, []string{"a/b/d", "c/b/d", "e"}},
+		{[]string{"d.csv", "d.txt"}, []string{"d.csv", "d.txt"}},
+		{[]string{"a/d.csv", "d.csv"}, []string{"a/d", "d.csv"}},
+		{[]string{"./a/d.csv", "a/d.csv", "b/e.csv"}, []string{"d", "d", "e"}},
+		{[]string{"x ü.csv", "x ö.csv"}, []string{"x ü", "x ö"}},
+	} {
+		got := Labels(c.paths)
+		for i, p := range c.paths {
+			if got[p] != c.want[i] {
+				t.Errorf("Labels(%q)[%q] = %q, want %q", c.paths, p, got[p], c.want[i])
+			}
+		}
+	}
+	names := []string{"sa-d/d2", "sa/d/d2", "x ö/d2", "x ü/d2", "x_ü/d2", "x?ü/d2"}
+	files := uniqueNames(names)
+	seen := map[string]string{}
+	for _, n := range names {
+		if other, ok := seen[files[n]]; ok {
+			t.Errorf("%q and %q both make the file name %q", n, other, files[n])
+		}
+		seen[files[n]] = n
+	}
+	if files["x ö/d2"] != "x_ö-d2" {
+		t.Errorf("x ö/d2 makes %q, want x_ö-d2 (no hash where no name shares it)", files["x ö/d2"])
+	}
+	for name, want := range map[string]string{
+		"sa/d/d2":              "sa/d, depth 2",
+		"vote/d3":              "vote, depth 3",
+		"average/d-/min-depth": "average over datasets, no depth limit, min-depth",
+		"a/d1/d-":              "a/d1, no depth limit",
+	} {
+		if got := pictureTitle(name); got != want {
+			t.Errorf("pictureTitle(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

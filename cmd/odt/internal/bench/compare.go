@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -335,12 +336,17 @@ func scatterPlot(dir, a, b string, times map[string]map[string]float64, outcomes
 	return savePlot(p, dir, "scatter-"+fileSafe(a)+"-"+fileSafe(b), 5.5*vg.Inch, 5.5*vg.Inch, formats)
 }
 
-// fileSafe makes a series name usable in a file name ("dl85 t2" → "dl85_t2").
+// fileSafe makes a name usable in a file name: letters (any script),
+// digits, '-' and '.' are kept, anything else becomes '_' ("dl85 t2" →
+// "dl85_t2", "sa/d/d2" → "sa-d-d2": '/' becomes '-'). Two names may
+// share a safe form: see uniqueNames.
 func fileSafe(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+		case unicode.IsLetter(r), unicode.IsDigit(r), r == '-', r == '.':
 			return r
+		case r == '/':
+			return '-'
 		}
 		return '_'
 	}, s)

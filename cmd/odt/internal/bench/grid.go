@@ -5,6 +5,7 @@ package bench
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,6 +44,10 @@ type Cell struct {
 	Config        string   `json:"config,omitempty"`
 	Options       []string `json:"options,omitempty"`
 	ObjectiveName string   `json:"objective_name,omitempty"`
+	// Label names the data file in tables, pictures and file names: the
+	// shortest suffix of its path that tells it from the grid's other
+	// files (Labels); "" for its base name.
+	Label string `json:"label,omitempty"`
 }
 
 // NoDepth is the Depth of a cell whose solve is given no --depth: the
@@ -207,9 +212,87 @@ func ParseThreads(s string) ([]int, error) {
 	return ts, nil
 }
 
-// Name is the short dataset name used in tables and pictures (the file
-// name without folder and extension).
-func (c Cell) Name() string { return DatasetName(c.Dataset) }
+// Name is the short dataset name used in tables and pictures: the
+// cell's Label (see Labels), or without one the file name without folder
+// and extension.
+func (c Cell) Name() string {
+	if c.Label != "" {
+		return c.Label
+	}
+	return DatasetName(c.Dataset)
+}
+
+// Labels names each data file of paths by the shortest suffix of its
+// path that no other file of paths ends with, the extension left out:
+// "vote" alone, "sa/d" and "sb/d" for sa/d.csv and sb/d.csv, "d.csv" and
+// "d.txt" for two files that differ only in it. Paths that clean to the
+// same path are one file, with one label.
+func Labels(paths []string) map[string]string {
+	type file struct {
+		clean string
+		parts []string
+	}
+	var files []file
+	seen := map[string]bool{}
+	for _, p := range paths {
+		c := filepath.ToSlash(filepath.Clean(p))
+		if !seen[c] {
+			seen[c] = true
+			files = append(files, file{c, strings.Split(strings.TrimPrefix(c, "/"), "/")})
+		}
+	}
+	suffix := func(parts []string, k int) string {
+		s := slices.Clone(parts[len(parts)-min(k, len(parts)):])
+		last := s[len(s)-1]
+		s[len(s)-1] = strings.TrimSuffix(last, path.Ext(last))
+		return strings.Join(s, "/")
+	}
+	byClean := map[string]string{}
+	used := map[string]int{}
+	for i, f := range files {
+		label := f.clean
+		for k := 1; k <= len(f.parts); k++ {
+			l := suffix(f.parts, k)
+			clash := false
+			for j, o := range files {
+				if j != i && suffix(o.parts, k) == l {
+					clash = true
+					break
+				}
+			}
+			if !clash {
+				label = l
+				break
+			}
+		}
+		byClean[f.clean] = label
+		used[label]++
+	}
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		c := filepath.ToSlash(filepath.Clean(p))
+		if l := byClean[c]; used[l] == 1 {
+			out[p] = l
+		} else {
+			out[p] = c // (a suffix one file has and another's whole path is)
+		}
+	}
+	return out
+}
+
+// LabelCells sets every cell's Label from the data files of the cells
+// (see Labels); a grid is labelled whole, before it is sharded, so that
+// every shard names a file alike.
+func LabelCells(cells []Cell) {
+	paths := make([]string, len(cells))
+	for i, c := range cells {
+		paths[i] = c.Dataset
+	}
+	labels := Labels(paths)
+	for i := range cells {
+		cells[i].Label = labels[cells[i].Dataset]
+	}
+}
 
 // DatasetName strips folder and extension from a data file path.
 func DatasetName(path string) string {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"hash/fnv"
 	"image/color"
 	"math"
 	"sort"
@@ -127,19 +128,51 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 
 // pictureTitle turns a picture's group name ("iris/d3", "average/d-/min-depth")
 // into its title ("iris, depth 3", "average over datasets, no depth limit, min-depth").
+// A dataset's label may hold "/" itself ("sa/d/d2": data file sa/d at
+// depth 2): the depth is the last part that reads as one.
 func pictureTitle(name string) string {
 	parts := strings.Split(name, "/")
-	if parts[0] == "average" {
-		parts[0] = "average over datasets"
-	}
-	if len(parts) > 1 {
-		if parts[1] == "d-" {
-			parts[1] = "no depth limit"
-		} else {
-			parts[1] = "depth " + strings.TrimPrefix(parts[1], "d")
+	at := -1
+	for i := len(parts) - 1; i >= 1; i-- {
+		if d, ok := strings.CutPrefix(parts[i], "d"); ok && (d == "-" || d != "" && strings.Trim(d, "0123456789") == "") {
+			at = i
+			break
 		}
 	}
-	return strings.Join(parts, ", ")
+	if at < 0 {
+		return strings.Join(parts, ", ")
+	}
+	head := strings.Join(parts[:at], "/")
+	if head == "average" {
+		head = "average over datasets"
+	}
+	depth := "depth " + strings.TrimPrefix(parts[at], "d")
+	if parts[at] == "d-" {
+		depth = "no depth limit"
+	}
+	return strings.Join(append([]string{head, depth}, parts[at+1:]...), ", ")
+}
+
+// uniqueNames gives each of names (sorted, distinct) a file name made
+// with fileSafe, unique among them: a name whose safe form another name
+// shares gets a short hash of itself appended ("x_ü" and "x_ö" stay
+// apart, and so do "sa/d" and "sa_d").
+func uniqueNames(names []string) map[string]string {
+	count := map[string]int{}
+	for _, n := range names {
+		count[fileSafe(n)]++
+	}
+	out := make(map[string]string, len(names))
+	for _, n := range names {
+		f := fileSafe(n)
+		if count[f] > 1 {
+			h := fnv.New32a()
+			h.Write([]byte(n))
+			f += fmt.Sprintf("-%08x", h.Sum32())
+		}
+		out[n] = f
+	}
+	return out
 }
 
 // minTime is the left end of the log time axis; earlier times are drawn there.
@@ -168,6 +201,7 @@ func WritePictures(dir string, runs []Run, s Summary, formats []string) ([]strin
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	file := uniqueNames(names)
 	var files []string
 	for _, name := range names {
 		p := plot.New()
@@ -205,11 +239,7 @@ func WritePictures(dir string, runs []Run, s Summary, formats []string) ([]strin
 			p.Add(l)
 			p.Legend.Add(b, l)
 		}
-		parts := strings.Split(name, "/")
-		for i := range parts {
-			parts[i] = fileSafe(parts[i])
-		}
-		more, err := savePlot(p, dir, "anytime-"+strings.Join(parts, "-"), 8*vg.Inch, 5*vg.Inch, formats)
+		more, err := savePlot(p, dir, "anytime-"+file[name], 8*vg.Inch, 5*vg.Inch, formats)
 		files = append(files, more...)
 		if err != nil {
 			return files, err

@@ -153,7 +153,22 @@ func ReadRunFiles(paths []string) ([]Run, error) {
 	// Grid order (files written before the index existed all hold 0 and
 	// keep their order).
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Index < runs[j].Index })
+	LabelRuns(runs)
 	return runs, nil
+}
+
+// LabelRuns sets every run's Label from the data files of all the runs
+// (see Labels): runs read from files written before labels existed, or
+// merged from several grids, name each file apart.
+func LabelRuns(runs []Run) {
+	paths := make([]string, len(runs))
+	for i := range runs {
+		paths[i] = runs[i].Dataset
+	}
+	labels := Labels(paths)
+	for i := range runs {
+		runs[i].Label = labels[runs[i].Dataset]
+	}
 }
 
 // RunDifferences lists the settings the runs record in which the files
