@@ -362,3 +362,38 @@ func TestMILPIrisAgreesWithSAT(t *testing.T) {
 		t.Fatalf("milp-odd proves %v, sat-odd %v", objs[0], objs[1])
 	}
 }
+
+// TestHugeAlpha: every alpha the problem accepts (up to 1e300) solves
+// with the default cuts as it does without them: the cut rows whose node
+// coefficient would pass a solver's range are left out and named in the
+// stats, and the optimum is the best diagram with the root alone.
+func TestHugeAlpha(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("HiGHS not compiled in (-tags highs)")
+	}
+	d, err := model.ReadFile("../../testdata/soybean-small-s1.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range [][]int{{1, 2}, {1, 2, 2}} {
+		for _, alpha := range []float64{1e10, 1e20, 1e300} {
+			p := model.Problem{Objective: model.DiagramError, MaxDepth: model.NoDepthLimit, Skeleton: sk, Alpha: alpha}
+			res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-odd", TimeLimit: time.Minute})
+			if err != nil {
+				t.Fatalf("skeleton %v alpha %g: %v", sk, alpha, err)
+			}
+			plain, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "milp-odd", TimeLimit: time.Minute,
+				Options: map[string]string{"diagram-cut": "false", "count-cut": "false"}})
+			if err != nil {
+				t.Fatalf("skeleton %v alpha %g without cuts: %v", sk, alpha, err)
+			}
+			if !res.Optimal || !plain.Optimal || res.Objective != plain.Objective || res.Model.InternalNodes() != 1 {
+				t.Errorf("skeleton %v alpha %g: %v (optimal %v, %d nodes), without cuts %v (optimal %v)", sk, alpha,
+					res.Objective, res.Optimal, res.Model.InternalNodes(), plain.Objective, plain.Optimal)
+			}
+			if left, _ := res.Stats["cuts_left_out"].(string); !strings.Contains(left, "cut_") {
+				t.Errorf("skeleton %v alpha %g: no cut named as left out (stats %v)", sk, alpha, res.Stats["cuts_left_out"])
+			}
+		}
+	}
+}

@@ -441,6 +441,9 @@ func (e *Encoding) addCountCut(ctx context.Context, v *groupView, errIdx []int, 
 		}
 	}
 	m.AddRow("cut_count", bound[0]-slack, milp.Inf, idx, val)
+	if !e.nodeCostInRows("cut_count_objective") {
+		return
+	}
 	c := e.NodeCost()
 	least := math.Inf(1)
 	for N := range V {

@@ -168,3 +168,29 @@ func TestGroupViewRefusesLargeData(t *testing.T) {
 		t.Fatalf("a view of %d groups and %d tests was built", len(v.groups), len(v.tests))
 	}
 }
+
+// TestHugeAlphaRows: with a node cost beyond maxRowNodeCost the cut rows
+// that carry it are left out, and no row coefficient of the MILP passes
+// it; below it they are kept.
+func TestHugeAlphaRows(t *testing.T) {
+	d, err := model.ReadFile("../../testdata/iris.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, alpha := range []float64{0.01, 1e20, 1e300} {
+		e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha, ErrorCuts: true, CountCut: true, DiagramCut: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		most := 0.0
+		for _, r := range e.Model.Rows {
+			for _, v := range r.Value {
+				most = max(most, math.Abs(v))
+			}
+		}
+		left := e.CutsLeftOut()
+		if alpha > maxRowNodeCost && (most > maxRowNodeCost || len(left) == 0) || alpha < 1 && len(left) > 0 {
+			t.Errorf("alpha %g: largest row coefficient %g, rows left out %v", alpha, most, left)
+		}
+	}
+}

@@ -648,7 +648,7 @@ func (e *Encoding) addDiagramCut(ctx context.Context, v *groupView, errIdx []int
 			e.diagram.found = layers
 		}
 	}
-	if bound <= 0 {
+	if bound <= 0 || !e.nodeCostInRows("cut_diagram") {
 		return
 	}
 	c := e.NodeCost()

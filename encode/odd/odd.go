@@ -168,6 +168,9 @@ type Encoding struct {
 	succ [][]int // successors of u: internal node ids, then nInt+c for classes
 
 	diagram *diagramStats // the diagram cut's search (nil: not run)
+	// cutsLeftOut names the cut rows left out because alpha makes their
+	// coefficients too large for a solver (see nodeCostInRows).
+	cutsLeftOut []string
 }
 
 // Sides of a node.
@@ -825,6 +828,28 @@ func (e *Encoding) constraints(ctx context.Context) error {
 	e.sideConstraints()
 	return nil
 }
+
+// maxRowNodeCost is the largest node cost a cut row carries as a
+// coefficient: a row whose node coefficients pass it beside error
+// coefficients of at most 1 spans more than the solvers' coefficient
+// range (HiGHS refuses a model with a coefficient of 1e15 or more), and
+// adds nothing the objective does not already say: a node then costs
+// more than a thousand million times all the errors together.
+const maxRowNodeCost = 1e9
+
+// nodeCostInRows reports whether the cut row name may carry the node
+// cost; if not, the row is left out and recorded in cutsLeftOut.
+func (e *Encoding) nodeCostInRows(name string) bool {
+	if e.NodeCost() <= maxRowNodeCost {
+		return true
+	}
+	e.cutsLeftOut = append(e.cutsLeftOut, name)
+	return false
+}
+
+// CutsLeftOut names the cut rows Encode left out because alpha makes a
+// node cost too large for a row's coefficient (nil when none).
+func (e *Encoding) CutsLeftOut() []string { return e.cutsLeftOut }
 
 // NodeCost is the objective's cost of one active internal node.
 func (e *Encoding) NodeCost() float64 {

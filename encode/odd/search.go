@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -118,6 +119,9 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 				stats["cutoff"] = c
 			}
 		}
+	}
+	if left := e.CutsLeftOut(); left != nil {
+		stats["cuts_left_out"] = strings.Join(left, ",") + fmt.Sprintf(": alpha %g makes a node cost more than %g, beyond a row coefficient's range", e.Opts.Alpha, maxRowNodeCost)
 	}
 	if ds := e.diagram; ds != nil {
 		stats["diagram_search_seconds"] = ds.seconds
