@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +134,28 @@ func TestAwkwardSolverStatusLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAwkwardExternalSuboptimal: lp_solve run as milp-solver=external
+// and stopped by its own -timeout prints "Suboptimal solution" before
+// its point: the run reads it as a point without a claim (a feasible
+// MILP status), never as lp_solve's optimum, even with trust-solver.
+func TestAwkwardExternalSuboptimal(t *testing.T) {
+	if _, err := exec.LookPath("lp_solve"); err != nil {
+		t.Skip("lp_solve not installed (apt-get install lp-solve; scripts/setup.sh installs it)")
+	}
+	script := filepath.Join(t.TempDir(), "lp_solve-1s.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nlp_solve -fmps \"$1\" -S4 -timeout 1 > \"$2\"\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := odtJSONResult(t, "solve", "-q", "--format", "json", "--backend", "milp-odd", "--skeleton", "1,2", "--alpha", "0.01",
+		"--opt", "trust-solver=true", "--opt", "milp-solver=external:sh "+script+" {in} {out}", "../../testdata/soybean-small-s1.csv")
+	st, _ := r.Stats["milp_solver_status"].(string)
+	if st == "Suboptimal solution" && (r.Stats["milp_status"] != "feasible" || r.ClaimedBound != nil && *r.ClaimedBound > r.Objective) {
+		t.Errorf("lp_solve's suboptimal answer: milp status %v, claimed %v; want feasible, no claim", r.Stats["milp_status"], r.ClaimedBound)
+	}
+	if st != "Suboptimal solution" {
+		t.Logf("lp_solve ended %q within its second (not a suboptimal stop): nothing to check", st)
 	}
 }
