@@ -244,6 +244,7 @@ func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cu
 	}
 	if level >= dc.levels || e.Opts.Depth < 2 {
 		// Only a MILP that is solved is admitted against the memory cap.
+		e.subtree = true
 		if err := admit(dc.s.job, e, true); err != nil {
 			return outcome{}, err
 		}

@@ -308,3 +308,41 @@ func TestDecompositionAdmitsWhatItSolves(t *testing.T) {
 		t.Fatalf("one MILP, %d MB (estimate %d MB): want a refusal, got %v", mb, whole>>20, err)
 	}
 }
+
+// TestDecomposedEstimateFitsItsRuns: a decomposed depth-3 solve is
+// estimated from its small subtree MILPs (a depth-1 MILP and the
+// process's floor, about 32 MiB), not from a large MILP's HiGHS
+// overhead: under the 40 MiB cap its runs need, --check and the solve
+// admit it, and the solve proves dl85's optimum.
+func TestDecomposedEstimateFitsItsRuns(t *testing.T) {
+	d, err := model.ReadFile("../../testdata/monk1.csv", model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Problem{MaxDepth: 3}
+	job, err := backend.NewJob(flowoct.Backend{}.Info(), d, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := flowoct.Backend{}.Size(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Bytes > 36<<20 || s.Bytes < 16<<20 {
+		t.Errorf("decomposed depth-3 estimate %s, want about 32 MiB (measured peaks 27-30 MB)", backend.MB(s.Bytes))
+	}
+	set := odtkit.Settings{Backend: "milp-flowoct", Threads: 1, MemoryLimitMB: 40}
+	if err := odtkit.Check(d, p, set); err != nil {
+		t.Fatalf("--check under 40 MiB: %v", err)
+	}
+	needHiGHS(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := odtkit.Solve(ctx, d, p, set)
+	if err != nil {
+		t.Fatalf("decomposed under 40 MiB: %v", err)
+	}
+	if dl := solve(t, d, p, "dl85", nil); !res.Optimal || res.Objective != dl.Objective {
+		t.Errorf("decomposed under 40 MiB: %s %v, dl85 %v", res.Status, res.Objective, dl.Objective)
+	}
+}

@@ -159,6 +159,9 @@ type Encoding struct {
 	groups []group
 	nInt   int // internal nodes: 2^Depth − 1
 	nNodes int // all nodes: 2^(Depth+1) − 1
+	// subtree marks a subtree MILP of a decomposed solve, which Size
+	// estimates with its own base (subtreeBaseBytes).
+	subtree bool
 	// column indices (−1: absent)
 	b     [][]int // b[n][j]: internal node n tests Tests[j]
 	p     []int   // p[n]: node n predicts (general form); −1 when fixed

@@ -26,6 +26,14 @@ const (
 	// highsBaseBytes is what an in-process HiGHS solve holds whatever
 	// the MILP (its workers, the LP's factorisation, the search's pools).
 	highsBaseBytes = 80 << 20
+	// subtreeBaseBytes takes its place for the subtree MILPs of a
+	// decomposed solve: each is small (of depth 1 with decompose=2 at
+	// depth 3), solved near its root and freed before the next, so the
+	// run's peak is the process's own floor (runtime, data, binary view)
+	// and HiGHS's least; calibrated on the peak resident memory of
+	// decomposed depth-3 solves (docs/benchmarks.md, "milp-flowoct's
+	// memory estimate of a decomposed solve").
+	subtreeBaseBytes = 32 << 20
 )
 
 // Size is the size of the planned MILP (see Plan), counted exactly from
@@ -144,7 +152,10 @@ func (e *Encoding) Size(solving bool) backend.Size {
 	}
 	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
 	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
-	if solving {
+	switch {
+	case solving && e.subtree:
+		s.Bytes = c.Add(s.Bytes, subtreeBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
+	case solving:
 		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
 	}
 	if c.Over {
@@ -239,6 +250,9 @@ func firstPlan(ctx context.Context, job *backend.Job, pr *prepared) (*Encoding, 
 	o.Benders = job.Options.String("formulation") == "benders"
 	o.Tight = job.Options.Bool("tight")
 	e, err := Plan(ctx, pr.view, o)
+	if e != nil {
+		e.subtree = levels > 0
+	}
 	if errors.Is(err, ErrInput) && levels > 0 {
 		return nil, backend.Invalidf("the subtree MILPs of depth %d below the %d enumerated levels of a depth-%d tree: %w", k, levels, job.Problem.MaxDepth, err)
 	}
