@@ -75,7 +75,7 @@ func TestAwkwardOutputFull(t *testing.T) {
 	}
 }
 
-// TestAwkwardBenchFullDisk: odt bench on a disk that fills up stops at
+// TestAwkwardBenchFullDisk: odt bench on a disk that fills up ends at
 // the first write that fails, exits 1 naming the cause, and keeps the
 // runs written before it in runs.jsonl, which odt bench report reads.
 func TestAwkwardBenchFullDisk(t *testing.T) {

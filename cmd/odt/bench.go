@@ -259,7 +259,7 @@ func runBench(e env, args []string) error {
 	runs, err := bench.Execute(ctx, rn, cells, out, prog)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		if isIOFailure(err) {
-			// The grid stops at the first write that fails (a full
+			// The grid ends at the first write that fails (a full
 			// disk): what was written before it is kept.
 			return fmt.Errorf("%w; the grid stopped: the %d runs before are in %s (odt bench report %s makes the tables from them)", err, len(runs), filepath.Join(out, bench.RunsFile), out)
 		}

@@ -121,7 +121,7 @@ const exitCodesHelp = `Exit codes of odt:
        grid early (the tables cover the runs done).
   1    runtime failure: the work could not be done (a solver failed, the
        output could not be written - a result is then printed to stdout
-       instead, and bench stops keeping the runs written - an internal
+       instead, and bench ends keeping the runs written - an internal
        error), or bench found
        backends whose proven optima disagree (CROSS-CHECK ERROR), or a
        proof did not check (solve --certify, certify: the message names
