@@ -61,6 +61,7 @@ type decomp struct {
 	tried, pruned []int
 	subMILPs      int
 	memory        bool // a sub-MILP stopped at the memory limit
+	timeLimit     bool // a sub-MILP stopped at its time limit (set just short of the deadline)
 	offer         func(*dnode)
 	// perfect: the subproblems are those of the error objective, for a
 	// tree with no error (min-depth, min-size).
@@ -426,6 +427,9 @@ func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcom
 	if sol.MemoryLimit {
 		dc.memory = true
 	}
+	if sol.TimeLimit {
+		dc.timeLimit = true
+	}
 	if sol.X != nil {
 		st, err := e.TreeOf(sol.X)
 		if err != nil {
@@ -531,6 +535,8 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 			res.Status = model.StatusInfeasible
 		case dc.memory:
 			res.Status = model.StatusMemory
+		case dc.timeLimit:
+			res.Status = model.StatusTimeLimit
 		default:
 			res.Status = model.StatusNoSolution
 		}
@@ -546,6 +552,10 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 		res.Status = model.StoppedStatus(ctx)
 	case dc.memory:
 		res.Status = model.StatusMemory
+	case dc.timeLimit:
+		// A sub-MILP's own limit, set just short of the deadline, ended
+		// it before the context did: a time limit, not a finished search.
+		res.Status = model.StatusTimeLimit
 	default:
 		res.Status = model.StatusFeasible
 	}

@@ -131,6 +131,11 @@ func TestDecompositionStoppedBound(t *testing.T) {
 				if res.Optimal && math.Abs(res.Objective-opt) > 1e-9 {
 					t.Errorf("%s: claims the optimum %v, dl85 %v", name, res.Objective, opt)
 				}
+				// A run the deadline or the cancel ended says so, even when a
+				// sub-MILP's own limit, just short of the deadline, ended first.
+				if !res.Optimal && res.Status != model.StatusTimeLimit && res.Status != model.StatusCancelled {
+					t.Errorf("%s: status %s for a run ended by its %s", name, res.Status, how)
+				}
 				t.Logf("%s: %s, objective %v, bound %v, optimum %v", name, res.Status, res.Objective, res.LowerBound, opt)
 			}
 		}
