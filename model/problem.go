@@ -210,16 +210,16 @@ type Result struct {
 	LowerBound  float64 `json:"lower_bound"`
 	// Gap is the relative gap between objective and lower bound, as
 	// filled by the selector from Gap(); 0 when optimal.
-	RelGap     float64        `json:"gap"`
-	Optimal    bool           `json:"optimal"`
-	Status     Status         `json:"status"`
-	Seconds    float64        `json:"seconds"`
-	Incumbents []Incumbent    `json:"incumbents"`
+	RelGap     float64     `json:"gap"`
+	Optimal    bool        `json:"optimal"`
+	Status     Status      `json:"status"`
+	Seconds    float64     `json:"seconds"`
+	Incumbents []Incumbent `json:"incumbents"`
 	// Bounds lists the rises of the lower bound during the search, for
 	// the backends that report them (the DP family); empty otherwise.
-	Bounds []BoundPoint    `json:"bounds,omitempty"`
-	Stats      map[string]any `json:"stats,omitempty"`
-	Model      *Graph         `json:"model"`
+	Bounds []BoundPoint   `json:"bounds,omitempty"`
+	Stats  map[string]any `json:"stats,omitempty"`
+	Model  *Graph         `json:"model"`
 	// ClaimedBound is a lower bound an external solver claimed (an
 	// optimum, a refutation, infeasibility) that odtkit could not check,
 	// and ClaimedBy names that solver or answer file: it never makes a

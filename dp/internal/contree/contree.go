@@ -198,8 +198,8 @@ type Result struct {
 	Stopped    bool // the context ended the search early
 	// Gap is set when the search stopped with Tree within the gap
 	// (Config.AbsGap, Config.RelGap) of LowerBound, not proven optimal.
-	Gap bool
-	Stats      Stats
+	Gap   bool
+	Stats Stats
 	// Cause is nil, or why the search stopped itself: an error wrapping
 	// model.ErrMemoryLimit when the Budget refused memory.
 	Cause error
