@@ -113,6 +113,24 @@ func (s *solver) bestFirst() bool {
 	return !s.cfg.DepthFirstRoot && s.cfg.MaxDepth >= 3 && s.cfg.MaxGap == 0
 }
 
+// reserveRoot accounts the root's threshold lists (one per feature,
+// kept while the features' searches interleave) in the budget, and
+// reports whether they fit; when they do not, the root is searched depth
+// first (one list at a time). The computed thresholds and the queue grow
+// by an entry or two per threshold evaluated, each of which costs two
+// subtree searches: they are not accounted.
+func (s *solver) reserveRoot() bool {
+	var n int64
+	for _, g := range s.gdist {
+		n += 4 * int64(g)
+	}
+	if err := s.cfg.Budget.Reserve(n, "contree root thresholds"); err != nil {
+		return false
+	}
+	s.held += n
+	return true
+}
+
 // rootOutcome is what the root's best-first search established.
 type rootOutcome struct {
 	best  *Node

@@ -362,7 +362,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	if parallel && leaf.Errors > 0 && !s.stop {
 		return s.parallel(in, root, leaf)
 	}
-	if s.bestFirst() && leaf.Errors > 0 && !s.stop {
+	if s.bestFirst() && leaf.Errors > 0 && !s.stop && s.reserveRoot() {
 		start := leaf
 		if s.seed != nil {
 			start = s.seed
