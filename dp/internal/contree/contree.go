@@ -28,6 +28,14 @@
 // and fewer depth-two calls are made (figures for these three in
 // docs/benchmarks.md, "Figures behind constants and defaults").
 //
+// At depth 3 and more the sequential search takes the root best-first
+// (bestfirst.go): the open threshold intervals of every feature wait in
+// one queue and the one with the least lower bound goes first, so that
+// the root's lower bound, the least over its open alternatives, rises as
+// the search runs (Config.OnBound), and a gap (Config.AbsGap,
+// Config.RelGap) can end it early. Config.DepthFirstRoot keeps the
+// feature-after-feature order.
+//
 // # Parallel search
 //
 // With Config.Workers > 1 (and MaxGap 0, depth >= 2) the root's
