@@ -209,6 +209,7 @@ func (r *Registry) Solve(ctx context.Context, d *model.Dataset, p model.Problem,
 	defer stop()
 	trace := model.NewTrace(start, s.OnIncumbent)
 	job.Report = trace.Func()
+	job.Bound = trace.BoundFunc()
 	res, err := safeSolve(ctx, b, job)
 	return finish(ctx, name, job, trace, start, res, err)
 }
@@ -379,6 +380,7 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 	if res.Incumbents == nil {
 		res.Incumbents = []model.Incumbent{}
 	}
+	res.Bounds = trace.Bounds()
 	deriveStatus(ctx, res, job.Options.Bool(backend.OptTrustSolver))
 	res.RelGap = res.Gap()
 	if peak := job.Budget.Peak(); peak > 0 {
@@ -444,7 +446,7 @@ func deriveStatus(ctx context.Context, res *model.Result, trusted bool) {
 	if res.Optimal {
 		res.LowerBound = res.Objective
 		switch res.Status {
-		case "", model.StatusTimeLimit, model.StatusCancelled, model.StatusMemory, model.StatusFeasible:
+		case "", model.StatusTimeLimit, model.StatusCancelled, model.StatusMemory, model.StatusFeasible, model.StatusGap:
 			res.Status = model.StatusOptimal
 		}
 	}

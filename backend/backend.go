@@ -198,6 +198,9 @@ type Job struct {
 	Budget *Budget
 	// Report receives each improving incumbent.
 	Report model.IncumbentFunc
+	// Bound receives each rise of the lower bound the search proves
+	// while it runs (backends that have an anytime bound call it).
+	Bound model.BoundFunc
 	// Depth, when not nil, says that NewJob lowered Problem.MaxDepth from
 	// the depth asked for to one that cannot change the optimum
 	// (model.Problem.UsefulDepth); results report it.

@@ -143,13 +143,38 @@ const (
 	StatusFeasible   Status = "feasible"     // a model without proof (heuristic backends)
 	StatusInfeasible Status = "infeasible"   // proven: no model satisfies the problem
 	StatusNoSolution Status = "no-solution"  // stopped before any model was found
+	// StatusGap: the search stopped once its model was proven within the
+	// gap the user allowed (the DP backends' gap and abs-gap options):
+	// objective − lower_bound is within it, the lower bound is proven.
+	StatusGap Status = "gap"
 )
 
-// Incumbent is one improving model found during a solve.
+// Incumbent is one improving model found during a solve. LowerBound is
+// the best lower bound the backend had proven when it found the model
+// (0 when it reports none: see Trace.Bound).
 type Incumbent struct {
-	Seconds   float64 `json:"seconds"`
-	Objective float64 `json:"objective"`
-	Model     *Graph  `json:"-"`
+	Seconds    float64 `json:"seconds"`
+	Objective  float64 `json:"objective"`
+	LowerBound float64 `json:"lower_bound,omitempty"`
+	Model      *Graph  `json:"-"`
+}
+
+// BoundPoint is a rise of the proven lower bound during a solve.
+type BoundPoint struct {
+	Seconds    float64 `json:"seconds"`
+	LowerBound float64 `json:"lower_bound"`
+}
+
+// BoundFunc receives each rise of the lower bound a backend proves while
+// it searches (an anytime bound). A nil BoundFunc ignores them; call
+// Report rather than the func itself.
+type BoundFunc func(lowerBound float64)
+
+// Report forwards a bound when f is not nil.
+func (f BoundFunc) Report(lowerBound float64) {
+	if f != nil {
+		f(lowerBound)
+	}
 }
 
 // IncumbentFunc receives each improving model a backend finds. A nil
@@ -185,13 +210,16 @@ type Result struct {
 	LowerBound  float64 `json:"lower_bound"`
 	// Gap is the relative gap between objective and lower bound, as
 	// filled by the selector from Gap(); 0 when optimal.
-	RelGap     float64        `json:"gap"`
-	Optimal    bool           `json:"optimal"`
-	Status     Status         `json:"status"`
-	Seconds    float64        `json:"seconds"`
-	Incumbents []Incumbent    `json:"incumbents"`
-	Stats      map[string]any `json:"stats,omitempty"`
-	Model      *Graph         `json:"model"`
+	RelGap     float64     `json:"gap"`
+	Optimal    bool        `json:"optimal"`
+	Status     Status      `json:"status"`
+	Seconds    float64     `json:"seconds"`
+	Incumbents []Incumbent `json:"incumbents"`
+	// Bounds lists the rises of the lower bound during the search, for
+	// the backends that report them (the DP family); empty otherwise.
+	Bounds []BoundPoint   `json:"bounds,omitempty"`
+	Stats  map[string]any `json:"stats,omitempty"`
+	Model  *Graph         `json:"model"`
 	// ClaimedBound is a lower bound an external solver claimed (an
 	// optimum, a refutation, infeasibility) that odtkit could not check,
 	// and ClaimedBy names that solver or answer file: it never makes a
@@ -268,10 +296,11 @@ func (r *Result) Gap() float64 {
 // instant. It is the one place that stamps times, so traces of all
 // backends are comparable. Offer may be called from several goroutines.
 type Trace struct {
-	mu    sync.Mutex
-	start time.Time
-	list  []Incumbent
-	then  func(Incumbent)
+	mu     sync.Mutex
+	start  time.Time
+	list   []Incumbent
+	then   func(Incumbent)
+	bounds []BoundPoint
 }
 
 // NewTrace starts a trace at start; then (may be nil) is called with every
@@ -289,6 +318,9 @@ func (t *Trace) Offer(objective float64, g *Graph) bool {
 		return false
 	}
 	inc := Incumbent{Seconds: time.Since(t.start).Seconds(), Objective: objective, Model: g}
+	if k := len(t.bounds); k > 0 {
+		inc.LowerBound = min(t.bounds[k-1].LowerBound, objective)
+	}
 	t.list = append(t.list, inc)
 	if t.then != nil {
 		t.then(inc)
@@ -299,6 +331,34 @@ func (t *Trace) Offer(objective float64, g *Graph) bool {
 // Func returns t.Offer as an IncumbentFunc.
 func (t *Trace) Func() IncumbentFunc {
 	return func(objective float64, g *Graph) { t.Offer(objective, g) }
+}
+
+// Bound records a lower bound when it rises above the last one and
+// reports whether it did. Incumbents offered later carry it. It may be
+// called from several goroutines.
+func (t *Trace) Bound(lowerBound float64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if k := len(t.bounds); k > 0 && lowerBound <= t.bounds[k-1].LowerBound {
+		return false
+	}
+	if math.IsNaN(lowerBound) || math.IsInf(lowerBound, 0) {
+		return false
+	}
+	t.bounds = append(t.bounds, BoundPoint{Seconds: time.Since(t.start).Seconds(), LowerBound: lowerBound})
+	return true
+}
+
+// BoundFunc returns t.Bound as a BoundFunc.
+func (t *Trace) BoundFunc() BoundFunc {
+	return func(lb float64) { t.Bound(lb) }
+}
+
+// Bounds returns the recorded rises of the lower bound in order.
+func (t *Trace) Bounds() []BoundPoint {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bounds
 }
 
 // Incumbents returns the recorded incumbents in order.

@@ -34,6 +34,7 @@ func runSolve(e env, args []string) error {
 		quiet, check           bool
 		rule, relax, satSolver string
 		certify                string
+		gap, absGap            string
 		seed                   int64
 		threads, memLimit      int
 		opts                   optFlag
@@ -53,6 +54,8 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&rule, "rule", "", "shorthand for --opt rule=`VALUE`")
 	c.StringVar(&relax, "relax", "", "shorthand for --opt relax=`VALUE`")
 	c.StringVar(&satSolver, "sat-solver", "", "shorthand for --opt sat-solver=`VALUE`")
+	c.StringVar(&gap, "gap", "", "stop once the model is proven within the relative gap `G` of the optimum, status gap (dl85, cadl85, contree; the MILP backends' gap); shorthand for --opt gap=G")
+	c.StringVar(&absGap, "abs-gap", "", "stop once the model is proven within `A` errors (weighted) of the optimum, status gap (dl85, cadl85, contree); shorthand for --opt abs-gap=A")
 	c.StringVar(&certify, "certify", "", "write the formula and LRAT proof of every refutation the optimum rests on to `DIR` and check them before printing (sat-odt, sat-odd, sat-depth, sat-size on odtkit's CDCL); odt certify DIR checks them again")
 	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
 	c.IntVar(&threads, "threads", 0, "search workers `N` for backends that list --threads in odt backends, and HiGHS's threads (0 = the CPUs the process may use)")
@@ -82,7 +85,7 @@ func runSolve(e env, args []string) error {
 	}
 	// The sugar flags are passed only when given, so that backends
 	// without such an option are not bothered by them.
-	for name, v := range map[string]string{"rule": rule, "relax": relax, "sat-solver": satSolver, "certify": certify} {
+	for name, v := range map[string]string{"rule": rule, "relax": relax, "sat-solver": satSolver, "certify": certify, "gap": gap, "abs-gap": absGap} {
 		if isSet(c, name) {
 			options[name] = v
 		}
@@ -264,6 +267,9 @@ func (p *progress) incumbent(inc model.Incumbent) {
 	shape := ""
 	if g := inc.Model; g != nil {
 		shape = fmt.Sprintf(" (%s, depth %d, %d internal nodes)", g.Kind, g.Depth(), g.InternalNodes())
+	}
+	if inc.LowerBound > 0 {
+		shape += ", lower bound " + fmtNum(inc.LowerBound)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

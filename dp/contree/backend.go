@@ -36,6 +36,9 @@ func (Backend) Info() backend.Info {
 			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),
 			backend.EnumParam("eta", "max", []string{"max", "min"}, "η of the right upper bound: max (the paper's text, faster here) or min (its Algorithm 1)"),
 			backend.BoolParam("cache", true, "cache solved subproblems by row set and depth"),
+			backend.EnumParam("root", "best-first", []string{"best-first", "depth-first"}, "order of the root's search (one worker, depth 3 and more): best-first (least lower bound first; the bound rises as it searches) or depth-first (feature after feature)"),
+			backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its errors of the proven lower bound (status gap; 0 = prove optimality); searches with one worker").AtLeast(0).AtMost(1),
+			backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this many (weighted) errors of the proven lower bound (status gap); searches with one worker").AtLeast(0),
 		},
 	}
 }
@@ -48,12 +51,19 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err // a job not made by backend.NewJob
 	}
 	if sparse.Wanted(job.Problem) {
+		if err := noGap(job.Options); err != nil {
+			return nil, err
+		}
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
 	o := job.Options
 	gap := o.Int("max-gap")
 	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache"),
-		Budget: job.Budget, Workers: job.Workers()}
+		Budget: job.Budget, Workers: job.Workers(), DepthFirstRoot: o.String("root") == "depth-first",
+		RelGap: o.Float(OptGap), AbsGap: o.Float(OptAbsGap), OnBound: job.Bound}
+	if (s.RelGap > 0 || s.AbsGap > 0) && (gap > 0 || s.DepthFirstRoot) {
+		return nil, backend.Invalidf("options %s and %s need max-gap=0 and root=best-first", OptGap, OptAbsGap)
+	}
 	// The engine reports improvements of its root search; the final tree
 	// may come from a deeper proof: report it too when it is better.
 	best := math.Inf(1)
@@ -79,6 +89,24 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		res.Status = model.StatusFeasible
 		res.Stats["max_gap"] = gap
 	}
+	if r.Gap && !r.Stopped && r.Cause == nil {
+		res.Status = model.StatusGap
+	}
 	view.Stopped(res, r.Cause)
 	return res, nil
+}
+
+// Option names of the gap at which a search may stop.
+const (
+	OptGap    = "gap"
+	OptAbsGap = "abs-gap"
+)
+
+// noGap refuses a gap where the search has none (the sparse program of
+// a leaf cost or node limit is exact).
+func noGap(o backend.Values) error {
+	if o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0 {
+		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+	}
+	return nil
 }

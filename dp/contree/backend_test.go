@@ -19,7 +19,7 @@ import (
 // the gap (runs in a fresh clone: no ../shared).
 func TestBackendBruteForce(t *testing.T) {
 	ws := []dptest.Weights{dptest.NoWeights, dptest.WholeWeights}
-	dptest.Exact(t, contree.Backend{}, 25, ws, false, []map[string]string{nil, {"eta": "min"}, {"cache": "false"}})
+	dptest.Exact(t, contree.Backend{}, 25, ws, false, []map[string]string{nil, {"eta": "min"}, {"cache": "false"}, {"root": "depth-first"}})
 	rng := rand.New(rand.NewPCG(25, 2))
 	for i := range 12 {
 		d := dptest.Random(rng, 12+rng.IntN(30), 1+rng.IntN(4), 2+rng.IntN(2), i%2 == 0, ws[i%2])
@@ -33,6 +33,13 @@ func TestBackendBruteForce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Bounds reported while searching and the gap options, against brute
+// force.
+func TestBackendGap(t *testing.T) {
+	dptest.Gapped(t, contree.Backend{}, 3, []dptest.Weights{dptest.NoWeights, dptest.WholeWeights},
+		[]map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1"}})
 }
 
 // Bad options, problem fields ConTree does not honour (a minimum leaf
@@ -53,6 +60,12 @@ func TestBackendRefuses(t *testing.T) {
 		{d, p, map[string]string{"max-gap": "-1"}},
 		{d, p, map[string]string{"eta": "sum"}},
 		{d, p, map[string]string{"cache": "maybe"}},
+		{d, p, map[string]string{"gap": "-0.1"}},
+		{d, p, map[string]string{"gap": "1.5"}},
+		{d, p, map[string]string{"abs-gap": "-1"}},
+		{d, p, map[string]string{"gap": "0.1", "max-gap": "2"}},
+		{d, p, map[string]string{"abs-gap": "1", "root": "depth-first"}},
+		{d, model.Problem{MaxDepth: 2, LeafCost: 0.01}, map[string]string{"gap": "0.1"}},
 		{d, p, map[string]string{"order": "gini"}},
 		{d, model.Problem{MaxDepth: 2, MinSupport: 5}, nil},
 		{dptest.Random(rng, 20, 3, 2, false, dptest.AnyWeights), p, nil},

@@ -33,6 +33,21 @@ type Config struct {
 	// search stops with its best tree and Result.Cause wrapping
 	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// DepthFirstRoot searches the root's features one after the other
+	// instead of best-first. The best-first root (the default, at depth 3
+	// and more with one worker) searches the open threshold intervals of
+	// all features by least lower bound first, and its lower bound on the
+	// optimum rises as it searches (OnBound); a depth-first root's bound
+	// is known only when it ends.
+	DepthFirstRoot bool
+	// AbsGap (errors) and RelGap (a fraction of the tree's errors, at most
+	// 1) stop the search once its tree is within the larger of the two of
+	// the proven lower bound (Result.Gap). They search with one worker, a
+	// best-first root, and MaxGap 0.
+	AbsGap, RelGap float64
+	// OnBound, when set, receives each rise of the proven lower bound
+	// (weighted errors) during a best-first root search.
+	OnBound func(lb float64)
 	// Workers is the number of goroutines searching the root's
 	// thresholds (0 or 1: the sequential search). With MaxGap 0 every
 	// count gives the same optimal objective, and every count above one
@@ -56,7 +71,11 @@ type Result struct {
 	Optimal bool
 	// Stopped is true when the context ended the search.
 	Stopped bool
-	Stats   map[string]any
+	// Gap is true when the search stopped with Objective within the gap
+	// asked for (Config.AbsGap, Config.RelGap) of LowerBound, without
+	// proving it optimal.
+	Gap   bool
+	Stats map[string]any
 	// Cause is nil, or an error wrapping model.ErrMemoryLimit when the
 	// search stopped for lack of memory.
 	Cause error
@@ -125,6 +144,13 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 	if s.MaxGap < 0 {
 		return nil, fmt.Errorf("%w: max gap %d is negative", ErrInput, s.MaxGap)
 	}
+	if s.AbsGap < 0 || s.RelGap < 0 || math.IsNaN(s.AbsGap) || math.IsNaN(s.RelGap) {
+		return nil, fmt.Errorf("%w: gaps %v and %v must not be negative", ErrInput, s.AbsGap, s.RelGap)
+	}
+	gapped := s.AbsGap > 0 || s.RelGap > 0
+	if gapped && (s.MaxGap > 0 || s.DepthFirstRoot) {
+		return nil, fmt.Errorf("%w: a relative or absolute gap needs max-gap 0 and the best-first root", ErrInput)
+	}
 	in := contree.Input{Labels: repeat(d.Labels, rep), Classes: d.NumClasses()}
 	var cols []column
 	for fi, f := range d.Features {
@@ -152,7 +178,14 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 		}
 	}
 	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: !s.EtaShortest, NoCache: s.NoCache,
-		FIFO: true, EtaSum: true, LargerFirst: true, Budget: s.Budget, Workers: s.Workers}
+		FIFO: true, EtaSum: true, LargerFirst: true, Budget: s.Budget, Workers: s.Workers,
+		DepthFirstRoot: s.DepthFirstRoot, AbsGap: s.AbsGap, RelGap: min(s.RelGap, 1)}
+	if gapped {
+		cfg.Workers = 1
+	}
+	if s.OnBound != nil {
+		cfg.OnBound = func(lb int) { s.OnBound(float64(lb)) }
+	}
 	var onImprove func(*contree.Node)
 	if report != nil {
 		onImprove = func(t *contree.Node) { report.Report(float64(t.Errors), graph(d, cols, t)) }
@@ -164,7 +197,7 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 		errs = g.Errors(d)
 	}
 	res := &Result{Tree: g, Errors: errs, Objective: r.Errors, LowerBound: r.LowerBound,
-		Optimal: r.Optimal, Stopped: r.Stopped, Cause: r.Cause,
+		Optimal: r.Optimal, Stopped: r.Stopped, Gap: r.Gap, Cause: r.Cause,
 		Stats: map[string]any{
 			"subproblems":  r.Stats.Nodes,
 			"d2_calls":     r.Stats.D2Calls,

@@ -141,13 +141,20 @@ func TestConTreeNumericReference(t *testing.T) {
 				cache[ref.dataset] = d
 			}
 			start := time.Now()
-			r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth}, nil)
+			var bounds []float64
+			r, err := Solve(context.Background(), d, Config{MaxDepth: ref.depth, OnBound: func(lb float64) { bounds = append(bounds, lb) }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			contreeCheck(t, d, ref.depth, r)
 			if !r.Optimal {
 				t.Fatalf("not optimal: %d errors, bound %d", r.Errors, r.LowerBound)
+			}
+			for i, b := range bounds {
+				// The bound the search reported as it ran: rising, never above the optimum.
+				if b > float64(r.Errors) || i > 0 && b <= bounds[i-1] {
+					t.Fatalf("bounds reported %v, optimum %d", bounds, r.Errors)
+				}
 			}
 			if r.Errors > ref.optimum || (!ref.float32 && r.Errors != ref.optimum) {
 				t.Fatalf("optimum %d, reference %d (float32 %v)", r.Errors, ref.optimum, ref.float32)

@@ -13,6 +13,12 @@
 // threshold order, its subtrees solved again deterministically), run
 // after run; one worker is the sequential search, whose tree is the first
 // optimal one in its own search order and may differ from it among
-// equally good trees. With max-gap > 0 the search is sequential. The
-// design is in the engine's package doc.
+// equally good trees. With max-gap > 0, gap or abs-gap the search is
+// sequential. The design is in the engine's package doc.
+//
+// The sequential search at depth 3 and more takes the root best-first
+// (the option root, Config.DepthFirstRoot): it reports a proven lower
+// bound each time it rises (Job.Bound, Config.OnBound), and the options
+// gap and abs-gap (Config.RelGap, Config.AbsGap) stop it once its tree is
+// within them of that bound, with status gap.
 package contree

@@ -24,6 +24,8 @@ func commonParams() []backend.Param {
 		backend.FloatParam("cache-mb", 0, "cap on the cache of solved branches in MiB (0 = half the memory limit, or none); at the cap the deepest branches are evicted, the answer stays exact").AtLeast(0),
 		backend.BoolParam("depth2", true, "solve depth-2 subproblems with the specialised pairwise-count step (unweighted data)"),
 		backend.EnumParam("order", "gain", []string{"gain", "index"}, "order in which a node tries its tests: gain (information gain) or index"),
+		backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its error of the proven lower bound (status gap; 0 = prove optimality); searches with one worker").AtLeast(0).AtMost(1),
+		backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this much (weighted) error of the proven lower bound (status gap); searches with one worker").AtLeast(0),
 	}, sparse.PerfectParams()...)
 }
 
@@ -84,6 +86,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
+	if err := noGap(job); err != nil {
+		return nil, err
+	}
 	if sparse.Perfect(job.Problem) {
 		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size
 	}
@@ -103,6 +108,9 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 	}
 	spec, err := jobSpec(job.Options)
 	if err != nil {
+		return nil, err
+	}
+	if err := noGap(job); err != nil {
 		return nil, err
 	}
 	if sparse.Perfect(job.Problem) {
@@ -129,6 +137,7 @@ func jobConfig(job *backend.Job) Config {
 		s.CacheMB = float64(job.Budget.Limit()) / (2 << 20)
 	}
 	s.OnIncumbent = func(g *model.Graph, e float64) { job.Report.Report(e, g) }
+	s.AbsGap, s.RelGap, s.OnBound = o.Float(OptAbsGap), o.Float(OptGap), job.Bound
 	s.Budget = job.Budget
 	s.Workers = job.Workers()
 	return s
@@ -159,7 +168,26 @@ func jobResult(ctx context.Context, job *backend.Job, v *model.BinaryView, r *Re
 	}
 	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
 		LowerBound: r.LowerBound, Optimal: r.Optimal, Stats: r.Stats}
+	if r.Gap && r.Cause == nil {
+		res.Status = model.StatusGap
+	}
 	view.Stopped(res, r.Cause)
 	view.Honest(v, res)
 	return res, nil
+}
+
+// Option names of the gap at which a search may stop.
+const (
+	OptGap    = "gap"
+	OptAbsGap = "abs-gap"
+)
+
+// noGap refuses a gap where the search has none: the exact programs of
+// a leaf cost or node limit and of the consistent-tree objectives.
+func noGap(job *backend.Job) error {
+	o := job.Options
+	if (o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0) && (sparse.Perfect(job.Problem) || sparse.Wanted(job.Problem)) {
+		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+	}
+	return nil
 }

@@ -27,6 +27,15 @@ func TestBackendsBruteForce(t *testing.T) {
 	dptest.Exact(t, dl85.AnytimeBackend{}, 85, ws, true, opts)
 }
 
+// Bounds reported while searching and the gap options, against brute
+// force, for both backends.
+func TestBackendsGap(t *testing.T) {
+	ws := []dptest.Weights{dptest.NoWeights, dptest.AnyWeights}
+	opts := []map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1.5"}}
+	dptest.Gapped(t, dl85.Backend{}, 21, ws, opts)
+	dptest.Gapped(t, dl85.AnytimeBackend{}, 22, ws, opts)
+}
+
 // Bad options and problem fields the backends do not honour are refused
 // with backend.ErrInvalid before any work.
 func TestBackendsRefuse(t *testing.T) {
@@ -41,6 +50,11 @@ func TestBackendsRefuse(t *testing.T) {
 		{dl85.Backend{}, p, map[string]string{"cache-mb": "-5"}},
 		{dl85.Backend{}, p, map[string]string{"depth2": "maybe"}},
 		{dl85.Backend{}, p, map[string]string{"rule": "gain"}},
+		{dl85.Backend{}, p, map[string]string{"gap": "-0.5"}},
+		{dl85.Backend{}, p, map[string]string{"gap": "2"}},
+		{dl85.Backend{}, p, map[string]string{"abs-gap": "-1"}},
+		{dl85.Backend{}, model.Problem{MaxDepth: 2, LeafCost: 0.01}, map[string]string{"gap": "0.1"}},
+		{dl85.AnytimeBackend{}, model.Problem{MaxDepth: 2, MaxNodes: 2}, map[string]string{"abs-gap": "1"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"rule": "bogus"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"relax": "bogus"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"step": "-1"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/internal/dl85"
@@ -49,6 +50,17 @@ type Config struct {
 	// stand in; a stopped search's tree depends on timing.
 	Workers int
 
+	// AbsGap (weighted errors) and RelGap (a fraction of the tree's error,
+	// at most 1) stop the search once its tree is within the larger of
+	// the two of its proven lower bound (Result.Gap): the root's tests
+	// are searched only for trees better by more than that. A gap
+	// searches with one worker.
+	AbsGap, RelGap float64
+	// OnBound, when set, receives each rise of the proven lower bound on
+	// the optimal error while the (one-worker) search runs: the least,
+	// over the root's tests, of what their branches have established.
+	OnBound func(lb float64)
+
 	// tune, set by tests and benchmarks only, adjusts the engine's
 	// configuration (to measure what each improvement saves).
 	tune func(*dl85.Config)
@@ -64,7 +76,11 @@ type Result struct {
 	LowerBound float64
 	// Optimal is true when the search finished: Tree is optimal.
 	Optimal bool
-	Stats   map[string]any
+	// Gap is true when the search stopped with Error within the gap asked
+	// for (Config.AbsGap, Config.RelGap) of LowerBound, not proven
+	// optimal.
+	Gap   bool
+	Stats map[string]any
 	// Cause is nil, or why the search stopped on its own: an error
 	// wrapping model.ErrMemoryLimit when the Budget refused memory.
 	Cause error
@@ -106,6 +122,9 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	if s.CacheMB < 0 {
 		return nil, fmt.Errorf("dl85: cache cap %v MiB is negative", s.CacheMB)
 	}
+	if s.AbsGap < 0 || s.RelGap < 0 || math.IsNaN(s.AbsGap) || math.IsNaN(s.RelGap) {
+		return nil, fmt.Errorf("dl85: gaps %v and %v must not be negative", s.AbsGap, s.RelGap)
+	}
 	// Tests that are duplicates or complements of earlier ones, or
 	// constant, change no optimum: leave them out.
 	dup, comp, constant, err := v.RedundancyContext(ctx)
@@ -126,7 +145,8 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 		return nil, err
 	}
 	cfg := dl85.Config{MaxDepth: maxDepth, MinSupport: minSupport,
-		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget, Workers: s.Workers}
+		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget, Workers: s.Workers,
+		AbsGap: s.AbsGap, RelGap: s.RelGap, OnBound: s.OnBound}
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
 	}
@@ -153,7 +173,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal, Cause: r.Cause,
+	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal, Gap: r.Gap, Cause: r.Cause,
 		Stats: map[string]any{
 			"depth2_skipped":   r.Depth2Skipped,
 			"binary_tests":     v.NumTests(),

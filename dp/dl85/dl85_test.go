@@ -13,6 +13,7 @@ import (
 	"github.com/odtkit/odtkit/dp/internal/dl85"
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/model/modeltest"
 )
 
 // dl85Random builds a small random dataset: binary and three-valued
@@ -294,4 +295,58 @@ func TestDL85NoAdmissibleSplit(t *testing.T) {
 func withDepth(s Config, depth, minSup int) Config {
 	s.MaxDepth, s.MinSupport = depth, minSup
 	return s
+}
+
+// A search stopped anywhere reports a bound never above the optimum
+// (brute force) and at least every bound it reported while it ran;
+// some stopped runs report a positive bound below their tree's error.
+func TestDL85StoppedBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	informative := 0
+	for i := range 8 {
+		d := dl85Random(rng, 60+rng.IntN(60), 4+rng.IntN(3), 2+rng.IntN(2), i%2 == 1)
+		v := model.Binarize(d)
+		for _, depth := range []int{3, 4} {
+			rows := make([]int, d.Rows())
+			for r := range rows {
+				rows[r] = r
+			}
+			want := dptest.Brute(v, rows, depth, 1)
+			for _, anytime := range []bool{false, true} {
+				for after := 0; after < 1<<16; after = after*2 + 1 {
+					top := math.Inf(-1)
+					cfg := Config{MaxDepth: depth, Workers: 1, OnBound: func(lb float64) { top = max(top, lb) }}
+					var r *Result
+					var err error
+					if anytime {
+						r, err = SolveAnytime(modeltest.StopAfter(after), v, &Discrepancy{Schedule: Monotonic{Delta: 1}}, cfg)
+					} else {
+						r, err = Solve(modeltest.StopAfter(after), v, cfg)
+					}
+					if errors.Is(err, context.Canceled) {
+						continue // stopped before the search began
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("data %d depth %d anytime %v after %d", i, depth, anytime, after)
+					if r.LowerBound > want+1e-9 || top > want+1e-9 || r.Error < want-1e-9 {
+						t.Fatalf("%s: error %v bound %v (reported %v), brute force %v", name, r.Error, r.LowerBound, top, want)
+					}
+					if r.LowerBound < top-1e-9 {
+						t.Fatalf("%s: bound %v below one reported before, %v", name, r.LowerBound, top)
+					}
+					if r.Optimal {
+						break
+					}
+					if r.LowerBound > 0 && r.LowerBound < r.Error {
+						informative++
+					}
+				}
+			}
+		}
+	}
+	if informative == 0 {
+		t.Error("no stopped run reported a bound between 0 and its tree's error")
+	}
 }

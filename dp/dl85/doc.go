@@ -11,4 +11,11 @@
 // by the consistent-tree search of dp/internal/sparse: the same
 // definitions, objective values and conflicting-row handling (the
 // drop-conflicts option) as sat-depth and sat-size.
+//
+// The one-worker search reports its proven lower bound each time it
+// rises (Config.OnBound, Job.Bound): the least, over the root's tests,
+// of what their branches have established. The options gap and abs-gap
+// (Config.RelGap, Config.AbsGap) search the root's tests only for trees
+// better than the incumbent by more than the gap and end, with status
+// gap, once every test is settled at that level.
 package dl85

@@ -2,6 +2,7 @@ package dl85
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -120,11 +121,15 @@ func TestDL85Reference(t *testing.T) {
 		}
 		t.Run(c.Dataset+"/d"+strconv.Itoa(c.Depth), func(t *testing.T) {
 			v := dl85Load(t, c.Dataset)
-			r, err := Solve(context.Background(), v, Config{MaxDepth: c.Depth})
+			top := math.Inf(-1)
+			r, err := Solve(context.Background(), v, Config{MaxDepth: c.Depth, OnBound: func(lb float64) { top = max(top, lb) }})
 			if err != nil {
 				t.Fatal(err)
 			}
 			dl85Check(t, v, c.Depth, 1, r, float64(c.Optimum))
+			if top != float64(c.Optimum) {
+				t.Fatalf("highest bound reported %v, reference optimum %v", top, c.Optimum)
+			}
 		})
 	}
 }

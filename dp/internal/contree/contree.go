@@ -28,6 +28,14 @@
 // and fewer depth-two calls are made (figures for these three in
 // docs/benchmarks.md, "Figures behind constants and defaults").
 //
+// At depth 3 and more the sequential search takes the root best-first
+// (bestfirst.go): the open threshold intervals of every feature wait in
+// one queue and the one with the least lower bound goes first, so that
+// the root's lower bound, the least over its open alternatives, rises as
+// the search runs (Config.OnBound), and a gap (Config.AbsGap,
+// Config.RelGap) can end it early. Config.DepthFirstRoot keeps the
+// feature-after-feature order.
+//
 // # Parallel search
 //
 // With Config.Workers > 1 (and MaxGap 0, depth >= 2) the root's
@@ -146,6 +154,17 @@ type Config struct {
 	// stops with its best tree and Result.Cause wrapping
 	// model.ErrMemoryLimit.
 	Budget *backend.Budget
+	// DepthFirstRoot searches the root's features one after the other,
+	// as below the root, instead of best-first (bestfirst.go; depth 3 and
+	// more, one worker): its bound rises only once every feature is done.
+	DepthFirstRoot bool
+	// AbsGap and RelGap (a fraction of the incumbent's errors, at most 1)
+	// stop the root's best-first search once the incumbent is within the
+	// larger of them of the root's lower bound (0, 0: exact).
+	AbsGap, RelGap float64
+	// OnBound, when set, receives each rise of the root's lower bound in
+	// the best-first search.
+	OnBound func(lb int)
 	// Workers is the number of goroutines of the root search (0 or 1:
 	// the sequential search). More than one searches the root's
 	// thresholds in parallel when MaxGap is 0 and MaxDepth >= 2 (see the
@@ -185,7 +204,10 @@ type Result struct {
 	LowerBound int
 	Optimal    bool
 	Stopped    bool // the context ended the search early
-	Stats      Stats
+	// Gap is set when the search stopped with Tree within the gap
+	// (Config.AbsGap, Config.RelGap) of LowerBound, not proven optimal.
+	Gap   bool
+	Stats Stats
 	// Cause is nil, or why the search stopped itself: an error wrapping
 	// model.ErrMemoryLimit when the Budget refused memory.
 	Cause error
@@ -336,7 +358,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 			}
 		}
 	}
-	parallel := cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2
+	parallel := cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2 && cfg.AbsGap == 0 && cfg.RelGap == 0
 	if s.probing() && !parallel && leaf.Errors > 0 && !s.stop {
 		if t := s.probe(root, cfg.MaxDepth); t != nil && t.Errors < s.best.Errors {
 			s.seed, s.best = t, t
@@ -347,6 +369,22 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	}
 	if parallel && leaf.Errors > 0 && !s.stop {
 		return s.parallel(in, root, leaf)
+	}
+	if s.bestFirst() && leaf.Errors > 0 && !s.stop && s.reserveRoot() {
+		start := leaf
+		if s.seed != nil {
+			start = s.seed
+		}
+		o := s.rootSearch(root, cfg.MaxDepth, start)
+		res := Result{Tree: o.best, Errors: o.best.Errors, LowerBound: min(o.lb, o.best.Errors), Stats: s.stats, Cause: s.cause}
+		if s.stop {
+			res.Stopped = true
+			res.LowerBound = min(max(res.LowerBound, s.irreducible(in, root)), o.best.Errors)
+			return res
+		}
+		res.Optimal = res.LowerBound >= res.Errors
+		res.Gap = !res.Optimal && o.gap
+		return res
 	}
 	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
 	res := Result{Stats: s.stats}
@@ -612,6 +650,10 @@ type branchState struct {
 	lvl      int
 	isRoot   bool
 	done     bool // a zero-error tree was found
+	// tight solves a threshold's sides under the prune level (bound
+	// minus gapHere) instead of the bound: the root's best-first search
+	// with a gap seeks only trees that improve by more than the gap.
+	tight bool
 	// par is the shared incumbent of a parallel root search (nil in a
 	// sequential one) and q the position of the searched feature in its
 	// order: the root's bound then comes from par (see shared.bound).
@@ -735,25 +777,26 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 	if m == 0 {
 		return
 	}
-	cum := ls.cum
 	ls.tab.reset(f)
 	ls.bits.reset()
-	ml, mr := int32(0), int32(m-1)
+	fs := &featSearch{f: f, col: col, cum: ls.cum, m: m, ml: 0, mr: int32(m - 1), firstCut: firstCut}
 	if tk != nil && tk.ivs != nil {
 		ls.stack = append(ls.stack[:0], tk.ivs...)
-		ls.comp = append(ls.comp[:0], tk.comp...)
-		mr = tk.mr
+		fs.comp = append(ls.comp[:0], tk.comp...)
+		fs.mr = tk.mr
 	} else {
 		ls.stack = append(ls.stack[:0], interval{i: 0, j: int32(m - 1), u: -1, v: -1})
-		ls.comp = ls.comp[:0]
+		fs.comp = ls.comp[:0]
 	}
+	push := func(iv interval) { ls.stack = append(ls.stack, iv) }
 	qh := 0
 	for len(ls.stack) > qh && !st.done {
 		if s.stop {
-			return
+			break
 		}
 		if st.par != nil && len(ls.stack)-qh >= 2 && st.par.hungry.Load() {
-			st.par.donate(st.q, f, ls, qh, mr)
+			ls.comp = fs.comp
+			st.par.donate(st.q, f, ls, qh, fs.mr)
 		}
 		var iv interval
 		if s.cfg.FIFO {
@@ -766,159 +809,207 @@ func (s *solver) branch(v *view, d, f, firstCut int, st *branchState, tk *task) 
 			iv = ls.stack[len(ls.stack)-1]
 			ls.stack = ls.stack[:len(ls.stack)-1]
 		}
-		bound := st.bound(iv.i)
-		prune := bound - st.gapHere // a split with lower bound >= prune cannot improve enough
-		i, j := max(iv.i, ml), min(iv.j, mr)
-		lbLu, lbRv := 0, 0
-		// Interval shrinking (eq. 11, upper end corrected to use v).
-		if iv.u >= 0 {
-			c := ls.comp[iv.u]
-			lbLu = c.lbL
-			if delta := c.lbL + c.lbR - prune + 1; delta > 1 {
-				i = max(i, firstAtLeast(cum, i, j, int64(cum[c.t])+int64(delta)))
-			}
-		}
-		if iv.v >= 0 {
-			c := ls.comp[iv.v]
-			lbRv = c.lbR
-			if delta := c.lbL + c.lbR - prune + 1; delta > 1 {
-				j = min(j, lastAtMost(cum, i, j, int64(cum[c.t])-int64(delta)))
-			}
-		}
-		if i > j {
-			continue
-		}
-		// Sub-interval pruning (eq. 12).
-		if lbLu+lbRv >= prune {
-			continue
-		}
-		w := (i + j) / 2
-		if firstCut > 0 && !s.cfg.NoFirstCut {
-			// Start at the best depth-one threshold: a good first bound.
-			if w0 := firstAtLeast(cum, 0, int32(m-1), int64(firstCut)); w0 >= i && w0 <= j {
-				w = w0
-			}
-			firstCut = 0
-		}
-		s.stats.SplitsTried++
-		var lbL, lbR int
-		var solL, solR *Node
-		var zeroL, zeroR bool // a side has a tree of no error
-		if d == 2 {
-			// A serial search builds the trees only when they improve
-			// on its incumbent.
-			keep := math.MaxInt
-			if st.par == nil {
-				keep = st.best.Errors
-			}
-			// Each side is capped one above the bound plus the rows to
-			// the interval's far end: a lower bound that large already
-			// prunes the whole interval around w (interval shrinking
-			// and sub-interval pruning), so the cap loses no pruning.
-			span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
-			if s.tabDue(v, &ls.tab, f) {
-				lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
-			} else if s.bitsDue(v, &ls.bits, f) {
-				lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), bound+span+1, keep)
-			} else {
-				lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1, keep)
-			}
-			if s.stop {
-				return
-			}
-			// The cap is at least 1, so a bound of 0 is a side's optimum.
-			zeroL, zeroR = lbL == 0, lbR == 0
-		} else {
-			ub := bound
-			left, right := s.splitView(v, f, int(cum[w]), st.lvl)
-			if left == nil {
-				return
-			}
-			var eta int
-			zi, zj, zw := int(cum[i]), int(cum[j]), int(cum[w])
-			if s.cfg.EtaLongest {
-				eta = max(zw-zi, zj-zw)
-			} else {
-				eta = min(zw-zi, zj-zw)
-			}
-			// The larger side is solved first with the bound; the other
-			// side's bound is what remains plus η, so that its solution
-			// is more often exact and prunes more neighbours.
-			largerLeft := !s.cfg.LargerFirst || left.n >= right.n
-			first, second := left, right
-			if !largerLeft {
-				first, second = right, left
-			}
-			lb1, sol1 := s.solve(first, d-1, ub, st.gapChild, st.lvl+1, false)
-			if s.stop {
-				return
-			}
-			ub2 := max(ub-lb1, eta)
-			if s.cfg.EtaSum {
-				ub2 = ub - lb1 + eta
-			}
-			var lb2 int
-			var sol2 *Node
-			if ub2 > 0 { // otherwise the second side keeps the trivial bound 0 and no tree
-				lb2, sol2 = s.solve(second, d-1, ub2, st.gapChild, st.lvl+1, false)
-				if s.stop {
-					return
-				}
-			}
-			if sol1 != nil && sol1.Errors >= ub {
-				sol1 = nil
-			}
-			if sol2 != nil && sol2.Errors >= ub2 {
-				sol2 = nil
-			}
-			if largerLeft {
-				lbL, solL, lbR, solR = lb1, sol1, lb2, sol2
-			} else {
-				lbL, solL, lbR, solR = lb2, sol2, lb1, sol1
-			}
-			zeroL = solL != nil && solL.Errors == 0
-			zeroR = solR != nil && solR.Errors == 0
-		}
-		if st.par != nil {
-			if solL != nil && solR != nil {
-				st.par.offer(solL.Errors+solR.Errors, key(st.q, w), func() *Node {
-					return s.splitNode(col, f, int(cum[w]), solL, solR)
-				})
-			}
-		} else if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
-			st.best = s.splitNode(col, f, int(cum[w]), solL, solR)
-			if st.isRoot {
-				s.best = st.best
-				if s.onImpr != nil {
-					s.onImpr(st.best)
-				}
-			}
-			if st.best.Errors == 0 {
-				st.done = true
-				return
-			}
-		}
-		// Zero-error extremes (Theorem 2). A zero-error left side at w
-		// leaves the thresholds below w no better than w, but possibly as
-		// good: a parallel root search, whose ties go to the lowest
-		// threshold, keeps them.
-		if zeroL && st.par == nil {
-			ml = max(ml, w+1)
-		}
-		if zeroR {
-			mr = min(mr, w-1)
-		}
-		ci := int32(len(ls.comp))
-		ls.comp = append(ls.comp, computed{t: w, lbL: lbL, lbR: lbR})
-		// Neighbourhood pruning happens when the halves are popped (interval
-		// shrinking from w with the then current bound subsumes it).
-		if w+1 <= j {
-			ls.stack = append(ls.stack, interval{i: w + 1, j: j, u: ci, v: iv.v})
-		}
-		if i <= w-1 {
-			ls.stack = append(ls.stack, interval{i: i, j: w - 1, u: iv.u, v: ci})
+		s.step(v, d, fs, iv, st, ls, push)
+	}
+	ls.comp = fs.comp
+}
+
+// featSearch is the state of the search of one feature's thresholds at
+// a node: the thresholds (cum), those computed with their sides' lower
+// bounds, the range left by the zero-error extremes (ml..mr) and the
+// threshold to start at (firstCut rows low; 0: the middle).
+type featSearch struct {
+	f        int
+	col      []entry
+	cum      []int32
+	comp     []computed
+	m        int
+	ml, mr   int32
+	firstCut int
+}
+
+// stepOut is what one step of a threshold search established: pruned
+// when every threshold of the interval (or all that were left out of
+// it) has a lower bound of at least the prune level it returns in
+// prune; computed when a threshold was evaluated, with its lower bound
+// lb (the sum of its sides' bounds).
+type stepOut struct {
+	pruned   bool
+	prune    int
+	computed bool
+	lb       int
+}
+
+// step searches the interval iv of a feature (one turn of Algorithm 1's
+// loop): shrinks and prunes it against the bound, evaluates its middle
+// (or first) threshold, improves st.best, and hands the two remaining
+// halves to push.
+func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchState, ls *levelScratch, push func(interval)) stepOut {
+	var out stepOut
+	cum, col, f, m := fs.cum, fs.col, fs.f, fs.m
+	bound := st.bound(iv.i)
+	prune := bound - st.gapHere // a split with lower bound >= prune cannot improve enough
+	out.prune = prune
+	i, j := max(iv.i, fs.ml), min(iv.j, fs.mr)
+	lbLu, lbRv := 0, 0
+	// Interval shrinking (eq. 11, upper end corrected to use v).
+	if iv.u >= 0 {
+		c := fs.comp[iv.u]
+		lbLu = c.lbL
+		if delta := c.lbL + c.lbR - prune + 1; delta > 1 {
+			i = max(i, firstAtLeast(cum, i, j, int64(cum[c.t])+int64(delta)))
+			out.pruned = true
 		}
 	}
+	if iv.v >= 0 {
+		c := fs.comp[iv.v]
+		lbRv = c.lbR
+		if delta := c.lbL + c.lbR - prune + 1; delta > 1 {
+			j = min(j, lastAtMost(cum, i, j, int64(cum[c.t])-int64(delta)))
+			out.pruned = true
+		}
+	}
+	if i > j {
+		return out
+	}
+	// Sub-interval pruning (eq. 12).
+	if lbLu+lbRv >= prune {
+		out.pruned = true
+		return out
+	}
+	w := (i + j) / 2
+	if fs.firstCut > 0 && !s.cfg.NoFirstCut {
+		// Start at the best depth-one threshold: a good first bound.
+		if w0 := firstAtLeast(cum, 0, int32(m-1), int64(fs.firstCut)); w0 >= i && w0 <= j {
+			w = w0
+		}
+		fs.firstCut = 0
+	}
+	s.stats.SplitsTried++
+	var lbL, lbR int
+	var solL, solR *Node
+	var zeroL, zeroR bool // a side has a tree of no error
+	if d == 2 {
+		// A serial search builds the trees only when they improve
+		// on its incumbent.
+		keep := math.MaxInt
+		if st.par == nil {
+			keep = st.best.Errors
+		}
+		// Each side is capped one above the bound plus the rows to
+		// the interval's far end: a lower bound that large already
+		// prunes the whole interval around w (interval shrinking
+		// and sub-interval pruning), so the cap loses no pruning.
+		span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
+		if s.tabDue(v, &ls.tab, f) {
+			lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
+		} else if s.bitsDue(v, &ls.bits, f) {
+			lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), bound+span+1, keep)
+		} else {
+			lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1, keep)
+		}
+		if s.stop {
+			return out
+		}
+		// The cap is at least 1, so a bound of 0 is a side's optimum.
+		zeroL, zeroR = lbL == 0, lbR == 0
+	} else {
+		ub := bound
+		if st.tight {
+			// Only trees that beat the prune level are sought: a
+			// threshold is settled by a bound at that level.
+			ub = prune
+		}
+		left, right := s.splitView(v, f, int(cum[w]), st.lvl)
+		if left == nil {
+			return out
+		}
+		var eta int
+		zi, zj, zw := int(cum[i]), int(cum[j]), int(cum[w])
+		if s.cfg.EtaLongest {
+			eta = max(zw-zi, zj-zw)
+		} else {
+			eta = min(zw-zi, zj-zw)
+		}
+		// The larger side is solved first with the bound; the other
+		// side's bound is what remains plus η, so that its solution
+		// is more often exact and prunes more neighbours.
+		largerLeft := !s.cfg.LargerFirst || left.n >= right.n
+		first, second := left, right
+		if !largerLeft {
+			first, second = right, left
+		}
+		lb1, sol1 := s.solve(first, d-1, ub, st.gapChild, st.lvl+1, false)
+		if s.stop {
+			return out
+		}
+		ub2 := max(ub-lb1, eta)
+		if s.cfg.EtaSum {
+			ub2 = ub - lb1 + eta
+		}
+		var lb2 int
+		var sol2 *Node
+		if ub2 > 0 { // otherwise the second side keeps the trivial bound 0 and no tree
+			lb2, sol2 = s.solve(second, d-1, ub2, st.gapChild, st.lvl+1, false)
+			if s.stop {
+				return out
+			}
+		}
+		if sol1 != nil && sol1.Errors >= ub {
+			sol1 = nil
+		}
+		if sol2 != nil && sol2.Errors >= ub2 {
+			sol2 = nil
+		}
+		if largerLeft {
+			lbL, solL, lbR, solR = lb1, sol1, lb2, sol2
+		} else {
+			lbL, solL, lbR, solR = lb2, sol2, lb1, sol1
+		}
+		zeroL = solL != nil && solL.Errors == 0
+		zeroR = solR != nil && solR.Errors == 0
+	}
+	out.computed, out.lb = true, lbL+lbR
+	if st.par != nil {
+		if solL != nil && solR != nil {
+			st.par.offer(solL.Errors+solR.Errors, key(st.q, w), func() *Node {
+				return s.splitNode(col, f, int(cum[w]), solL, solR)
+			})
+		}
+	} else if solL != nil && solR != nil && solL.Errors+solR.Errors < st.best.Errors {
+		st.best = s.splitNode(col, f, int(cum[w]), solL, solR)
+		if st.isRoot {
+			s.best = st.best
+			if s.onImpr != nil {
+				s.onImpr(st.best)
+			}
+		}
+		if st.best.Errors == 0 {
+			st.done = true
+			return out
+		}
+	}
+	// Zero-error extremes (Theorem 2). A zero-error left side at w
+	// leaves the thresholds below w no better than w, but possibly as
+	// good: a parallel root search, whose ties go to the lowest
+	// threshold, keeps them.
+	if zeroL && st.par == nil {
+		fs.ml = max(fs.ml, w+1)
+	}
+	if zeroR {
+		fs.mr = min(fs.mr, w-1)
+	}
+	ci := int32(len(fs.comp))
+	fs.comp = append(fs.comp, computed{t: w, lbL: lbL, lbR: lbR})
+	// Neighbourhood pruning happens when the halves are popped (interval
+	// shrinking from w with the then current bound subsumes it).
+	if w+1 <= j {
+		push(interval{i: w + 1, j: j, u: ci, v: iv.v})
+	}
+	if i <= w-1 {
+		push(interval{i: i, j: w - 1, u: iv.u, v: ci})
+	}
+	return out
 }
 
 // splitNode is the tree that splits col's rows into the first cut

@@ -76,6 +76,16 @@ type Config struct {
 	// Workers is the number of goroutines that search the root's tests
 	// (values < 2: the sequential search). See the package doc.
 	Workers int
+	// AbsGap and RelGap (a fraction of the incumbent's error, at most 1)
+	// let the sequential search stop once its tree is within the larger
+	// of the two of the root's lower bound: the root's tests are searched
+	// only for trees better than the incumbent by more than that, and
+	// Result.Gap tells when the tree returned is not proven optimal.
+	AbsGap, RelGap float64
+	// OnBound, when set, receives each rise of the root's lower bound in
+	// the sequential search: the least, over the root's tests, of what
+	// their branches have established (see rootBound).
+	OnBound func(lb float64)
 }
 
 // maxDepth2Bytes caps the depth-2 tables when no Budget is set: beyond
@@ -89,6 +99,9 @@ type Result struct {
 	Err     float64 // weighted error of Tree
 	LB      float64 // a lower bound on the optimal error
 	Optimal bool
+	// Gap is set when the search ended with Tree within the gap
+	// (Config.AbsGap, Config.RelGap) of LB, without proving it optimal.
+	Gap bool
 	// Counters.
 	Nodes, Depth2Calls int64
 	Restarts           int
@@ -144,9 +157,12 @@ type search[T comparable] struct {
 	peak     int64
 	evicted  int
 	stop     bool
-	cause    error // why the search stopped itself (memory)
-	reserved int64 // bytes reserved in cfg.Budget
-	cacheRes int64 // of which for the cache
+	gapDone  bool // the root's search ended within the gap
+	sb       searchBound
+	irrRoot  float64 // the root's irreducible error
+	cause    error   // why the search stopped itself (memory)
+	reserved int64   // bytes reserved in cfg.Budget
+	cacheRes int64   // of which for the cache
 	d2skip   int64
 	nodes    int64
 	d2calls  int64
@@ -191,8 +207,12 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	if cfg.Depth2 && d.w != nil {
 		cfg.Depth2 = false
 	}
+	if cfg.AbsGap > 0 || cfg.RelGap > 0 {
+		cfg.Workers = 1 // the gap is the sequential root's
+	}
+	cfg.RelGap = min(cfg.RelGap, 1)
 	s := &search[T]{d: d, cfg: cfg, rule: rule, ctx: ctx, minsup: max(cfg.MinSupport, 1),
-		cache: map[string]entry[T]{}}
+		cache: map[string]entry[T]{}, sb: searchBound{onBound: cfg.OnBound, bound: math.Inf(-1)}}
 	if d.N < s.minsup {
 		return Result{}, ErrInfeasible
 	}
@@ -239,6 +259,8 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	s.all = all
 	rootErr, rootCls := leafOf(rootCnt)
 	irr := s.irreducible(full)
+	s.irrRoot = irr
+	s.sb.raise(irr)
 	res := Result{Tree: s.leaves[rootCls], Err: rootErr, LB: irr}
 	if cfg.OnIncumbent != nil {
 		cfg.OnIncumbent(res.Tree, res.Err)
@@ -267,6 +289,9 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			res.Optimal = true
 			break
 		}
+		if s.gapDone {
+			break
+		}
 		if s.stop || ctx.Err() != nil {
 			break
 		}
@@ -293,7 +318,13 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			}
 		}
 	}
+	res.LB = max(res.LB, s.sb.bound) // every bound reported is proven
 	res.LB = min(res.LB, res.Err)
+	if s.gapDone && res.LB >= res.Err {
+		res.Optimal = true
+	}
+	res.Gap = s.gapDone && !res.Optimal
+	s.sb.raise(res.LB)
 	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
 	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
 	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
@@ -561,6 +592,16 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			report(best, bestErr)
 		}
 	}
+	var rb *rootBound
+	if lv == 0 {
+		rb = s.newRootBound(ord, act, key, leafErr, lb0)
+		if s.gapped() {
+			if r1.tree != nil && r1.err < bestErr {
+				best, bestErr = r1.tree, r1.err
+			}
+			childUB = min(ub, bestErr-s.allowance(bestErr))
+		}
+	}
 	complete := true
 	lbMin := leafErr
 	klo := s.keyLo[lv]
@@ -575,6 +616,9 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			complete = false
 			lbMin = min(lbMin, lbLo+lbHi)
 			continue
+		}
+		if rb != nil && i > 0 {
+			rb.settle(&s.sb, bestErr)
 		}
 		if s.tg != nil {
 			if lv == 1 && s.jb != nil && s.jb.idle.Load() > 0 && len(ord)-i > 1 {
@@ -597,6 +641,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		if lbLo+lbHi >= childUB {
 			lbMin = min(lbMin, lbLo+lbHi)
+			rb.set(i, lbLo+lbHi)
 			continue
 		}
 		l, r := s.split(&nd, i, k, lbHi, childUB)
@@ -605,12 +650,14 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		if l.tree == nil {
 			lbMin = min(lbMin, l.lb+lbHi)
+			rb.set(i, l.lb+lbHi)
 			continue
 		}
 		if !r.complete {
 			complete = false
 		}
 		lbMin = min(lbMin, l.lb+max(r.lb, lbHi))
+		rb.set(i, l.lb+max(r.lb, lbHi))
 		if r.tree == nil {
 			continue
 		}
@@ -618,6 +665,9 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			best, bestErr, childUB = &Tree{Test: int(f), Lo: l.tree, Hi: r.tree}, e, e
 			if lv == 0 {
 				report(best, bestErr)
+				if s.gapped() {
+					childUB = min(ub, e-s.allowance(e))
+				}
 			}
 			if e <= lb0 {
 				// Meets a proven lower bound: optimal.
@@ -625,6 +675,22 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 				complete = true
 				break
 			}
+		}
+	}
+	if rb != nil {
+		if !s.stop {
+			rb.settle(&s.sb, bestErr)
+		}
+		if s.gapped() && !s.stop && complete {
+			// Every test was searched only for trees better than the
+			// incumbent by more than the gap: its bound is what the tests
+			// established, not the incumbent's error.
+			s.gapDone = true
+			lb := min(max(lbMin, lb0), bestErr)
+			if best == nil {
+				return result{err: math.Inf(1), lb: lb}
+			}
+			return result{tree: best, err: bestErr, lb: lb}
 		}
 	}
 	if s.tg != nil && best != nil && bestErr >= ub {

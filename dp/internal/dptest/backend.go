@@ -191,3 +191,57 @@ func Exact(t *testing.T, b backend.Backend, seed uint64, ws []Weights, minSuppor
 		}
 	}
 }
+
+// Gapped checks the anytime bound and the gap of backend b on 24 small
+// datasets drawn from seed (weights cycling through ws) at depths 2 to
+// 4, under each set of options (a gap or abs-gap among them): every
+// bound it reports while it searches is at most the brute-force optimum
+// and higher than the one before; the result's bound is at most the
+// optimum and its objective at least the optimum and within the gap of
+// its bound (the larger of abs-gap and gap × objective); status gap
+// unless optimal. At least one run must end with status gap.
+func Gapped(t *testing.T, b backend.Backend, seed uint64, ws []Weights, opts []map[string]string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 5))
+	gaps := 0
+	for i := range 24 {
+		d := Random(rng, 30+rng.IntN(40), 2+rng.IntN(3), 2+rng.IntN(2), i%2 == 0, ws[i%len(ws)])
+		for depth := 2; depth <= 4; depth++ {
+			p := model.Problem{Objective: model.MinError, MaxDepth: depth}
+			want := Optimum(d, p)
+			for _, raw := range opts {
+				job, err := backend.NewJob(b.Info(), d, p, raw)
+				if err != nil {
+					t.Fatalf("%s %v: %v", b.Info().Name, raw, err)
+				}
+				var bounds []float64
+				job.Bound = func(lb float64) { bounds = append(bounds, lb) }
+				res, err := b.Solve(context.Background(), job)
+				if err != nil {
+					t.Fatalf("%s %v: %v", b.Info().Name, raw, err)
+				}
+				name := fmt.Sprintf("%s %v, data %d depth %d", b.Info().Name, raw, i, depth)
+				Check(t, d, job.Problem, res, nil)
+				for k, lb := range bounds {
+					if lb > want+1e-9 || (k > 0 && lb <= bounds[k-1]) {
+						t.Fatalf("%s: bounds reported %v, brute force %v", name, bounds, want)
+					}
+				}
+				allow := math.Max(job.Options.Float("abs-gap"), job.Options.Float("gap")*res.Objective)
+				if res.LowerBound > want+1e-9 || res.Objective < want-1e-9 || res.Objective-res.LowerBound > allow+1e-9 {
+					t.Fatalf("%s: objective %v bound %v (allowed gap %v), brute force %v", name, res.Objective, res.LowerBound, allow, want)
+				}
+				switch {
+				case res.Optimal && res.Status == "" && res.LowerBound >= res.Objective:
+				case !res.Optimal && res.Status == model.StatusGap:
+					gaps++
+				default:
+					t.Fatalf("%s: status %q optimal %v, objective %v bound %v", name, res.Status, res.Optimal, res.Objective, res.LowerBound)
+				}
+			}
+		}
+	}
+	if gaps == 0 {
+		t.Errorf("%s: no run stopped within its gap before proving optimality", b.Info().Name)
+	}
+}

@@ -40,6 +40,11 @@ type AggRow struct {
 	// nothing); Memouts the runs stopped by the memory limit; Failures the
 	// runs that gave no result for another reason (an error, a crash).
 	Solved, Timeouts, Memouts, Failures int
+	// Gaps counts the runs that stopped once their model was proven
+	// within the gap they were given (status gap): neither solved nor
+	// time-outs; they count at the time limit in PAR-2 and SGM, as the
+	// other unsolved runs.
+	Gaps int
 	// PAR2 is the penalised average runtime (s): the mean of the solved
 	// runs' times and twice the time limit for every other run.
 	PAR2 float64
@@ -112,6 +117,8 @@ func outcome(r *Run) string {
 		return "solved"
 	case r.Status == "memory-limit":
 		return "memory-out"
+	case r.Status == "gap" && !r.Failed():
+		return "gap"
 	case r.Failed() && r.Status != "killed" && r.Status != "infeasible":
 		return "failed"
 	}
@@ -205,6 +212,8 @@ func Aggregate(runs []Run, shift float64, clock Clock) []AggRow {
 				a.Incorrect++
 			case "memory-out":
 				a.Memouts++
+			case "gap":
+				a.Gaps++
 			case "failed":
 				a.Failures++
 			default:
@@ -326,10 +335,18 @@ func depthLess(a, b string) bool {
 // optima.
 func aggHead(rows []AggRow) []string {
 	head := []string{"backend", "depth", "runs", "solved", "timeouts", "memouts", "failures", "par2_s", "sgm_s", "wins", "solved_only", "certified"}
+	if hasGaps(rows) {
+		head = append(head, "gaps")
+	}
 	if hasVerdicts(rows) {
 		head = append(head, "correct", "incorrect", "unknown")
 	}
 	return head
+}
+
+// hasGaps reports whether any run of rows stopped within its gap.
+func hasGaps(rows []AggRow) bool {
+	return slices.ContainsFunc(rows, func(a AggRow) bool { return a.Gaps > 0 })
 }
 
 // hasVerdicts reports whether any run of rows was checked against an
@@ -340,12 +357,15 @@ func hasVerdicts(rows []AggRow) bool {
 
 // aggRows renders rows with times formatted by sec.
 func aggRows(rows []AggRow, sec func(float64) string) [][]string {
-	verdicts := hasVerdicts(rows)
+	verdicts, gaps := hasVerdicts(rows), hasGaps(rows)
 	out := make([][]string, len(rows))
 	for i, a := range rows {
 		row := []string{a.Backend, a.Depth, strconv.Itoa(a.Runs), strconv.Itoa(a.Solved), strconv.Itoa(a.Timeouts),
 			strconv.Itoa(a.Memouts), strconv.Itoa(a.Failures), sec(a.PAR2), sec(a.SGM), strconv.Itoa(a.Wins), strconv.Itoa(a.SolvedOnly),
 			strconv.Itoa(a.Certified)}
+		if gaps {
+			row = append(row, strconv.Itoa(a.Gaps))
+		}
 		if verdicts {
 			row = append(row, strconv.Itoa(a.Correct), strconv.Itoa(a.Incorrect), strconv.Itoa(a.Unknown))
 		}

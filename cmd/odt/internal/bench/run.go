@@ -45,6 +45,9 @@ type Run struct {
 	ExitCode    int               `json:"exit_code"`
 	Message     string            `json:"message,omitempty"`
 	Incumbents  []model.Incumbent `json:"incumbents"`
+	// Bounds are the rises of the proven lower bound during the run, for
+	// the backends that report them (the result's bounds).
+	Bounds []model.BoundPoint `json:"bounds,omitempty"`
 	// Formulation is the size of the formulation solved, when the backend
 	// reports one.
 	Formulation *Formulation `json:"formulation,omitempty"`
@@ -256,6 +259,7 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	if res.Incumbents != nil {
 		run.Incumbents = res.Incumbents
 	}
+	run.Bounds = res.Bounds
 	run.Learning = learningOf(&res)
 	run.Formulation = formulationOf(res.Stats)
 	if len(rn.ExportFormats) > 0 && c.Repeat == 1 && c.Protocol == "" {

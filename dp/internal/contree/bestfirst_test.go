@@ -1,0 +1,192 @@
+package contree
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/odtkit/odtkit/model/modeltest"
+)
+
+type bfCell struct{ rows, cols, levels, k, depth int }
+
+var bfCells = []bfCell{{150, 5, 8, 3, 3}, {200, 3, 30, 2, 3}, {60, 4, 5, 3, 4}, {300, 4, 12, 2, 4}, {120, 6, 4, 4, 3}}
+
+// The root's best-first search proves the optimum the depth-first search
+// proves, and every bound it reports on the way is at most that optimum
+// and higher than the one before.
+func TestBestFirstAgrees(t *testing.T) {
+	for ci, c := range bfCells {
+		for seed := range uint64(4) {
+			in := randomInput(c.rows, c.cols, c.levels, c.k, seed+uint64(100*ci))
+			name := fmt.Sprintf("%dx%d/k%d/d%d/seed%d", c.rows, c.cols, c.k, c.depth, seed)
+			dfCfg := productionConfig(c.depth, 1)
+			dfCfg.DepthFirstRoot = true
+			df := Solve(context.Background(), in, dfCfg, nil)
+			checkResult(t, in, df)
+			var bounds []int
+			cfg := productionConfig(c.depth, 1)
+			cfg.OnBound = func(lb int) { bounds = append(bounds, lb) }
+			bf := Solve(context.Background(), in, cfg, nil)
+			checkResult(t, in, bf)
+			if !df.Optimal || !bf.Optimal || bf.Errors != df.Errors || bf.LowerBound != df.Errors || bf.Gap {
+				t.Fatalf("%s: best-first %d errors (bound %d, optimal %v, gap %v), depth-first %d (optimal %v)",
+					name, bf.Errors, bf.LowerBound, bf.Optimal, bf.Gap, df.Errors, df.Optimal)
+			}
+			if len(bounds) == 0 || bounds[len(bounds)-1] != bf.Errors {
+				t.Fatalf("%s: bounds reported %v, optimum %d", name, bounds, bf.Errors)
+			}
+			for i, b := range bounds {
+				if b > df.Errors || (i > 0 && b <= bounds[i-1]) {
+					t.Fatalf("%s: bounds reported %v (optimum %d): not rising or above it", name, bounds, df.Errors)
+				}
+			}
+		}
+	}
+}
+
+// A best-first search stopped anywhere reports a bound that is never
+// above the optimum and at least every bound it reported before; some
+// stopped runs have a positive bound below their incumbent.
+func TestBestFirstStoppedBound(t *testing.T) {
+	informative := 0
+	for ci, c := range bfCells {
+		in := randomInput(c.rows, c.cols, c.levels, c.k, uint64(7+ci))
+		full := Solve(context.Background(), in, productionConfig(c.depth, 1), nil)
+		if !full.Optimal {
+			t.Fatal("full search not optimal")
+		}
+		for after := 0; after < 20000; after = after*2 + 1 {
+			top := 0
+			cfg := productionConfig(c.depth, 1)
+			cfg.OnBound = func(lb int) { top = max(top, lb) }
+			r := Solve(modeltest.StopAfter(after), in, cfg, nil)
+			checkResult(t, in, r)
+			if r.LowerBound > full.Errors || top > full.Errors {
+				t.Fatalf("cell %d stopped after %d looks: bound %d (reported %d) above the optimum %d", ci, after, r.LowerBound, top, full.Errors)
+			}
+			if r.LowerBound < top {
+				t.Fatalf("cell %d stopped after %d looks: bound %d below one reported before, %d", ci, after, r.LowerBound, top)
+			}
+			if r.Errors < full.Errors {
+				t.Fatalf("cell %d: %d errors below the optimum %d", ci, r.Errors, full.Errors)
+			}
+			if r.Stopped && r.LowerBound > 0 && r.LowerBound < r.Errors {
+				informative++
+			}
+			if !r.Stopped {
+				break
+			}
+		}
+	}
+	if informative == 0 {
+		t.Error("no stopped run reported a bound between 0 and its incumbent")
+	}
+}
+
+// With a gap the search stops with a tree within it of a bound that is
+// never above the optimum, status gap unless the bound meets the tree.
+func TestBestFirstGap(t *testing.T) {
+	gaps := 0
+	for ci, c := range bfCells {
+		for seed := range uint64(3) {
+			in := randomInput(c.rows, c.cols, c.levels, c.k, seed+uint64(50*ci))
+			full := Solve(context.Background(), in, productionConfig(c.depth, 1), nil)
+			for _, g := range []struct{ abs, rel float64 }{{2, 0}, {0, 0.1}, {1, 0.05}} {
+				cfg := productionConfig(c.depth, 2) // a gap searches with one worker
+				cfg.AbsGap, cfg.RelGap = g.abs, g.rel
+				r := Solve(context.Background(), in, cfg, nil)
+				checkResult(t, in, r)
+				name := fmt.Sprintf("cell %d seed %d gap %+v", ci, seed, g)
+				if r.LowerBound > full.Errors || r.Errors < full.Errors {
+					t.Fatalf("%s: %d errors, bound %d; optimum %d", name, r.Errors, r.LowerBound, full.Errors)
+				}
+				allow := int(max(g.abs, g.rel*float64(r.Errors)) + 1e-9)
+				if r.Errors-r.LowerBound > allow {
+					t.Fatalf("%s: %d errors, bound %d: not within %d", name, r.Errors, r.LowerBound, allow)
+				}
+				if r.Optimal != (r.LowerBound == r.Errors) || r.Gap == r.Optimal {
+					t.Fatalf("%s: optimal %v, gap %v, %d errors, bound %d", name, r.Optimal, r.Gap, r.Errors, r.LowerBound)
+				}
+				if r.Gap {
+					gaps++
+				}
+			}
+		}
+	}
+	if gaps == 0 {
+		t.Error("no run stopped within its gap before proving optimality")
+	}
+}
+
+// ivLB never exceeds the true value of any threshold of its interval
+// (the sum of its two sides' optima at the remaining depth), whatever
+// the computed thresholds around it and however weak their bounds; and
+// it is positive for some intervals.
+func TestIntervalBound(t *testing.T) {
+	positive := 0
+	for seed := range uint64(6) {
+		in := randomInput(90, 2, 25, 2+int(seed%3), seed)
+		s, root := newSolver(in)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		for f := range in.Columns {
+			col := root.cols[f]
+			cum, m := thresholds(col, nil)
+			val := make([]int, m)
+			optL, optR := make([]int, m), make([]int, m)
+			for x := range m {
+				left, right := s.splitView(root, f, int(cum[x]), 0)
+				lbL, solL := s.solve(left, 2, left.n+1, 0, 1, false)
+				lbR, solR := s.solve(right, 2, right.n+1, 0, 1, false)
+				if solL == nil || solR == nil || lbL != solL.Errors || lbR != solR.Errors {
+					t.Fatal("side not solved exactly")
+				}
+				optL[x], optR[x], val[x] = lbL, lbR, lbL+lbR
+			}
+			for range 40 {
+				fs := &featSearch{f: f, col: col, cum: cum, m: m, mr: int32(m - 1)}
+				// Computed thresholds at random, with bounds at most their optima.
+				var at []int32
+				for x := range m {
+					if rng.IntN(4) == 0 {
+						at = append(at, int32(x))
+						fs.comp = append(fs.comp, computed{t: int32(x),
+							lbL: max(0, optL[x]-rng.IntN(3)), lbR: max(0, optR[x]-rng.IntN(3))})
+					}
+				}
+				for k := 0; k <= len(at); k++ {
+					u, v := int32(-1), int32(-1)
+					i, j := int32(0), int32(m-1)
+					if k > 0 {
+						u, i = int32(k-1), at[k-1]+1
+					}
+					if k < len(at) {
+						v, j = int32(k), at[k]-1
+					}
+					if i > j {
+						continue
+					}
+					// Any sub-interval between u and v.
+					a := i + int32(rng.IntN(int(j-i+1)))
+					b := a + int32(rng.IntN(int(j-a+1)))
+					lb := fs.ivLB(interval{i: a, j: b, u: u, v: v})
+					least := math.MaxInt
+					for x := a; x <= b; x++ {
+						least = min(least, val[x])
+					}
+					if lb > least {
+						t.Fatalf("seed %d feature %d: interval [%d..%d] (u %d, v %d) bound %d above its least value %d", seed, f, a, b, u, v, lb, least)
+					}
+					if lb > 0 {
+						positive++
+					}
+				}
+			}
+		}
+	}
+	if positive == 0 {
+		t.Error("no interval had a positive bound")
+	}
+}
