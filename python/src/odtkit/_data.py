@@ -174,8 +174,9 @@ def to_table(X, categorical: Optional[np.ndarray], check: bool) -> Table:
         try:
             v = np.asarray(col, dtype=np.float64)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"column {labels[j]!r} was numeric when the model was fitted and now holds "
-                             f"a value that is not a number ({e})") from None
+            raise ValueError(f"column {labels[j]!r} is read as numbers (as it was when the model was "
+                             f"fitted, by its dtype) and holds a value that is not a number ({e}); "
+                             "convert it to numbers, or to strings to make it categorical") from None
         if not np.all(np.isfinite(v)):
             raise ValueError(f"numeric column {labels[j]!r} holds NaN or infinite values; fill them in, "
                              "or make the column categorical (dtype object or category) so that a missing "
