@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import REPO, TESTDATA, run_odt, shared_dir, solve_json
+from conftest import TESTDATA, run_odt, shared_dir, solve_json
 from odtkit import OptimalTreeClassifier
 
 pd = pytest.importorskip("pandas")
