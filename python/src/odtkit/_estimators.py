@@ -341,7 +341,13 @@ class _OdtClassifier(ClassifierMixin, BaseEstimator):
     # scikit-learn < 1.6 reads expected failures from these tags; 1.6 and later
     # from check_estimator's expected_failed_checks (the tests pass _xfail_checks).
     def _more_tags(self):
-        return {"_xfail_checks": self._xfail_checks()}
+        return {"_xfail_checks": self._xfail_checks(), "X_types": ["2darray", "sparse"]}
+
+    # scikit-learn 1.6 and later: scipy sparse input is accepted (densified).
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 def _fixed_units(res, total_weight: float):
