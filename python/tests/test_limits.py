@@ -49,7 +49,7 @@ def _alive(pid):
 
 
 def _script(tmp_path, body):
-    """A Python script that fits with the handler of a terminal session (a
+    """A Python script that fits with the SIGINT handler of an interactive terminal (a
     shell's background job inherits SIGINT ignored, and Python then raises
     no KeyboardInterrupt)."""
     script = tmp_path / "fit.py"
