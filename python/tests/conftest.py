@@ -18,6 +18,17 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TESTDATA = os.path.join(REPO, "testdata")
 
 
+def shared_dir(need=""):
+    """The path of NEED inside the shared benchmark folder (ODTKIT_SHARED,
+    else ../shared beside the repository); the test is skipped when it is
+    absent, as a fresh clone has none."""
+    base = os.environ.get("ODTKIT_SHARED") or os.path.join(REPO, "..", "shared")
+    path = os.path.join(base, need)
+    if not os.path.exists(path):
+        pytest.skip(f"the shared benchmark folder is not present (looked for {path}; set ODTKIT_SHARED)")
+    return path
+
+
 def need(condition, reason):
     """Skip the test unless CONDITION (fail under ODTKIT_TEST_STRICT=1)."""
     if condition:

@@ -38,9 +38,12 @@ def test_fit_equals_odt_solve(request, odt, has_highs, backend, data, depth, tmp
     assert c.backend_ == doc["backend"] == backend
     assert c.status_ == doc["status"] == "optimal"
     assert c.optimal_ is True and doc["optimal"] is True
-    assert c.objective_ == doc["objective"]
-    assert c.lower_bound_ == doc["lower_bound"]
-    assert c.result_["errors"] == doc["errors"]
+    # objective_ in fixed units: the training error rate (odt's count / rows)
+    assert c.result_["objective"] == doc["objective"]
+    assert c.objective_ == pytest.approx(doc["objective"] / doc["rows"], rel=1e-12)
+    assert c.lower_bound_ == pytest.approx(doc["lower_bound"] / doc["rows"], rel=1e-12)
+    assert c.result_["errors"] == doc["errors"] == c.error_
+    assert c.accuracy_ == pytest.approx(1 - doc["errors"] / doc["rows"])
     # the file's classes in the order first seen, ours sorted: compare counts per class label
     theirs = doc["model"]
     perm = [theirs["classes"].index(str(k)) for k in c.model_["classes"]]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from typing import Optional
+
 import numpy as np
 
 _FORMAT = "odtkit-graph-1"
@@ -54,37 +56,83 @@ class CompiledModel:
                     self.category[k] = str(nd["category"])
         self.max_steps = n
 
-    def leaves(self, X: np.ndarray) -> np.ndarray:
-        """The node (position in model['nodes']) each row of X reaches."""
+    def _table(self, X):
+        from ._data import Table
+        if isinstance(X, Table):
+            return X
         X = np.asarray(X)
-        rows = X.shape[0]
+        if X.dtype == object:
+            X = X.astype(np.float64)
+        return Table(X)
+
+    def _go_high(self, t, active: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        """Whether each row active[i], at node nodes[i], goes to high."""
+        num = t.num
+        with np.errstate(invalid="ignore"):
+            go_high = num[active, self.feature[nodes]] > self.threshold[nodes]
+        for k, w in self.oblique.items():
+            sel = nodes == k
+            if sel.any():
+                go_high[sel] = num[active[sel]] @ w > self.threshold[k]
+        for k, cat in self.category.items():
+            sel = nodes == k
+            if sel.any():
+                col = t.cat.get(self.feature[k])
+                # a category test on a numeric column sends every row low, as odt does
+                go_high[sel] = (col[active[sel]] == cat) if col is not None else False
+        return go_high
+
+    def leaves(self, X, path: bool = False):
+        """The node (position in model['nodes']) each row of X (a Table or
+        a float matrix) reaches; with PATH also the (row, node) pairs of the
+        nodes each row visits, root and leaf included."""
+        t = self._table(X)
+        rows = t.num.shape[0]
         cur = np.full(rows, self.root, dtype=np.intp)
+        visits_r, visits_n = [np.arange(rows)], [cur.copy()]
         for _ in range(self.max_steps + 1):
             active = np.flatnonzero(~self.leaf[cur])
             if active.size == 0:
+                if path:
+                    return cur, np.concatenate(visits_r), np.concatenate(visits_n)
                 return cur
             nodes = cur[active]
-            values = X[active, self.feature[nodes]]
-            if X.dtype == object:
-                values = values.astype(np.float64)
-            go_high = values > self.threshold[nodes]
-            for k, w in self.oblique.items():
-                sel = nodes == k
-                if sel.any():
-                    s = X[active[sel]].astype(np.float64) @ w
-                    go_high[sel] = s > self.threshold[k]
-            for k, cat in self.category.items():
-                sel = nodes == k
-                if sel.any():
-                    go_high[sel] = np.array([str(v) == cat for v in X[active[sel], self.feature[k]]])
+            go_high = self._go_high(t, active, nodes)
             cur[active] = np.where(go_high, self.high[nodes], self.low[nodes])
+            if path:
+                visits_r.append(active)
+                visits_n.append(cur[active].copy())
         raise ValueError("model graph has a cycle")
 
-    def predict(self, X: np.ndarray) -> np.ndarray:
+    def flows(self, X, y_index: np.ndarray, weights: Optional[np.ndarray], n_classes: int):
+        """Per node, the weight of each class (index into the caller's
+        classes) among the rows of X that reach it, and among those it sends
+        to high."""
+        t = self._table(X)
+        rows = t.num.shape[0]
+        w = np.ones(rows) if weights is None else np.asarray(weights, dtype=np.float64)
+        n = len(self.leaf)
+        at = np.zeros((n, n_classes))
+        high = np.zeros((n, n_classes))
+        cur = np.full(rows, self.root, dtype=np.intp)
+        np.add.at(at, (cur, y_index), w)
+        for _ in range(self.max_steps + 1):
+            active = np.flatnonzero(~self.leaf[cur])
+            if active.size == 0:
+                return at, high
+            nodes = cur[active]
+            go_high = self._go_high(t, active, nodes)
+            up = active[go_high]
+            np.add.at(high, (cur[up], y_index[up]), w[up])
+            cur[active] = np.where(go_high, self.high[nodes], self.low[nodes])
+            np.add.at(at, (cur[active], y_index[active]), w[active])
+        raise ValueError("model graph has a cycle")
+
+    def predict(self, X) -> np.ndarray:
         """Class indices (into model['classes']) of the rows of X."""
         return self.klass[self.leaves(X)]
 
-    def proba(self, X: np.ndarray) -> np.ndarray:
+    def proba(self, X) -> np.ndarray:
         """Leaf class counts normalised per row; a leaf without counts (or with
         zero weight) puts all mass on its class."""
         leaf = self.leaves(X)
@@ -96,6 +144,55 @@ class CompiledModel:
             c[empty, self.klass[leaf[empty]]] = 1.0
             s[empty] = 1.0
         return c / s[:, None]
+
+    def reachable(self) -> np.ndarray:
+        """Which nodes can be reached from the root."""
+        seen = np.zeros(len(self.leaf), dtype=bool)
+        stack = [self.root]
+        while stack:
+            k = stack.pop()
+            if seen[k]:
+                continue
+            seen[k] = True
+            if not self.leaf[k]:
+                stack += [self.low[k], self.high[k]]
+        return seen
+
+    def depth(self) -> int:
+        """The number of tests on the longest path from the root to a leaf."""
+        memo = {}
+
+        def d(k):
+            if self.leaf[k]:
+                return 0
+            if k not in memo:
+                memo[k] = 1 + max(d(self.low[k]), d(self.high[k]))
+            return memo[k]
+        return d(self.root)
+
+    def n_leaves(self) -> int:
+        """The number of leaf nodes reachable from the root (a leaf shared by
+        several parents in a diagram counts once)."""
+        return int(np.sum(self.reachable() & self.leaf))
+
+    def error_reduction(self, at: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Per feature, the training error its tests remove (see
+        feature_importances_), from flows()."""
+        def err(c):
+            return c.sum(axis=-1) - c.max(axis=-1)
+        low = at - high
+        gain = np.maximum(err(at) - err(high) - err(low), 0.0)
+        out = np.zeros(self.n_features)
+        for k in np.flatnonzero(~self.leaf):
+            if gain[k] == 0:
+                continue
+            if k in self.oblique:
+                w = np.abs(self.oblique[k])
+                if w.sum() > 0:
+                    out += gain[k] * w / w.sum()
+            else:
+                out[self.feature[k]] += gain[k]
+        return out
 
 
 def _g(x: float) -> str:
@@ -137,32 +234,61 @@ def _class_name(model: dict, c: int) -> str:
     return str(classes[c]) if 0 <= c < len(classes) else str(c)
 
 
-def _counts(nd: dict, sep: str) -> str:
-    c = nd.get("counts")
-    if c is None:
-        return ""
-    return sep + "[" + " ".join(_g(v) for v in c) + "]"
+class _Classes:
+    """How leaves name their class and counts: with the caller's classes
+    (every class, in the caller's order, each count labelled), or, without
+    them, the model's classes and its counts as odt prints them."""
+
+    def __init__(self, model: dict, classes=None, class_index=None):
+        self.model = model
+        self.classes = None if classes is None else [str(c) for c in classes]
+        self.index = None if class_index is None else [int(k) for k in class_index]
+
+    def name(self, nd: dict) -> str:
+        c = nd["class"]
+        if self.classes is not None and self.index is not None and 0 <= c < len(self.index):
+            return self.classes[self.index[c]]
+        return _class_name(self.model, c)
+
+    def counts(self, nd: dict) -> Optional[str]:
+        c = nd.get("counts")
+        if c is None:
+            return None
+        if self.classes is None or self.index is None:
+            return "[" + " ".join(_g(v) for v in c) + "]"
+        full = [0.0] * len(self.classes)
+        for j, v in enumerate(c):
+            if j < len(self.index):
+                full[self.index[j]] = v
+        return "(" + ", ".join(f"{name}: {_g(v)}" for name, v in zip(self.classes, full)) + ")"
 
 
-def to_text(model: dict) -> str:
-    """The model as indented text, one condition per line (as odt solve prints
-    it); a diagram node with several parents is printed once, labelled [nK],
-    and referred to as "-> [nK]" afterwards."""
-    by_id = {nd["id"]: nd for nd in model["nodes"]}
-    indeg = {i: 0 for i in by_id}
+def _indegree(model: dict) -> dict:
+    indeg = {nd["id"]: 0 for nd in model["nodes"]}
     for nd in model["nodes"]:
         if "class" not in nd:
             indeg[nd["low"]] += 1
             indeg[nd["high"]] += 1
+    return indeg
+
+
+def to_text(model: dict, classes=None, class_index=None) -> str:
+    """The model as indented text, one condition per line (odt solve's
+    layout). A leaf shows its class and training counts: with CLASSES (the
+    caller's labels) and CLASS_INDEX (each model class's position in them),
+    every class's count labelled, in the order of CLASSES; without, the
+    model's counts as odt prints them. A diagram node with several parents
+    (a test or a leaf) is printed once, labelled [nK], and referred to as
+    "-> [nK]" afterwards."""
+    names = _Classes(model, classes, class_index)
+    by_id = {nd["id"]: nd for nd in model["nodes"]}
+    indeg = _indegree(model)
     printed = set()
     out = []
 
     def walk(i, depth):
         pad = "  " * depth
         nd = by_id[i]
-        if "class" in nd:
-            out.append(f"{pad}class: {_class_name(model, nd['class'])}{_counts(nd, ' ')}")
-            return
         label = ""
         if indeg[i] > 1:
             if i in printed:
@@ -170,6 +296,10 @@ def to_text(model: dict) -> str:
                 return
             printed.add(i)
             label = f" [n{i}]"
+        if "class" in nd:
+            counts = names.counts(nd)
+            out.append(f"{pad}class: {names.name(nd)}{label}" + (f" {counts}" if counts else ""))
+            return
         out.append(f"{pad}{_condition(model, nd, False)}{label}")
         walk(nd["low"], depth + 1)
         out.append(f"{pad}{_condition(model, nd, True)}{label}")
@@ -179,13 +309,17 @@ def to_text(model: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_dot(model: dict) -> str:
-    """The model in Graphviz DOT; edges are labelled with their condition."""
+def to_dot(model: dict, classes=None, class_index=None) -> str:
+    """The model in Graphviz DOT, each node once (a diagram's shared nodes
+    have several incoming edges); edges are labelled with their condition,
+    leaves with their class and counts as in to_text."""
+    names = _Classes(model, classes, class_index)
     out = ["digraph odtkit {", '  node [fontname="Helvetica"];']
     for nd in model["nodes"]:
         i = nd["id"]
         if "class" in nd:
-            label = _class_name(model, nd["class"]) + _counts(nd, "\n")
+            counts = names.counts(nd)
+            label = names.name(nd) + ("\n" + counts if counts else "")
             out.append(f"  n{i} [shape=box, style=rounded, label={json.dumps(label)}];")
             continue
         out.append(f"  n{i} [shape=ellipse, label={json.dumps(_condition(model, nd, True) + ' ?')}];")
@@ -193,4 +327,3 @@ def to_dot(model: dict) -> str:
         out.append(f'  n{i} -> n{nd["high"]} [label="yes"];')
     out.append("}")
     return "\n".join(out) + "\n"
-

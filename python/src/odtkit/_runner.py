@@ -7,7 +7,8 @@ import shutil
 import signal
 import subprocess
 import sys
-from typing import Optional, Sequence
+import threading
+from typing import Callable, Optional, Sequence
 
 ENV_VAR = "ODTKIT_ODT"
 _BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "odt")
@@ -15,6 +16,7 @@ _BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "odt"
 # odt's exit codes: 0 success (optimal or not), 1 runtime failure, 2 bad usage
 # or input, 130 interrupted with nothing to report.
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 def find_odt() -> str:
@@ -66,38 +68,111 @@ def _die_with_parent() -> None:
     _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+# odt reads the data from its standard input through this path; messages
+# name "the data" instead.
+STDIN_PATH = "/dev/stdin"
+
+
 def _message(stderr: str) -> str:
-    lines = [ln for ln in stderr.strip().splitlines() if ln.strip()]
+    lines = [ln.replace(STDIN_PATH, "the data") for ln in stderr.strip().splitlines() if ln.strip()]
     return "\n".join(lines[-5:]) if lines else "(no message)"
 
 
-def run(args: Sequence[str], timeout: Optional[float] = None,
-        odt: Optional[str] = None) -> subprocess.CompletedProcess:
-    """Run ``odt ARGS`` and return the completed process.
+class Completed:
+    """A finished odt: its exit code, stdout and stderr, and whether it was
+    interrupted (sent SIGINT after a KeyboardInterrupt in Python)."""
+
+    def __init__(self, args, returncode, stdout, stderr, interrupted):
+        self.args, self.returncode = args, returncode
+        self.stdout, self.stderr, self.interrupted = stdout, stderr, interrupted
+
+
+def run(args: Sequence[str], input: Optional[bytes] = None, odt: Optional[str] = None,
+        progress: Optional[Callable[[str], None]] = None, interruptible: bool = False) -> Completed:
+    """Run ``odt ARGS`` with INPUT (bytes) on its standard input and return
+    the finished process.
 
     The child runs in its own process group, so a Ctrl-C at the terminal
-    reaches only Python; a ``KeyboardInterrupt`` (or any other exception)
-    while waiting kills the whole group, reaps it and re-raises. Exit code 2
-    (bad usage or bad input) raises ``ValueError`` with odt's message; any
-    other non-zero exit raises ``RuntimeError``.
+    reaches only Python. On a ``KeyboardInterrupt`` while odt runs, an
+    INTERRUPTIBLE run sends odt SIGINT, as a Ctrl-C at odt's own terminal
+    would, and waits for it to write its result (the best model so far); a
+    second ``KeyboardInterrupt`` (or any other exception, or a run that is
+    not INTERRUPTIBLE) kills the whole group, reaps it and re-raises.
+    PROGRESS, when given, receives each line odt writes on stderr as it
+    comes. Exit code 2 (bad usage or bad input) raises ``ValueError`` with
+    odt's message, 130 (interrupted before anything was found)
+    ``KeyboardInterrupt``, any other non-zero exit ``RuntimeError``.
     """
     exe = odt or find_odt()
     cmd = [exe, *args]
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=_die_with_parent if _PRCTL else None)
+    out: list = []
+    err: list = []
+
+    def read_out():
+        out.append(proc.stdout.read())
+
+    def read_err():
+        for line in proc.stderr:
+            err.append(line)
+            if progress is not None:
+                try:
+                    progress(line.decode("utf-8", "replace"))
+                except Exception:  # a broken progress sink must not stop the run
+                    pass
+
+    def write_in():
+        try:
+            proc.stdin.write(input)
+        except OSError:  # odt stopped reading (it failed, or was stopped)
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (read_out, read_err)]
+    if input is not None:
+        threads.append(threading.Thread(target=write_in, daemon=True))
+    interrupted = False
     try:
-        out, err = proc.communicate(timeout=timeout)
+        for t in threads:
+            t.start()
+        try:
+            threads[0].join()
+        except KeyboardInterrupt:
+            if not interruptible:
+                raise
+            interrupted = True
+            _signal(proc, signal.SIGINT)
+            threads[0].join()  # a second KeyboardInterrupt goes to the handler below
+        proc.wait()
+        for t in threads[1:]:
+            t.join()
     except BaseException:
         _kill_group(proc)
         raise
+    stdout = (out[0] if out else b"").decode("utf-8", "replace")
+    stderr = b"".join(err).decode("utf-8", "replace")
     if proc.returncode == EXIT_BAD_INPUT:
-        raise ValueError(_message(err))
+        raise ValueError(_message(stderr))
+    if interrupted and proc.returncode == EXIT_INTERRUPTED:
+        raise KeyboardInterrupt
     if proc.returncode != 0:
         what = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
                 else f"exit code {proc.returncode}")
-        raise RuntimeError(f"odt {args[0] if args else ''} failed ({what}): {_message(err)}")
-    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+        raise RuntimeError(f"odt {args[0] if args else ''} failed ({what}): {_message(stderr)}")
+    return Completed(cmd, proc.returncode, stdout, stderr, interrupted)
+
+
+def _signal(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.kill(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -110,9 +185,6 @@ def _kill_group(proc: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     try:
-        proc.communicate(timeout=5)
-    except Exception:  # the pipes may already be closed
-        try:
-            proc.wait(timeout=5)
-        except Exception:
-            pass
+        proc.wait(timeout=5)
+    except Exception:
+        pass
