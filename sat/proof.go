@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -65,6 +66,7 @@ type proofLog struct {
 	final                    int32   // ID of the clause refuting the last solve's assumptions (0: none)
 	finalLits                []int32
 	lemma                    bool // the input being added is a lemma (AddLemma)
+	contradictory            bool // the last refutation is of contradictory assumptions (no clause)
 	maxVar                   int  // the largest variable of an input clause
 	deleting                 []int32
 	buf                      []byte
@@ -352,9 +354,12 @@ func (s *CDCL) proofFinal(a int32) {
 	case s.level[v] == 0:
 		p.hints = append(p.hints[:0], p.unit[v])
 	case s.reason[v] == noReason:
-		// ¬a was assumed before a: the clause a ∨ ¬a needs no hint.
+		// ¬a was assumed before a: the assumptions refute themselves,
+		// and no clause is derived (a ∨ ¬a is no lemma a checker takes).
 		p.finalLits = append(p.finalLits, a)
-		p.hints = p.hints[:0]
+		p.final = 0
+		p.contradictory = true
+		return
 	default:
 		p.markVar(v)
 		s.proofChain(s.reason[v])
@@ -368,6 +373,7 @@ func (s *CDCL) proofFinal(a int32) {
 	}
 	p.add(p.finalLits, p.hints)
 	p.final = p.id
+	p.contradictory = false
 }
 
 // proofShorten derives input clause lits without its literals false at
@@ -412,6 +418,11 @@ func (s *CDCL) AddLemma(lits ...Lit) {
 		s.AddClause(lits...)
 		return
 	}
+	for _, l := range lits {
+		if l != 0 && slices.Contains(lits, -l) {
+			return // a tautology: true in every model, nothing to add
+		}
+	}
 	s.proof.lemma = true
 	s.AddClause(lits...)
 	s.proof.lemma = false
@@ -422,9 +433,10 @@ func (s *CDCL) AddLemma(lits ...Lit) {
 // that clause (DIMACS literals; empty when the clauses alone are
 // refuted). Every literal of the clause negates an assumption. ok is
 // false when no proof is logged or the last answer was not
-// Unsatisfiable. The ID is the log's; ProofFiles.ID gives the file's.
+// Unsatisfiable. Contradictory assumptions (a literal and its negation)
+// refute themselves: the ID is then 0 and no clause is derived. The ID is the log's; ProofFiles.ID gives the file's.
 func (s *CDCL) Refutation() (id int64, clause []Lit, ok bool) {
-	if s.proof == nil || s.proof.final == 0 {
+	if s.proof == nil || s.proof.final == 0 && !s.proof.contradictory {
 		return 0, nil, false
 	}
 	for _, l := range s.proof.finalLits {
