@@ -2,6 +2,7 @@ package sat
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -481,6 +482,12 @@ func (f *ProofFiles) ID(logID int64) int64 {
 // the formula file has ID i and derived ones follow. The log file is
 // removed. The solver goes on without a proof.
 func (s *CDCL) EndProof(formula, proof string) (*ProofFiles, error) {
+	return s.EndProofContext(context.Background(), formula, proof)
+}
+
+// EndProofContext is EndProof that stops writing, with the context's
+// cause, soon after ctx ends (the files are then incomplete).
+func (s *CDCL) EndProofContext(ctx context.Context, formula, proof string) (*ProofFiles, error) {
 	p := s.proof
 	if p == nil {
 		return nil, errors.New("sat: no proof is being logged")
@@ -498,7 +505,7 @@ func (s *CDCL) EndProof(formula, proof string) (*ProofFiles, error) {
 		return nil, fmt.Errorf("sat: proof log: %w", err)
 	}
 	out := &ProofFiles{Formula: formula, Proof: proof, Inputs: p.inputs, Added: p.added, Deletions: p.deletions}
-	err := writeProof(bufio.NewReaderSize(p.f, 1<<16), max(s.numVars(), p.maxVar), p, out)
+	err := writeProof(ctx, bufio.NewReaderSize(p.f, 1<<16), max(s.numVars(), p.maxVar), p, out)
 	if err != nil {
 		return nil, err
 	}
@@ -506,7 +513,7 @@ func (s *CDCL) EndProof(formula, proof string) (*ProofFiles, error) {
 }
 
 // writeProof reads the log and writes the two files.
-func writeProof(r *bufio.Reader, vars int, p *proofLog, out *ProofFiles) (err error) {
+func writeProof(ctx context.Context, r *bufio.Reader, vars int, p *proofLog, out *ProofFiles) (err error) {
 	ff, err := os.Create(out.Formula)
 	if err != nil {
 		return fmt.Errorf("sat: proof: %w", err)
@@ -570,7 +577,10 @@ func writeProof(r *bufio.Reader, vars int, p *proofLog, out *ProofFiles) (err er
 		line = strconv.AppendInt(line, ids[x], 10)
 		return nil
 	}
-	for {
+	for records := 0; ; records++ {
+		if records%4096 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("sat: proof: %w", context.Cause(ctx))
+		}
 		tag, err := r.ReadByte()
 		if err == io.EOF {
 			break

@@ -2,6 +2,7 @@ package avellaneda
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"time"
@@ -151,6 +152,18 @@ func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	return out, err
 }
 
+// depthEncoding is what a certificate records of the formula of depth
+// k beside the problem (the formula holds the examples the search
+// added; it is not built again from the data), and what its refutation
+// proves.
+func depthEncoding(k int, says string) []byte {
+	b, _ := json.Marshal(struct {
+		Depth int    `json:"depth"`
+		Says  string `json:"says"`
+	}{k, says})
+	return b
+}
+
 // depthProof names the proof of depth k in a certificate.
 func depthProof(k int) string { return fmt.Sprintf("depth%d", k) }
 
@@ -237,7 +250,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			if s.MaxNodes > 0 {
 				says = fmt.Sprintf("no tree of depth at most %d with at most %d nodes is consistent with the rows", k, s.MaxNodes)
 			}
-			err := s.Certify.Finish(r.solver, depthProof(k), sat.Refuted{LogID: id, Bound: k + 1, Certifies: says})
+			err := s.Certify.Finish(ctx, r.solver, depthProof(k), depthEncoding(k, says), sat.Refuted{LogID: id, Bound: k + 1})
 			if err != nil {
 				r.enc.Release()
 				return nil, nil, err
@@ -272,6 +285,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	}
 	defer r.enc.Release()
 	var refuted *sat.Refuted // the call that proves the leaves' lower bound
+	var says string
 	if s.Certify != nil {
 		defer s.Certify.Drop(r.solver)
 	}
@@ -349,8 +363,8 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			lo = mid + 1
 			if s.Certify != nil {
 				id, _, _ := r.solver.(*sat.CDCL).Refutation()
-				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo,
-					Certifies: fmt.Sprintf("no tree of depth at most %d with at most %d leaves (%d nodes) is consistent with the rows", k, mid, 2*mid-1)}
+				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo}
+				says = fmt.Sprintf("no tree of depth at most %d with at most %d leaves (%d nodes) is consistent with the rows", k, mid, 2*mid-1)
 			}
 		}
 		out.LeavesLowerBound = lo
@@ -358,7 +372,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	out.Optimal = true
 	out.LeavesLowerBound = hi
 	if refuted != nil {
-		if err := s.Certify.Finish(r.solver, "size", *refuted); err != nil {
+		if err := s.Certify.Finish(ctx, r.solver, "size", depthEncoding(k, says), *refuted); err != nil {
 			return nil, err
 		}
 	}

@@ -167,6 +167,9 @@ func (c *Checker) Refuted() bool {
 // Inputs is the number of clauses of the formula.
 func (c *Checker) Inputs() int64 { return c.inputs }
 
+// Vars is the number of variables the formula declares.
+func (c *Checker) Vars() int { return c.vars }
+
 // Clause returns live clause id (an input or a derived clause not
 // deleted).
 func (c *Checker) Clause(id int64) ([]int, bool) {
