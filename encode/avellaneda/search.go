@@ -152,17 +152,20 @@ func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	return out, err
 }
 
-// depthEncoding is what a certificate records of the formula of depth
-// k beside the problem (the formula holds the examples the search
-// added; it is not built again from the data), and what its refutation
-// proves.
-func depthEncoding(k int, says string) []byte {
-	b, _ := json.Marshal(struct {
-		Depth int    `json:"depth"`
-		Says  string `json:"says"`
-	}{k, says})
+// proofEncoding is what a certificate records of a formula beside the
+// problem: its depth and (DT_size) the cap of its leaf counter.
+type proofEncoding struct {
+	Depth     int `json:"depth"`
+	LeavesCap int `json:"leaves_cap,omitempty"`
+}
+
+func encodingOf(depth, leavesCap int) []byte {
+	b, _ := json.Marshal(proofEncoding{Depth: depth, LeavesCap: leavesCap})
 	return b
 }
+
+// sizeProof names the proof of the leaves' bound in a certificate.
+const sizeProof = "size"
 
 // depthProof names the proof of depth k in a certificate.
 func depthProof(k int) string { return fmt.Sprintf("depth%d", k) }
@@ -246,11 +249,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			// (from the classes' bound up), not on the encoding of one
 			// depth holding the trees of smaller ones.
 			id, _, _ := r.solver.(*sat.CDCL).Refutation()
-			says := fmt.Sprintf("no tree of depth at most %d is consistent with the rows", k)
-			if s.MaxNodes > 0 {
-				says = fmt.Sprintf("no tree of depth at most %d with at most %d nodes is consistent with the rows", k, s.MaxNodes)
-			}
-			err := s.Certify.Finish(ctx, r.solver, depthProof(k), depthEncoding(k, says), sat.Refuted{LogID: id, Bound: k + 1})
+			err := s.Certify.Finish(ctx, r.solver, depthProof(k), encodingOf(k, 0), sat.Refuted{LogID: id, Bound: k + 1})
 			if err != nil {
 				r.enc.Release()
 				return nil, nil, err
@@ -285,7 +284,6 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	}
 	defer r.enc.Release()
 	var refuted *sat.Refuted // the call that proves the leaves' lower bound
-	var says string
 	if s.Certify != nil {
 		defer s.Certify.Drop(r.solver)
 	}
@@ -364,7 +362,6 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			if s.Certify != nil {
 				id, _, _ := r.solver.(*sat.CDCL).Refutation()
 				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo}
-				says = fmt.Sprintf("no tree of depth at most %d with at most %d leaves (%d nodes) is consistent with the rows", k, mid, 2*mid-1)
 			}
 		}
 		out.LeavesLowerBound = lo
@@ -372,7 +369,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	out.Optimal = true
 	out.LeavesLowerBound = hi
 	if refuted != nil {
-		if err := s.Certify.Finish(ctx, r.solver, "size", depthEncoding(k, says), *refuted); err != nil {
+		if err := s.Certify.Finish(ctx, r.solver, sizeProof, encodingOf(k, r.enc.limitCap), *refuted); err != nil {
 			return nil, err
 		}
 	}

@@ -56,9 +56,22 @@ type Reencoder interface {
 	// Reencode builds the formula of proof p of a certificate of job
 	// (p.Encoding holds what the search chose beside the problem).
 	Reencode(ctx context.Context, job *backend.Job, p lrat.Proof) (*Formula, error)
-	// Bound is what the data of job proves with the bounds the proofs
-	// refute (by proof name; none: the data alone).
-	Bound(ctx context.Context, job *backend.Job, refuted map[string]int) (Claim, error)
+	// Bound is what the data of job proves with the proofs (checked,
+	// with their refutations; none: the data alone).
+	Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof) (Claim, error)
+}
+
+// Refuted is the largest bound each proof refutes, by proof name.
+func Refuted(proofs []lrat.Proof) map[string]int {
+	out := map[string]int{}
+	for _, p := range proofs {
+		for _, r := range p.Refutations {
+			if b, ok := out[p.Name]; !ok || r.Bound > b {
+				out[p.Name] = r.Bound
+			}
+		}
+	}
+	return out
 }
 
 // refusef is an error that refuses a certificate.
@@ -127,20 +140,14 @@ func Check(ctx context.Context, dir string, x *Index, job *backend.Job, re Reenc
 	if err != nil {
 		return nil, err
 	}
-	refuted := map[string]int{}
-	for _, p := range x.Proofs {
-		for _, r := range p.Refutations {
-			refuted[p.Name] = max(refuted[p.Name], r.Bound)
-		}
-	}
-	cl, err := re.Bound(ctx, job, refuted)
+	cl, err := re.Bound(ctx, job, x.Proofs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, refusef("%v", err)
 	}
-	if x.Claim.Objective != cl.Objective || x.Claim.Infeasible != cl.Infeasible || x.Claim.Bound > cl.Bound+1e-9*max(1, math.Abs(cl.Bound)) {
+	if x.Claim.Objective != cl.Objective || x.Claim.Infeasible != cl.Infeasible || x.Claim.Depth != cl.Depth || x.Claim.Bound > cl.Bound+1e-9*max(1, math.Abs(cl.Bound)) {
 		return nil, refusef("the index claims %q, the data and the proofs prove %q", Statement(x.Problem, x.Claim), Statement(x.Problem, cl))
 	}
 	// The index's claim is what was checked (it may be below what the

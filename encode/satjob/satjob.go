@@ -84,6 +84,10 @@ type Claim struct {
 	Objective  model.Objective `json:"objective"`
 	Bound      float64         `json:"bound"`
 	Infeasible bool            `json:"infeasible,omitempty"`
+	// Depth, for the size objective, is the least depth proven: no
+	// tree of a lower depth exists, and Bound holds for the trees of
+	// that depth.
+	Depth int `json:"depth,omitempty"`
 }
 
 // Statement puts a claim on a problem in words.
@@ -100,7 +104,7 @@ func Statement(p Problem, c Claim) string {
 	case model.MinDepth:
 		return fmt.Sprintf("no tree%s of depth below %v is consistent with the rows", nodes, c.Bound)
 	case model.MinSize:
-		return fmt.Sprintf("no tree of the least depth with fewer than %v nodes is consistent with the rows", c.Bound)
+		return fmt.Sprintf("no tree of depth below %d is consistent with the rows, and none of depth %d has fewer than %v nodes", c.Depth, c.Depth, c.Bound)
 	case model.DiagramError:
 		return fmt.Sprintf("no diagram on skeleton %v (alpha %v) has an objective below %v", pr.Skeleton, pr.Alpha, c.Bound)
 	}
@@ -223,8 +227,11 @@ func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Res
 		return nil
 	}
 	cl := Claim{Objective: job.Problem.Objective, Bound: res.LowerBound, Infeasible: res.Status == model.StatusInfeasible}
-	if cl.Infeasible {
+	switch {
+	case cl.Infeasible:
 		cl.Objective = model.MinDepth
+	case cl.Objective == model.MinSize && res.Model != nil:
+		cl.Depth = res.Model.Depth()
 	}
 	x := record(job, name, cl, c.Proofs)
 	err := WriteIndex(c.Work, x)

@@ -88,7 +88,7 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 // Bound derives the lower bound on the diagram objective that the data
 // (the floor of identical rows; the stump when no test splits) and the
 // refuted scaled cost prove.
-func (b Backend) Bound(ctx context.Context, job *backend.Job, refuted map[string]int) (satjob.Claim, error) {
+func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof) (satjob.Claim, error) {
 	cl := satjob.Claim{Objective: model.DiagramError}
 	d, pr := job.Data, job.Problem
 	costs, err := ScaledCosts(totalWeight(d), pr.Skeleton, pr.Alpha)
@@ -99,6 +99,7 @@ func (b Backend) Bound(ctx context.Context, job *backend.Job, refuted map[string
 	if err != nil {
 		return cl, err
 	}
+	refuted := satjob.Refuted(proofs)
 	for name := range refuted {
 		if name != proofName {
 			return cl, fmt.Errorf("sat-odd writes no proof named %q", name)

@@ -92,12 +92,13 @@ func counterBound(atLeast func(int) sat.Lit, cap int) func(k int) ([]sat.Lit, bo
 // Bound derives the lower bound on the weighted error that the data
 // (the floor of identical rows, or the single leaf when no tree splits)
 // and the refuted bound prove.
-func (b Backend) Bound(ctx context.Context, job *backend.Job, refuted map[string]int) (satjob.Claim, error) {
+func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof) (satjob.Claim, error) {
 	cl := satjob.Claim{Objective: model.MinError}
 	pl, err := newPlan(ctx, job)
 	if err != nil {
 		return cl, err
 	}
+	refuted := satjob.Refuted(proofs)
 	for name := range refuted {
 		if name != proofName {
 			return cl, fmt.Errorf("sat-odt writes no proof named %q", name)

@@ -60,8 +60,8 @@ func (e *StepError) Unwrap() error { return ErrRefused }
 // Checker holds a formula and the clauses a proof has derived from it so
 // far.
 type Checker struct {
-	vars    int
-	inputs  int64
+	vars   int
+	inputs int64
 	// clauses holds the clauses by position (nil: deleted); ids the ID
 	// at each position, nil while every ID is its position (the IDs
 	// have no gap), so that no array is ever sized by an ID.
