@@ -48,6 +48,13 @@ var ErrNotRederived = errors.New("the formulas of this backend are not built aga
 // refutation proves, the proofs and steps checked.
 type Certificate = satjob.Summary
 
+// CheckCertificateDir refuses a directory a solve may not write a
+// certificate to: not a directory, or holding files but no certificate,
+// or a certificate and replace is not set.
+func CheckCertificateDir(dir string, replace bool) error {
+	return sat.CheckCertificateDir(dir, replace)
+}
+
 // ReadCertificateIndex reads the index of the certificate directory dir
 // without checking any proof, so that a directory holding no readable
 // certificate is refused before the check.

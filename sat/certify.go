@@ -37,7 +37,7 @@ type Refuted struct {
 // ErrCertificateDir is wrapped by NewCertifier's refusal of a directory
 // that holds something other than a certificate, or a certificate that
 // is not to be replaced.
-var ErrCertificateDir = errors.New("certify: the directory is not empty")
+var ErrCertificateDir = errors.New("certify")
 
 // NewCertifier starts the certificate of a solve in dir: missing, empty,
 // or (with replace) holding a certificate (its index), which Commit
@@ -83,7 +83,7 @@ func CheckCertificateDir(dir string, replace bool) error {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(dir, lrat.IndexFile)); err != nil {
-		return fmt.Errorf("%w: %s holds %d files and no certificate (%s)", ErrCertificateDir, dir, len(ents), lrat.IndexFile)
+		return fmt.Errorf("%w: %s holds %d files and no certificate (%s): a certificate goes into a missing or empty directory", ErrCertificateDir, dir, len(ents), lrat.IndexFile)
 	}
 	if !replace {
 		return fmt.Errorf("%w: %s holds a certificate (replace it with --force, or certify-force=true)", ErrCertificateDir, dir)
