@@ -252,6 +252,12 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			err := s.Certify.Finish(ctx, r.solver, depthProof(k), encodingOf(k, 0), sat.Refuted{LogID: id, Bound: k + 1})
 			if err != nil {
 				r.enc.Release()
+				if ctx.Err() != nil {
+					// Stopped while the proof was written: that depth
+					// is not certified.
+					out.DepthLowerBound, out.Stopped = k, true
+					return out, nil, nil
+				}
 				return nil, nil, err
 			}
 		}
@@ -290,6 +296,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	report.Report(sz(out.Leaves), out.Model)
 	k := out.Depth
 	lo := max(presentClasses(p), k+1, 1)
+	lo0 := lo
 	hi := out.Leaves
 	out.LeavesLowerBound = lo
 	out.Optimal = lo >= hi
@@ -370,6 +377,12 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	out.LeavesLowerBound = hi
 	if refuted != nil {
 		if err := s.Certify.Finish(ctx, r.solver, sizeProof, encodingOf(k, r.enc.limitCap), *refuted); err != nil {
+			if ctx.Err() != nil {
+				// Stopped while the proof was written: the best tree is
+				// kept, its size not certified.
+				out.Optimal, out.Stopped, out.LeavesLowerBound = false, true, lo0
+				return out, nil
+			}
 			return nil, err
 		}
 	}

@@ -144,6 +144,11 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
 	if err == nil {
 		err = r.Certify(ctx, s.Certify, solver, proofName, out.LowerBound, encodingOf(capCost))
+		if err != nil && ctx.Err() != nil {
+			// Stopped while the proof was written: the bound is not
+			// certified, the best tree is kept.
+			r.Optimal, r.Stopped, r.LowerBound, err = false, true, out.LowerBound, nil
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("satodt: %w", err)
