@@ -163,6 +163,9 @@ func checkProofs(ctx context.Context, dir string, x *Index, fs map[string]*Formu
 	start := time.Now()
 	s := &Summary{Dir: dir, Claim: x.Claim, Statement: x.Statement, Proofs: len(x.Proofs)}
 	for _, p := range x.Proofs {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		if err := p.CheckName(); err != nil {
 			return nil, err
 		}
