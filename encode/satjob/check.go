@@ -191,7 +191,7 @@ func checkProofs(ctx context.Context, dir string, x *Index, fs map[string]*Formu
 			s.ProofBytes += st.Size()
 		}
 		for _, r := range p.Refutations {
-			says := fmt.Sprintf("bound %d", r.Bound)
+			says := fmt.Sprintf("%s: refutes bound %d", p.Name, r.Bound)
 			if f != nil {
 				want, ok := f.Assume(r.Bound)
 				if !ok {

@@ -248,7 +248,7 @@ func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Res
 		if res.Stats == nil {
 			res.Stats = map[string]any{}
 		}
-		res.Stats["certificate"] = "stopped before its proofs were checked: the bound is not claimed"
+		res.Stats["certificate"] = "stopped before its proofs were checked: the bound is the solver's, not certified"
 		return nil
 	}
 	if err != nil {
