@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -231,21 +232,25 @@ func (c *Checker) Check(ctx context.Context, r io.Reader, name string) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), MaxLine)
 	line := 0
+	var st Step
 	for sc.Scan() {
 		line++
 		if line%ctxLines == 0 && ctx.Err() != nil {
 			return fmt.Errorf("%s: line %d: %w", name, line, context.Cause(ctx))
 		}
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 || strings.HasPrefix(f[0], "c") {
+		b := sc.Bytes()
+		if k := firstWord(b); k < 0 || b[k] == 'c' {
 			continue
 		}
 		fail := func(id int64, format string, a ...any) error {
 			return &StepError{File: name, Line: line, ID: id, Reason: fmt.Sprintf(format, a...)}
 		}
-		st, err := ParseStep(sc.Text())
-		if err != nil {
-			return fail(st.ID, "%v", err)
+		if !fastStep(b, &st) {
+			// Not a plain step: the slow parser names what is wrong.
+			var err error
+			if st, err = ParseStep(string(b)); err != nil {
+				return fail(st.ID, "%v", err)
+			}
 		}
 		id, lits, hints := st.ID, st.Lits, st.Hints
 		if st.Delete {
@@ -343,6 +348,94 @@ func ParseStep(line string) (Step, error) {
 		return st, errors.New("text after the hints' terminating 0")
 	}
 	return st, nil
+}
+
+// firstWord is the index of the first byte of b that is not a space or
+// a tab (-1: none).
+func firstWord(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+// fastStep parses a plain step line (numbers and single spaces or tabs,
+// "d" as the second word of a deletion) into st, reusing its slices. It
+// reports false for anything else, which ParseStep then refuses or
+// reads.
+func fastStep(b []byte, st *Step) bool {
+	i, n := 0, len(b)
+	// word reads the next number: ok false at the end of the line or
+	// on anything but an integer of at most 18 digits.
+	word := func() (x int64, ok bool) {
+		for i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		if i == n {
+			return 0, false
+		}
+		neg := false
+		if b[i] == '-' {
+			neg = true
+			i++
+		}
+		start := i
+		for i < n && b[i] >= '0' && b[i] <= '9' {
+			x = x*10 + int64(b[i]-'0')
+			i++
+		}
+		if i == start || i-start > 18 || i < n && b[i] != ' ' && b[i] != '\t' && b[i] != '\r' {
+			return 0, false
+		}
+		if neg {
+			x = -x
+		}
+		return x, true
+	}
+	id, ok := word()
+	if !ok || id <= 0 {
+		return false
+	}
+	st.ID, st.Lits, st.Hints, st.Delete = id, st.Lits[:0], st.Hints[:0], false
+	for i < n && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	if i < n && b[i] == 'd' {
+		i++
+		if i < n && b[i] != ' ' && b[i] != '\t' {
+			return false
+		}
+		st.Delete = true
+	} else {
+		for {
+			x, ok := word()
+			if !ok || x < math.MinInt32 || x > math.MaxInt32 {
+				return false
+			}
+			if x == 0 {
+				break
+			}
+			st.Lits = append(st.Lits, int(x))
+		}
+	}
+	for {
+		x, ok := word()
+		if !ok || x < math.MinInt32 || x > math.MaxInt64/2 {
+			return false
+		}
+		if x == 0 {
+			break
+		}
+		st.Hints = append(st.Hints, int(x))
+	}
+	for ; i < n; i++ {
+		if b[i] != ' ' && b[i] != '\t' && b[i] != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // String is the step as a proof line.
