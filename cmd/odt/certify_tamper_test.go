@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -307,4 +309,65 @@ func TestCertifyHostileFiles(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 	})
+}
+
+// TestCertifyInterrupted: SIGINT while a certified solve of hepatitis at
+// depth 3 writes or checks its proof (a window of about a second from
+// the moment its formula file appears) prints the tree found, status
+// cancelled, not optimal and not certified, exits 0 soon after the
+// signal, and leaves no certificate directory, partial or not.
+func TestCertifyInterrupted(t *testing.T) {
+	data := filepath.Join(shared.Dir(t, "data/cp4im/hepatitis.txt"), "data/cp4im/hepatitis.txt")
+	root := t.TempDir()
+	dir := filepath.Join(root, "cert")
+	cmd := exec.Command(odtBin, "solve", "-q", "--format", "json", "--backend", "sat-odt", "--depth", "3", "--certify", dir, data)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.After(5 * time.Minute)
+	var sent time.Time
+poll:
+	for {
+		select {
+		case err := <-done:
+			t.Fatalf("the solve ended (%v) before its proof was written: %s", err, errb.String())
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatal("no proof file after 5 minutes")
+		case <-time.After(5 * time.Millisecond):
+			if m, _ := filepath.Glob(filepath.Join(root, ".cert.part-*", "formula.cnf")); len(m) > 0 {
+				cmd.Process.Signal(syscall.SIGINT)
+				sent = time.Now()
+				break poll
+			}
+		}
+	}
+	err := <-done
+	took := time.Since(sent)
+	if err != nil {
+		t.Fatalf("exit %v: %s", err, errb.String())
+	}
+	t.Logf("stopped %v after the signal", took)
+	if took > 5*time.Second {
+		t.Errorf("the solve took %v to stop after the signal", took)
+	}
+	var res struct {
+		Status    string          `json:"status"`
+		Optimal   bool            `json:"optimal"`
+		Certified bool            `json:"certified"`
+		Model     json.RawMessage `json:"model"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if res.Status != "cancelled" || res.Optimal || res.Certified || len(res.Model) == 0 {
+		t.Fatalf("status %s, optimal %v, certified %v, model %s", res.Status, res.Optimal, res.Certified, res.Model)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Fatalf("left behind: %v", ents)
+	}
 }
