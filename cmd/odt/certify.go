@@ -75,8 +75,10 @@ func runCertify(e env, args []string) error {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return fmt.Errorf("%w: %w", errInterrupted, err)
+	case err != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("not certified: the check was stopped by the time limit (%v)", timeLimit)
 	case err != nil && runCtx.Err() != nil:
-		return fmt.Errorf("not certified: stopped (%v): %w", context.Cause(runCtx), err)
+		return fmt.Errorf("not certified: the check was stopped: %w", err)
 	case err != nil && errors.Is(err, odtkit.ErrNotCertified):
 		return fmt.Errorf("not certified: %w", err)
 	case err != nil:

@@ -293,6 +293,12 @@ func TestCertifyHostileFiles(t *testing.T) {
 			t.Fatalf("exit %d after %v: %s", code, time.Since(start), errOut)
 		}
 	})
+	t.Run("time limit", func(t *testing.T) {
+		_, errOut, code := odt(t, "certify", "--time-limit", "1ns", good, vote)
+		if code != 1 || !strings.Contains(errOut, "not certified: the check was stopped by the time limit (1ns)") {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+	})
 	t.Run("long line", func(t *testing.T) {
 		dir := copyDir(t, good)
 		f, err := os.Create(filepath.Join(dir, "formula.lrat"))
