@@ -438,9 +438,10 @@ func deriveStatus(ctx context.Context, res *model.Result, trusted bool) {
 		res.Optimal = false
 		res.Errors, res.Objective = 0, 0
 	case res.Status == model.StatusTimeLimit || res.Status == model.StatusCancelled || res.Status == model.StatusMemory:
-		// After a stop only the bound proves anything.
-		res.Optimal = res.LowerBound >= res.Objective
-	case !res.Optimal && res.LowerBound >= res.Objective:
+		// After a stop only the bound proves anything, and only when
+		// it is not a certificate's whose check was stopped.
+		res.Optimal = res.LowerBound >= res.Objective && !res.Unchecked
+	case !res.Optimal && res.LowerBound >= res.Objective && !res.Unchecked:
 		res.Optimal = true
 	}
 	if res.Optimal {

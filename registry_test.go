@@ -480,3 +480,24 @@ func TestAutoSkipsABackendRefusingTheClasses(t *testing.T) {
 		t.Fatalf("auto solve: %v %v", res, err)
 	}
 }
+
+// TestUncheckedBoundNotOptimal: a result whose bound meets its objective
+// but whose certificate check was stopped (Unchecked) is not made
+// optimal by the status rule; the same result checked is.
+func TestUncheckedBoundNotOptimal(t *testing.T) {
+	d := tiny()
+	for _, unchecked := range []bool{true, false} {
+		status := model.StatusCancelled
+		if !unchecked {
+			status = model.StatusTimeLimit
+		}
+		r := NewRegistry(fake("f", answer(&model.Result{Model: stump(d), Errors: 1, Objective: 1, LowerBound: 1, Status: status, Unchecked: unchecked})))
+		res, err := r.Solve(context.Background(), d, model.Problem{MaxDepth: 1}, Settings{Backend: "f"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Optimal == unchecked || (unchecked && res.Status != model.StatusCancelled) || (!unchecked && res.Status != model.StatusOptimal) {
+			t.Errorf("unchecked %v: status %s, optimal %v", unchecked, res.Status, res.Optimal)
+		}
+	}
+}

@@ -299,6 +299,16 @@ func (v Values) String(name string) string { return get[string](v, name) }
 func (v Values) Duration(name string) time.Duration { return get[time.Duration](v, name) }
 
 // Raw returns the options that were given, as text (for headers and logs).
+// All returns every option that has a value (given, or a default) as
+// text, as Raw does for the given ones.
+func (v Values) All() map[string]string {
+	out := map[string]string{}
+	for k, x := range v.vals {
+		out[k] = fmt.Sprint(x)
+	}
+	return out
+}
+
 func (v Values) Raw() map[string]string {
 	out := map[string]string{}
 	for k, given := range v.set {

@@ -53,6 +53,9 @@ type Dataset struct {
 	// Lines, when not nil, holds the line of the file each row was read
 	// from (counted from 1): messages about a row name it by Where.
 	Lines []int
+	// Source, when not nil, is the file the dataset was read from
+	// (ReadFile).
+	Source *Source
 }
 
 // Rows is the number of rows.

@@ -242,16 +242,28 @@ type Result struct {
 	// Certified is set when the refutations the lower bound rests on
 	// came with proofs that odtkit checked (odt solve --certify),
 	// Certificate says where they are and what they prove.
-	Certified   bool         `json:"certified,omitempty"`
+	Certified   bool         `json:"certified"`
 	Certificate *Certificate `json:"certificate,omitempty"`
+	// Unchecked is set when the bound was to be certified and its proofs
+	// were not checked (the check was stopped): the bound then proves no
+	// optimality.
+	Unchecked bool `json:"-"`
 }
 
 // Certificate describes the checked proofs of a result's lower bound:
 // their directory (odt certify re-checks it), what each refutation
 // proves, their size and the time the check took.
 type Certificate struct {
-	Dir          string   `json:"dir"`
+	Dir string `json:"dir"`
+	// Claim is the claim in words; Objective and Bound the claim as
+	// data (every model of the problem has an objective of at least
+	// Bound), Infeasible set when it is that no model exists;
+	// DataSHA256 names the data file by its SHA-256.
 	Claim        string   `json:"claim"`
+	Objective    string   `json:"objective"`
+	Bound        float64  `json:"bound"`
+	Infeasible   bool     `json:"infeasible,omitempty"`
+	DataSHA256   string   `json:"data_sha256"`
 	Bounds       []string `json:"bounds"`
 	ProofBytes   int64    `json:"proof_bytes"`
 	ProofSteps   int64    `json:"proof_steps"`

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -142,19 +144,27 @@ func ReadFileContext(ctx context.Context, path string, opt ReadOptions) (*Datase
 		return nil, err
 	}
 	defer f.Close()
-	ds, err := readFile(ctx, f, path, opt)
+	hr := &hashReader{h: sha256.New()}
+	ds, err := readFile(ctx, f, hr, path, opt)
 	if err != nil && ctx.Err() != nil && !errors.Is(err, context.Cause(ctx)) {
 		// A wait for a pipe's data ended by ctx.
 		return nil, stopErr(ctx, path, 0)
+	}
+	if err == nil {
+		// The bytes a reader left unread (after the last row) are hashed too.
+		if _, cerr := io.Copy(io.Discard, hr); cerr == nil {
+			ds.Source = &Source{Path: path, Bytes: hr.n, SHA256: hex.EncodeToString(hr.h.Sum(nil)), Options: opt, Fingerprint: ds.Fingerprint()}
+		}
 	}
 	return ds, err
 }
 
 // readFile reads the open file f of ReadFileContext.
-func readFile(ctx context.Context, f *os.File, path string, opt ReadOptions) (*Dataset, error) {
+func readFile(ctx context.Context, f *os.File, hr *hashReader, path string, opt ReadOptions) (*Dataset, error) {
 	cr := &ctxReader{f: f}
 	defer cr.watch(ctx)()
-	br := bufio.NewReaderSize(cr, 1<<16)
+	hr.r = cr
+	br := bufio.NewReaderSize(hr, 1<<16)
 	if c := compression(br); c != "" {
 		return nil, dataErr(path, 0, "looks compressed (%s): odt reads plain CSV or text; decompress it first, e.g. %s", c, decompressHint[c])
 	}

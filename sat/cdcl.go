@@ -685,7 +685,7 @@ func luby(x int) float64 {
 func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 	s.model = s.model[:0]
 	if s.proof != nil {
-		s.proof.final = 0
+		s.proof.final, s.proof.contradictory = 0, false
 	}
 	if !s.ok {
 		if s.proof != nil {

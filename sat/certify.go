@@ -11,35 +11,84 @@ import (
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
-// Certifier writes the proofs of a solve's refutations to a directory
-// and checks them (package lrat): each formula that odtkit's CDCL
+// Certifier writes the proofs of a solve's refutations for a
+// certificate directory (package lrat): each formula that odtkit's CDCL
 // solver refutes something on gets a DIMACS file, an LRAT proof and its
-// refutations in the directory's index.
+// refutations (Proofs). The files are written into a new directory
+// beside the certificate's (Work) and take its place only by Commit, so
+// that a run that does not finish leaves nothing; Discard removes them.
 type Certifier struct {
-	Dir     string
-	backend string
-	index   lrat.Index
+	// Dir is the certificate directory, Work the one being written.
+	Dir, Work string
+	// Proofs lists the proofs written, in order.
+	Proofs    []lrat.Proof
+	committed bool
 }
 
 // Refuted is an Unsatisfiable call to certify: the log ID of the clause
-// refuting it (CDCL.Refutation), its assumptions, and what it proves.
+// refuting it (CDCL.Refutation), its assumptions, and the bound they
+// stand for.
 type Refuted struct {
 	LogID       int64
 	Assumptions []Lit
 	Bound       int
-	Certifies   string
 }
 
-// NewCertifier makes dir (when missing) for the certificate of a solve
-// by backend. A certificate already there is replaced.
-func NewCertifier(dir, backend string) (*Certifier, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// ErrCertificateDir is wrapped by NewCertifier's refusal of a directory
+// that holds something other than a certificate, or a certificate that
+// is not to be replaced.
+var ErrCertificateDir = errors.New("certify")
+
+// NewCertifier starts the certificate of a solve in dir: missing, empty,
+// or (with replace) holding a certificate (its index), which Commit
+// replaces. Anything else is refused (ErrCertificateDir).
+func NewCertifier(dir string, replace bool) (*Certifier, error) {
+	if err := CheckCertificateDir(dir, replace); err != nil {
+		return nil, err
+	}
+	parent, base := filepath.Split(filepath.Clean(dir))
+	if parent == "" {
+		parent = "."
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}
-	if err := os.Remove(filepath.Join(dir, lrat.IndexFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	work, err := os.MkdirTemp(parent, "."+base+".part-")
+	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}
-	return &Certifier{Dir: dir, backend: backend}, nil
+	return &Certifier{Dir: dir, Work: work}, nil
+}
+
+// CheckCertificateDir refuses (ErrCertificateDir) a directory dir that a
+// certificate may not be written to: one that is not a directory, or
+// holds files but no certificate, or a certificate and replace is not
+// set. A missing or empty directory is accepted.
+func CheckCertificateDir(dir string, replace bool) error {
+	st, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("certify: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory", ErrCertificateDir, dir)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("certify: %w", err)
+	}
+	if len(ents) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, lrat.IndexFile)); err != nil {
+		return fmt.Errorf("%w: %s holds %d files and no certificate (%s): a certificate goes into a missing or empty directory", ErrCertificateDir, dir, len(ents), lrat.IndexFile)
+	}
+	if !replace {
+		return fmt.Errorf("%w: %s holds a certificate (replace it with --force, or certify-force=true)", ErrCertificateDir, dir)
+	}
+	return nil
 }
 
 // ErrNotCertifiable is returned for a solver that writes no proof.
@@ -52,30 +101,31 @@ func (c *Certifier) Start(s Solver, name string) error {
 	if !ok {
 		return ErrNotCertifiable
 	}
-	return cd.StartProof(filepath.Join(c.Dir, name+".log"))
+	return cd.StartProof(filepath.Join(c.Work, name+".log"))
 }
 
 // Finish ends s's proof, writes its files (name.cnf, name.lrat) and
-// lists its refutations in the index.
-func (c *Certifier) Finish(s Solver, name string, refs ...Refuted) error {
+// lists its refutations among the proofs; encoding is what the proof's
+// formula is built from beside the problem (see lrat.Proof). Writing
+// stops soon after ctx ends.
+func (c *Certifier) Finish(ctx context.Context, s Solver, name string, encoding []byte, refs ...Refuted) error {
 	cd, ok := s.(*CDCL)
 	if !ok {
 		return ErrNotCertifiable
 	}
-	f, err := cd.EndProof(filepath.Join(c.Dir, name+".cnf"), filepath.Join(c.Dir, name+".lrat"))
+	f, err := cd.EndProofContext(ctx, filepath.Join(c.Work, name+".cnf"), filepath.Join(c.Work, name+".lrat"))
 	if err != nil {
 		return fmt.Errorf("certify: %w", err)
 	}
-	p := lrat.Proof{Formula: name + ".cnf", Proof: name + ".lrat", FormulaBytes: f.FormulaBytes, ProofBytes: f.ProofBytes,
-		Clauses: f.Inputs, Steps: f.Steps}
+	p := lrat.Proof{Name: name, Formula: name + ".cnf", Proof: name + ".lrat", Encoding: encoding, Refutations: []lrat.Refutation{}}
 	for _, r := range refs {
 		as := make([]int, len(r.Assumptions))
 		for i, a := range r.Assumptions {
 			as[i] = int(a)
 		}
-		p.Refutations = append(p.Refutations, lrat.Refutation{Certifies: r.Certifies, Bound: r.Bound, Assumptions: as, Clause: f.ID(r.LogID)})
+		p.Refutations = append(p.Refutations, lrat.Refutation{Bound: r.Bound, Assumptions: as, Clause: f.ID(r.LogID)})
 	}
-	c.index.Proofs = append(c.index.Proofs, p)
+	c.Proofs = append(c.Proofs, p)
 	return nil
 }
 
@@ -86,28 +136,48 @@ func (c *Certifier) Drop(s Solver) {
 	}
 }
 
-// Check writes the index, with the claim and bound of the whole
-// certificate, and checks the directory (lrat.CheckDir) until ctx ends.
-func (c *Certifier) Check(ctx context.Context, claim string, bound float64) (*lrat.Summary, error) {
-	c.index.Format, c.index.Backend, c.index.Claim, c.index.Bound = lrat.Format, c.backend, claim, bound
-	if c.index.Proofs == nil {
-		c.index.Proofs = []lrat.Proof{}
+// Commit puts the certificate written in Work in Dir's place (a
+// certificate there before is removed).
+func (c *Certifier) Commit() error {
+	if c.committed {
+		return nil
 	}
-	if err := lrat.WriteIndex(c.Dir, &c.index); err != nil {
-		return nil, fmt.Errorf("certify: %w", err)
+	old := ""
+	if _, err := os.Stat(c.Dir); err == nil {
+		old = c.Work + ".old"
+		if err := os.Rename(c.Dir, old); err != nil {
+			return fmt.Errorf("certify: %w", err)
+		}
 	}
-	s, err := lrat.CheckDir(ctx, c.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("certify: the proof does not check: %w", err)
+	if err := os.Rename(c.Work, c.Dir); err != nil {
+		if old != "" {
+			os.Rename(old, c.Dir)
+		}
+		return fmt.Errorf("certify: %w", err)
 	}
-	return s, nil
+	c.committed = true
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return nil
+}
+
+// Discard removes what was written, unless committed (a nil Certifier
+// does nothing).
+func (c *Certifier) Discard() {
+	if c != nil && !c.committed {
+		os.RemoveAll(c.Work)
+	}
 }
 
 // CertifyOption is the name of the backends' option that names a
-// certificate directory, CertifyHelp its help.
+// certificate directory, CertifyForceOption the one that lets it replace
+// a certificate there, and CertifyHelp the first's help.
 const (
-	CertifyOption = "certify"
-	CertifyHelp   = "directory DIR: write the formula, LRAT proof and refutation of every bound the optimum rests on there (index.json beside) and check them before reporting certified: true (odtkit's CDCL solver; odt certify DIR checks again)"
+	CertifyOption      = "certify"
+	CertifyForceOption = "certify-force"
+	CertifyHelp        = "directory DIR: write the formula, LRAT proof and refutation of every bound the optimum rests on there (index.json beside, stating the data, problem and claim) and check them before reporting certified: true (odtkit's CDCL solver; odt certify DIR DATA checks again); DIR must be missing or empty (certify-force=true replaces a certificate)"
+	CertifyForceHelp   = "with certify=DIR: replace the certificate DIR holds"
 )
 
 // Certifiable says whether a solver specification (NewSolver) writes

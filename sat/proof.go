@@ -2,6 +2,7 @@ package sat
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -65,6 +67,7 @@ type proofLog struct {
 	final                    int32   // ID of the clause refuting the last solve's assumptions (0: none)
 	finalLits                []int32
 	lemma                    bool // the input being added is a lemma (AddLemma)
+	contradictory            bool // the last refutation is of contradictory assumptions (no clause)
 	maxVar                   int  // the largest variable of an input clause
 	deleting                 []int32
 	buf                      []byte
@@ -352,9 +355,12 @@ func (s *CDCL) proofFinal(a int32) {
 	case s.level[v] == 0:
 		p.hints = append(p.hints[:0], p.unit[v])
 	case s.reason[v] == noReason:
-		// ¬a was assumed before a: the clause a ∨ ¬a needs no hint.
+		// ¬a was assumed before a: the assumptions refute themselves,
+		// and no clause is derived (a ∨ ¬a is no lemma a checker takes).
 		p.finalLits = append(p.finalLits, a)
-		p.hints = p.hints[:0]
+		p.final = 0
+		p.contradictory = true
+		return
 	default:
 		p.markVar(v)
 		s.proofChain(s.reason[v])
@@ -368,6 +374,7 @@ func (s *CDCL) proofFinal(a int32) {
 	}
 	p.add(p.finalLits, p.hints)
 	p.final = p.id
+	p.contradictory = false
 }
 
 // proofShorten derives input clause lits without its literals false at
@@ -412,6 +419,11 @@ func (s *CDCL) AddLemma(lits ...Lit) {
 		s.AddClause(lits...)
 		return
 	}
+	for _, l := range lits {
+		if l != 0 && slices.Contains(lits, -l) {
+			return // a tautology: true in every model, nothing to add
+		}
+	}
 	s.proof.lemma = true
 	s.AddClause(lits...)
 	s.proof.lemma = false
@@ -422,9 +434,10 @@ func (s *CDCL) AddLemma(lits ...Lit) {
 // that clause (DIMACS literals; empty when the clauses alone are
 // refuted). Every literal of the clause negates an assumption. ok is
 // false when no proof is logged or the last answer was not
-// Unsatisfiable. The ID is the log's; ProofFiles.ID gives the file's.
+// Unsatisfiable. Contradictory assumptions (a literal and its negation)
+// refute themselves: the ID is then 0 and no clause is derived. The ID is the log's; ProofFiles.ID gives the file's.
 func (s *CDCL) Refutation() (id int64, clause []Lit, ok bool) {
-	if s.proof == nil || s.proof.final == 0 {
+	if s.proof == nil || s.proof.final == 0 && !s.proof.contradictory {
 		return 0, nil, false
 	}
 	for _, l := range s.proof.finalLits {
@@ -469,6 +482,12 @@ func (f *ProofFiles) ID(logID int64) int64 {
 // the formula file has ID i and derived ones follow. The log file is
 // removed. The solver goes on without a proof.
 func (s *CDCL) EndProof(formula, proof string) (*ProofFiles, error) {
+	return s.EndProofContext(context.Background(), formula, proof)
+}
+
+// EndProofContext is EndProof that stops writing, with the context's
+// cause, soon after ctx ends (the files are then incomplete).
+func (s *CDCL) EndProofContext(ctx context.Context, formula, proof string) (*ProofFiles, error) {
 	p := s.proof
 	if p == nil {
 		return nil, errors.New("sat: no proof is being logged")
@@ -486,7 +505,7 @@ func (s *CDCL) EndProof(formula, proof string) (*ProofFiles, error) {
 		return nil, fmt.Errorf("sat: proof log: %w", err)
 	}
 	out := &ProofFiles{Formula: formula, Proof: proof, Inputs: p.inputs, Added: p.added, Deletions: p.deletions}
-	err := writeProof(bufio.NewReaderSize(p.f, 1<<16), max(s.numVars(), p.maxVar), p, out)
+	err := writeProof(ctx, bufio.NewReaderSize(p.f, 1<<16), max(s.numVars(), p.maxVar), p, out)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +513,7 @@ func (s *CDCL) EndProof(formula, proof string) (*ProofFiles, error) {
 }
 
 // writeProof reads the log and writes the two files.
-func writeProof(r *bufio.Reader, vars int, p *proofLog, out *ProofFiles) (err error) {
+func writeProof(ctx context.Context, r *bufio.Reader, vars int, p *proofLog, out *ProofFiles) (err error) {
 	ff, err := os.Create(out.Formula)
 	if err != nil {
 		return fmt.Errorf("sat: proof: %w", err)
@@ -558,7 +577,10 @@ func writeProof(r *bufio.Reader, vars int, p *proofLog, out *ProofFiles) (err er
 		line = strconv.AppendInt(line, ids[x], 10)
 		return nil
 	}
-	for {
+	for records := 0; ; records++ {
+		if records%4096 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("sat: proof: %w", context.Cause(ctx))
+		}
 		tag, err := r.ReadByte()
 		if err == io.EOF {
 			break

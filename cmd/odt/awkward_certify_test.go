@@ -2,40 +2,36 @@ package main
 
 import "testing"
 
-// cnf2 is x1 ∨ x2, ¬x1 ∨ x2, x1 ∨ ¬x2, ¬x1 ∨ ¬x2; lrat2 refutes it.
-const (
-	cnf2  = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
-	lrat2 = "5 2 0 1 2 0\n6 0 5 4 3 0\n"
-)
-
-// index2 is an index of cnf2 and a proof, with refutation clause id and
-// assumptions as.
-func index2(proof, id, as string) string {
-	return `{"format": "odtkit-lrat-certificate-1", "backend": "sat-depth", "claim": "c", "bound": 1,
- "proofs": [{"formula": "f.cnf", "proof": "` + proof + `", "refutations": [{"certifies": "r", "bound": 1, "assumptions": ` + as + `, "clause": ` + id + `}]}]}`
+// index2 is a certificate index whose proof names proof.
+func index2(proof string) string {
+	return `{"format": "odtkit-lrat-certificate-2", "odtkit": "x",
+ "data": {"file": "d.txt", "bytes": 1, "sha256": "00", "fingerprint": "00"},
+ "problem": {"backend": "sat-depth", "problem": {"objective": "min-depth"}, "options": {}},
+ "claim": {"objective": "min-depth", "bound": 1}, "statement": "s",
+ "proofs": [{"name": "depth0", "formula": "f.cnf", "proof": "` + proof + `", "refutations": [{"bound": 1, "assumptions": [], "clause": 6}]}]}`
 }
 
 func TestAwkwardCertify(t *testing.T) {
 	runAwkward(t, []awkwardCase{
-		{name: "certified", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "f.lrat": lrat2, "index.json": index2("f.lrat", "6", "[]")},
-			code: 0, stdout: []string{"certified:   c", "refutation:  r"}},
-		{name: "refutation of assumptions", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "f.lrat": lrat2, "index.json": index2("f.lrat", "5", "[-2]")},
-			code: 0, stdout: []string{"certified:   c"}},
-		{name: "clause outside the assumptions", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "f.lrat": lrat2, "index.json": index2("f.lrat", "5", "[2]")},
-			code: 1, stderr: []string{"f.lrat: refused: refutation \"r\": clause 5 holds 2, which negates no assumption"}},
-		{name: "input clause as refutation", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "f.lrat": lrat2, "index.json": index2("f.lrat", "1", "[-1, -2]")},
-			code: 1, stderr: []string{"clause 1 is not derived in the proof"}},
-		{name: "hint dropped", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "f.lrat": "5 2 0 1 2 0\n6 0 5 4 0\n", "index.json": index2("f.lrat", "6", "[]")},
-			code: 1, stderr: []string{"f.lrat:2: clause 6: the hints end without a conflict"}},
-		{name: "literal changed", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "f.lrat": "5 -2 0 1 2 0\n6 0 5 4 3 0\n", "index.json": index2("f.lrat", "6", "[]")},
-			code: 1, stderr: []string{"f.lrat:1: clause 5: hint 1 (number 1) is satisfied, not unit"}},
 		{name: "no index", args: []string{"certify", "$D/"}, code: 2, stderr: []string{"no certificate (index.json missing)"}},
-		{name: "malformed index", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": "{"}, code: 2, stderr: []string{"index.json: unexpected end of JSON input"}},
-		{name: "index names a path outside", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": index2("../f.lrat", "6", "[]")},
+		{name: "malformed index", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": "{"}, code: 2, stderr: []string{"index.json: unexpected EOF"}},
+		{name: "index of the first format", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": `{"format": "odtkit-lrat-certificate-1"}`},
+			code: 2, stderr: []string{`format "odtkit-lrat-certificate-1", want "odtkit-lrat-certificate-2"`}},
+		{name: "index with a field it does not know", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": `{"format": "odtkit-lrat-certificate-2", "bound": 3}`},
+			code: 2, stderr: []string{`unknown field "bound"`}},
+		{name: "index names a path outside", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": index2("../f.lrat")},
 			code: 2, stderr: []string{`"../f.lrat" is not a file name in the directory`}},
-		{name: "proof missing", args: []string{"certify", "$D/"}, files: map[string]string{"f.cnf": cnf2, "index.json": index2("f.lrat", "6", "[]")},
-			code: 2, stderr: []string{"f.lrat: no such file or directory"}},
+		{name: "data missing", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": index2("f.lrat")},
+			code: 2, stderr: []string{"d.txt: no such file or directory"}},
+		{name: "data differs", args: []string{"certify", "$D/", "$T/monk1.csv"}, files: map[string]string{"index.json": index2("f.lrat")},
+			code: 1, stderr: []string{"the certificate's data d.txt has 1 bytes with SHA-256 00"}},
 		{name: "certify directory under a file", args: []string{"solve", "--backend", "sat-depth", "--certify", "$D/file/cert", "$T/monk1.csv"}, files: map[string]string{"file": "x"},
 			code: 2, stderr: []string{"not a directory"}},
+		{name: "certify directory not empty", args: []string{"solve", "--backend", "sat-depth", "--certify", "$D/", "$T/monk1.csv"}, files: map[string]string{"notes.txt": "x"},
+			code: 2, stderr: []string{"holds 1 files and no certificate (index.json)"}},
+		{name: "certify directory holds a certificate", args: []string{"solve", "--backend", "sat-depth", "--certify", "$D/", "$T/monk1.csv"}, files: map[string]string{"index.json": index2("f.lrat")},
+			code: 2, stderr: []string{"holds a certificate (replace it with --force"}},
+		{name: "certify a split", args: []string{"solve", "--backend", "sat-depth", "--certify", "$D/c", "--holdout", "0.3", "$T/monk1.csv"},
+			code: 2, stderr: []string{"the data solved is not a data file as read"}},
 	})
 }

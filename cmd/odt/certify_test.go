@@ -13,6 +13,26 @@ import (
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
+// index is the part of a certificate's index.json the tests read.
+type index struct {
+	Proofs []struct {
+		Name, Formula, Proof string
+	}
+}
+
+func readIndex(t *testing.T, dir string) index {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x index
+	if err := json.Unmarshal(b, &x); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
 // certifyCase is a solve whose optimum odt solve --certify certifies.
 type certifyCase struct {
 	name string
@@ -57,10 +77,7 @@ func checkCertify(t *testing.T, tc certifyCase) {
 	if out, errOut, code := odt(t, "certify", dir); code != 0 || !strings.Contains(out, "certified:") {
 		t.Fatalf("odt certify: exit %d: %s%s", code, out, errOut)
 	}
-	x, err := lrat.ReadIndex(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := readIndex(t, dir)
 	for _, p := range x.Proofs {
 		path := filepath.Join(dir, p.Proof)
 		good, err := os.ReadFile(path)
@@ -109,6 +126,10 @@ func TestCertify(t *testing.T) {
 		{"sat-odd", []string{"--backend", "sat-odd", "--skeleton", "1,2", "../../testdata/iris.csv"}, 0},
 		{"sat-odt", []string{"--backend", "sat-odt", "--depth", "2", "../../testdata/iris.csv"}, 0},
 		{"sat-odt-bisect", []string{"--backend", "sat-odt", "--depth", "2", "--opt", "search=bisect", "--opt", "per-root=false", "../../testdata/iris.csv"}, 0},
+		{"sat-odt-rows-counter", []string{"--backend", "sat-odt", "--depth", "2", "--opt", "counter=rows", "../../testdata/iris.csv"}, 0},
+		{"sat-odd-alpha", []string{"--backend", "sat-odd", "--skeleton", "1,2,2", "--alpha", "0.01", "../../testdata/iris.csv"}, 0},
+		{"sat-size-bisect", []string{"--backend", "sat-size", "--opt", "size-search=bisect", "../../testdata/monk1.csv"}, 15},
+		{"sat-size-nodes", []string{"--backend", "sat-size", "--max-nodes", "15", "../../testdata/monk1.csv"}, 15},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkCertify(t, tc) })
 	}
@@ -156,7 +177,7 @@ func TestCertifyInfeasible(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Status != "infeasible" || !res.Certified {
 		t.Fatalf("exit %d, %s%s: want a certified infeasible result", code, out, errOut)
 	}
-	if out, errOut, code := odt(t, "certify", dir); code != 0 || !strings.Contains(out, "with at most 6 internal nodes") {
+	if out, errOut, code := odt(t, "certify", dir, "../../testdata/monk1.csv"); code != 0 || !strings.Contains(out, "with at most 6 internal nodes") {
 		t.Fatalf("odt certify: exit %d: %s%s", code, out, errOut)
 	}
 }

@@ -35,6 +35,7 @@ func runSolve(e env, args []string) error {
 		rule, relax, satSolver string
 		certify                string
 		gap, absGap            string
+		force                  bool
 		seed                   int64
 		threads, memLimit      int
 		opts                   optFlag
@@ -57,6 +58,7 @@ func runSolve(e env, args []string) error {
 	c.StringVar(&gap, "gap", "", "stop once the model is proven within the relative gap `G` of the optimum, status gap (dl85, cadl85, contree; the MILP backends' gap); shorthand for --opt gap=G")
 	c.StringVar(&absGap, "abs-gap", "", "stop once the model is proven within `A` errors (weighted) of the optimum, status gap (dl85, cadl85, contree); shorthand for --opt abs-gap=A")
 	c.StringVar(&certify, "certify", "", "write the formula and LRAT proof of every refutation the optimum rests on to `DIR` and check them before printing (sat-odt, sat-odd, sat-depth, sat-size on odtkit's CDCL); odt certify DIR checks them again")
+	c.BoolVar(&force, "force", false, "with --certify DIR: replace the certificate DIR holds (a DIR holding anything else is refused)")
 	c.Int64Var(&seed, "seed", 0, "random `seed` for randomised backends and for --holdout's split")
 	c.IntVar(&threads, "threads", 0, "search workers `N` for backends that list --threads in odt backends, and HiGHS's threads (0 = the CPUs the process may use)")
 	c.BoolVar(&check, "check", false, "read the data and check the backend, problem and options as a solve would, then exit without solving (exit 0: accepted, 2: refused)")
@@ -88,6 +90,16 @@ func runSolve(e env, args []string) error {
 	for name, v := range map[string]string{"rule": rule, "relax": relax, "sat-solver": satSolver, "certify": certify, "gap": gap, "abs-gap": absGap} {
 		if isSet(c, name) {
 			options[name] = v
+		}
+	}
+	if force {
+		options[odtkit.CertifyForceOption] = "true"
+	}
+	// The certificate directory is checked before any work: missing,
+	// empty, or a certificate to replace with --force.
+	if dir := options[odtkit.CertifyOption]; dir != "" {
+		if err := odtkit.CheckCertificateDir(dir, options[odtkit.CertifyForceOption] == "true"); err != nil {
+			return badInput(err)
 		}
 	}
 	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping with the best model so far")

@@ -52,6 +52,7 @@ func params(size bool) []backend.Param {
 		backend.EnumParam("pick", "nearest", []string{"nearest", "first"}, "which misclassified examples the incremental loop adds: nearest (Hamming distance) to an example of another class in the formula, or the first in row order"),
 		backend.BoolParam("seed", false, "start each depth from the examples the previous depth needed instead of none (pays with pick=first, costs with nearest)"),
 		backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
+		backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
 		backend.TrustSolverParam(),
 	}
 	if size {
@@ -160,14 +161,15 @@ func viewCap(job *backend.Job) int64 {
 
 func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {
 	s := settings(job)
-	if dir := job.Options.String(sat.CertifyOption); dir != "" {
+	if job.Options.String(sat.CertifyOption) != "" {
 		if err := sat.Certifiable(job.Options.String("sat-solver")); err != nil {
 			return nil, backend.Invalid(err)
 		}
 		var err error
-		if s.Certify, err = sat.NewCertifier(dir, info(size).Name); err != nil {
+		if s.Certify, err = satjob.Start(job); err != nil {
 			return nil, err
 		}
+		defer s.Certify.Discard()
 	}
 	ext := external(&s, job)
 	start := time.Now()
@@ -218,11 +220,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	if out.Infeasible {
 		res.Status = model.StatusInfeasible
-		claim := fmt.Sprintf("no tree of depth at most %d with at most %d internal nodes is consistent with the rows", out.DepthLowerBound-1, job.Problem.MaxNodes)
-		if job.Problem.MaxNodes <= 0 {
-			claim = fmt.Sprintf("no tree of depth at most %d is consistent with the rows", out.DepthLowerBound-1)
-		}
-		if err := satjob.Conclude(ctx, res, s.Certify, claim); err != nil {
+		if err := satjob.Conclude(ctx, job, info(size).Name, res, s.Certify); err != nil {
 			return nil, err
 		}
 		ext.claims(res, p, size)
@@ -251,11 +249,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		res.Status = model.StatusOptimal
 	}
 	if res.Optimal {
-		claim := fmt.Sprintf("no tree of depth below %v is consistent with the rows", res.LowerBound)
-		if size {
-			claim = fmt.Sprintf("no tree of the least depth (%d) with fewer than %v nodes is consistent with the rows", g.Depth(), res.LowerBound)
-		}
-		if err := satjob.Conclude(ctx, res, s.Certify, claim); err != nil {
+		if err := satjob.Conclude(ctx, job, info(size).Name, res, s.Certify); err != nil {
 			return nil, err
 		}
 	}

@@ -2,6 +2,7 @@ package avellaneda
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"time"
@@ -151,6 +152,21 @@ func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	return out, err
 }
 
+// proofEncoding is what a certificate records of a formula beside the
+// problem: its depth and (DT_size) the cap of its leaf counter.
+type proofEncoding struct {
+	Depth     int `json:"depth"`
+	LeavesCap int `json:"leaves_cap,omitempty"`
+}
+
+func encodingOf(depth, leavesCap int) []byte {
+	b, _ := json.Marshal(proofEncoding{Depth: depth, LeavesCap: leavesCap})
+	return b
+}
+
+// sizeProof names the proof of the leaves' bound in a certificate.
+const sizeProof = "size"
+
 // depthProof names the proof of depth k in a certificate.
 func depthProof(k int) string { return fmt.Sprintf("depth%d", k) }
 
@@ -233,13 +249,15 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			// (from the classes' bound up), not on the encoding of one
 			// depth holding the trees of smaller ones.
 			id, _, _ := r.solver.(*sat.CDCL).Refutation()
-			says := fmt.Sprintf("no tree of depth at most %d is consistent with the rows", k)
-			if s.MaxNodes > 0 {
-				says = fmt.Sprintf("no tree of depth at most %d with at most %d nodes is consistent with the rows", k, s.MaxNodes)
-			}
-			err := s.Certify.Finish(r.solver, depthProof(k), sat.Refuted{LogID: id, Bound: k + 1, Certifies: says})
+			err := s.Certify.Finish(ctx, r.solver, depthProof(k), encodingOf(k, 0), sat.Refuted{LogID: id, Bound: k + 1})
 			if err != nil {
 				r.enc.Release()
+				if ctx.Err() != nil {
+					// Stopped while the proof was written: that depth
+					// is not certified.
+					out.DepthLowerBound, out.Stopped = k, true
+					return out, nil, nil
+				}
 				return nil, nil, err
 			}
 		}
@@ -278,6 +296,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	report.Report(sz(out.Leaves), out.Model)
 	k := out.Depth
 	lo := max(presentClasses(p), k+1, 1)
+	lo0 := lo
 	hi := out.Leaves
 	out.LeavesLowerBound = lo
 	out.Optimal = lo >= hi
@@ -349,8 +368,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 			lo = mid + 1
 			if s.Certify != nil {
 				id, _, _ := r.solver.(*sat.CDCL).Refutation()
-				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo,
-					Certifies: fmt.Sprintf("no tree of depth at most %d with at most %d leaves (%d nodes) is consistent with the rows", k, mid, 2*mid-1)}
+				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo}
 			}
 		}
 		out.LeavesLowerBound = lo
@@ -358,7 +376,13 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	out.Optimal = true
 	out.LeavesLowerBound = hi
 	if refuted != nil {
-		if err := s.Certify.Finish(r.solver, "size", *refuted); err != nil {
+		if err := s.Certify.Finish(ctx, r.solver, sizeProof, encodingOf(k, r.enc.limitCap), *refuted); err != nil {
+			if ctx.Err() != nil {
+				// Stopped while the proof was written: the best tree is
+				// kept, its size not certified.
+				out.Optimal, out.Stopped, out.LeavesLowerBound = false, true, lo0
+				return out, nil
+			}
 			return nil, err
 		}
 	}

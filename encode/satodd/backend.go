@@ -3,7 +3,6 @@ package satodd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -48,6 +47,7 @@ func (Backend) Info() backend.Info {
 		Params: append([]backend.Param{
 			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
 			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
+			backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
 			backend.BoolParam("per-root", true, "refute each bound one root test at a time (a refuted root test is kept as a clause) instead of on the whole diagram at once"),
 		}, maxsat.Params()...),
 	}
@@ -77,13 +77,14 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err
 	}
 	var cert *sat.Certifier
-	if dir := job.Options.String(sat.CertifyOption); dir != "" {
+	if job.Options.String(sat.CertifyOption) != "" {
 		if err := satodt.Certifiable(job.Options, job.Options.String("sat-solver")); err != nil {
 			return nil, err
 		}
-		if cert, err = sat.NewCertifier(dir, b.Info().Name); err != nil {
+		if cert, err = satjob.Start(job); err != nil {
 			return nil, err
 		}
+		defer cert.Discard()
 	}
 	inc := stump(ctx, p)
 	job.Report.Report(pr.Evaluate(d, inc), inc)
@@ -159,7 +160,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = satjob.Conclude(ctx, res, cert, fmt.Sprintf("no diagram on skeleton %v has an objective below %v", pr.Skeleton, res.LowerBound))
+	err = satjob.Conclude(ctx, job, b.Info().Name, res, cert)
 	return res, err
 }
 

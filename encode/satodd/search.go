@@ -145,9 +145,12 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 	if err != nil {
 		return nil, err // Decode's and Model's errors name the package already
 	}
-	err = r.Certify(s.Certify, solver, proofName, floor, func(k int) string {
-		return fmt.Sprintf("no diagram on skeleton %v costs less than %d (the scaled objective: %d per error, %d per node)", skeleton, k, costs.Error, costs.Node)
-	})
+	err = r.Certify(ctx, s.Certify, solver, proofName, floor, encodingOf(cost))
+	if err != nil && ctx.Err() != nil {
+		// Stopped while the proof was written: the bound is not
+		// certified, the best diagram is kept.
+		r.Optimal, r.Stopped, r.LowerBound, err = false, true, floor, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("satodd: %w", err)
 	}

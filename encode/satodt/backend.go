@@ -53,6 +53,7 @@ func (Backend) Info() backend.Info {
 			backend.EnumParam("counter", string(CounterLeaves), []string{string(CounterLeaves), string(CounterRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
 			backend.BoolParam("per-root", true, "descend and bisect: refute each bound one root test at a time (the solver then searches two independent subtrees; a refuted root test is kept as a clause) instead of on the whole tree at once"),
 			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp+"; search=descend or bisect"),
+			backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
 			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
 		}, maxsat.Params()...),
 	}
@@ -93,13 +94,14 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	spec := job.Options.String("sat-solver")
 	started := &sat.Started{OutputLimit: job.Budget.Limit()}
 	s.NewSolver = started.Wrap(func() (sat.Solver, error) { return sat.NewSolver(spec) })
-	if dir := job.Options.String(sat.CertifyOption); dir != "" {
+	if job.Options.String(sat.CertifyOption) != "" {
 		if err := Certifiable(job.Options, spec); err != nil {
 			return nil, err
 		}
-		if s.Certify, err = sat.NewCertifier(dir, b.Info().Name); err != nil {
+		if s.Certify, err = satjob.Start(job); err != nil {
 			return nil, err
 		}
+		defer s.Certify.Discard()
 	}
 	if argv != nil && pl.search {
 		res, err := solveExternal(ctx, job, argv, pl.inc, pl.incErr)
@@ -175,7 +177,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = satjob.Conclude(ctx, res, s.Certify, fmt.Sprintf("no tree of depth at most %d makes fewer than %v errors (weighted)", depth, res.LowerBound))
+	err = satjob.Conclude(ctx, job, b.Info().Name, res, s.Certify)
 	return res, err
 }
 

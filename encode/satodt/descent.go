@@ -85,12 +85,8 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 		for _, l := range d.Parts {
 			parts = append(parts, part{lit: l, lower: floor})
 		}
-		// The counter's outputs in order (reaching k+1 implies reaching
-		// k): a part's clause at bound k then holds at every lower one.
-		for k := 1; k < d.Cap; k++ {
-			if a, b := d.AtLeast(k), d.AtLeast(k+1); a != 0 && b != 0 && a != b {
-				d.Solver.AddClause(b.Not(), a)
-			}
+		for _, c := range Ordered(d.AtLeast, d.Cap) {
+			d.Solver.AddClause(c...)
 		}
 	}
 	lower := func() int {
@@ -186,12 +182,25 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 	return out, nil
 }
 
+// Ordered are the clauses that put a counter's outputs in order
+// (reaching k+1 implies reaching k), which a descent by parts adds: a
+// part's clause at bound k then holds at every lower one.
+func Ordered(atLeast func(int) sat.Lit, cap int) [][]sat.Lit {
+	var out [][]sat.Lit
+	for k := 1; k < cap; k++ {
+		if a, b := atLeast(k), atLeast(k+1); a != 0 && b != 0 && a != b {
+			out = append(out, []sat.Lit{b.Not(), a})
+		}
+	}
+	return out
+}
+
 // Certify ends the proof of the descent's solver when c is not nil:
 // with the formula, proof and refutation of its optimum written to c
 // under name when a refutation proves it, with nothing when the floor
-// does (floor ≥ the optimum) or the descent did not end optimal. says
-// puts a lower bound in words.
-func (r *DescentResult) Certify(c *sat.Certifier, solver sat.Solver, name string, floor int, says func(bound int) string) error {
+// does (floor ≥ the optimum) or the descent did not end optimal.
+// encoding is what the formula is built from beside the problem.
+func (r *DescentResult) Certify(ctx context.Context, c *sat.Certifier, solver sat.Solver, name string, floor int, encoding []byte) error {
 	if c == nil {
 		return nil
 	}
@@ -203,7 +212,7 @@ func (r *DescentResult) Certify(c *sat.Certifier, solver sat.Solver, name string
 		return nil
 	}
 	f := r.Refutation
-	return c.Finish(solver, name, sat.Refuted{LogID: f.LogID, Assumptions: f.Assumptions, Bound: f.Bound + 1, Certifies: says(f.Bound + 1)})
+	return c.Finish(ctx, solver, name, encoding, sat.Refuted{LogID: f.LogID, Assumptions: f.Assumptions, Bound: f.Bound + 1})
 }
 
 // refutation is the last call's refutation of bound k under as, when

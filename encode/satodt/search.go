@@ -96,7 +96,8 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 	if ok, _ := f.CNF.Satisfies(start); !ok {
 		return nil, fmt.Errorf("satodt: the greedy tree does not satisfy the formula")
 	}
-	tot, err := s.counter(ctx, f, p, out.Cost)
+	capCost := out.Cost
+	tot, err := s.counter(ctx, f, p, capCost)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
@@ -142,9 +143,12 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 	}
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
 	if err == nil {
-		err = r.Certify(s.Certify, solver, proofName, out.LowerBound, func(k int) string {
-			return fmt.Sprintf("no tree of depth at most %d makes fewer than %d errors (weighted)", d, k)
-		})
+		err = r.Certify(ctx, s.Certify, solver, proofName, out.LowerBound, encodingOf(capCost))
+		if err != nil && ctx.Err() != nil {
+			// Stopped while the proof was written: the bound is not
+			// certified, the best tree is kept.
+			r.Optimal, r.Stopped, r.LowerBound, err = false, true, out.LowerBound, nil
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("satodt: %w", err)

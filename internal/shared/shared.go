@@ -21,10 +21,18 @@ import (
 
 // Dir returns the path of the shared folder, or skips tb when the folder
 // (or the file or folder need inside it, when need is not empty) is
-// absent. The folder is found beside the module root, which is the
-// nearest parent of the working directory that holds go.mod.
+// absent. The folder is $ODTKIT_SHARED when set (a work tree kept
+// elsewhere than beside the folder), else the one beside the module
+// root, which is the nearest parent of the working directory that holds
+// go.mod.
 func Dir(tb testing.TB, need string) string {
 	tb.Helper()
+	if env := os.Getenv("ODTKIT_SHARED"); env != "" {
+		if _, err := os.Stat(filepath.Join(env, need)); err != nil {
+			tb.Skipf("$ODTKIT_SHARED has no %s", need)
+		}
+		return env
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		tb.Fatal(err)

@@ -30,7 +30,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,9 +61,13 @@ func (e *StepError) Unwrap() error { return ErrRefused }
 // Checker holds a formula and the clauses a proof has derived from it so
 // far.
 type Checker struct {
-	vars    int
-	inputs  int64
-	clauses [][]int32 // by ID; nil: no such clause (never made, or deleted)
+	vars   int
+	inputs int64
+	// clauses holds the clauses by position (nil: deleted); ids the ID
+	// at each position, nil while every ID is its position (the IDs
+	// have no gap), so that no array is ever sized by an ID.
+	clauses [][]int32
+	ids     []int64
 	lastID  int64
 	value   []int8 // by variable: 1 true, -1 false, 0 unassigned
 	trail   []int  // the variables assigned by the current step
@@ -74,7 +80,7 @@ type Checker struct {
 func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
 	c := &Checker{clauses: [][]int32{nil}}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
+	sc.Buffer(make([]byte, 0, 1<<16), MaxLine)
 	header := false
 	var declared int64
 	var open []int32
@@ -123,7 +129,7 @@ func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, scanErr(name, line, err)
 	}
 	if !header {
 		return nil, fail("no problem line")
@@ -136,7 +142,15 @@ func ReadDIMACS(r io.Reader, name string) (*Checker, error) {
 		return nil, fail("%d clauses, %d declared", c.inputs, declared)
 	}
 	c.lastID = c.inputs
-	c.value = make([]int8, c.vars+1)
+	// The values are sized by the variables the clauses hold, not by the
+	// header's count (a proof's literals beyond them grow it).
+	top := 0
+	for _, cl := range c.clauses {
+		for _, l := range cl {
+			top = max(top, int(l), -int(l))
+		}
+	}
+	c.value = make([]int8, top+1)
 	return c, nil
 }
 
@@ -154,54 +168,98 @@ func (c *Checker) Refuted() bool {
 // Inputs is the number of clauses of the formula.
 func (c *Checker) Inputs() int64 { return c.inputs }
 
+// Vars is the number of variables the formula declares.
+func (c *Checker) Vars() int { return c.vars }
+
 // Clause returns live clause id (an input or a derived clause not
 // deleted).
 func (c *Checker) Clause(id int64) ([]int, bool) {
-	if !c.live(id) {
+	cl := c.get(id)
+	if cl == nil {
 		return nil, false
 	}
-	out := make([]int, len(c.clauses[id]))
-	for i, l := range c.clauses[id] {
+	out := make([]int, len(cl))
+	for i, l := range cl {
 		out[i] = int(l)
 	}
 	return out, true
 }
 
-// live reports whether id names a live clause (an empty clause is
-// stored as a non-nil empty slice).
-func (c *Checker) live(id int64) bool {
-	return id > 0 && id < int64(len(c.clauses)) && c.clauses[id] != nil
+// pos is the position of clause id in c.clauses (-1: no such ID).
+func (c *Checker) pos(id int64) int {
+	if c.ids == nil {
+		if id > 0 && id < int64(len(c.clauses)) {
+			return int(id)
+		}
+		return -1
+	}
+	i, ok := slices.BinarySearch(c.ids, id)
+	if !ok || id <= 0 {
+		return -1
+	}
+	return i
+}
+
+// get is live clause id (an input or a derived clause not deleted; an
+// empty clause is a non-nil empty slice), nil when there is none.
+func (c *Checker) get(id int64) []int32 {
+	if i := c.pos(id); i >= 0 {
+		return c.clauses[i]
+	}
+	return nil
+}
+
+// live reports whether id names a live clause.
+func (c *Checker) live(id int64) bool { return c.get(id) != nil }
+
+// store adds clause cl with ID id, larger than every ID before it.
+func (c *Checker) store(id int64, cl []int32) {
+	if c.ids == nil && id != int64(len(c.clauses)) {
+		c.ids = make([]int64, len(c.clauses))
+		for i := range c.ids {
+			c.ids[i] = int64(i)
+		}
+	}
+	if c.ids != nil {
+		c.ids = append(c.ids, id)
+	}
+	c.clauses = append(c.clauses, cl)
 }
 
 // Check reads a text LRAT proof (name is used in errors) and checks
 // every step. It returns a *StepError at the first step refused.
 func (c *Checker) Check(ctx context.Context, r io.Reader, name string) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
+	sc.Buffer(make([]byte, 0, 1<<16), MaxLine)
 	line := 0
+	var st Step
 	for sc.Scan() {
 		line++
 		if line%ctxLines == 0 && ctx.Err() != nil {
 			return fmt.Errorf("%s: line %d: %w", name, line, context.Cause(ctx))
 		}
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 || strings.HasPrefix(f[0], "c") {
+		b := sc.Bytes()
+		if k := firstWord(b); k < 0 || b[k] == 'c' {
 			continue
 		}
 		fail := func(id int64, format string, a ...any) error {
 			return &StepError{File: name, Line: line, ID: id, Reason: fmt.Sprintf(format, a...)}
 		}
-		st, err := ParseStep(sc.Text())
-		if err != nil {
-			return fail(st.ID, "%v", err)
+		if !fastStep(b, &st) {
+			// Not a plain step: the slow parser names what is wrong.
+			var err error
+			if st, err = ParseStep(string(b)); err != nil {
+				return fail(st.ID, "%v", err)
+			}
 		}
 		id, lits, hints := st.ID, st.Lits, st.Hints
 		if st.Delete {
 			for _, d := range st.Hints {
-				if !c.live(int64(d)) {
+				i := c.pos(int64(d))
+				if i < 0 || c.clauses[i] == nil {
 					return fail(id, "deletes clause %d, which does not exist", d)
 				}
-				c.clauses[d] = nil
+				c.clauses[i] = nil
 				c.Deleted++
 			}
 			continue
@@ -209,32 +267,42 @@ func (c *Checker) Check(ctx context.Context, r io.Reader, name string) error {
 		if id <= c.lastID {
 			return fail(id, "the ID is not larger than the last one (%d)", c.lastID)
 		}
-		if id-c.lastID > maxIDGap {
-			return fail(id, "the ID jumps by more than %d from the last one (%d)", maxIDGap, c.lastID)
-		}
 		for _, l := range lits {
 			if l > c.vars || -l > c.vars {
 				return fail(id, "literal %d beyond the formula's %d variables", l, c.vars)
+			}
+			if v := max(l, -l); v >= len(c.value) {
+				c.value = append(c.value, make([]int8, v+1-len(c.value))...)
 			}
 		}
 		if reason := c.rup(lits, hints); reason != "" {
 			return fail(id, "%s", reason)
 		}
-		for int64(len(c.clauses)) < id {
-			c.clauses = append(c.clauses, nil)
-		}
 		stored := make([]int32, len(lits)) // not nil, also when empty
 		for i, l := range lits {
 			stored[i] = int32(l)
 		}
-		c.clauses = append(c.clauses, stored)
+		c.store(id, stored)
 		c.lastID = id
 		c.Added++
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return scanErr(name, line+1, err)
 	}
 	return nil
+}
+
+// MaxLine is the longest line of a formula or proof read, in bytes
+// (newline included): a longer one is refused before it is held whole.
+const MaxLine = 16 << 20
+
+// scanErr is the error of a scanner stopped at line: a line past
+// MaxLine is refused (ErrRefused), any other error is the reader's.
+func scanErr(name string, line int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return &StepError{File: name, Line: line, Reason: fmt.Sprintf("a line longer than %d bytes", MaxLine)}
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // Step is one line of a text LRAT proof: clause ID added with its
@@ -282,6 +350,94 @@ func ParseStep(line string) (Step, error) {
 	return st, nil
 }
 
+// firstWord is the index of the first byte of b that is not a space or
+// a tab (-1: none).
+func firstWord(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+// fastStep parses a plain step line (numbers and single spaces or tabs,
+// "d" as the second word of a deletion) into st, reusing its slices. It
+// reports false for anything else, which ParseStep then refuses or
+// reads.
+func fastStep(b []byte, st *Step) bool {
+	i, n := 0, len(b)
+	// word reads the next number: ok false at the end of the line or
+	// on anything but an integer of at most 18 digits.
+	word := func() (x int64, ok bool) {
+		for i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		if i == n {
+			return 0, false
+		}
+		neg := false
+		if b[i] == '-' {
+			neg = true
+			i++
+		}
+		start := i
+		for i < n && b[i] >= '0' && b[i] <= '9' {
+			x = x*10 + int64(b[i]-'0')
+			i++
+		}
+		if i == start || i-start > 18 || i < n && b[i] != ' ' && b[i] != '\t' && b[i] != '\r' {
+			return 0, false
+		}
+		if neg {
+			x = -x
+		}
+		return x, true
+	}
+	id, ok := word()
+	if !ok || id <= 0 {
+		return false
+	}
+	st.ID, st.Lits, st.Hints, st.Delete = id, st.Lits[:0], st.Hints[:0], false
+	for i < n && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	if i < n && b[i] == 'd' {
+		i++
+		if i < n && b[i] != ' ' && b[i] != '\t' {
+			return false
+		}
+		st.Delete = true
+	} else {
+		for {
+			x, ok := word()
+			if !ok || x < math.MinInt32 || x > math.MaxInt32 {
+				return false
+			}
+			if x == 0 {
+				break
+			}
+			st.Lits = append(st.Lits, int(x))
+		}
+	}
+	for {
+		x, ok := word()
+		if !ok || x < math.MinInt32 || x > math.MaxInt64/2 {
+			return false
+		}
+		if x == 0 {
+			break
+		}
+		st.Hints = append(st.Hints, int(x))
+	}
+	for ; i < n; i++ {
+		if b[i] != ' ' && b[i] != '\t' && b[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
 // String is the step as a proof line.
 func (st Step) String() string {
 	var b strings.Builder
@@ -300,10 +456,6 @@ func (st Step) String() string {
 	b.WriteString(" 0")
 	return b.String()
 }
-
-// maxIDGap bounds the step from one added clause's ID to the next: the
-// clauses are kept in a slice indexed by ID.
-const maxIDGap = 1 << 24
 
 // ctxLines is the number of proof lines between two looks at the
 // context.
@@ -333,7 +485,7 @@ func (c *Checker) rup(lits, hints []int) string {
 	for _, l := range lits {
 		switch c.val(l) {
 		case 1:
-			return "" // l and -l both in the clause: a tautology
+			return fmt.Sprintf("the clause holds %d and its negation (a tautology is no lemma)", l)
 		case 0:
 			c.assign(-l)
 		}
@@ -342,11 +494,12 @@ func (c *Checker) rup(lits, hints []int) string {
 		if h < 0 {
 			return fmt.Sprintf("hint %d (number %d) is a RAT hint, which this checker does not take", h, k+1)
 		}
-		if !c.live(int64(h)) {
+		hc := c.get(int64(h))
+		if hc == nil {
 			return fmt.Sprintf("hint %d (number %d) is not a clause (never added, or deleted)", h, k+1)
 		}
 		unit, free := 0, 0
-		for _, x := range c.clauses[h] {
+		for _, x := range hc {
 			l := int(x)
 			switch c.val(l) {
 			case 1:
@@ -403,22 +556,55 @@ func (c *Checker) unassign() {
 // CheckFiles reads the formula and checks the proof, and returns the
 // checker holding the clauses at the proof's end.
 func CheckFiles(ctx context.Context, formula, proof string) (*Checker, error) {
-	ff, err := os.Open(formula)
+	c, err := ReadFormula(formula)
 	if err != nil {
 		return nil, err
 	}
-	defer ff.Close()
-	c, err := ReadDIMACS(bufio.NewReaderSize(ff, 1<<16), formula)
-	if err != nil {
-		return nil, err
-	}
-	pf, err := os.Open(proof)
-	if err != nil {
-		return nil, err
-	}
-	defer pf.Close()
-	if err := c.Check(ctx, bufio.NewReaderSize(pf, 1<<16), proof); err != nil {
+	if err := c.CheckFile(ctx, proof); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ReadFormula reads a DIMACS file (a regular file: OpenRegular).
+func ReadFormula(path string) (*Checker, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadDIMACS(bufio.NewReaderSize(f, 1<<16), path)
+}
+
+// CheckFile checks the proof in file path (a regular file:
+// OpenRegular) against the clauses of c.
+func (c *Checker) CheckFile(ctx context.Context, path string) error {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return c.Check(ctx, bufio.NewReaderSize(f, 1<<16), path)
+}
+
+// OpenRegular opens a file to read when it is a regular file (a
+// symbolic link is followed): a named pipe, a device or a directory is
+// refused before it is opened, so that no read blocks or never ends.
+func OpenRegular(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file (%v)", path, ErrRefused, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrRefused)
+	}
+	return f, nil
 }

@@ -46,7 +46,7 @@ func TestRefusals(t *testing.T) {
 		{"5 3 0 1 3 0\n", "f.lrat:1: clause 5: literal 3 beyond the formula's 2 variables"},
 		{"5 2 0 1 3\n", "f.lrat:1: clause 5: hints: no terminating 0"},
 		{"x 2 0 1 3 0\n", "f.lrat:1: \"x\" is not a clause ID"},
-		{"99999999999 2 0 1 2 0\n", "f.lrat:1: clause 99999999999: the ID jumps by more than 16777216 from the last one (4)"},
+		{"5 1 -1 0 0\n", "f.lrat:1: clause 5: the clause holds -1 and its negation (a tautology is no lemma)"},
 		{"a\x05\x04\x00\x02\x00\n", "f.lrat:1: binary LRAT is not read: write the proof as text (cadical: --lrat --no-binary)"},
 	} {
 		c, err := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
@@ -96,4 +96,38 @@ func FuzzCheck(f *testing.F) {
 			t.Fatal("the same proof checked twice gives two answers")
 		}
 	})
+}
+
+// TestIDGaps checks a proof whose IDs jump far apart: the clauses are
+// found by ID, and nothing is sized by the largest one.
+func TestIDGaps(t *testing.T) {
+	c, err := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proof := "16777221 2 0 1 2 0\n33554437 d 1 0\n4611686018427387904 0 16777221 4 3 0\n"
+	if err := c.Check(context.Background(), strings.NewReader(proof), "f.lrat"); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Refuted() {
+		t.Fatal("the empty clause was not kept")
+	}
+	if _, ok := c.Clause(1); ok {
+		t.Error("clause 1 was deleted but is still there")
+	}
+	bad := "16777221 2 0 1 2 0\n33554437 0 16777220 4 3 0\n"
+	c, _ = lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
+	if err := c.Check(context.Background(), strings.NewReader(bad), "f.lrat"); err == nil || !strings.Contains(err.Error(), "hint 16777220 (number 1) is not a clause") {
+		t.Errorf("a hint between two IDs: got %v", err)
+	}
+}
+
+// TestLongLine checks that a line past MaxLine is refused.
+func TestLongLine(t *testing.T) {
+	c, _ := lrat.ReadDIMACS(strings.NewReader(formula), "f.cnf")
+	long := "5 2 0 " + strings.Repeat("1 ", lrat.MaxLine/2) + "0\n"
+	err := c.Check(context.Background(), strings.NewReader(long), "f.lrat")
+	if err == nil || !errors.Is(err, lrat.ErrRefused) || !strings.Contains(err.Error(), "f.lrat:1: a line longer than") {
+		t.Errorf("got %v", err)
+	}
 }

@@ -167,7 +167,8 @@ func (rn *Runner) Run(ctx context.Context, c Cell) Run {
 	args = append(args, rn.Args...)
 	if rn.ProofDir != "" && rn.Certifies != nil && rn.Certifies(c.Backend) {
 		name := outputName(&run)
-		args = append(args, "--opt", "certify="+filepath.Join(rn.ProofDir, name))
+		// A run done again (a resumed bench) replaces its certificate.
+		args = append(args, "--opt", "certify="+filepath.Join(rn.ProofDir, name), "--opt", "certify-force=true")
 		run.Proofs = ProofDir + "/" + name
 	}
 	solves := 1

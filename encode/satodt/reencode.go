@@ -1,0 +1,126 @@
+package satodt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
+	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/sat"
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+// encoding is what a certificate's formula is built from beside the
+// problem: the cap of the error counter (the incumbent's error when the
+// search began).
+type encoding struct {
+	Cap int `json:"cap"`
+}
+
+func encodingOf(cap int) []byte {
+	b, _ := json.Marshal(encoding{Cap: cap})
+	return b
+}
+
+// Reencode builds the formula of a sat-odt certificate's proof again,
+// through the code a solve builds it with: the prepared data and depth
+// of the job, the formula (Encode), the error counter cut at the
+// recorded cap and, with per-root, the clauses ordering its outputs.
+// Bound k stands for the assumption that the counter stays below k.
+func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) (*satjob.Formula, error) {
+	if pr.Name != proofName {
+		return nil, fmt.Errorf("sat-odt writes no proof named %q", pr.Name)
+	}
+	var enc encoding
+	if err := json.Unmarshal(pr.Encoding, &enc); err != nil {
+		return nil, fmt.Errorf("encoding: %w", err)
+	}
+	pl, err := newPlan(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	if pl.prep == nil || !pl.search {
+		return nil, errors.New("the data needs no search: no formula is built")
+	}
+	if enc.Cap < 1 || enc.Cap > int(math.Round(pl.incErr)) {
+		return nil, fmt.Errorf("counter cap %d is outside 1..%v (the incumbent's error)", enc.Cap, pl.incErr)
+	}
+	s := Settings{Options: formulaOptions(job.Options), Counter: Counter(job.Options.String("counter"))}
+	fo := s.Options
+	fo.sidesOnly = s.Counter != CounterRows
+	f, err := Encode(ctx, pl.prep, pl.depth, fo)
+	if err != nil {
+		return nil, err
+	}
+	tot, err := s.counter(ctx, f, pl.prep, enc.Cap)
+	if err != nil {
+		return nil, err
+	}
+	if job.Options.Bool("per-root") {
+		for _, c := range Ordered(tot.AtLeast, tot.Cap) {
+			f.CNF.Add(c...)
+		}
+	}
+	depth := pl.depth
+	return &satjob.Formula{
+		CNF:    f.CNF,
+		Assume: counterBound(tot.AtLeast, tot.Cap),
+		Says: func(k int) string {
+			return fmt.Sprintf("no tree of depth at most %d makes fewer than %d errors (weighted)", depth, k)
+		},
+	}, nil
+}
+
+// counterBound is the assumptions standing for "the count stays below
+// k" on a counter with outputs atLeast up to cap.
+func counterBound(atLeast func(int) sat.Lit, cap int) func(k int) ([]sat.Lit, bool) {
+	return func(k int) ([]sat.Lit, bool) {
+		if k < 1 || k > cap {
+			return nil, false
+		}
+		if o := atLeast(k); o != 0 {
+			return []sat.Lit{o.Not()}, true
+		}
+		return []sat.Lit{}, true
+	}
+}
+
+// Bound derives the lower bound on the weighted error that the data
+// (the floor of identical rows, or the single leaf when no tree splits)
+// and the refuted bound prove.
+func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof) (satjob.Claim, error) {
+	cl := satjob.Claim{Objective: model.MinError}
+	pl, err := newPlan(ctx, job)
+	if err != nil {
+		return cl, err
+	}
+	refuted := satjob.Refuted(proofs)
+	for name := range refuted {
+		if name != proofName {
+			return cl, fmt.Errorf("sat-odt writes no proof named %q", name)
+		}
+	}
+	switch {
+	case pl.prep == nil || pl.depth == 0:
+		// No search: the incumbent is a single leaf, or makes no error.
+		if pl.depth == 0 || pl.incErr == 0 {
+			cl.Bound = pl.incErr
+		}
+	default:
+		cl.Bound = float64(pl.prep.Floor)
+		if k, ok := refuted[proofName]; ok {
+			cl.Bound = max(cl.Bound, float64(k))
+		}
+	}
+	if pl.view.Coarse {
+		cl.Bound = 0
+		if job.Data.Weights == nil {
+			cl.Bound = float64(job.Data.ConflictFloor())
+		}
+	}
+	return cl, nil
+}
