@@ -1,0 +1,144 @@
+package oct_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// randomData is n rows: f numeric columns of few values, one categorical
+// column of three levels, k classes from a noisy rule; weighted gives
+// the rows random whole weights.
+func randomData(seed uint64, n, f, k int, weighted bool) *model.Dataset {
+	r := rand.New(rand.NewPCG(seed, 7))
+	d := &model.Dataset{Name: fmt.Sprint("rnd", seed)}
+	for c := range k {
+		d.Classes = append(d.Classes, fmt.Sprint("c", c))
+	}
+	for j := range f {
+		d.Features = append(d.Features, model.Feature{Name: fmt.Sprint("f", j), Kind: model.Numeric, Values: make([]float64, n)})
+	}
+	cat := model.Feature{Name: "colour", Kind: model.Categorical, Levels: []string{"red", "green", "blue"}, Values: make([]float64, n)}
+	for i := range n {
+		for j := range f {
+			d.Features[j].Values[i] = float64(r.IntN(2+j)) / 2
+		}
+		cat.Values[i] = float64(r.IntN(3))
+		l := (int(2*d.Features[0].Values[i]) + int(cat.Values[i])) % k
+		if r.IntN(4) == 0 {
+			l = r.IntN(k)
+		}
+		d.Labels = append(d.Labels, l)
+		if weighted {
+			d.Weights = append(d.Weights, float64(1+r.IntN(3)))
+		}
+	}
+	d.Features = append(d.Features, cat)
+	return d
+}
+
+// brute is the optimum of p on d by enumerating every tree on the
+// binary view's tests: a leaf holds at least MinSupport rows, a split
+// sends rows both ways.
+func brute(d *model.Dataset, p model.Problem) float64 {
+	v := model.Binarize(d)
+	W := d.TotalWeight()
+	leaf := func(rows []int) float64 {
+		if len(rows) < max(p.MinSupport, 1) {
+			return math.Inf(1)
+		}
+		cnt := make([]float64, d.NumClasses())
+		for _, r := range rows {
+			cnt[d.Labels[r]] += d.Weight(r)
+		}
+		_, e := model.Majority(cnt)
+		if p.LeafCost > 0 {
+			return e/W + p.LeafCost
+		}
+		return e
+	}
+	var best func(rows []int, k int) float64
+	best = func(rows []int, k int) float64 {
+		b := leaf(rows)
+		if k == 0 {
+			return b
+		}
+		for t := range v.Tests {
+			var lo, hi []int
+			for _, r := range rows {
+				if v.Value(t, r) {
+					hi = append(hi, r)
+				} else {
+					lo = append(lo, r)
+				}
+			}
+			if len(lo) == 0 || len(hi) == 0 {
+				continue
+			}
+			b = math.Min(b, best(lo, k-1)+best(hi, k-1))
+		}
+		return b
+	}
+	rows := make([]int, d.Rows())
+	for r := range rows {
+		rows[r] = r
+	}
+	return best(rows, p.MaxDepth)
+}
+
+// solverOptions pick in-process HiGHS, or else CBC by command with its
+// claims trusted; the test is skipped without either.
+func solverOptions(t *testing.T) map[string]string {
+	t.Helper()
+	if milp.HiGHSEnabled {
+		return map[string]string{}
+	}
+	if _, err := exec.LookPath("cbc"); err == nil {
+		return map[string]string{"milp-solver": "external:cbc {in} solve solution {out}", "trust-solver": "true"}
+	}
+	t.Skip("neither HiGHS (-tags highs) nor cbc is available")
+	return nil
+}
+
+func solve(t *testing.T, d *model.Dataset, p model.Problem, name string, opts map[string]string) *model.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	res, err := odtkit.Solve(ctx, d, p, odtkit.Settings{Backend: name, Options: opts, Threads: 1})
+	if err != nil {
+		t.Fatalf("%s on %s %+v: %v", name, d.Name, p, err)
+	}
+	if !res.Optimal {
+		t.Fatalf("%s on %s %+v: not proven (%s, %v)", name, d.Name, p, res.Status, res.Objective)
+	}
+	return res
+}
+
+// TestAgreesWithBruteForceAndDL85: on generated data (numeric and
+// categorical columns, two and three classes, weights, a minimum leaf
+// size, a leaf cost) milp-oct's proven optimum is the brute-force
+// optimum and dl85's.
+func TestAgreesWithBruteForceAndDL85(t *testing.T) {
+	opts := solverOptions(t)
+	cases := []model.Problem{
+		{Objective: model.MinError, MaxDepth: 0}, {MaxDepth: 1}, {MaxDepth: 2},
+		{MaxDepth: 2, MinSupport: 3}, {MaxDepth: 2, LeafCost: 0.04}, {MaxDepth: 1, MinSupport: 4, LeafCost: 0.02},
+	}
+	for i, p := range cases {
+		d := randomData(uint64(10+i), 9+i%3, 2, 2+i%2, i%2 == 1)
+		want := brute(d, p)
+		got := solve(t, d, p, "milp-oct", opts)
+		dl := solve(t, d, p, "dl85", nil)
+		if math.Abs(got.Objective-want) > 1e-9 || math.Abs(dl.Objective-want) > 1e-9 {
+			t.Errorf("%s %+v: milp-oct %v, dl85 %v, brute force %v", d.Name, p, got.Objective, dl.Objective, want)
+		}
+	}
+}
