@@ -203,7 +203,11 @@ func (e *Encoding) Header(job *backend.Job) []string {
 		}
 		cs = append(cs, fmt.Sprintf("%d=%s[%d values %v..%v]", j, name, len(c.Values), c.Values[0], c.Values[len(c.Values)-1]))
 	}
-	return append(h, "columns j: "+strings.Join(cs, " "))
+	// Short comment lines: CBC reads a long one as data.
+	for k := 0; k < len(cs); k += 6 {
+		h = append(h, "columns j: "+strings.Join(cs[k:min(k+6, len(cs))], " "))
+	}
+	return h
 }
 
 // Decode reads a MILP solver's solution file for the exported MILP,

@@ -42,7 +42,7 @@ func (Backend) Info() backend.Info {
 		Anytime:     true,
 		Caps:        backend.Caps{MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
-			backend.EnumParam("formulation", "published", []string{"published"}, "the MILP: published is OCT as Bertsimas & Dunn state it (paper's ε_j, M = 1 + ε_max and 1, N_min, α through --leaf-cost)"),
+			backend.EnumParam("formulation", "published", []string{"published", "aggregated"}, "the MILP: published is OCT as Bertsimas & Dunn state it (the paper's ε_j, M = 1 + ε_max and 1, N_min, α through --leaf-cost); aggregated (a strengthening, not in the paper) states each path constraint once per row and branch node over the z of every leaf on that side, instead of once per leaf and ancestor: fewer rows, a stronger LP"),
 			milpjob.SolverParam(""),
 			milpjob.GapParam(),
 			milpjob.LPBoundParam(true),
@@ -55,7 +55,8 @@ func (Backend) Info() backend.Info {
 // options states the MILP of the job.
 func options(job *backend.Job) Options {
 	p := job.Problem
-	return Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes}
+	return Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes,
+		Aggregate: job.Options.String("formulation") == "aggregated"}
 }
 
 // plan checks the job and plans its MILP, refusing (wrapped in
@@ -203,7 +204,11 @@ func (e *Encoding) Header(job *backend.Job) []string {
 		}
 		cs = append(cs, fmt.Sprintf("%d=%s[%v..%v,eps %.6g]", j, name, c.Values[0], c.Values[len(c.Values)-1], e.eps[j]))
 	}
-	return append(h, "columns j: "+strings.Join(cs, " "))
+	// Short comment lines: CBC reads a long one as data.
+	for k := 0; k < len(cs); k += 6 {
+		h = append(h, "columns j: "+strings.Join(cs[k:min(k+6, len(cs))], " "))
+	}
+	return h
 }
 
 // Decode reads a MILP solver's solution file for the exported MILP,

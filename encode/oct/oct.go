@@ -33,6 +33,11 @@ type Options struct {
 	// MaxSplits caps Σ d_t, the paper's constraint form of the complexity
 	// (0: no cap).
 	MaxSplits int
+	// Aggregate states each path constraint once per row and branch node,
+	// over the z_it of every leaf on that side (a row is in one leaf),
+	// instead of once per leaf and ancestor: fewer rows and a stronger LP
+	// relaxation. Not in the paper; off for the published MILP.
+	Aggregate bool
 }
 
 // Encoding is the MILP of one job and the indices of its variables.
@@ -210,10 +215,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 	}
 
 	// Rows: each in one leaf, on the side of every ancestor's split that
-	// its value takes. Left (low): Σ_j a_jm(x_ij + ε_j − ε_min) + ε_min
-	// ≤ b_m + (1 + ε_max)(1 − z_it); right (high): Σ_j a_jm·x_ij ≥ b_m −
-	// (1 − z_it).
-	bigM := 1 + e.epsMax
+	// its value takes (pathRow).
 	for i := range n {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -223,30 +225,68 @@ func (e *Encoding) Build(ctx context.Context) error {
 		idx, val := make([]int, e.nLeaves), ones(e.nLeaves)
 		copy(idx, e.z[i])
 		m.AddRow(fmt.Sprintf("assign_%d", i), 1, 1, idx, val)
+		if o.Aggregate {
+			for m0 := range e.nInt {
+				for _, left := range []bool{true, false} {
+					e.pathRow(m, i, m0, left, e.leafRange(m0, left))
+				}
+			}
+			continue
+		}
 		for t := range e.nLeaves {
 			node := e.nInt + t
 			for node > 0 {
 				parent := (node - 1) / 2
-				left := node == 2*parent+1
-				idx := []int{e.b[parent], e.z[i][t]}
-				if left {
-					val := []float64{-1, bigM}
-					for j := range P {
-						idx, val = append(idx, e.a[parent][j]), append(val, e.x(i, j)+e.eps[j]-e.epsMin)
-					}
-					m.AddRow(fmt.Sprintf("left_%d_%d_%d", i, t, parent), -milp.Inf, bigM-e.epsMin, idx, val)
-				} else {
-					val := []float64{-1, -1}
-					for j := range P {
-						idx, val = append(idx, e.a[parent][j]), append(val, e.x(i, j))
-					}
-					m.AddRow(fmt.Sprintf("right_%d_%d_%d", i, t, parent), -1, milp.Inf, idx, val)
-				}
+				e.pathRow(m, i, parent, node == 2*parent+1, []int{t})
 				node = parent
 			}
 		}
 	}
 	return nil
+}
+
+// leafRange are the leaves (0-based) below branch node n's left (low)
+// or right (high) child.
+func (e *Encoding) leafRange(n int, left bool) []int {
+	c := 2*n + 2
+	if left {
+		c = 2*n + 1
+	}
+	lo, hi := c, c
+	for lo < e.nInt {
+		lo, hi = 2*lo+1, 2*hi+2
+	}
+	var ls []int
+	for l := lo; l <= hi; l++ {
+		ls = append(ls, l-e.nInt)
+	}
+	return ls
+}
+
+// pathRow adds the path constraint of row i at branch node n for the
+// leaves ls on its left (low) or right (high) side. Left: Σ_j a_jn(x_ij
+// + ε_j − ε_min) + ε_min ≤ b_n + (1 + ε_max)(1 − Σ z_it); right: Σ_j
+// a_jn·x_ij ≥ b_n − (1 − Σ z_it).
+func (e *Encoding) pathRow(m *milp.Model, i, n int, left bool, ls []int) {
+	bigM := 1 + e.epsMax
+	idx, val := []int{e.b[n]}, []float64{-1}
+	if left {
+		for _, t := range ls {
+			idx, val = append(idx, e.z[i][t]), append(val, bigM)
+		}
+		for j := range e.Cols {
+			idx, val = append(idx, e.a[n][j]), append(val, e.x(i, j)+e.eps[j]-e.epsMin)
+		}
+		m.AddRow(fmt.Sprintf("left_%d_%d_%d", i, ls[0], n), -milp.Inf, bigM-e.epsMin, idx, val)
+		return
+	}
+	for _, t := range ls {
+		idx, val = append(idx, e.z[i][t]), append(val, -1)
+	}
+	for j := range e.Cols {
+		idx, val = append(idx, e.a[n][j]), append(val, e.x(i, j))
+	}
+	m.AddRow(fmt.Sprintf("right_%d_%d_%d", i, ls[0], n), -1, milp.Inf, idx, val)
 }
 
 func ones(n int) []float64 {

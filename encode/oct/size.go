@@ -29,10 +29,19 @@ func (e *Encoding) Size(solving bool) backend.Size {
 	// Branch: split, threshold, parent rows; leaves: N_t, min support,
 	// class, N_kt and the two L_t rows per class, one z ≤ l per row;
 	// rows: assignment and one path row per ancestor of each leaf.
-	rows := c.Add(c.Mul(3, B), c.Mul(L, 3+3*K), c.Mul(n, L), n, c.Mul(n, c.Mul(L, D)))
+	rows := c.Add(c.Mul(3, B), c.Mul(L, 3+3*K), c.Mul(n, L), n)
 	nz := c.Add(c.Mul(B, P+1), c.Mul(2, B), c.Mul(2, B),
 		c.Mul(L, c.Mul(2, n+1)), c.Mul(L, K+1), c.Mul(L, n+K), c.Mul(L, c.Mul(K, 8)),
-		c.Mul(2, c.Mul(n, L)), c.Mul(n, L), c.Mul(n, c.Mul(L, c.Mul(D, P+2))))
+		c.Mul(2, c.Mul(n, L)), c.Mul(n, L))
+	if e.Opts.Aggregate {
+		// Per row, two path rows per branch node, each over the leaves of
+		// its side; the leaves of one level's sides are the L leaves.
+		rows = c.Add(rows, c.Mul(n, 2*B))
+		nz = c.Add(nz, c.Mul(n, c.Add(c.Mul(2*B, P+1), c.Mul(L, D))))
+	} else {
+		rows = c.Add(rows, c.Mul(n, c.Mul(L, D)))
+		nz = c.Add(nz, c.Mul(n, c.Mul(L, c.Mul(D, P+2))))
+	}
 	if e.Opts.MaxSplits > 0 {
 		rows, nz = c.Add(rows, 1), c.Add(nz, B)
 	}
