@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/odtkit/odtkit"
+	"github.com/odtkit/odtkit/backend/backendtest"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -135,10 +138,111 @@ func TestAgreesWithBruteForceAndDL85(t *testing.T) {
 	for i, p := range cases {
 		d := randomData(uint64(10+i), 9+i%3, 2, 2+i%2, i%2 == 1)
 		want := brute(d, p)
-		got := solve(t, d, p, "milp-binoct", opts)
 		dl := solve(t, d, p, "dl85", nil)
-		if math.Abs(got.Objective-want) > 1e-9 || math.Abs(dl.Objective-want) > 1e-9 {
-			t.Errorf("%s %+v: milp-binoct %v, dl85 %v, brute force %v", d.Name, p, got.Objective, dl.Objective, want)
+		for _, form := range []string{"published"} {
+			o := map[string]string{"formulation": form}
+			for k, v := range opts {
+				o[k] = v
+			}
+			got := solve(t, d, p, "milp-binoct", o)
+			if math.Abs(got.Objective-want) > 1e-9 || math.Abs(dl.Objective-want) > 1e-9 {
+				t.Errorf("%s %+v %s: milp-binoct %v, dl85 %v, brute force %v", d.Name, p, form, got.Objective, dl.Objective, want)
+			}
+		}
+	}
+}
+
+// testdata reads a file of the repository's testdata folder.
+func testdata(t *testing.T, name string) *model.Dataset {
+	t.Helper()
+	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", name), model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestTestdataAgreesWithDL85: on the repository's data milp-binoct proves
+// dl85's optimum, with a minimum leaf size and a leaf cost too.
+func TestTestdataAgreesWithDL85(t *testing.T) {
+	opts := solverOptions(t)
+	cases := []struct {
+		file string
+		p    model.Problem
+	}{
+		{"soybean-small-s1.csv", model.Problem{MaxDepth: 2}},
+		{"monk1.csv", model.Problem{MaxDepth: 1, MinSupport: 40}},
+		{"iris.csv", model.Problem{MaxDepth: 1, LeafCost: 0.01}},
+	}
+	for _, c := range cases {
+		d := testdata(t, c.file)
+		got := solve(t, d, c.p, "milp-binoct", opts)
+		dl := solve(t, d, c.p, "dl85", nil)
+		if math.Abs(got.Objective-dl.Objective) > 1e-9 {
+			t.Errorf("%s %+v: milp-binoct %v, dl85 %v", c.file, c.p, got.Objective, dl.Objective)
+		}
+	}
+}
+
+// TestConformance runs the backend conformance suite.
+func TestConformance(t *testing.T) {
+	if !milp.HiGHSEnabled {
+		t.Skip("HiGHS is not built in (build with -tags highs)")
+	}
+	c := backendtest.Config{Verify: odtkit.Verify, Brute: 6, Rows: 12}
+	if testing.Short() {
+		c.Brute = 3
+	}
+	b, _ := odtkit.DefaultRegistry().Get("milp-binoct")
+	backendtest.Run(t, b, c)
+}
+
+// TestExportSolvedByCBC: the exported MPS file, solved by CBC and
+// decoded, gives the optimum dl85 proves; CBC's word that it is optimal
+// is a claimed bound, not a proof, unless the solver is trusted.
+func TestExportSolvedByCBC(t *testing.T) {
+	if _, err := exec.LookPath("cbc"); err != nil {
+		t.Skip("cbc is not installed")
+	}
+	d := testdata(t, "monk1.csv")
+	p := model.Problem{MaxDepth: 1}
+	want := solve(t, d, p, "dl85", nil).Objective
+	if want == 0 {
+		t.Fatal("a zero optimum needs no claim: pick data with errors")
+	}
+	dir := t.TempDir()
+	mps, sol := filepath.Join(dir, "binoct.mps"), filepath.Join(dir, "binoct.sol")
+	f, err := os.Create(mps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := odtkit.Settings{Backend: "milp-binoct"}
+	if _, err := odtkit.Export(context.Background(), f, d, p, s); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "cbc", mps, "solve", "solution", sol).CombinedOutput(); err != nil {
+		t.Fatalf("cbc: %v\n%s", err, out)
+	}
+	for _, trust := range []bool{false, true} {
+		r, err := os.Open(sol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := s
+		if trust {
+			st.Options = map[string]string{"trust-solver": "true"}
+		}
+		res, err := odtkit.Decode(context.Background(), r, d, p, st)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		claimed := res.ClaimedBound != nil && *res.ClaimedBound == want
+		if res.Objective != want || res.Optimal != trust || !trust && !claimed {
+			t.Errorf("trust %v: decoded %s, objective %v, optimal %v, claimed %v; dl85's optimum %v", trust, res.Status, res.Objective, res.Optimal, res.ClaimedBound, want)
 		}
 	}
 }
