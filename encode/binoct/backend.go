@@ -42,7 +42,7 @@ func (Backend) Info() backend.Info {
 		Anytime:     true,
 		Caps:        backend.Caps{MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
 		Params: []backend.Param{
-			backend.EnumParam("formulation", "published", []string{"published"}, "the MILP: published is BinOCT as Verwer & Zhang state it (errors only; a leaf cost, --min-support and --max-nodes add one used-leaf variable per leaf)"),
+			backend.EnumParam("formulation", "published", []string{"published", "binary-leaves"}, "the MILP: published is BinOCT as Verwer & Zhang state it (errors only; a leaf cost, --min-support and --max-nodes add one used-leaf variable per leaf); binary-leaves declares the row-to-leaf variables binary rather than continuous (an option of the authors' code: the same points and LP relaxation)"),
 			milpjob.SolverParam(""),
 			milpjob.GapParam(),
 			milpjob.LPBoundParam(true),
@@ -55,7 +55,8 @@ func (Backend) Info() backend.Info {
 // options states the MILP of the job.
 func options(job *backend.Job) Options {
 	p := job.Problem
-	return Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes}
+	return Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes,
+		BinaryLeaves: job.Options.String("formulation") == "binary-leaves"}
 }
 
 // plan checks the job and plans its MILP, refusing (wrapped in

@@ -35,6 +35,10 @@ type Options struct {
 	// MaxSplits caps the splits of the model, leaves holding rows less one
 	// (0: no cap).
 	MaxSplits int
+	// BinaryLeaves makes the l_rl binary instead of continuous (the
+	// authors' code has it as an option, bool_decision); the MILP's
+	// points and LP relaxation are the same.
+	BinaryLeaves bool
 }
 
 // extended reports whether the MILP needs the used-leaf variables.
@@ -126,7 +130,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 	for r := range n {
 		e.lr[r] = make([]int, e.nLeaves)
 		for l := range e.nLeaves {
-			e.lr[r][l] = m.AddContinuous(fmt.Sprintf("l_%d_%d", r, l), 0, 1, 0)
+			e.lr[r][l] = m.AddColumn(fmt.Sprintf("l_%d_%d", r, l), 0, 1, 0, o.BinaryLeaves)
 		}
 	}
 	if o.extended() {

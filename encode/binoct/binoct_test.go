@@ -139,7 +139,7 @@ func TestAgreesWithBruteForceAndDL85(t *testing.T) {
 		d := randomData(uint64(10+i), 9+i%3, 2, 2+i%2, i%2 == 1)
 		want := brute(d, p)
 		dl := solve(t, d, p, "dl85", nil)
-		for _, form := range []string{"published"} {
+		for _, form := range []string{"published", "binary-leaves"} {
 			o := map[string]string{"formulation": form}
 			for k, v := range opts {
 				o[k] = v
