@@ -10,7 +10,9 @@ import (
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/binoct"
 	"github.com/odtkit/odtkit/encode/flowoct"
+	"github.com/odtkit/odtkit/encode/oct"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/encode/satodd"
 	"github.com/odtkit/odtkit/encode/satodt"
@@ -42,6 +44,8 @@ func defaultBackends() []backend.Backend {
 		satodt.Backend{}, satodd.Backend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
 		flowoct.Backend{},
+		oct.Backend{},
+		binoct.Backend{},
 		contree.Backend{},
 		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),
 	}

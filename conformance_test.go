@@ -19,7 +19,7 @@ func TestConformance(t *testing.T) {
 			b, _ := r.Get(info.Name)
 			c := backendtest.Config{Verify: Verify}
 			switch info.Name {
-			case "milp-odd", "milp-odt", "milp-flowoct":
+			case "milp-odd", "milp-odt", "milp-flowoct", "milp-oct", "milp-binoct":
 				if !milp.HiGHSEnabled {
 					t.Skip("HiGHS is not built in (build with -tags highs)")
 				}

@@ -47,6 +47,8 @@
 //	milp-odd      milp       diagram                      ODD flow MILP on HiGHS (build tag highs); MPS/LP export
 //	milp-odt      milp       error, diagram               its tree special case; MPS/LP export
 //	milp-flowoct  milp       error, min-depth, min-size   FlowOCT on the binary view; MPS/LP export
+//	milp-oct      milp       error                        OCT (Bertsimas & Dunn) as published; MPS/LP export
+//	milp-binoct   milp       error                        BinOCT (Verwer & Zhang) as published; MPS/LP export
 //	race          portfolio  error, min-depth, min-size   members raced, stopped at the first proof
 //
 // [Registry.List] (or the command `odt backends`) gives each backend's
@@ -73,7 +75,7 @@
 //
 // Each solver package can also be used on its own (dp/dl85, dp/contree,
 // dp/blossom, dp/cart, encode/avellaneda, encode/satodt, encode/satodd,
-// encode/odd, encode/flowoct), and every backend
+// encode/odd, encode/flowoct, encode/oct, encode/binoct), and every backend
 // implements [backend.Backend] and passes the conformance suite in
 // backend/backendtest.
 package odtkit

@@ -22,6 +22,8 @@ var families = map[string]string{
 	"encode/odd":        "milp",
 	"encode/flowoct":    "milp",
 	"encode/milpjob":    "milp",
+	"encode/oct":        "milp",
+	"encode/binoct":     "milp",
 }
 
 // moduleImports are the packages of this module that the package rel

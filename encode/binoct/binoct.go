@@ -1,0 +1,346 @@
+// Package binoct is BinOCT, the binary linear program of Verwer and
+// Zhang (AAAI 2019) for an optimal classification tree, as the
+// milp-binoct backend: a complete tree of the depth whose every branch
+// node tests one column (f_nj) against a threshold chosen by a binary
+// encoding (t_ni, ⌈log2 V⌉ bits per node for columns of at most V
+// distinct values), rows reach leaves (l_rl, continuous: the path
+// constraints make them whole), leaves predict a class (p_lc) and pay
+// the rows of each class they do not predict (e_lc). A path constraint
+// covers a whole range of a column's values at once, one per node of the
+// binary search over the threshold's bits, so the rows of the MILP grow
+// with the distinct values, not with the rows. The objective is the
+// (weighted) errors. A leaf cost, a minimum leaf size and a cap on the
+// splits, which the paper does not state, add a used-leaf variable per
+// leaf (u_l) only when the problem asks for them.
+package binoct
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/odtkit/odtkit/encode/milpjob"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Options state the MILP.
+type Options struct {
+	Depth int
+	// MinSupport is the least number of rows of a leaf that holds rows
+	// (1: any).
+	MinSupport int
+	// LeafCost is the problem's λ (0: the error objective).
+	LeafCost float64
+	// MaxSplits caps the splits of the model, leaves holding rows less one
+	// (0: no cap).
+	MaxSplits int
+	// BinaryLeaves makes the l_rl binary instead of continuous (the
+	// authors' code has it as an option, bool_decision); the MILP's
+	// points and LP relaxation are the same.
+	BinaryLeaves bool
+}
+
+// extended reports whether the MILP needs the used-leaf variables.
+func (o Options) extended() bool { return o.MinSupport > 1 || o.LeafCost > 0 || o.MaxSplits > 0 }
+
+// Encoding is the MILP of one job and the indices of its variables.
+type Encoding struct {
+	Data  *model.Dataset
+	Cols  []milpjob.Column
+	Opts  Options
+	Model *milp.Model
+	// Bits is the number of threshold bits per node: 2^Bits is at least
+	// every column's number of distinct values.
+	Bits int
+
+	nInt, nLeaves int
+	f             [][]int // f[n][j]
+	t             [][]int // t[n][i], bit i the (Bits-1-i)-th binary digit of the threshold index
+	p, e          [][]int // [leaf][class]
+	lr            [][]int // lr[r][leaf]
+	u             []int   // per leaf, when extended
+}
+
+// Plan prepares the encoding of d without building the MILP.
+func Plan(d *model.Dataset, o Options) *Encoding {
+	e := &Encoding{Data: d, Cols: milpjob.Columns(d), Opts: o}
+	if len(e.Cols) == 0 {
+		// No column splits the rows: the tree is a leaf.
+		e.Opts.Depth = 0
+	}
+	e.nInt, e.nLeaves = 1<<e.Opts.Depth-1, 1<<e.Opts.Depth
+	most := 1
+	for _, c := range e.Cols {
+		most = max(most, len(c.Values))
+	}
+	e.Bits = bits.Len(uint(most - 1))
+	return e
+}
+
+// leavesBelow are the leaves (0-based) under node n's low (high: false)
+// or high child.
+func (e *Encoding) leavesBelow(n int, high bool) (lo, hi int) {
+	c := 2*n + 1
+	if high {
+		c++
+	}
+	lo, hi = c, c
+	for lo < e.nInt {
+		lo, hi = 2*lo+1, 2*hi+2
+	}
+	return lo - e.nInt, hi - e.nInt
+}
+
+// Build writes the MILP, checking ctx between nodes.
+//
+// The objective is Σ e_lc, the (weighted) errors; with a leaf cost
+// Σ e_lc/W + λ·Σ u_l, the problem's error share plus λ per leaf holding
+// rows.
+func (e *Encoding) Build(ctx context.Context) error {
+	d, o := e.Data, e.Opts
+	m := &milp.Model{Name: "binoct"}
+	e.Model = m
+	n, K, P := d.Rows(), d.NumClasses(), len(e.Cols)
+	W := d.TotalWeight()
+	ecost := 1.0
+	if o.LeafCost > 0 {
+		ecost = 1 / W
+	}
+	e.f, e.t = make([][]int, e.nInt), make([][]int, e.nInt)
+	for nd := range e.nInt {
+		e.f[nd] = make([]int, P)
+		for j := range P {
+			e.f[nd][j] = m.AddBinary(fmt.Sprintf("f_%d_%d", nd, j), 0)
+		}
+		e.t[nd] = make([]int, e.Bits)
+		for i := range e.Bits {
+			e.t[nd][i] = m.AddBinary(fmt.Sprintf("t_%d_%d", nd, i), 0)
+		}
+	}
+	e.p, e.e = make([][]int, e.nLeaves), make([][]int, e.nLeaves)
+	for l := range e.nLeaves {
+		e.p[l], e.e[l] = make([]int, K), make([]int, K)
+		for c := range K {
+			e.p[l][c] = m.AddBinary(fmt.Sprintf("p_%d_%d", l, c), 0)
+			e.e[l][c] = m.AddContinuous(fmt.Sprintf("e_%d_%d", l, c), 0, milp.Inf, ecost)
+		}
+	}
+	e.lr = make([][]int, n)
+	for r := range n {
+		e.lr[r] = make([]int, e.nLeaves)
+		for l := range e.nLeaves {
+			e.lr[r][l] = m.AddColumn(fmt.Sprintf("l_%d_%d", r, l), 0, 1, 0, o.BinaryLeaves)
+		}
+	}
+	if o.extended() {
+		e.u = make([]int, e.nLeaves)
+		for l := range e.nLeaves {
+			e.u[l] = m.AddBinary(fmt.Sprintf("u_%d", l), o.LeafCost)
+		}
+	}
+
+	// One column per node, one class per leaf, one leaf per row.
+	for nd := range e.nInt {
+		if P > 0 {
+			m.AddRow(fmt.Sprintf("feature_%d", nd), 1, 1, e.f[nd], ones(P))
+		}
+	}
+	for l := range e.nLeaves {
+		m.AddRow(fmt.Sprintf("predict_%d", l), 1, 1, e.p[l], ones(K))
+	}
+	for r := range n {
+		idx := append([]int(nil), e.lr[r]...)
+		m.AddRow(fmt.Sprintf("row_%d", r), 1, 1, idx, ones(e.nLeaves))
+	}
+
+	// Path constraints, per node and column, over the binary search on
+	// the threshold index τ (a row of value index k goes low iff k ≤ τ):
+	// at prefix P of length m (τ in [lo, hi], halves split after mid),
+	// when the node tests the column, τ's first m bits are P and its bit
+	// m is 0 (τ ≤ mid), the rows of values mid+1..hi reach no leaf below
+	// the low child; when bit m is 1 (τ > mid), those of values lo..mid
+	// reach no leaf below the high child; at a whole prefix (τ known) the
+	// rows of value τ reach no leaf below the high child. Each row's
+	// leaves weigh M, the range's rows, against the M of each literal
+	// that is off.
+	for nd := range e.nInt {
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
+		for j := range P {
+			e.pathRows(m, nd, j)
+		}
+	}
+
+	// Errors: e_lc ≥ (weight of class c in l) − W_c·p_lc.
+	wc := d.ClassCounts()
+	for l := range e.nLeaves {
+		for c := range K {
+			idx, val := []int{e.e[l][c], e.p[l][c]}, []float64{-1, -wc[c]}
+			for r := range n {
+				if d.Labels[r] == c {
+					idx, val = append(idx, e.lr[r][l]), append(val, d.Weight(r))
+				}
+			}
+			m.AddRow(fmt.Sprintf("error_%d_%d", l, c), -milp.Inf, 0, idx, val)
+		}
+	}
+	if o.extended() {
+		nmin := float64(max(o.MinSupport, 1))
+		for l := range e.nLeaves {
+			idx, val := []int{e.u[l]}, []float64{-float64(n)}
+			for r := range n {
+				idx, val = append(idx, e.lr[r][l]), append(val, 1)
+			}
+			m.AddRow(fmt.Sprintf("used_%d", l), -milp.Inf, 0, idx, val)
+			if o.MinSupport > 1 {
+				val2 := append([]float64(nil), val...)
+				val2[0] = -nmin
+				m.AddRow(fmt.Sprintf("minsup_%d", l), 0, milp.Inf, idx, val2)
+			}
+		}
+		if o.MaxSplits > 0 {
+			m.AddRow("max_splits", -milp.Inf, float64(o.MaxSplits+1), e.u, ones(e.nLeaves))
+		}
+	}
+	return nil
+}
+
+// pathRows adds the path constraints of node nd and column j.
+func (e *Encoding) pathRows(m *milp.Model, nd, j int) {
+	col := &e.Cols[j]
+	nv := len(col.Values)
+	byValue := make([][]int, nv)
+	for r, k := range col.Index {
+		byValue[k] = append(byValue[k], r)
+	}
+	lowLo, lowHi := e.leavesBelow(nd, false)
+	highLo, highHi := e.leavesBelow(nd, true)
+	type lit struct {
+		col int
+		on  bool // the literal is the variable (true) or its complement
+	}
+	add := func(name string, vlo, vhi int, high bool, lits []lit) {
+		vhi = min(vhi, nv-1)
+		if vlo > vhi {
+			return
+		}
+		llo, lhi := lowLo, lowHi
+		if high {
+			llo, lhi = highLo, highHi
+		}
+		var idx []int
+		var val []float64
+		rows := 0
+		for k := vlo; k <= vhi; k++ {
+			for _, r := range byValue[k] {
+				for l := llo; l <= lhi; l++ {
+					idx, val = append(idx, e.lr[r][l]), append(val, 1)
+				}
+				rows++
+			}
+		}
+		if rows == 0 {
+			return
+		}
+		// Σ leaves + M·Σ lits ≤ M·|lits|, a complemented literal's 1
+		// moved to the bound.
+		M := float64(rows)
+		ub := M * float64(len(lits))
+		for _, lt := range lits {
+			if lt.on {
+				idx, val = append(idx, lt.col), append(val, M)
+			} else {
+				idx, val = append(idx, lt.col), append(val, -M)
+				ub -= M
+			}
+		}
+		m.AddRow(name, -milp.Inf, ub, idx, val)
+	}
+	var walk func(prefix []lit, depth, lo int)
+	walk = func(prefix []lit, depth, lo int) {
+		if lo > nv-1 {
+			return
+		}
+		if depth == e.Bits {
+			lits := append([]lit{{e.f[nd][j], true}}, prefix...)
+			add(fmt.Sprintf("eq_%d_%d_%d", nd, j, lo), lo, lo, true, lits)
+			return
+		}
+		size := 1 << (e.Bits - depth)
+		mid := lo + size/2 - 1
+		hi := lo + size - 1
+		base := append([]lit{{e.f[nd][j], true}}, prefix...)
+		add(fmt.Sprintf("hi_%d_%d_%d_%d", nd, j, depth, lo), mid+1, hi, false, append(append([]lit(nil), base...), lit{e.t[nd][depth], false}))
+		add(fmt.Sprintf("lo_%d_%d_%d_%d", nd, j, depth, lo), lo, mid, true, append(append([]lit(nil), base...), lit{e.t[nd][depth], true}))
+		walk(append(append([]lit(nil), prefix...), lit{e.t[nd][depth], false}), depth+1, lo)
+		walk(append(append([]lit(nil), prefix...), lit{e.t[nd][depth], true}), depth+1, mid+1)
+	}
+	walk(nil, 0, 0)
+}
+
+func ones(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}
+
+// Tree is the tree of a point: per branch node its column (−1: none,
+// when no column splits) and threshold index τ (rows of value index at
+// most τ go low); per leaf its class.
+type Tree struct {
+	Col, Tau []int
+	Class    []int
+}
+
+// TreeOf reads the tree of a MILP point (values rounded).
+func (e *Encoding) TreeOf(x []float64) (Tree, error) {
+	if len(x) != len(e.Model.Columns) {
+		return Tree{}, fmt.Errorf("binoct: %d values for %d columns", len(x), len(e.Model.Columns))
+	}
+	t := Tree{Col: make([]int, e.nInt), Tau: make([]int, e.nInt), Class: make([]int, e.nLeaves)}
+	for nd := range e.nInt {
+		t.Col[nd] = -1
+		for j, c := range e.f[nd] {
+			if x[c] > 0.5 {
+				if t.Col[nd] >= 0 {
+					return t, fmt.Errorf("binoct: node %d tests two columns (%d and %d)", nd, t.Col[nd], j)
+				}
+				t.Col[nd] = j
+			}
+		}
+		for i, c := range e.t[nd] {
+			if x[c] > 0.5 {
+				t.Tau[nd] |= 1 << (e.Bits - 1 - i)
+			}
+		}
+	}
+	for l := range e.nLeaves {
+		t.Class[l] = -1
+		for c, col := range e.p[l] {
+			if x[col] > 0.5 {
+				t.Class[l] = c
+			}
+		}
+	}
+	return t, nil
+}
+
+// Graph is the model of tree t (see milpjob.TreeGraph).
+func (e *Encoding) Graph(t Tree) *model.Graph {
+	return milpjob.TreeGraph(e.Data, e.Cols, e.Opts.Depth,
+		func(n int) (int, int) { return t.Col[n], t.Tau[n] }, false,
+		func(n int) int { return t.Class[n-e.nInt] })
+}
+
+// Decode reads the model of a MILP point.
+func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
+	t, err := e.TreeOf(x)
+	if err != nil {
+		return nil, err
+	}
+	return e.Graph(t), nil
+}

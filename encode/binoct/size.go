@@ -1,0 +1,98 @@
+package binoct
+
+import (
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
+)
+
+// Bytes per entry of the estimate: those of milp-oct's and
+// milp-flowoct's estimates, whose MILPs are built the same way.
+const (
+	colBytes       = 2 * 96
+	rowBytes       = 2 * 112
+	nzBytes        = 2 * 40
+	highsBaseBytes = 80 << 20
+)
+
+// pathCount is what the path constraints of one node and column j hold:
+// the constraints, the rows they cover (each weighs the leaves of one
+// side) and their literals, as pathRows writes them.
+func (e *Encoding) pathCount(j int) (rows, covered, lits int64) {
+	col := &e.Cols[j]
+	nv := len(col.Values)
+	perValue := make([]int64, nv)
+	for _, k := range col.Index {
+		perValue[k]++
+	}
+	count := func(vlo, vhi, nl int) {
+		vhi = min(vhi, nv-1)
+		var n int64
+		for k := vlo; k <= vhi; k++ {
+			n += perValue[k]
+		}
+		if n > 0 {
+			rows, covered, lits = rows+1, covered+n, lits+int64(nl)
+		}
+	}
+	var walk func(depth, lo int)
+	walk = func(depth, lo int) {
+		if lo > nv-1 {
+			return
+		}
+		if depth == e.Bits {
+			count(lo, lo, depth+1)
+			return
+		}
+		size := 1 << (e.Bits - depth)
+		mid := lo + size/2 - 1
+		count(mid+1, lo+size-1, depth+2)
+		count(lo, mid, depth+2)
+		walk(depth+1, lo)
+		walk(depth+1, mid+1)
+	}
+	walk(0, 0)
+	return
+}
+
+// Size is the size of the planned MILP, counted from the data before
+// anything is built, and the bytes of the Go model (with solving: plus
+// the MILP solver's copy of it).
+func (e *Encoding) Size(solving bool) backend.Size {
+	var c backend.Counter
+	n, K, P := int64(e.Data.Rows()), int64(e.Data.NumClasses()), int64(len(e.Cols))
+	B, L := int64(e.nInt), int64(e.nLeaves)
+	cols := c.Add(c.Mul(B, P+int64(e.Bits)), c.Mul(L, 2*K), c.Mul(n, L))
+	rows := c.Add(L, n, c.Mul(L, K))
+	nz := c.Add(c.Mul(L, K), c.Mul(n, L), c.Mul(L, c.Mul(K, 2)), c.Mul(n, L))
+	if P > 0 {
+		rows, nz = c.Add(rows, B), c.Add(nz, c.Mul(B, P))
+	}
+	for j := range e.Cols {
+		pr, cov, lits := e.pathCount(j)
+		for nd := range e.nInt {
+			lo, hi := e.leavesBelow(nd, false)
+			side := int64(hi - lo + 1)
+			rows = c.Add(rows, pr)
+			nz = c.Add(nz, c.Mul(cov, side), lits)
+		}
+	}
+	if e.Opts.extended() {
+		cols = c.Add(cols, L)
+		rows, nz = c.Add(rows, L), c.Add(nz, c.Mul(L, n+1))
+		if e.Opts.MinSupport > 1 {
+			rows, nz = c.Add(rows, L), c.Add(nz, c.Mul(L, n+1))
+		}
+		if e.Opts.MaxSplits > 0 {
+			rows, nz = c.Add(rows, 1), c.Add(nz, L)
+		}
+	}
+	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
+	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
+	if solving {
+		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
+	}
+	if c.Over {
+		s.Bytes = 1<<63 - 1
+	}
+	return s
+}

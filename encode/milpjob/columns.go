@@ -1,0 +1,130 @@
+package milpjob
+
+import (
+	"slices"
+
+	"github.com/odtkit/odtkit/model"
+)
+
+// Column is one column a threshold MILP (milp-oct, milp-binoct) splits
+// on: a numeric feature, or one level of a categorical feature as a 0/1
+// indicator (1: the row has that level). A split at value index k sends
+// the rows whose value is at most Values[k] low, the others high.
+type Column struct {
+	Feature int
+	// Level is the categorical level of an indicator column, −1 for a
+	// numeric feature.
+	Level int
+	// Values are the column's distinct values, increasing (at least two).
+	Values []float64
+	// Index holds, per row, the index into Values of the row's value.
+	Index []int
+}
+
+// Columns are the columns of d that split its rows: every numeric
+// feature with at least two distinct values, and for a categorical
+// feature one indicator per level (one only when it has two levels, as
+// the binary view has one test), each taking both values on d. Their
+// splits are exactly the binary view's tests (model.Binarize).
+func Columns(d *model.Dataset) []Column {
+	var cols []Column
+	for fi, f := range d.Features {
+		if f.Kind == model.Categorical {
+			levels := len(f.Levels)
+			if levels == 2 {
+				levels = 1
+			}
+			for lv := range levels {
+				c := Column{Feature: fi, Level: lv, Values: []float64{0, 1}, Index: make([]int, len(f.Values))}
+				ones := 0
+				for r, v := range f.Values {
+					if int(v) == lv {
+						c.Index[r] = 1
+						ones++
+					}
+				}
+				if ones > 0 && ones < len(f.Values) {
+					cols = append(cols, c)
+				}
+			}
+			continue
+		}
+		vals := slices.Clone(f.Values)
+		slices.Sort(vals)
+		vals = slices.Compact(vals)
+		if len(vals) < 2 {
+			continue
+		}
+		c := Column{Feature: fi, Level: -1, Values: vals, Index: make([]int, len(f.Values))}
+		for r, v := range f.Values {
+			c.Index[r], _ = slices.BinarySearch(vals, v)
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// Test is the binary-view test of the split at value index k (k below
+// the last index): true, high, for the rows whose value is above
+// Values[k].
+func (c *Column) Test(k int) model.Test {
+	if c.Level >= 0 {
+		return model.Test{Feature: c.Feature, Categorical: true, Level: c.Level}
+	}
+	return model.Test{Feature: c.Feature, Threshold: model.Midpoint(c.Values[k], c.Values[k+1])}
+}
+
+// TreeGraph builds the model of a complete tree of depth depth in heap
+// order (root 0, children 2n+1 low and 2n+2 high) on d: split(n) gives
+// internal node n's column and value index (col < 0: the node does not
+// split; its rows follow side, high when highSide), class(n) a leaf's
+// class (−1: none). A split that sends every row reaching it to one side
+// is left out (its other side is empty), so every leaf of the model
+// holds a row, unless no row reaches the root; a node that does not
+// split predicts the class of the leaf its rows reach.
+func TreeGraph(d *model.Dataset, cols []Column, depth int, split func(n int) (col, k int), highSide bool, class func(n int) int) *model.Graph {
+	bld := model.NewBuilder(d, model.KindTree)
+	nInt := 1<<depth - 1
+	var walk func(n int, rows []int) int
+	walk = func(n int, rows []int) int {
+		for n < nInt {
+			col, k := split(n)
+			if col < 0 {
+				if highSide {
+					n = 2*n + 2
+				} else {
+					n = 2*n + 1
+				}
+				continue
+			}
+			var lo, hi []int
+			for _, r := range rows {
+				if cols[col].Index[r] <= k {
+					lo = append(lo, r)
+				} else {
+					hi = append(hi, r)
+				}
+			}
+			switch {
+			case len(hi) == 0 || k >= len(cols[col].Values)-1:
+				n = 2*n + 1
+			case len(lo) == 0:
+				n = 2*n + 2
+			default:
+				l := walk(2*n+1, lo)
+				h := walk(2*n+2, hi)
+				return bld.Split(cols[col].Test(k), l, h)
+			}
+		}
+		c := class(n)
+		if c < 0 {
+			c = 0
+		}
+		return bld.Leaf(c)
+	}
+	rows := make([]int, d.Rows())
+	for r := range rows {
+		rows[r] = r
+	}
+	return bld.Graph(walk(0, rows))
+}

@@ -1,0 +1,57 @@
+package oct
+
+import (
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
+)
+
+// Bytes per entry of the estimate: a column and a row of milp.Model with
+// their names, a non-zero (an int index and a float64 value, and its
+// copies in the writers and the HiGHS binding), doubled for what a
+// collected heap holds between collections; highsBaseBytes is what an
+// in-process HiGHS solve holds whatever the MILP. The figures of
+// milp-flowoct's estimate, whose MILPs are built the same way.
+const (
+	colBytes       = 2 * 96
+	rowBytes       = 2 * 112
+	nzBytes        = 2 * 40
+	highsBaseBytes = 80 << 20
+)
+
+// Size is the size of the planned MILP, counted from the data before
+// anything is built, and the bytes of the Go model (with solving: plus
+// the MILP solver's copy of it).
+func (e *Encoding) Size(solving bool) backend.Size {
+	var c backend.Counter
+	n, K, P := int64(e.Data.Rows()), int64(e.Data.NumClasses()), int64(len(e.Cols))
+	B, L, D := int64(e.nInt), int64(e.nLeaves), int64(e.Opts.Depth)
+	cols := c.Add(c.Mul(B, P+2), c.Mul(L, 3+2*K), c.Mul(n, L))
+	// Branch: split, threshold, parent rows; leaves: N_t, min support,
+	// class, N_kt and the two L_t rows per class, one z ≤ l per row;
+	// rows: assignment and one path row per ancestor of each leaf.
+	rows := c.Add(c.Mul(3, B), c.Mul(L, 3+3*K), c.Mul(n, L), n)
+	nz := c.Add(c.Mul(B, P+1), c.Mul(2, B), c.Mul(2, B),
+		c.Mul(L, c.Mul(2, n+1)), c.Mul(L, K+1), c.Mul(L, n+K), c.Mul(L, c.Mul(K, 8)),
+		c.Mul(2, c.Mul(n, L)), c.Mul(n, L))
+	if e.Opts.Aggregate {
+		// Per row, two path rows per branch node, each over the leaves of
+		// its side; the leaves of one level's sides are the L leaves.
+		rows = c.Add(rows, c.Mul(n, 2*B))
+		nz = c.Add(nz, c.Mul(n, c.Add(c.Mul(2*B, P+1), c.Mul(L, D))))
+	} else {
+		rows = c.Add(rows, c.Mul(n, c.Mul(L, D)))
+		nz = c.Add(nz, c.Mul(n, c.Mul(L, c.Mul(D, P+2))))
+	}
+	if e.Opts.MaxSplits > 0 {
+		rows, nz = c.Add(rows, 1), c.Add(nz, B)
+	}
+	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
+	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
+	if solving {
+		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
+	}
+	if c.Over {
+		s.Bytes = 1<<63 - 1
+	}
+	return s
+}
