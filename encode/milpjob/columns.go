@@ -85,8 +85,9 @@ func (c *Column) Test(k int) model.Test {
 func TreeGraph(d *model.Dataset, cols []Column, depth int, split func(n int) (col, k int), highSide bool, class func(n int) int) *model.Graph {
 	bld := model.NewBuilder(d, model.KindTree)
 	nInt := 1<<depth - 1
-	var walk func(n int, rows []int) int
-	walk = func(n int, rows []int) int {
+	type built struct{ id, class int } // class ≥ 0: a leaf of that class
+	var walk func(n int, rows []int) built
+	walk = func(n int, rows []int) built {
 		for n < nInt {
 			col, k := split(n)
 			if col < 0 {
@@ -113,18 +114,21 @@ func TreeGraph(d *model.Dataset, cols []Column, depth int, split func(n int) (co
 			default:
 				l := walk(2*n+1, lo)
 				h := walk(2*n+2, hi)
-				return bld.Split(cols[col].Test(k), l, h)
+				if l.class >= 0 && l.class == h.class {
+					return l // a split between two leaves of one class predicts as that leaf
+				}
+				return built{bld.Split(cols[col].Test(k), l.id, h.id), -1}
 			}
 		}
 		c := class(n)
 		if c < 0 {
 			c = 0
 		}
-		return bld.Leaf(c)
+		return built{bld.Leaf(c), c}
 	}
 	rows := make([]int, d.Rows())
 	for r := range rows {
 		rows[r] = r
 	}
-	return bld.Graph(walk(0, rows))
+	return bld.Graph(walk(0, rows).id)
 }
