@@ -12,7 +12,10 @@
 //   - error: fewest (weighted) training errors of a tree of at most
 //     MaxDepth levels, optionally with MinSupport rows per leaf, at most
 //     MaxNodes internal nodes, or a LeafCost per leaf (sparse trees);
-//   - min-depth / min-size: the smallest tree with no training error;
+//   - min-depth / min-size: the smallest tree with no training error
+//     (least depth, then fewest nodes at that depth);
+//   - min-nodes: the fewest nodes of a tree with no training error at
+//     any depth;
 //   - diagram: a decision diagram on a skeleton of layer widths, trading
 //     the error rate against the number of internal nodes (Alpha).
 //
@@ -36,8 +39,8 @@
 //
 //	backend       family     objectives                   notes
 //	cart          heuristic  error                        greedy baseline, never claims optimality
-//	dl85          dp         error, min-depth, min-size   DL8.5, caching branch-and-bound on the binary view
-//	cadl85        dp         error, min-depth, min-size   complete anytime DL8.5 (restarts under relaxed pruning)
+//	dl85          dp         error, min-depth, min-size, min-nodes   DL8.5, caching branch-and-bound on the binary view
+//	cadl85        dp         error, min-depth, min-size, min-nodes   complete anytime DL8.5 (restarts under relaxed pruning)
 //	blossom       dp         error                        anytime exact search, memory linear in the tree size
 //	contree       dp         error                        ConTree: exact search directly on numeric thresholds
 //	sat-depth     sat        min-depth                    Avellaneda's SAT encoding; DIMACS export
@@ -47,7 +50,7 @@
 //	milp-odd      milp       diagram                      ODD flow MILP on HiGHS (build tag highs); MPS/LP export
 //	milp-odt      milp       error, diagram               its tree special case; MPS/LP export
 //	milp-flowoct  milp       error, min-depth, min-size   FlowOCT on the binary view; MPS/LP export
-//	race          portfolio  error, min-depth, min-size   members raced, stopped at the first proof
+//	race          portfolio  error, min-depth, min-size, min-nodes   members raced, stopped at the first proof
 //
 // [Registry.List] (or the command `odt backends`) gives each backend's
 // input, capabilities and typed options; docs/backends.md in the

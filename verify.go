@@ -42,7 +42,7 @@ func Verify(d *model.Dataset, p model.Problem, res *model.Result) error {
 		if dep := g.Depth(); dep > p.MaxDepth {
 			return fail("model depth %d exceeds the maximum %d", dep, p.MaxDepth)
 		}
-	case model.MinDepth, model.MinSize:
+	case model.MinDepth, model.MinSize, model.MinNodes:
 		if g.Kind != model.KindTree {
 			return fail("a %s model for a tree objective", g.Kind)
 		}
