@@ -10,6 +10,7 @@ import (
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/dt1"
 	"github.com/odtkit/odtkit/encode/flowoct"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/encode/satodd"
@@ -39,6 +40,7 @@ func defaultBackends() []backend.Backend {
 		dl85.AnytimeBackend{},
 		blossom.Backend{},
 		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
+		dt1.Backend{},
 		satodt.Backend{}, satodd.Backend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
 		flowoct.Backend{},

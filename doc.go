@@ -45,6 +45,7 @@
 //	contree       dp         error                        ConTree: exact search directly on numeric thresholds
 //	sat-depth     sat        min-depth                    Avellaneda's SAT encoding; DIMACS export
 //	sat-size      sat        min-size                     the same encoding, fewest nodes; DIMACS export
+//	sat-dt1       sat        min-nodes                    Narodytska et al.'s tree of exactly N nodes; DIMACS export
 //	sat-odt       sat        error                        complete tree with soft error literals; WCNF/OPB export
 //	sat-odd       sat        diagram                      decision diagrams by MaxSAT; WCNF/OPB export
 //	milp-odd      milp       diagram                      ODD flow MILP on HiGHS (build tag highs); MPS/LP export
