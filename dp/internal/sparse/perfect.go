@@ -573,6 +573,13 @@ func (s *perfect) minLeavesAt(b *branch, d, ub int) int {
 	if b.leaf {
 		return 1
 	}
+	// Only trees of fewer than ub leaves answer the call, and such a tree
+	// has depth at most ub−2 (L leaves: L−1 internal nodes, each at most
+	// once on a path): the search never needs to go deeper. Records stay
+	// "at depth at most d" whichever depth they are searched at.
+	if d > ub-2 {
+		d = max(ub-2, 0)
+	}
 	if !s.feasibleAt(b, d) {
 		return noTree
 	}
@@ -629,8 +636,10 @@ groups:
 				best, bestTest = l+h, t
 				if b.root {
 					// Both children's records are exact: the tree is known.
-					s.improved = s.buildSplit(rows, t, d)
-					s.report(s.improved)
+					if g := s.buildSplit(rows, t, d); g != nil {
+						s.improved = g
+						s.report(g)
+					}
 				}
 				if best == lb {
 					break groups
@@ -668,10 +677,17 @@ func (s *perfect) buildDepth(rows model.Bitset, d int) *model.Graph {
 	return b.Graph(rec(rows))
 }
 
-// buildSplit builds the tree that splits rows on test t, then follows
-// the size search's exact records of depth d−1 below.
+// buildSplit builds the tree that splits rows on test t (nil if a record
+// it needs is missing, which the search never leaves), then follows
+// the size search's exact records below: for each child, the exact record
+// of fewest leaves among depths up to d−1. The search answered the child
+// at one of those depths (minLeavesAt may search shallower than asked),
+// and no exact record within them has fewer leaves than that answer (it
+// would have been a smaller tree the search did not see), so the tree has
+// the leaves the search counted, at depth at most d.
 func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
 	b := model.NewBuilder(s.v.Data, model.KindTree)
+	missing := false
 	var rec func(rows model.Bitset, t, d int) int
 	rec = func(rows model.Bitset, t, d int) int {
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
@@ -681,12 +697,26 @@ func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
 			if ok {
 				return b.Leaf(class)
 			}
-			return rec(rows, int(s.nodes[string(s.rowsKey(rows))].sizes[d-1].test), d-1)
+			sizes, k := s.nodes[string(s.rowsKey(rows))].sizes, -1
+			for j := range min(d, len(sizes)) {
+				if sizes[j].exact && (k < 0 || sizes[j].leaves < sizes[k].leaves) {
+					k = j
+				}
+			}
+			if k < 0 {
+				missing = true // not reached: the search left an exact record
+				return b.Leaf(class)
+			}
+			return rec(rows, int(sizes[k].test), k)
 		}
 		l := child(lo)
 		return b.Split(s.v.Tests[t], l, child(hi))
 	}
-	return b.Graph(rec(rows, t, d))
+	root := rec(rows, t, d)
+	if missing {
+		return nil
+	}
+	return b.Graph(root)
 }
 
 // account counts n more bytes of cache, reserving another chunk of the
