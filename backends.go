@@ -11,6 +11,7 @@ import (
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/binoct"
+	"github.com/odtkit/odtkit/encode/dt1"
 	"github.com/odtkit/odtkit/encode/flowoct"
 	"github.com/odtkit/odtkit/encode/oct"
 	"github.com/odtkit/odtkit/encode/odd"
@@ -41,6 +42,7 @@ func defaultBackends() []backend.Backend {
 		dl85.AnytimeBackend{},
 		blossom.Backend{},
 		avellaneda.DepthBackend{}, avellaneda.SizeBackend{},
+		dt1.Backend{},
 		satodt.Backend{}, satodd.Backend{},
 		odd.DiagramBackend{}, odd.TreeBackend{},
 		flowoct.Backend{},

@@ -12,7 +12,10 @@
 //   - error: fewest (weighted) training errors of a tree of at most
 //     MaxDepth levels, optionally with MinSupport rows per leaf, at most
 //     MaxNodes internal nodes, or a LeafCost per leaf (sparse trees);
-//   - min-depth / min-size: the smallest tree with no training error;
+//   - min-depth / min-size: the smallest tree with no training error
+//     (least depth, then fewest nodes at that depth);
+//   - min-nodes: the fewest nodes of a tree with no training error at
+//     any depth;
 //   - diagram: a decision diagram on a skeleton of layer widths, trading
 //     the error rate against the number of internal nodes (Alpha).
 //
@@ -36,12 +39,13 @@
 //
 //	backend       family     objectives                   notes
 //	cart          heuristic  error                        greedy baseline, never claims optimality
-//	dl85          dp         error, min-depth, min-size   DL8.5, caching branch-and-bound on the binary view
-//	cadl85        dp         error, min-depth, min-size   complete anytime DL8.5 (restarts under relaxed pruning)
+//	dl85          dp         error, min-depth, min-size, min-nodes   DL8.5, caching branch-and-bound on the binary view
+//	cadl85        dp         error, min-depth, min-size, min-nodes   complete anytime DL8.5 (restarts under relaxed pruning)
 //	blossom       dp         error                        anytime exact search, memory linear in the tree size
 //	contree       dp         error                        ConTree: exact search directly on numeric thresholds
 //	sat-depth     sat        min-depth                    Avellaneda's SAT encoding; DIMACS export
 //	sat-size      sat        min-size                     the same encoding, fewest nodes; DIMACS export
+//	sat-dt1       sat        min-nodes                    Narodytska et al.'s tree of exactly N nodes; DIMACS export
 //	sat-odt       sat        error                        complete tree with soft error literals; WCNF/OPB export
 //	sat-odd       sat        diagram                      decision diagrams by MaxSAT; WCNF/OPB export
 //	milp-odd      milp       diagram                      ODD flow MILP on HiGHS (build tag highs); MPS/LP export
@@ -49,7 +53,7 @@
 //	milp-flowoct  milp       error, min-depth, min-size   FlowOCT on the binary view; MPS/LP export
 //	milp-oct      milp       error                        OCT (Bertsimas & Dunn) as published; MPS/LP export
 //	milp-binoct   milp       error                        BinOCT (Verwer & Zhang) as published; MPS/LP export
-//	race          portfolio  error, min-depth, min-size   members raced, stopped at the first proof
+//	race          portfolio  error, min-depth, min-size, min-nodes   members raced, stopped at the first proof
 //
 // [Registry.List] (or the command `odt backends`) gives each backend's
 // input, capabilities and typed options; docs/backends.md in the

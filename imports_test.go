@@ -15,6 +15,7 @@ const module = "github.com/odtkit/odtkit"
 // backend, the solver layers and dp/cart's greedy incumbent).
 var families = map[string]string{
 	"encode/avellaneda": "sat",
+	"encode/dt1":        "sat",
 	"encode/satodt":     "sat",
 	"encode/satodd":     "sat",
 	"encode/maxsat":     "sat",

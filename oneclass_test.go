@@ -53,6 +53,9 @@ func TestOneClassEveryBackend(t *testing.T) {
 				if obj == model.MinDepth || obj == model.MinSize {
 					p.MaxDepth = 2 // the formula of one depth
 				}
+				if obj == model.MinNodes {
+					p.MaxNodes = 1 // sat-dt1: the formula of exactly 3 nodes
+				}
 				format, err := r.Export(context.Background(), &buf, d, p, Settings{Backend: info.Name})
 				if err != nil {
 					if b, _ := r.Get(info.Name); isExporter(b) {

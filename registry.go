@@ -133,6 +133,8 @@ func (r *Registry) Auto(d *model.Dataset, p model.Problem) (string, error) {
 		prefs = []string{"sat-depth"}
 	case model.MinSize:
 		prefs = []string{"sat-size"}
+	case model.MinNodes:
+		prefs = []string{"dl85", "sat-dt1"}
 	case model.DiagramError:
 		// sat-odd takes the whole row weights milp-odd refuses, and solves
 		// in a build without HiGHS, where milp-odd only exports.

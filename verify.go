@@ -42,12 +42,15 @@ func Verify(d *model.Dataset, p model.Problem, res *model.Result) error {
 		if dep := g.Depth(); dep > p.MaxDepth {
 			return fail("model depth %d exceeds the maximum %d", dep, p.MaxDepth)
 		}
-	case model.MinDepth, model.MinSize:
+	case model.MinDepth, model.MinSize, model.MinNodes:
 		if g.Kind != model.KindTree {
 			return fail("a %s model for a tree objective", g.Kind)
 		}
 		if errs != 0 && (res.DroppedRows != errs || d.ConflictFloor() != errs) {
 			return fail("a consistent tree was asked for; the model makes %d errors (%d rows reported dropped as conflicting)", errs, res.DroppedRows)
+		}
+		if k, capped := p.DepthLimit(); capped && p.Objective == model.MinNodes && g.Depth() > k {
+			return fail("model depth %d exceeds the maximum %d", g.Depth(), k)
 		}
 	}
 	if p.MinSupport > 1 {

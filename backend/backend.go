@@ -312,6 +312,10 @@ func Check(info Info, d *model.Dataset, p model.Problem) error {
 		if capped && !c.DepthCap {
 			return Invalidf("backend %s computes the minimum depth of a consistent tree; a depth limit (--depth %d) does not apply", info.Name, k)
 		}
+	case model.MinNodes:
+		if capped && !c.DepthCap {
+			return Invalidf("backend %s computes the fewest nodes of a consistent tree at any depth; a depth limit (--depth %d) does not apply", info.Name, k)
+		}
 	case model.DiagramError:
 		// The skeleton gives a diagram's depth: MaxDepth is left unset
 		// (NoDepthLimit, or its zero value in a library call).

@@ -7,10 +7,11 @@
 //   - dp/contree: ConTree, optimal trees on numeric thresholds;
 //   - dp/cart: the greedy CART baseline (cart.Grow).
 //
-// dl85 and cadl85 also solve the consistent-tree objectives min-depth and
-// min-size (the least depth of a tree with no training error, then the
-// fewest nodes at that depth, as sat-depth and sat-size define them) with
-// the exact search of dp/internal/sparse (sparse.SolvePerfectJob).
+// dl85 and cadl85 also solve the consistent-tree objectives min-depth,
+// min-size and min-nodes (the least depth of a tree with no training
+// error, then the fewest nodes at that depth, as sat-depth and sat-size
+// define them; the fewest nodes at any depth, as sat-dt1 does) with the
+// exact search of dp/internal/sparse (sparse.SolvePerfectJob).
 //
 // Engine internals live in dp/internal/<solver>.
 package dp

@@ -8,14 +8,14 @@ import (
 
 // Evaluate is the problem's objective of model g on d: the (weighted)
 // training error for a tree, the depth or the node count of a consistent
-// tree for min-depth / min-size, and objective 18 of the ODD paper for
+// tree for min-depth / min-size / min-nodes, and objective 18 of the ODD paper for
 // a diagram (see DiagramObjective). It is the one definition every
 // backend and the verifier use.
 func (p Problem) Evaluate(d *Dataset, g *Graph) float64 {
 	switch p.Normalized().Objective {
 	case MinDepth:
 		return float64(g.Depth())
-	case MinSize:
+	case MinSize, MinNodes:
 		return float64(g.Size())
 	case DiagramError:
 		return p.DiagramObjective(d, g)

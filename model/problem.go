@@ -18,6 +18,11 @@ const (
 	MinDepth Objective = "min-depth"
 	// MinSize: fewest nodes among trees of minimum depth with no training error.
 	MinSize Objective = "min-size"
+	// MinNodes: fewest nodes (internal nodes plus leaves) of a tree with
+	// no training error, at any depth (within MaxDepth when it is
+	// capped). Unlike MinSize it does not fix the least depth first: its
+	// optimum may be deeper and is never larger.
+	MinNodes Objective = "min-nodes"
 	// DiagramError: a decision diagram on a skeleton of layer widths,
 	// minimising objective 18 of the ODD paper: the misclassification
 	// rate plus Alpha × (active internal nodes − 1)/(skeleton nodes − 1).
@@ -37,7 +42,7 @@ const (
 type Problem struct {
 	Objective Objective `json:"objective"`
 	// MaxDepth bounds the number of tests on a root-to-leaf path
-	// (NoDepthLimit: no bound, for min-depth and min-size).
+	// (NoDepthLimit: no bound, for min-depth, min-size and min-nodes).
 	MaxDepth int `json:"max_depth"`
 	// MinSupport is the least number of rows in a leaf (1 = no constraint).
 	MinSupport int `json:"min_support"`
@@ -54,6 +59,12 @@ type Problem struct {
 	Skeleton []int `json:"skeleton,omitempty"`
 	// Alpha weighs the number of active nodes in the diagram objective.
 	Alpha float64 `json:"alpha,omitempty"`
+}
+
+// Consistent reports whether the objective asks for a tree with no
+// training error: min-depth, min-size or min-nodes.
+func (o Objective) Consistent() bool {
+	return o == MinDepth || o == MinSize || o == MinNodes
 }
 
 // Normalized returns p with defaults filled in: MinError objective,
@@ -89,7 +100,7 @@ func (p Problem) Validate() error {
 		if _, ok := p.DepthLimit(); !ok {
 			return fmt.Errorf("the error objective needs a maximum depth (no depth limit was given)")
 		}
-	case MinDepth, MinSize:
+	case MinDepth, MinSize, MinNodes:
 	case DiagramError:
 		if len(p.Skeleton) == 0 {
 			return fmt.Errorf("the diagram objective needs a skeleton of layer widths")

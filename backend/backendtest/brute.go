@@ -111,6 +111,16 @@ func (b *brute) minSize(rows uint64, depth int) int {
 	return best
 }
 
+// minNodes is the fewest nodes of a tree with no training error at any
+// depth: minSize at a depth no such tree exceeds. A smallest tree never
+// tests a test twice on a path (the second test's other branch would be
+// empty, and minSize admits no empty branch), so its depth is at most the
+// number of tests; every split sends rows both ways, so it is also below
+// the number of rows.
+func (b *brute) minNodes() int {
+	return b.minSize(b.all, max(0, min(len(b.tests), bits.OnesCount64(b.all)-1)))
+}
+
 // minSparse is the least objective errors/total + λ·leaves of a tree on
 // rows of depth at most depth with at most nodes internal nodes (nodes <
 // 0: no limit) and leaves of at least minSup rows (+Inf: none). With λ =

@@ -105,7 +105,7 @@ func hard(info backend.Info, c Config) (*model.Dataset, model.Problem) {
 	switch p.Objective {
 	case model.MinError:
 		p.MaxDepth = 6
-	case model.MinDepth, model.MinSize:
+	case model.MinDepth, model.MinSize, model.MinNodes:
 		n, f, levels = 400, 8, 30
 	case model.DiagramError:
 		n, f, levels = 300, 8, 30
@@ -122,7 +122,7 @@ func hard(info backend.Info, c Config) (*model.Dataset, model.Problem) {
 	for r := range n {
 		d.Labels[r] = rng.IntN(3)
 	}
-	if p.Objective == model.MinDepth || p.Objective == model.MinSize {
+	if p.Objective.Consistent() {
 		d = consistent(d)
 	}
 	return d, p

@@ -384,7 +384,7 @@ func checkIncumbents(t *testing.T, b backend.Backend, c Config) {
 	for i := range 4 {
 		d := tinyData(rng, c.Rows, 4, 2+i%2, true)
 		p := defaultProblem(info, c, 2+i%2)
-		if p.Objective == model.MinDepth || p.Objective == model.MinSize {
+		if p.Objective.Consistent() {
 			d = consistent(d)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -426,7 +426,7 @@ func checkDeterministic(t *testing.T, b backend.Backend, c Config) {
 	info := b.Info()
 	d := tinyData(rand.New(rand.NewPCG(7, 8)), c.Rows, 4, 3, true)
 	p := defaultProblem(info, c, 2)
-	if p.Objective == model.MinDepth || p.Objective == model.MinSize {
+	if p.Objective.Consistent() {
 		d = consistent(d)
 	}
 	var first []byte
@@ -544,6 +544,10 @@ func checkBrute(t *testing.T, b backend.Backend, c Config) {
 					want = float64(br.minSize(br.all, k))
 				}
 				compare(t, b, c, data, model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}, want)
+			case model.MinNodes:
+				data := consistent(d)
+				br := newBrute(data, 1)
+				compare(t, b, c, data, model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}, float64(br.minNodes()))
 			}
 		}
 	}

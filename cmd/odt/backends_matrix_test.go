@@ -21,13 +21,14 @@ func TestMatrixCells(t *testing.T) {
 		{Name: "c", Family: backend.FamilyDP, Objectives: []model.Objective{model.MinDepth, "future"}},
 	}
 	m := newMatrix(infos)
-	if want := []string{"error", "min-depth", "min-size", "diagram", "future"}; !slices.Equal(m.Objectives, want) {
+	if want := []string{"error", "min-depth", "min-size", "min-nodes", "diagram", "future"}; !slices.Equal(m.Objectives, want) {
 		t.Errorf("objectives %v, want %v", m.Objectives, want)
 	}
 	for o, want := range map[string]map[string]string{
 		"error":     {"dp": "a", "sat": "-"},
 		"min-depth": {"dp": "a, c", "sat": "b", "milp": "-"},
 		"min-size":  {"dp": "-", "sat": "-"},
+		"min-nodes": {"dp": "-", "sat": "-"},
 		"future":    {"dp": "c"},
 	} {
 		for f, w := range want {

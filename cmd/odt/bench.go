@@ -64,8 +64,8 @@ func runBench(e env, args []string) error {
 	c.StringVar(&backends, "backends", "", "comma-separated backend `NAMES` (see odt backends)")
 	c.Var(&configs, "config", "named configuration `NAME=BACKEND[:key=value,...]`, run as its own column beside --backends "+
 		"(repeatable; key objective=OBJ sets its objective, other keys are its --opt values)")
-	c.StringVar(&objective, "objective", "", "comma-separated `OBJECTIVES` (error, min-depth, min-size, diagram): each backend runs each listed one it solves (default: its main one)")
-	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS` (0: a single leaf); unless given, 3 for the error objective and no depth limit for min-depth, min-size and diagram runs, as in odt solve")
+	c.StringVar(&objective, "objective", "", "comma-separated `OBJECTIVES` (error, min-depth, min-size, min-nodes, diagram): each backend runs each listed one it solves (default: its main one)")
+	c.StringVar(&depths, "depth", "3", "comma-separated maximum `DEPTHS` (0: a single leaf); unless given, 3 for the error objective and no depth limit for min-depth, min-size, min-nodes and diagram runs, as in odt solve")
 	c.durationVar(&timeLimit, "time-limit", 60*time.Second, "time limit of each run (`DURATION`)")
 	c.StringVar(&threadList, "threads", "", "comma-separated thread `COUNTS` (e.g. 1,2): a grid dimension, each run's solve gets --threads N (default: none given)")
 	c.IntVar(&repeat, "repeat", 1, "run each combination `N` times (seed = repeat number)")
@@ -110,9 +110,9 @@ func runBench(e env, args []string) error {
 	objectives := bench.ParseList(objective)
 	for _, o := range objectives {
 		switch model.Objective(o) {
-		case model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+		case model.MinError, model.MinDepth, model.MinSize, model.MinNodes, model.DiagramError:
 		default:
-			return usagef("--objective %q: want error, min-depth, min-size or diagram", o)
+			return usagef("--objective %q: want error, min-depth, min-size, min-nodes or diagram", o)
 		}
 	}
 	ds, err := bench.ParseInts(depths)

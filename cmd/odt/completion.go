@@ -96,7 +96,7 @@ func flagValues(cmd, flag string) (values []string, ok bool) {
 		v := outputFormats(cmd)
 		return v, v != nil
 	case "objective":
-		return []string{"error", "min-depth", "min-size", "diagram"}, true
+		return []string{"error", "min-depth", "min-size", "min-nodes", "diagram"}, true
 	case "data-format":
 		return []string{"csv", "text"}, true
 	}

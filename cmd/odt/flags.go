@@ -330,8 +330,8 @@ func (p *problemFlags) declare(c *cmdFlags, withSupport bool) {
 	if p.lists {
 		many = " (a comma-separated list tunes over its values)"
 	}
-	c.StringVar(&p.objective, "objective", "", "`objective` to optimise: error, min-depth, min-size or diagram (default: the backend's main objective)")
-	c.Var(p.depth, "depth", "maximum depth `K` for every objective (0: a single leaf); default 3 for the error objective, no limit for min-depth and min-size"+many)
+	c.StringVar(&p.objective, "objective", "", "`objective` to optimise: error, min-depth, min-size, min-nodes or diagram (default: the backend's main objective)")
+	c.Var(p.depth, "depth", "maximum depth `K` for every objective (0: a single leaf); default 3 for the error objective, no limit for min-depth, min-size and min-nodes"+many)
 	if withSupport {
 		c.Var(p.minSupport, "min-support", "least number of rows `N` in a leaf"+many)
 	}
@@ -373,10 +373,10 @@ func (p *problemFlags) problem() (model.Problem, error) {
 	}
 	pr := model.Problem{MaxDepth: p.depth.vals[0], MinSupport: p.minSupport.vals[0], MaxNodes: p.maxNodes, Alpha: p.alpha.vals[0], LeafCost: p.leafCost.vals[0]}
 	switch model.Objective(p.objective) {
-	case "", model.MinError, model.MinDepth, model.MinSize, model.DiagramError:
+	case "", model.MinError, model.MinDepth, model.MinSize, model.MinNodes, model.DiagramError:
 		pr.Objective = model.Objective(p.objective)
 	default:
-		return pr, usagef("--objective %q: want error, min-depth, min-size or diagram", p.objective)
+		return pr, usagef("--objective %q: want error, min-depth, min-size, min-nodes or diagram", p.objective)
 	}
 	if p.maxNodes < 0 {
 		return pr, usagef("--max-nodes %d is negative", p.maxNodes)

@@ -12,7 +12,7 @@ import (
 )
 
 // matrix is the objective × family table of the backends: for each
-// objective (in the order error, min-depth, min-size, diagram, then any
+// objective (in the order error, min-depth, min-size, min-nodes, diagram, then any
 // other in order of appearance) and each family (backend.Families), the
 // backends of that family that solve it, in registry order.
 type matrix struct {
@@ -23,7 +23,7 @@ type matrix struct {
 
 func newMatrix(infos []backend.Info) matrix {
 	m := matrix{Cells: map[string]map[string][]string{}}
-	for _, o := range []model.Objective{model.MinError, model.MinDepth, model.MinSize, model.DiagramError} {
+	for _, o := range []model.Objective{model.MinError, model.MinDepth, model.MinSize, model.MinNodes, model.DiagramError} {
 		m.Objectives = append(m.Objectives, string(o))
 	}
 	for _, f := range backend.Families() {

@@ -23,7 +23,7 @@ func runSolve(e env, args []string) error {
 			"or whitespace text with the label first) with the chosen backend, verifies it on the\n"+
 			"data, and prints the result. Progress (each improving model) goes to stderr.\n\n"+
 			"--depth is the maximum depth for every objective (0: a single leaf): 3 by default for the\n"+
-			"error objective, no limit for min-depth and min-size (a diagram's skeleton gives its depth).\n"+
+			"error objective, no limit for min-depth, min-size and min-nodes (a diagram's skeleton gives its depth).\n"+
 			"A depth larger than can change the optimum (more than the data's distinct tests, than\n"+
 			"rows/--min-support - 1, than the leaves a --leaf-cost pays for, than --max-nodes) is\n"+
 			"searched at that smaller depth; the output says so (\"searched to depth\", JSON\n"+
@@ -356,7 +356,7 @@ func printResult(w io.Writer, format string, res *model.Result, data *model.Data
 func describeProblem(p model.Problem, r *model.DepthReduction) string {
 	depth := model.DescribeDepth(p, r)
 	switch p.Objective {
-	case model.MinDepth, model.MinSize:
+	case model.MinDepth, model.MinSize, model.MinNodes:
 		s := fmt.Sprintf("%s, %s", p.Objective, depth)
 		if p.MaxNodes > 0 {
 			s += fmt.Sprintf(", max internal nodes %d", p.MaxNodes)

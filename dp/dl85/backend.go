@@ -40,7 +40,7 @@ func caps() backend.Caps {
 // objectives are those of both backends: the error, and the
 // consistent-tree objectives by sparse.SolvePerfectJob.
 func objectives() []model.Objective {
-	return []model.Objective{model.MinError, model.MinDepth, model.MinSize}
+	return []model.Objective{model.MinError, model.MinDepth, model.MinSize, model.MinNodes}
 }
 
 // Info describes the "dl85" backend.
@@ -90,7 +90,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err
 	}
 	if sparse.Perfect(job.Problem) {
-		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size
+		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size, min-nodes
 	}
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
@@ -114,7 +114,7 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Res
 		return nil, err
 	}
 	if sparse.Perfect(job.Problem) {
-		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size
+		return sparse.SolvePerfectJob(ctx, job) // min-depth, min-size, min-nodes
 	}
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit

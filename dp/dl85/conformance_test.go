@@ -26,7 +26,7 @@ func TestConformanceAnytime(t *testing.T) {
 			backendtest.Run(t, dl85.AnytimeBackend{}, backendtest.Config{Options: map[string]string{"rule": rule}, Objective: model.MinError})
 		})
 	}
-	for _, obj := range []model.Objective{model.MinDepth, model.MinSize} {
+	for _, obj := range []model.Objective{model.MinDepth, model.MinSize, model.MinNodes} {
 		t.Run(string(obj), func(t *testing.T) {
 			backendtest.Run(t, dl85.AnytimeBackend{}, backendtest.Config{Objective: obj})
 		})

@@ -105,6 +105,8 @@ func Statement(p Problem, c Claim) string {
 		return fmt.Sprintf("no tree%s of depth below %v is consistent with the rows", nodes, c.Bound)
 	case model.MinSize:
 		return fmt.Sprintf("no tree of depth below %d is consistent with the rows, and none of depth %d has fewer than %v nodes", c.Depth, c.Depth, c.Bound)
+	case model.MinNodes:
+		return fmt.Sprintf("no tree%s with fewer than %v nodes is consistent with the rows", nodes, c.Bound)
 	case model.DiagramError:
 		return fmt.Sprintf("no diagram on skeleton %v (alpha %v) has an objective below %v", pr.Skeleton, pr.Alpha, c.Bound)
 	}

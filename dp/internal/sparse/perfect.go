@@ -14,10 +14,14 @@ import (
 
 // PerfectConfig is a consistent-tree problem on a binary view: the least
 // depth of a tree with no training error (the min-depth objective) and,
-// with Size, the fewest leaves among the trees of that depth (min-size).
+// with Size, the fewest leaves among the trees of that depth (min-size);
+// with Nodes, the fewest leaves at any depth (min-nodes).
 type PerfectConfig struct {
 	// Size asks for the fewest nodes at the least depth.
 	Size bool
+	// Nodes asks for the fewest nodes at any depth within MaxDepth (see
+	// SolvePerfect's last phase).
+	Nodes bool
 	// MaxDepth, when positive, is the largest depth tried (DepthCap):
 	// no consistent tree within it is Infeasible.
 	MaxDepth int
@@ -48,7 +52,8 @@ type PerfectResult struct {
 	// DepthLB is a proven lower bound on the depth of a consistent tree
 	// (within MaxNodes): every depth below it was refuted. LeavesLB is
 	// one on the leaves of a consistent tree of the least depth (0 when
-	// the size phase did not start).
+	// the size phase did not start); with Nodes, one on the leaves of a
+	// consistent tree of any depth.
 	DepthLB, LeavesLB int
 	// Branches counts the cached branches of both searches.
 	Branches int
@@ -186,11 +191,14 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 			s.report(res.Tree)
 		}
 		res.LeavesLB, res.Optimal = leaves, true
+		if cfg.Nodes {
+			s.fewestAtAnyDepth(res, root, found, last)
+		}
 		return res
 	}
 	res.Tree = s.buildDepth(root, found)
 	s.report(res.Tree)
-	if !cfg.Size {
+	if !cfg.Size && !cfg.Nodes {
 		res.Optimal = true
 		return res
 	}
@@ -204,11 +212,62 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 		res.Tree = s.improved
 	}
 	if s.stopped {
+		if cfg.Nodes {
+			// The fewest leaves at the least depth bound nothing deeper.
+			res.LeavesLB = max(nc, found+1)
+		}
 		return res
 	}
 	res.Optimal = true
 	res.LeavesLB = min(l, best)
+	if cfg.Nodes {
+		s.fewestAtAnyDepth(res, root, found, last)
+	}
 	return res
+}
+
+// fewestAtAnyDepth turns res, the fewest leaves L of a consistent tree at
+// the least depth found (res.Tree, optimal), into the fewest leaves at any
+// depth up to last, the depth cap (the problem's MaxDepth, MaxNodes, and
+// the useful depth: no path repeats a test, every split sends rows both
+// ways).
+//
+// Why one search at depth min(L−2, last) with bound L is exact: a tree
+// with L' leaves has L'−1 internal nodes, and a root-to-leaf path passes
+// through internal nodes only once each, so its depth is at most L'−1. A
+// consistent tree with fewer leaves than L (L' ≤ L−1) thus has depth at
+// most L−2, and at most last by the cap. minLeaves at that depth returns
+// the fewest leaves of the trees within it when that is below L, else a
+// bound of at least L: either way the fewest leaves at any depth, and the
+// tree it reports is optimal. Deeper trees than found with L leaves or
+// more cannot beat res.Tree.
+func (s *perfect) fewestAtAnyDepth(res *PerfectResult, root model.Bitset, found, last int) {
+	best := res.Tree.Leaves()
+	d := min(best-2, last)
+	_, nc, _ := s.classes(root)
+	res.LeavesLB = max(nc, found+1)
+	res.Optimal = false
+	if d > found {
+		s.improved = nil
+		l := s.minLeaves(root, d, best)
+		res.Branches = len(s.nodes)
+		res.MemoryStop = s.memErr
+		if s.stopped {
+			if s.improved != nil {
+				res.Tree = s.improved
+			}
+			return
+		}
+		if l < best {
+			// minLeaves builds and reports every better tree it finds at
+			// the root; without it nothing is proven.
+			if s.improved == nil || s.improved.Leaves() != l {
+				return
+			}
+			res.Tree, best = s.improved, l
+		}
+	}
+	res.LeavesLB, res.Optimal = best, true
 }
 
 func (s *perfect) report(g *model.Graph) {
@@ -514,6 +573,13 @@ func (s *perfect) minLeavesAt(b *branch, d, ub int) int {
 	if b.leaf {
 		return 1
 	}
+	// Only trees of fewer than ub leaves answer the call, and such a tree
+	// has depth at most ub−2 (L leaves: L−1 internal nodes, each at most
+	// once on a path): the search never needs to go deeper. Records stay
+	// "at depth at most d" whichever depth they are searched at.
+	if d > ub-2 {
+		d = max(ub-2, 0)
+	}
 	if !s.feasibleAt(b, d) {
 		return noTree
 	}
@@ -570,8 +636,10 @@ groups:
 				best, bestTest = l+h, t
 				if b.root {
 					// Both children's records are exact: the tree is known.
-					s.improved = s.buildSplit(rows, t, d)
-					s.report(s.improved)
+					if g := s.buildSplit(rows, t, d); g != nil {
+						s.improved = g
+						s.report(g)
+					}
 				}
 				if best == lb {
 					break groups
@@ -609,10 +677,17 @@ func (s *perfect) buildDepth(rows model.Bitset, d int) *model.Graph {
 	return b.Graph(rec(rows))
 }
 
-// buildSplit builds the tree that splits rows on test t, then follows
-// the size search's exact records of depth d−1 below.
+// buildSplit builds the tree that splits rows on test t (nil if a record
+// it needs is missing, which the search never leaves), then follows
+// the size search's exact records below: for each child, the exact record
+// of fewest leaves among depths up to d−1. The search answered the child
+// at one of those depths (minLeavesAt may search shallower than asked),
+// and no exact record within them has fewer leaves than that answer (it
+// would have been a smaller tree the search did not see), so the tree has
+// the leaves the search counted, at depth at most d.
 func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
 	b := model.NewBuilder(s.v.Data, model.KindTree)
+	missing := false
 	var rec func(rows model.Bitset, t, d int) int
 	rec = func(rows model.Bitset, t, d int) int {
 		lo, hi := model.NewBitset(s.v.N), model.NewBitset(s.v.N)
@@ -622,12 +697,26 @@ func (s *perfect) buildSplit(rows model.Bitset, t, d int) *model.Graph {
 			if ok {
 				return b.Leaf(class)
 			}
-			return rec(rows, int(s.nodes[string(s.rowsKey(rows))].sizes[d-1].test), d-1)
+			sizes, k := s.nodes[string(s.rowsKey(rows))].sizes, -1
+			for j := range min(d, len(sizes)) {
+				if sizes[j].exact && (k < 0 || sizes[j].leaves < sizes[k].leaves) {
+					k = j
+				}
+			}
+			if k < 0 {
+				missing = true // not reached: the search left an exact record
+				return b.Leaf(class)
+			}
+			return rec(rows, int(sizes[k].test), k)
 		}
 		l := child(lo)
 		return b.Split(s.v.Tests[t], l, child(hi))
 	}
-	return b.Graph(rec(rows, t, d))
+	root := rec(rows, t, d)
+	if missing {
+		return nil
+	}
+	return b.Graph(root)
 }
 
 // account counts n more bytes of cache, reserving another chunk of the

@@ -165,3 +165,63 @@ func TestSolvePerfectOneClass(t *testing.T) {
 		}
 	}
 }
+
+// TestSolvePerfectNodes compares the fewest leaves at any depth (Nodes)
+// with brute force at every depth up to the rows' count, with minimum
+// supports, node limits and depth caps, and checks that some case has
+// fewer leaves at a depth beyond the least than at the least.
+func TestSolvePerfectNodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 36))
+	deeper := 0
+	for i := range 200 {
+		d, keep := randomData(rng, 8+rng.IntN(7), 2+rng.IntN(3), 2+rng.IntN(2), 2)
+		v := model.Binarize(d)
+		cfg := PerfectConfig{Nodes: true, Keep: keep, MinSupport: 1 + i%5/4}
+		if i%5 == 2 {
+			cfg.MaxNodes = 1 + rng.IntN(5)
+		}
+		if i%7 == 3 {
+			cfg.MaxDepth = 1 + rng.IntN(3)
+		}
+		// Brute force: a tree of L leaves has depth at most L−1 < rows.
+		top := keep.Count()
+		if cfg.MaxDepth > 0 {
+			top = min(top, cfg.MaxDepth)
+		}
+		leaves, least := bruteLeaves(v, keep, top, cfg.MinSupport), noTree
+		for k := 0; k <= top; k++ {
+			if l := bruteLeaves(v, keep, k, cfg.MinSupport); l < noTree {
+				least = l
+				break
+			}
+		}
+		if cfg.MaxNodes > 0 && leaves > cfg.MaxNodes+1 {
+			leaves = noTree
+		}
+		r := SolvePerfect(context.Background(), v, cfg)
+		name := fmt.Sprintf("case %d (%d rows, %+v)", i, keep.Count(), cfg)
+		if leaves == noTree {
+			if !r.Infeasible || r.Tree != nil {
+				t.Errorf("%s: brute force finds no tree, the search %+v", name, r)
+			}
+			continue
+		}
+		if r.Tree == nil || !r.Optimal || r.Tree.Leaves() != leaves || r.LeavesLB != leaves {
+			t.Fatalf("%s: %+v, brute force %d leaves", name, r, leaves)
+		}
+		if cfg.MaxDepth > 0 && r.Tree.Depth() > cfg.MaxDepth || cfg.MaxNodes > 0 && r.Tree.InternalNodes() > cfg.MaxNodes {
+			t.Errorf("%s: depth %d, %d internal nodes", name, r.Tree.Depth(), r.Tree.InternalNodes())
+		}
+		for row := range d.Rows() {
+			if keep.Has(row) && r.Tree.Predict(d, row) != d.Labels[row] {
+				t.Errorf("%s: row %d misclassified", name, row)
+			}
+		}
+		if cfg.MaxNodes == 0 && leaves < least {
+			deeper++
+		}
+	}
+	if deeper == 0 {
+		t.Errorf("no case had fewer leaves deeper than at the least depth")
+	}
+}

@@ -11,10 +11,10 @@ import (
 )
 
 // Perfect reports whether a problem asks for a tree with no training
-// error: the min-depth or min-size objective, which SolvePerfectJob
-// answers.
+// error: the min-depth, min-size or min-nodes objective, which
+// SolvePerfectJob answers.
 func Perfect(p model.Problem) bool {
-	return p.Objective == model.MinDepth || p.Objective == model.MinSize
+	return p.Objective.Consistent()
 }
 
 // PerfectParams are the options of a DP backend that solves the
@@ -22,7 +22,7 @@ func Perfect(p model.Problem) bool {
 // it.
 func PerfectParams() []backend.Param {
 	return []backend.Param{
-		backend.BoolParam("drop-conflicts", false, "min-depth, min-size: drop rows whose features equal another row's with a different label (keeping each group's majority label) instead of failing"),
+		backend.BoolParam("drop-conflicts", false, "min-depth, min-size, min-nodes: drop rows whose features equal another row's with a different label (keeping each group's majority label) instead of failing"),
 	}
 }
 
@@ -30,13 +30,13 @@ func PerfectParams() []backend.Param {
 // try, and whether there is one (Problem.DepthLimit: 0 is a single leaf).
 func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 
-// SolvePerfectJob solves a min-depth or min-size job on its binary view
-// (SolvePerfect) and reports the result as the SAT backends do: the
-// objective is the tree's depth, or its nodes (internal nodes plus
+// SolvePerfectJob solves a min-depth, min-size or min-nodes job on its
+// binary view (SolvePerfect) and reports the result as the SAT backends
+// do: the objective is the tree's depth, or its nodes (internal nodes plus
 // leaves); rows with identical features and different labels fail with
 // model.ErrConflict, or are dropped with the drop-conflicts option
 // (Result.DroppedRows); the lower bound is the least depth not refuted,
-// or for min-size max(2·that+1, 2·leaves bound−1). A stopped search
+// or for min-size and min-nodes max(2·that+1, 2·leaves bound−1). A stopped search
 // returns the best tree found: the consistent tree of its depth, else a
 // greedy tree grown to purity when it is consistent and within the
 // limits.
@@ -48,10 +48,11 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 	}
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		size := p.Objective == model.MinSize
+		nodes := p.Objective == model.MinNodes
 		depthCap, capped := DepthCap(p)
 		// last is the best tree reported: incumbents strictly improve.
 		var last *model.Graph
-		cfg := PerfectConfig{Size: size, MaxDepth: depthCap, LeafOnly: capped && depthCap == 0, MaxNodes: p.MaxNodes, MinSupport: p.MinSupport,
+		cfg := PerfectConfig{Size: size, Nodes: nodes, MaxDepth: depthCap, LeafOnly: capped && depthCap == 0, MaxNodes: p.MaxNodes, MinSupport: p.MinSupport,
 			Keep: keep, Budget: job.Budget, Report: func(g *model.Graph) {
 				obj := p.Evaluate(job.Data, g)
 				if last == nil || obj < p.Evaluate(job.Data, last) {
@@ -70,7 +71,7 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 		r := SolvePerfect(ctx, v, cfg)
 		stats := map[string]any{"engine": "consistent-tree search", "branches": r.Branches}
 		res := &model.Result{DroppedRows: dropped, Stats: stats, LowerBound: float64(r.DepthLB)}
-		if size {
+		if size || nodes {
 			res.LowerBound = float64(max(2*r.DepthLB+1, 2*r.LeavesLB-1))
 		}
 		if v.Coarse {

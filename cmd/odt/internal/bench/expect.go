@@ -42,7 +42,7 @@ type expectKey struct {
 // starting with # are comments; the first other line is the header,
 // whose columns are found by name: dataset (a data file's name without
 // folder and extension), depth (a whole number, or - for none), optimum
-// and, optionally, objective (error, min-depth, min-size or diagram;
+// and, optionally, objective (error, min-depth, min-size, min-nodes or diagram;
 // error when absent or empty; another name is an error). Other columns are ignored. A row whose
 // optimum is -, ? or empty states nothing; a negative optimum is an
 // error (no objective is below 0). Errors name the file, line

@@ -39,7 +39,7 @@ type Cell struct {
 	// Config names the configuration the cell runs ("" when it runs a
 	// backend as listed by --backends); Options are its --opt values
 	// (key=value, in the order given) and ObjectiveName the objective the
-	// solve is asked for (error, min-depth, min-size, diagram; "" = the
+	// solve is asked for (error, min-depth, min-size, min-nodes, diagram; "" = the
 	// backend's main one).
 	Config        string   `json:"config,omitempty"`
 	Options       []string `json:"options,omitempty"`
@@ -51,7 +51,7 @@ type Cell struct {
 }
 
 // NoDepth is the Depth of a cell whose solve is given no --depth: the
-// objective's own default applies (no cap for min-depth and min-size; a
+// objective's own default applies (no cap for min-depth, min-size and min-nodes; a
 // diagram's skeleton fixes its depth).
 const NoDepth = model.NoDepthLimit
 

@@ -1,0 +1,91 @@
+package dt1
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/avellaneda"
+)
+
+// Estimate is the size, estimated without building it, of the formula of
+// exactly n nodes over p's tests and examples: its variables, clauses and
+// literals, following Encode group by group (the at-most-one halves as
+// sequential counters, the larger of the two encodings for big groups).
+func Estimate(p *avellaneda.Prepared, n int, opt Options) backend.Size {
+	var c backend.Counter
+	N, K, E := int64(n), int64(len(p.Tests)), int64(len(p.Reps))
+	nc := int64(len(p.View.Class))
+	var pairs int64 // (i, j) with j ∈ LR(i)
+	for i := 1; i <= n; i++ {
+		pairs += int64(len(LR(i, n)))
+	}
+	cols := int64(1)
+	if nc > 2 {
+		cols = nc
+	}
+	// v, l, r, p, a, u, d0, d1, c, and the counters' auxiliaries.
+	vars := c.Add(N, c.Mul(4, pairs), c.Mul(4, c.Mul(N, K)), c.Mul(N, cols), c.Mul(N, K), c.Mul(2, pairs))
+	clauses := c.Add(c.Mul(7, pairs), c.Mul(3, c.Mul(2, pairs)), N)
+	lits := c.Add(c.Mul(14, pairs), c.Mul(6, c.Mul(2, pairs)), c.Mul(N, pairs))
+	// a, u: exactly one feature per internal node, none at a leaf.
+	clauses = c.Add(clauses, c.Mul(N, c.Add(c.Mul(5, K), 1)))
+	lits = c.Add(lits, c.Mul(N, c.Add(c.Mul(10, K), K+1)))
+	if opt.AMO == AMOPairwise {
+		clauses = c.Add(clauses, c.Mul(N, c.Mul(K, K)/2))
+		lits = c.Add(lits, c.Mul(N, c.Mul(K, K)))
+	}
+	// Discrimination: 8 clauses per feature, node and possible parent (two
+	// at most per node: p's pairs).
+	clauses = c.Add(clauses, c.Mul(8, c.Mul(2*pairs, K)))
+	lits = c.Add(lits, c.Mul(30, c.Mul(2*pairs, K)))
+	if !opt.NoCounting {
+		cnt := c.Mul(N, N+1)
+		vars = c.Add(vars, cnt)
+		clauses = c.Add(clauses, c.Mul(5, cnt))
+		lits = c.Add(lits, c.Mul(14, cnt))
+	}
+	// Examples: one clause per example, leaf and other class.
+	other := max(nc-1, 1)
+	ex := c.Mul(E, c.Mul(N, other))
+	clauses = c.Add(clauses, ex, c.Mul(N, cols))
+	lits = c.Add(lits, c.Mul(ex, K+2))
+	s := backend.Size{Variables: vars, Constraints: clauses, NonZeros: lits}
+	s.Bytes = c.Add(c.Mul(lits, litBytes), c.Mul(clauses, clauseBytes), c.Mul(vars, varBytes))
+	if c.Over {
+		s.Bytes = 1<<63 - 1
+	}
+	return s
+}
+
+// Size estimates the first formula the search builds (the least node
+// count the classes allow).
+func (Backend) Size(job *backend.Job) (backend.Size, error) {
+	p, err := avellaneda.PrepareContext(context.Background(), job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
+	if err != nil {
+		return backend.Size{}, backend.Invalid(err)
+	}
+	return prepSize(job, p, max(leastNodes(p), 3))
+}
+
+func prepSize(job *backend.Job, p *avellaneda.Prepared, n int) (backend.Size, error) {
+	s := Estimate(p, n, formulaOptions(job.Options))
+	if s.Bytes == 1<<63-1 {
+		return s, backend.Invalidf("the formula of %d nodes is too large to be represented (more than 2^63 bytes)", n)
+	}
+	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 {
+		return s, backend.Invalidf("the formula would have %s, more than a SAT solver can index (2^31-1 variables or clauses)", s)
+	}
+	return s, nil
+}
+
+// admit refuses a formula of n nodes whose estimate exceeds the job's
+// memory cap.
+func admit(job *backend.Job, p *avellaneda.Prepared, n int) error {
+	s, err := prepSize(job, p, n)
+	if err != nil {
+		return err
+	}
+	return job.Budget.Admit(s, fmt.Sprintf("the sat-dt1 formula of %d nodes", n))
+}
