@@ -10,6 +10,7 @@ import (
 	"github.com/odtkit/odtkit/dp/contree"
 	"github.com/odtkit/odtkit/dp/dl85"
 	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/cpodt"
 	"github.com/odtkit/odtkit/encode/flowoct"
 	"github.com/odtkit/odtkit/encode/odd"
 	"github.com/odtkit/odtkit/encode/satodd"
@@ -43,6 +44,7 @@ func defaultBackends() []backend.Backend {
 		odd.DiagramBackend{}, odd.TreeBackend{},
 		flowoct.Backend{},
 		contree.Backend{},
+		cpodt.Backend{},
 		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),
 	}
 }
