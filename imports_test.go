@@ -22,6 +22,7 @@ var families = map[string]string{
 	"encode/odd":        "milp",
 	"encode/flowoct":    "milp",
 	"encode/milpjob":    "milp",
+	"encode/cpodt":      "cp",
 }
 
 // moduleImports are the packages of this module that the package rel

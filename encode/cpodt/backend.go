@@ -28,8 +28,9 @@ type Backend struct{}
 
 // The optional interfaces cp-odt implements.
 var (
-	_ backend.Decoder = Backend{}
-	_ backend.Sizer   = Backend{}
+	_ backend.Decoder    = Backend{}
+	_ backend.Sizer      = Backend{}
+	_ backend.Documenter = Backend{}
 )
 
 // Info describes cp-odt.

@@ -17,6 +17,13 @@ import (
 //go:embed odt.mzn
 var Model string
 
+//go:embed doc.md
+var doc string
+
+// Doc explains the model for the backend reference page
+// (backend.Documenter).
+func (Backend) Doc() string { return doc }
+
 // ExportFormat is "mzn": the model and its data in one MiniZinc file.
 func (Backend) ExportFormat() string { return "mzn" }
 
