@@ -38,6 +38,16 @@ func parseSpec(spec string) (id string, argv []string, err error) {
 		if err != nil {
 			return "", nil, err
 		}
+		if t := strings.TrimSpace(rest); len(argv) == 1 && strings.ContainsAny(argv[0], " \t") && len(t) > 1 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+			// The whole command line in one pair of quotes, as the
+			// option's help writes it: the words are inside (unless the
+			// quoted text names a program itself).
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				if argv, err = proc.SplitCommand(argv[0]); err != nil {
+					return "", nil, err
+				}
+			}
+		}
 		if len(argv) == 0 {
 			return "", nil, errors.New(`external solver: empty command line (e.g. external:"minizinc --solver chuffed -a {model} {data}")`)
 		}
