@@ -267,8 +267,8 @@ func (s *solver) finish(ctx context.Context, in *Instance, run *Run) (*model.Res
 	switch {
 	case run.Stopped:
 		return s.result(ctx, in, true), nil
-	case out.Unsat && s.best != nil:
-		return nil, backend.Answer(fmt.Errorf("cp-odt: %w: the solver says no tree satisfies the model, but a tree of objective %v does", ErrOutput, s.bestObj))
+	case out.Unsat && (s.best != nil || s.fallback != nil):
+		return nil, backend.Answer(fmt.Errorf("cp-odt: %w: the solver says no tree satisfies the model, but cart's tree does", ErrOutput))
 	case out.Unsat:
 		res := s.result(ctx, in, false)
 		res.Status = model.StatusInfeasible
@@ -300,9 +300,9 @@ func (s *solver) result(ctx context.Context, in *Instance, stopped bool) *model.
 		res.Stats = map[string]any{}
 	}
 	res.Stats["solver_runs"] = s.runs
-	if s.best == nil && s.fallback != nil && stopped {
+	if s.best == nil && s.fallback != nil {
 		s.offer(in, s.fallback, in.objectiveOf(s.fallback), false)
-		res.Stats["fallback"] = "the greedy tree: the search stopped before a tree of least depth was found"
+		res.Stats["fallback"] = "the greedy tree: the search ended before a tree of least depth was found"
 	}
 	if s.best == nil {
 		res.Status = model.EndStatus(ctx, false, stopped)

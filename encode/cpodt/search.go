@@ -117,6 +117,7 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 		return nil, fmt.Errorf("cp-odt: writing %s: %w", dzn, err)
 	}
 	var argv []string
+	hasTimeLimit := false
 	if ext != nil {
 		var seen map[string]bool
 		argv, seen = proc.Substitute(ext, map[string]string{"{model}": mzn, "{data}": dzn})
@@ -132,6 +133,7 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 		}
 		argv = []string{Command, "--solver", id, "-a"}
 		if dl, ok := ctx.Deadline(); ok {
+			hasTimeLimit = true
 			// MiniZinc stops by itself a little before the deadline and
 			// says so; the deadline kills it otherwise.
 			left := time.Until(dl)
@@ -165,6 +167,11 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 		}
 	}
 	run.Outcome = out
+	if hasTimeLimit && !out.Complete && !out.Unsat {
+		// MiniZinc stopped at the time limit it was given: the search
+		// ended as the deadline would have ended it.
+		run.Stopped = true
+	}
 	var exitErr *exec.ExitError
 	if runErr != nil && !run.Stopped && !errors.As(runErr, &exitErr) {
 		return run, fmt.Errorf("cp-odt: solver %q: %w", run.Argv[0], runErr)
