@@ -18,6 +18,9 @@ import (
 // objective the solution does not have.
 var ErrOutput = errors.New("not a MiniZinc answer for the model")
 
+// errSolver is the error of an answer whose solver says it failed.
+var errSolver = errors.New("the solver reports an error")
+
 // The lines MiniZinc ends a solution and a search with.
 const (
 	lineSolution  = "----------"
@@ -151,7 +154,7 @@ func (s *Stream) take(line string) error {
 		case lineUnknown:
 			s.out.Unknown = true
 		case lineError:
-			return fmt.Errorf("line %d: the solver reports an error (%s)", s.line, t)
+			return fmt.Errorf("line %d: %w (%s)", s.line, errSolver, t)
 		case lineUnbounded, lineUnsatUnb:
 			return fmt.Errorf("%w: line %d: %s: the model's objective is bounded", ErrOutput, s.line, t)
 		default:

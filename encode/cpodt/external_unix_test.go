@@ -31,6 +31,13 @@ func xor() *model.Dataset {
 // replay solves xor at depth 1 with the fake solver printing answer
 // (hang: then waiting until the time limit).
 func replay(t *testing.T, answer string, hang bool, opts map[string]string) (*model.Result, error) {
+	return replayAs(t, answer, map[bool]string{true: "hang"}[hang], 0, opts)
+}
+
+// replayAs is replay with the fake solver's mode word (hang, oom or
+// none) and a memory cap in MiB (0: none).
+func replayAs(t *testing.T, answer, mode string, capMB int, opts map[string]string) (*model.Result, error) {
+	hang := mode == "hang"
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("..", "..", "testdata", "fake-solvers", "cp-replay.sh"))
 	if err != nil {
@@ -41,14 +48,14 @@ func replay(t *testing.T, answer string, hang bool, opts map[string]string) (*mo
 		t.Fatal(err)
 	}
 	words := "sh " + script + " " + file
-	if hang {
-		words += " hang"
+	if mode != "" {
+		words += " " + mode
 	}
 	o := map[string]string{"cp-solver": `external:"` + words + ` {model} {data}"`}
 	for k, v := range opts {
 		o[k] = v
 	}
-	s := odtkit.Settings{Backend: "cp-odt", Options: o}
+	s := odtkit.Settings{Backend: "cp-odt", Options: o, MemoryLimitMB: capMB}
 	if hang {
 		s.TimeLimit = time.Second
 	}
@@ -145,5 +152,18 @@ func TestDecodeAnswers(t *testing.T) {
 		if err != nil || res.Objective != 2 || (res.ClaimedBound != nil) != tc.claim || res.Optimal != tc.opt {
 			t.Errorf("%s: %+v, %v", tc.name, res, err)
 		}
+	}
+}
+
+// TestMemoryCap: a solver that fails for memory under a memory cap stops
+// the solve with status memory-limit and the best tree so far; without
+// a cap the same failure is an error.
+func TestMemoryCap(t *testing.T) {
+	res, err := replayAs(t, honest+"=====ERROR=====\n", "oom", 2048, nil)
+	if err != nil || res.Status != model.StatusMemory || res.Model == nil || res.Objective != 2 {
+		t.Fatalf("under a cap: %+v, %v", res, err)
+	}
+	if res, err := replayAs(t, honest+"=====ERROR=====\n", "oom", 0, nil); err == nil || errors.Is(err, model.ErrMemoryLimit) {
+		t.Fatalf("without a cap: %+v, %v; want an error that is not the cap's", res, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/internal/memcap"
 	"github.com/odtkit/odtkit/internal/proc"
 )
 
@@ -156,6 +157,9 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 	run.Stderr = string(se.Bytes())
 	run.Stopped = ctx.Err() != nil
 	if stream.err != nil && !run.Stopped {
+		if errors.Is(stream.err, errSolver) {
+			return run, solverError(run, s.OutputLimit, stream.err)
+		}
 		return run, fmt.Errorf("cp-odt: solver %q: %w", run.Argv[0], stream.err)
 	}
 	out, err := stream.Close()
@@ -181,7 +185,7 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 		if exitErr != nil {
 			what += " (" + exitErr.Error() + ")"
 		}
-		return run, fmt.Errorf("cp-odt: solver %q: %s; stderr: %s", run.Argv[0], what, proc.Clip(run.Stderr))
+		return run, solverError(run, s.OutputLimit, errors.New(what))
 	}
 	return run, nil
 }
@@ -195,4 +199,19 @@ func limitMemory(argv []string, limit int64) []string {
 	}
 	kb := max(limit>>10, 1)
 	return append([]string{"sh", "-c", `ulimit -v ` + strconv.FormatInt(kb, 10) + ` 2>/dev/null; exec "$@"`, "odt-cp"}, argv...)
+}
+
+// solverError is the error of a solver that failed: a failure to get
+// memory under a memory cap is the cap's (model.ErrMemoryLimit), so
+// that the solve stops with status memory-limit and its best tree.
+func solverError(run *Run, limit int64, err error) error {
+	low := strings.ToLower(run.Stderr)
+	if limit > 0 {
+		for _, hint := range []string{"bad_alloc", "out of memory", "cannot allocate", "failed to map", "memory exhausted"} {
+			if strings.Contains(low, hint) {
+				return fmt.Errorf("cp-odt: solver %q: %w: its processes may map at most %s (stderr: %s)", run.Argv[0], memcap.ErrLimit, backend.MB(limit), proc.Clip(run.Stderr))
+			}
+		}
+	}
+	return fmt.Errorf("cp-odt: solver %q: %w; stderr: %s", run.Argv[0], err, proc.Clip(run.Stderr))
 }
