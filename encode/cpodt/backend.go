@@ -91,11 +91,32 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if in.Goal == GoalSize {
 		return s.solveSize(ctx, in)
 	}
-	run, err := s.run(ctx, in, true)
+	run, err := s.deepen(ctx, in, true)
 	if err != nil {
 		return nil, err
 	}
 	return s.finish(ctx, in, run)
+}
+
+// firstDepth is the depth of the complete tree tried first for min-depth
+// and min-size when no greedy tree bounds it.
+const firstDepth = 6
+
+// deepen runs the solver on in; for min-depth and min-size, a complete
+// tree the solver finds no consistent tree within is doubled in depth
+// (up to maxDepth) and run again.
+func (s *solver) deepen(ctx context.Context, in *Instance, report bool) (*Run, error) {
+	for {
+		run, err := s.run(ctx, in, report)
+		if err != nil || in.Goal == GoalError || !run.Outcome.Unsat || in.Depth >= s.maxDepth || run.Stopped {
+			return run, err
+		}
+		in.Depth = min(2*in.Depth, s.maxDepth)
+		if err := in.fits(); err != nil {
+			return nil, err
+		}
+		s.stats["depth_searched"] = in.Depth
+	}
 }
 
 // solver is one solve's state: the best tree so far and what it took.
@@ -117,6 +138,9 @@ type solver struct {
 	// greedy tree), the result of a min-size search stopped before any
 	// other.
 	fallback *model.Graph
+	// maxDepth is the deepest complete tree min-depth and min-size may
+	// need (the depth limit, the node limit, the tests, the groups).
+	maxDepth int
 }
 
 // prepare builds the instance and, from cart's greedy tree, the first
@@ -151,8 +175,14 @@ func (s *solver) prepare(ctx context.Context) (*Instance, error) {
 		if p.MaxNodes > 0 {
 			k = min(k, p.MaxNodes)
 		}
+		k = min(k, max(len(in.Groups)-1, 0)) // a path splits off at least one group per test
+		s.maxDepth = k
 		if fits {
 			k = min(k, g.Depth())
+		} else {
+			// No greedy tree to bound the depth: start shallow, deepen
+			// when the solver finds no tree (deepen).
+			k = min(k, firstDepth)
 		}
 		in.Depth = k
 		if err := in.fits(); err != nil {
@@ -230,7 +260,7 @@ func addInt(a any, b int) int           { x, _ := a.(int); return x + b }
 func (s *solver) solveSize(ctx context.Context, in *Instance) (*model.Result, error) {
 	depthIn := *in
 	depthIn.Goal = GoalDepth
-	run, err := s.run(ctx, &depthIn, false)
+	run, err := s.deepen(ctx, &depthIn, false)
 	if err != nil {
 		return nil, err
 	}

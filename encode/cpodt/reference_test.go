@@ -149,3 +149,30 @@ func TestExportVote(t *testing.T) {
 		}
 	}
 }
+
+// TestNoGreedyBound: on the parity of three bits no single test lowers
+// the error, so cart's tree is one leaf and bounds nothing; the depth
+// of the complete tree then starts from the tests and groups, and the
+// least depth and size are sat-depth's and sat-size's (3 and 15).
+func TestNoGreedyBound(t *testing.T) {
+	needMiniZinc(t)
+	d := &model.Dataset{Name: "parity3", Classes: []string{"even", "odd"}}
+	for j := range 3 {
+		f := model.Feature{Name: string(rune('a' + j)), Kind: model.Numeric}
+		for r := range 8 {
+			f.Values = append(f.Values, float64(r>>j&1))
+		}
+		d.Features = append(d.Features, f)
+	}
+	for r := range 8 {
+		d.Labels = append(d.Labels, (r&1+r>>1&1+r>>2&1)%2)
+	}
+	for obj, ref := range map[model.Objective]string{model.MinDepth: "sat-depth", model.MinSize: "sat-size"} {
+		p := model.Problem{Objective: obj, MaxDepth: model.NoDepthLimit}
+		want := solveWith(t, ref, d, p, time.Minute)
+		got := solveWith(t, "cp-odt", d, p, time.Minute)
+		if !got.Optimal || got.Objective != want.Objective {
+			t.Errorf("%s: cp-odt %v (optimal %v), %s %v", obj, got.Objective, got.Optimal, ref, want.Objective)
+		}
+	}
+}
