@@ -47,6 +47,7 @@
 //	milp-odd      milp       diagram                      ODD flow MILP on HiGHS (build tag highs); MPS/LP export
 //	milp-odt      milp       error, diagram               its tree special case; MPS/LP export
 //	milp-flowoct  milp       error, min-depth, min-size   FlowOCT on the binary view; MPS/LP export
+//	cp-odt        cp         error, min-depth, min-size   MiniZinc model on any MiniZinc solver (Gecode); MZN export
 //	race          portfolio  error, min-depth, min-size   members raced, stopped at the first proof
 //
 // [Registry.List] (or the command `odt backends`) gives each backend's
