@@ -12,6 +12,7 @@ import (
 	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/binoct"
 	"github.com/odtkit/odtkit/encode/dt1"
+	"github.com/odtkit/odtkit/encode/cpodt"
 	"github.com/odtkit/odtkit/encode/flowoct"
 	"github.com/odtkit/odtkit/encode/oct"
 	"github.com/odtkit/odtkit/encode/odd"
@@ -49,6 +50,7 @@ func defaultBackends() []backend.Backend {
 		oct.Backend{},
 		binoct.Backend{},
 		contree.Backend{},
+		cpodt.Backend{},
 		race.New("race", dl85.Backend{}, blossom.Backend{}, contree.Backend{}),
 	}
 }

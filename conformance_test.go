@@ -1,6 +1,7 @@
 package odtkit
 
 import (
+	"os/exec"
 	"testing"
 
 	"github.com/odtkit/odtkit/backend/backendtest"
@@ -25,6 +26,15 @@ func TestConformance(t *testing.T) {
 				}
 				c.Brute = 6 // MILP solves of tiny data, each well under a second
 				c.Rows = 12 // a proof on 40 random rows takes minutes
+			case "cp-odt":
+				if _, err := exec.LookPath("minizinc"); err != nil {
+					t.Skip("minizinc is not installed (Debian: apt-get install minizinc flatzinc)")
+				}
+				// Gecode's complete search is its claim: trusted here, so
+				// that its optima are compared with brute force's.
+				c.Options = map[string]string{"trust-solver": "true"}
+				c.Brute = 4
+				c.Rows = 24
 			case "race":
 				c.VaryingModel = true // the tree is that of the first member to prove
 			}

@@ -53,6 +53,7 @@
 //	milp-flowoct  milp       error, min-depth, min-size   FlowOCT on the binary view; MPS/LP export
 //	milp-oct      milp       error                        OCT (Bertsimas & Dunn) as published; MPS/LP export
 //	milp-binoct   milp       error                        BinOCT (Verwer & Zhang) as published; MPS/LP export
+//	cp-odt        cp         error, min-depth, min-size   MiniZinc model on any MiniZinc solver (Gecode); MZN export
 //	race          portfolio  error, min-depth, min-size, min-nodes   members raced, stopped at the first proof
 //
 // [Registry.List] (or the command `odt backends`) gives each backend's

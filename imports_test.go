@@ -25,6 +25,7 @@ var families = map[string]string{
 	"encode/milpjob":    "milp",
 	"encode/oct":        "milp",
 	"encode/binoct":     "milp",
+	"encode/cpodt":      "cp",
 }
 
 // moduleImports are the packages of this module that the package rel

@@ -157,6 +157,8 @@ const (
 	FamilySAT Family = "sat"
 	// FamilyMILP: a mixed-integer linear program.
 	FamilyMILP Family = "milp"
+	// FamilyCP: a constraint-programming model (MiniZinc).
+	FamilyCP Family = "cp"
 	// FamilyHeuristic: a model without a proof of optimality.
 	FamilyHeuristic Family = "heuristic"
 	// FamilyPortfolio: several backends run together.
@@ -165,7 +167,7 @@ const (
 
 // Families lists the families in the order tables show them.
 func Families() []Family {
-	return []Family{FamilyDP, FamilySAT, FamilyMILP, FamilyHeuristic, FamilyPortfolio}
+	return []Family{FamilyDP, FamilySAT, FamilyMILP, FamilyCP, FamilyHeuristic, FamilyPortfolio}
 }
 
 // Accepts reports whether the backend solves objective o.

@@ -12,10 +12,11 @@ set -euo pipefail
 # glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
 # xz-utils (HiGHS build for the `highs` build tag); python3-numpy, -sklearn, -pandas, -pytest,
 # -pip, -setuptools, -wheel, -venv (the Python package, its install without a package index, its
-# tests); slurm-wlm, munge (scripts/slurm-test.sh's one-node Slurm cluster).
+# tests); slurm-wlm, munge (scripts/slurm-test.sh's one-node Slurm cluster); minizinc, flatzinc
+# (cp-odt: the MiniZinc driver and Gecode's FlatZinc solver).
 PACKAGES="minisat clasp minisat+ glpk-utils chromium cmake g++ make pkg-config xz-utils
 python3-numpy python3-sklearn python3-pandas python3-pytest python3-pip python3-setuptools
-python3-wheel python3-venv slurm-wlm munge"
+python3-wheel python3-venv slurm-wlm munge minizinc flatzinc"
 # Installed when the release has them: coinor-cbc (cbc, in the MPS round trip); zsh and fish
 # (the syntax check of `odt completion zsh|fish`); z3, lp-solve, coinor-symphony (odt decode's
 # round trips through z3's MaxSAT/PB, lp_solve and SYMPHONY).

@@ -111,7 +111,7 @@ func TestBackendsFamilyAndMatrix(t *testing.T) {
 		t.Errorf("backends --matrix (exit %d):\n%s", code, text)
 	}
 	md, _, code = odt(t, "backends", "--matrix", "--format", "markdown")
-	if code != 0 || !strings.HasPrefix(md, "| objective | dp | sat | milp | heuristic | portfolio |\n|---|") {
+	if code != 0 || !strings.HasPrefix(md, "| objective | dp | sat | milp | cp | heuristic | portfolio |\n|---|") {
 		t.Errorf("backends --matrix --format markdown (exit %d):\n%s", code, md)
 	}
 	if _, errOut, code := odt(t, "backends", "--matrix", "--format", "csv"); code != 2 || !strings.Contains(errOut, "--format") {

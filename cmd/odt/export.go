@@ -29,13 +29,12 @@ type encodingFlags struct {
 var encodingNames = map[string]string{"depth": "sat-depth", "size": "sat-size", "odd": "milp-odd", "odt": "milp-odt"}
 
 func (f *encodingFlags) declare(c *cmdFlags) {
-	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd, milp-odt or milp-flowoct (MPS, LP), sat-odt or sat-odd (WCNF, OPB)")
+	c.StringVar(&f.backend, "backend", "", "the backend `NAME` whose formulation is meant: sat-depth, sat-size (DIMACS), milp-odd, milp-odt or milp-flowoct (MPS, LP), sat-odt or sat-odd (WCNF, OPB), cp-odt (MiniZinc)")
 	c.StringVar(&f.encoding, "encoding", "", "old name of --backend: `E` = depth, size, odd or odt")
 	c.hidden["encoding"] = true
-	// No exportable formulation has a minimum leaf support or the sparse
-	// objective, so neither flag is offered.
-	f.pf.noLeafCost = true
-	f.pf.declare(c, false)
+	// Of the exportable formulations only cp-odt's has a minimum leaf
+	// support and the sparse objective; the others refuse them.
+	f.pf.declare(c, true)
 	f.df.declare(c)
 	c.Var(&f.opts, "opt", "backend option `key=value` (repeatable; odt backends lists them)")
 }
@@ -66,7 +65,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 		name = n
 	}
 	if name == "" {
-		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, sat-odt, sat-odd, milp-odd, milp-odt or milp-flowoct)")
+		return "", model.Problem{}, nil, usagef("--backend is required (sat-depth, sat-size, sat-odt, sat-odd, milp-odd, milp-odt, milp-flowoct or cp-odt)")
 	}
 	p, err := f.pf.problem()
 	if err != nil {
@@ -78,7 +77,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 	}
 	b, ok := odtkit.DefaultRegistry().Get(name)
 	if !ok {
-		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, sat-odt, sat-odd, milp-odd, milp-odt or milp-flowoct", name)
+		return "", p, nil, usagef("--backend %q: want sat-depth, sat-size, sat-odt, sat-odd, milp-odd, milp-odt, milp-flowoct or cp-odt", name)
 	}
 	obj := p.Objective
 	if obj == "" && len(b.Info().Objectives) > 0 {
@@ -93,7 +92,7 @@ func (f *encodingFlags) resolve(format string) (string, model.Problem, map[strin
 }
 
 func runExport(e env, args []string) error {
-	c := newFlags("export", "odt export --to dimacs|mps|lp|wcnf|opb --backend NAME [flags] DATA -o FILE\n"+
+	c := newFlags("export", "odt export --to dimacs|mps|lp|wcnf|opb|mzn --backend NAME [flags] DATA -o FILE\n"+
 		"       odt export --to FORMAT --backend NAME[,NAME...] --depth K[,K...] [flags] DATA... -o DIR",
 		"Writes the formulation of a backend for an external solver: the CNF of Avellaneda's\n"+
 			"encoding in DIMACS (sat-depth, sat-size: the formula of one depth, --depth K, with\n"+
@@ -103,7 +102,9 @@ func runExport(e env, args []string) error {
 			"(milp-flowoct at --depth K; for min-depth/min-size the MILP of that one depth); or the\n"+
 			"minimum-error tree of sat-odt at --depth K (or sat-odd's diagram) as weighted MaxSAT\n"+
 			"(wcnf; --opt wcnf-form=2022 for the header-less form) or pseudo-Boolean (opb, with a\n"+
-			"min: objective). The file's comment header maps the\n"+
+			"min: objective); or cp-odt's MiniZinc model with its data in one file (mzn: any\n"+
+			"objective, --min-support, --leaf-cost, --max-nodes; minizinc --solver gecode runs it as it\n"+
+			"is; for min-depth/min-size the complete tree of depth --depth). The file's comment header maps the\n"+
 			"variables and repeats the odt decode command that reads the solver's answer back.\n"+
 			"An existing FILE is replaced only when the export succeeds.\n\n"+
 			"With several data files, backends or depths, -o names a folder: one file per data file,\n"+
@@ -111,7 +112,7 @@ func runExport(e env, args []string) error {
 			"(as its header states it) and its odt decode command (an instance family for other solvers).", 1, -1)
 	var to, out string
 	var ef encodingFlags
-	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps or lp (milp-odd, milp-odt, milp-flowoct), wcnf or opb (sat-odt, sat-odd) (required)")
+	c.StringVar(&to, "to", "", "output `format`: dimacs (sat-depth, sat-size), mps or lp (milp-odd, milp-odt, milp-flowoct), wcnf or opb (sat-odt, sat-odd), mzn (cp-odt) (required)")
 	ef.declare(c)
 	c.outFlag(&out, "write the formulation to `FILE` (required; - for stdout)")
 	var memLimit int
@@ -205,7 +206,8 @@ func runDecode(e env, args []string) error {
 			"printed answer of lp_solve (-S4) or SYMPHONY (symphony -F), for milp-odd, milp-odt and\n"+
 			"milp-flowoct, whether the solver read the MPS or the LP export; a MaxSAT or PB solver's\n"+
 			"output (s/o/v lines: integer, 0/1 string or named literals; the last v block) or z3's\n"+
-			"(z3 -model FILE) for sat-odt and sat-odd; the format is recognised from the content.\n"+
+			"(z3 -model FILE) for sat-odt and sat-odd; MiniZinc's output (default or --output-mode json)\n"+
+			"for cp-odt; the format is recognised from the content.\n"+
 			"It decodes the answer\n"+
 			"into a model, verifies the model on DATA, and prints the result like odt solve.", 2, 2)
 	var format, out string

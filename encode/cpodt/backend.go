@@ -1,0 +1,358 @@
+// Package cpodt is the constraint-programming family's formulation: an
+// optimal decision tree as a MiniZinc model (odt.mzn), solved by any
+// solver MiniZinc knows (Gecode by default) through the minizinc
+// command, or by another command given the model and data files. One
+// model serves the three tree objectives: the fewest (weighted) errors
+// within a depth, with a minimum leaf support, a leaf cost and a node
+// limit; the least depth of a tree with no error; and the smallest such
+// tree of least depth. Every solution the solver prints is decoded into
+// a tree, checked against the objective it states, and reported as an
+// incumbent; MiniZinc's word that the search is complete is a claim
+// (Result.Claim), a proof only for a solver the user trusts.
+package cpodt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/cart"
+	"github.com/odtkit/odtkit/model"
+)
+
+// Backend is the cp-odt backend.
+type Backend struct{}
+
+// The optional interfaces cp-odt implements.
+var (
+	_ backend.Decoder    = Backend{}
+	_ backend.Sizer      = Backend{}
+	_ backend.Documenter = Backend{}
+)
+
+// Info describes cp-odt.
+func (Backend) Info() backend.Info {
+	return backend.Info{
+		Name:   "cp-odt",
+		Family: backend.FamilyCP,
+		Description: "optimal tree by constraint programming: a MiniZinc model over the positions of a complete tree " +
+			"(element constraints route the grouped rows, bin-packing loads count each leaf's classes), solved by " +
+			"any MiniZinc solver (Gecode by default) or a command; every improving solution streamed and verified",
+		Paper:      "Verhaeghe, Nijssen, Pesant, Quimper & Schaus, Learning optimal decision trees using constraint programming, Constraints 2020; Bessiere, Hebrard & O'Sullivan, Minimising decision tree size as combinatorial optimisation, CP 2009",
+		Objectives: []model.Objective{model.MinError, model.MinDepth, model.MinSize},
+		Input:      "binary view",
+		Exact:      true,
+		Anytime:    true,
+		Caps: backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true,
+			Weights: backend.WholeWeights},
+		Params: []backend.Param{
+			backend.StringParam(OptSolver, "gecode", `the MiniZinc solver: a solver ID that minizinc --solvers lists (gecode, chuffed, cp-sat, ...), run as minizinc --solver ID -a --time-limit MS MODEL DATA; or external:"CMD ARGS" with {model} and {data} placeholders, a command printing MiniZinc's solution stream (dzn or JSON output)`).Checked(CheckSpec),
+			backend.TrustSolverParam(),
+		},
+	}
+}
+
+// Solve runs the model on the chosen solver. For min-size it runs twice:
+// the least depth first, then the fewest nodes at that depth (so that
+// every incumbent reported improves the size).
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
+		return nil, err // a job not made by backend.NewJob
+	}
+	spec := job.Options.String(OptSolver)
+	if err := CheckSpec(spec); err != nil {
+		return nil, backend.Invalid(fmt.Errorf("%s: %w", OptSolver, err))
+	}
+	size, err := b.Size(job)
+	if err != nil {
+		return nil, err
+	}
+	if err := job.Budget.Admit(size, "the cp-odt model"); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	s := &solver{job: job, spec: spec, trusted: job.Options.Bool(backend.OptTrustSolver)}
+	in, err := s.prepare(ctx)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
+			return s.stopped(ctx), nil
+		}
+		return nil, err
+	}
+	s.stats = map[string]any{"seconds_prepare": time.Since(start).Seconds(), "tests_used": len(in.Tests),
+		"distinct_rows": len(in.Groups), "depth_searched": in.Depth, "cp_solver": strings.TrimPrefix(spec, "external:")}
+	if s.best != nil && s.bestObj <= ownBound(in, job.Problem) {
+		// The greedy tree meets odtkit's own bound: nothing to search.
+		return s.result(ctx, in, false), nil
+	}
+	if in.Goal == GoalSize {
+		return s.solveSize(ctx, in)
+	}
+	run, err := s.deepen(ctx, in, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(ctx, in, run)
+}
+
+// firstDepth is the depth of the complete tree tried first for min-depth
+// and min-size when no greedy tree bounds it.
+const firstDepth = 6
+
+// deepen runs the solver on in; for min-depth and min-size, a complete
+// tree the solver finds no consistent tree within is doubled in depth
+// (up to maxDepth) and run again.
+func (s *solver) deepen(ctx context.Context, in *Instance, report bool) (*Run, error) {
+	for {
+		run, err := s.run(ctx, in, report)
+		if err != nil || in.Goal == GoalError || !run.Outcome.Unsat || in.Depth >= s.maxDepth || run.Stopped {
+			return run, err
+		}
+		in.Depth = min(2*in.Depth, s.maxDepth)
+		if err := in.fits(); err != nil {
+			return nil, err
+		}
+		s.stats["depth_searched"] = in.Depth
+	}
+}
+
+// solver is one solve's state: the best tree so far and what it took.
+type solver struct {
+	job     *backend.Job
+	spec    string
+	trusted bool
+	best    *model.Graph
+	bestObj float64 // the problem's objective of best
+	units   int64   // the model's objective of best, in the model's units
+	fromRun bool    // best is the last solution of the last run
+	runs    int
+	stats   map[string]any
+	// last is the last solution of a run whose solutions are not
+	// reported (the least depth of min-size), in the model's units.
+	last      *model.Graph
+	lastUnits int64
+	// fallback is a tree with no error that is not of least depth (the
+	// greedy tree), the result of a min-size search stopped before any
+	// other.
+	fallback *model.Graph
+	// maxDepth is the deepest complete tree min-depth and min-size may
+	// need (the depth limit, the node limit, the tests, the groups).
+	maxDepth int
+}
+
+// prepare builds the instance and, from cart's greedy tree, the first
+// incumbent and the depth of the complete tree: the problem's depth for
+// the error; for min-depth and min-size the greedy tree's (capped by
+// the depth limit), within which a tree of least depth lies.
+func (s *solver) prepare(ctx context.Context) (*Instance, error) {
+	job := s.job
+	p, d := job.Problem, job.Data
+	k, capped := p.DepthLimit()
+	in, err := prepare(ctx, job, k)
+	if err != nil {
+		return nil, err
+	}
+	cfg := cart.Config{MinLeaf: in.MinSupport, LeafCost: p.LeafCost, MaxNodes: p.MaxNodes}
+	depth := k
+	if in.Goal != GoalError {
+		depth, cfg = -1, cart.Config{MaxNodes: p.MaxNodes}
+	}
+	g, _ := cart.Grow(ctx, in.View, depth, cfg)
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	fits := g != nil && satisfies(d, p, in.Goal, g) == nil && (!capped || g.Depth() <= k)
+	if in.Goal != GoalError {
+		// The complete tree goes as deep as the greedy tree, or as the
+		// depth limit, the node limit and the tests allow.
+		k = len(in.Tests)
+		if capped {
+			k = min(k, p.MaxDepth)
+		}
+		if p.MaxNodes > 0 {
+			k = min(k, p.MaxNodes)
+		}
+		k = min(k, max(len(in.Groups)-1, 0)) // a path splits off at least one group per test
+		s.maxDepth = k
+		if fits {
+			k = min(k, g.Depth())
+		} else {
+			// No greedy tree to bound the depth: start shallow, deepen
+			// when the solver finds no tree (deepen).
+			k = min(k, firstDepth)
+		}
+		in.Depth = k
+		if err := in.fits(); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case fits && in.Goal == GoalSize:
+		// Not an incumbent of min-size: deeper than the least depth, it
+		// may have fewer nodes than every tree of least depth. It is the
+		// answer only when the search stops before any other.
+		s.fallback = g
+	case fits:
+		s.offer(in, g, in.objectiveOf(g), false)
+		if in.Goal == GoalError {
+			in.Upper = s.units
+		}
+	}
+	return in, nil
+}
+
+// offer keeps g when it improves on the best tree, and reports it.
+func (s *solver) offer(in *Instance, g *model.Graph, units int64, fromRun bool) {
+	obj := s.job.Problem.Evaluate(s.job.Data, g)
+	if s.best != nil && obj >= s.bestObj {
+		if fromRun && obj == s.bestObj {
+			s.fromRun = true // the run's own solution, as good
+		}
+		return
+	}
+	s.best, s.bestObj, s.units, s.fromRun = g, obj, units, fromRun
+	s.job.Report.Report(obj, g)
+}
+
+// run runs the solver on in; each solution is decoded, checked and,
+// when report is set, offered as an incumbent.
+func (s *solver) run(ctx context.Context, in *Instance, report bool) (*Run, error) {
+	s.runs++
+	var last *model.Graph
+	var lastUnits int64
+	run, err := Solve(ctx, in, Settings{Spec: s.spec, OutputLimit: max(s.job.Budget.Limit(), 0),
+		OnSolution: func(sol *Solution) error {
+			g, units, err := in.solutionTree(s.job.Problem, sol)
+			if err != nil {
+				return err
+			}
+			last, lastUnits = g, units
+			if report {
+				s.offer(in, g, units, true)
+			}
+			return nil
+		}})
+	if run != nil {
+		s.stats["solver_seconds"] = addFloat(s.stats["solver_seconds"], run.Seconds)
+		if run.Outcome != nil {
+			s.stats["solutions"] = addInt(s.stats["solutions"], run.Outcome.Solutions)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, ErrOutput) {
+			err = backend.Answer(err)
+		}
+		return nil, err
+	}
+	if last != nil && !report {
+		s.last, s.lastUnits = last, lastUnits
+	}
+	return run, nil
+}
+
+func addFloat(a any, b float64) float64 { x, _ := a.(float64); return x + b }
+func addInt(a any, b int) int           { x, _ := a.(int); return x + b }
+
+// solveSize runs the least depth, then the fewest nodes at it.
+func (s *solver) solveSize(ctx context.Context, in *Instance) (*model.Result, error) {
+	depthIn := *in
+	depthIn.Goal = GoalDepth
+	run, err := s.deepen(ctx, &depthIn, false)
+	if err != nil {
+		return nil, err
+	}
+	if s.last != nil {
+		s.offer(in, s.last, in.objectiveOf(s.last), false)
+	}
+	out := run.Outcome
+	if run.Stopped || out.Unsat || !out.Complete || out.Truncated || s.last == nil {
+		// No least depth known: the first run's end is the solve's.
+		s.fromRun = false
+		if s.last != nil && s.best == s.last {
+			s.fromRun = true
+		}
+		return s.finish(ctx, in, run)
+	}
+	s.stats["min_depth_claimed"] = s.last.Depth()
+	sizeIn := *in
+	sizeIn.Depth = s.last.Depth()
+	sizeIn.Upper = sizeIn.objectiveOf(s.last)
+	s.fromRun = false
+	run, err = s.run(ctx, &sizeIn, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(ctx, &sizeIn, run)
+}
+
+// finish turns the last run's end into the result: a complete search is
+// the solver's claim that its last solution is optimal (a proof when
+// trusted); an unsatisfiable model its claim that no tree exists.
+func (s *solver) finish(ctx context.Context, in *Instance, run *Run) (*model.Result, error) {
+	out := run.Outcome
+	by := "MiniZinc solver " + strings.TrimPrefix(s.spec, "external:") + " (search complete)"
+	switch {
+	case run.Stopped:
+		return s.result(ctx, in, true), nil
+	case out.Unsat && (s.best != nil || s.fallback != nil):
+		return nil, backend.Answer(fmt.Errorf("cp-odt: %w: the solver says no tree satisfies the model, but cart's tree does", ErrOutput))
+	case out.Unsat:
+		res := s.result(ctx, in, false)
+		res.Status = model.StatusInfeasible
+		res.ClaimedBy = "MiniZinc solver " + strings.TrimPrefix(s.spec, "external:") + " (" + lineUnsat + ")"
+		return res, nil
+	}
+	res := s.result(ctx, in, false)
+	if out.Truncated {
+		res.Stats["truncated"] = "the answer ends inside a solution: the last complete one is kept, with no claim"
+		return res, nil
+	}
+	if out.Complete && res.Model != nil && !in.View.Coarse {
+		if !s.fromRun {
+			return nil, backend.Answer(fmt.Errorf("cp-odt: %w: the solver claims its solution of objective %d optimal, but a tree of objective %d is known", ErrOutput, out.Last.Objective, s.units))
+		}
+		res.Claim(res.Objective, by)
+		if s.trusted {
+			res.Optimal, res.LowerBound, res.Status = true, res.Objective, model.StatusOptimal
+		}
+	}
+	return res, nil
+}
+
+// result is the best tree as a result, unproven unless it meets
+// odtkit's own bound.
+func (s *solver) result(ctx context.Context, in *Instance, stopped bool) *model.Result {
+	res := &model.Result{Stats: s.stats}
+	if res.Stats == nil {
+		res.Stats = map[string]any{}
+	}
+	res.Stats["solver_runs"] = s.runs
+	if s.best == nil && s.fallback != nil {
+		s.offer(in, s.fallback, in.objectiveOf(s.fallback), false)
+		res.Stats["fallback"] = "the greedy tree: the search ended before a tree of least depth was found"
+	}
+	if s.best == nil {
+		res.Status = model.EndStatus(ctx, false, stopped)
+		if !stopped && ctx.Err() == nil {
+			res.Status = model.StatusNoSolution
+		}
+		return res
+	}
+	d := s.job.Data
+	res.Model, res.Errors, res.Objective = s.best, s.best.Errors(d), s.bestObj
+	res.LowerBound = min(ownBound(in, s.job.Problem), res.Objective)
+	if in.View.Coarse {
+		res.LowerBound = 0
+	}
+	res.Optimal = res.LowerBound >= res.Objective
+	res.Status = model.EndStatus(ctx, res.Optimal, stopped)
+	return res
+}
+
+// stopped is the result of a solve stopped before its model was built.
+func (s *solver) stopped(ctx context.Context) *model.Result {
+	return &model.Result{Status: model.StoppedStatus(ctx), Stats: map[string]any{}}
+}
