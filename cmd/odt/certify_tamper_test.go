@@ -187,7 +187,7 @@ func TestCertifyTampered(t *testing.T) {
 			// clause takes the first derived one's; the appended step is
 			// past them all.
 			appendFile(t, dir, "formula.lrat", fmt.Sprintf("%d %d 0 %d 0\n", lastID(t, filepath.Join(dir, "formula.lrat"))+2, -as, m+1))
-		}, fmt.Sprintf("is not a clause the encoder makes")},
+		}, "is not a clause the encoder makes"},
 		{"no proofs", good, vote, func(t *testing.T, dir string) {
 			editIndex(t, dir, func(x map[string]any) {
 				x["proofs"] = []any{}

@@ -209,9 +209,6 @@ func (c *Checker) get(id int64) []int32 {
 	return nil
 }
 
-// live reports whether id names a live clause.
-func (c *Checker) live(id int64) bool { return c.get(id) != nil }
-
 // store adds clause cl with ID id, larger than every ID before it.
 func (c *Checker) store(id int64, cl []int32) {
 	if c.ids == nil && id != int64(len(c.clauses)) {
