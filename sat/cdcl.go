@@ -731,6 +731,12 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 		if stop {
 			break
 		}
+		if s.proof != nil && s.proof.err != nil {
+			// The proof asked for can no longer be written (a full
+			// disk, say): searching on would prove nothing.
+			s.cancelUntil(0)
+			return Unknown, s.proof.err
+		}
 	}
 	if st == Satisfiable {
 		s.lastAs = append(s.lastAs[:0], as...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/odtkit/odtkit/sat/lrat"
@@ -194,4 +195,25 @@ func TestProofReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Reset()
+}
+
+// TestProofWriteFailureStops: once the proof log cannot be written (here
+// /dev/full, a disk with no space), the search stops with the write error
+// at its next restart instead of searching on for a proof it cannot keep.
+func TestProofWriteFailureStops(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this system")
+	}
+	s := NewCDCL()
+	if err := s.StartProof("/dev/full"); err != nil {
+		t.Skipf("/dev/full: %v", err)
+	}
+	pigeons(s, 9)
+	st, err := s.Solve(context.Background())
+	if err == nil || st != Unknown {
+		t.Fatalf("status %v, error %v: want Unknown and the proof log's write error", st, err)
+	}
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("error %v: want it to wrap ENOSPC", err)
+	}
 }
