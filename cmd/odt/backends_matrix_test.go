@@ -41,7 +41,7 @@ func TestMatrixCells(t *testing.T) {
 	if err := m.write(&sb, "markdown"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(sb.String(), "| min-depth | `a`, `c` | `b` | - | - | - |\n") {
+	if !strings.Contains(sb.String(), "| min-depth | `a`, `c` | `b` | - | - | - | - |\n") {
 		t.Errorf("markdown:\n%s", sb.String())
 	}
 }
