@@ -2,12 +2,9 @@ package oct
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
-	"time"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/milpjob"
@@ -59,96 +56,25 @@ func options(job *backend.Job) Options {
 		Aggregate: job.Options.String("formulation") == "aggregated"}
 }
 
-// plan checks the job and plans its MILP, refusing (wrapped in
-// backend.ErrInvalid) one whose estimate passes the memory cap.
-func plan(ctx context.Context, job *backend.Job, solving bool) (*Encoding, error) {
-	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	e := Plan(job.Data, options(job))
-	s := e.Size(solving)
-	what := fmt.Sprintf("the milp-oct MILP of depth %d", e.Opts.Depth)
-	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
-		return nil, backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
-	}
-	if err := job.Budget.Admit(s, what); err != nil {
-		return nil, err
-	}
-	return e, nil
+// job is milp-oct's run of the shared steps of a tree MILP solved whole.
+func job() milpjob.FormJob {
+	return milpjob.FormJob{Info: Backend{}.Info(), Plan: func(j *backend.Job) milpjob.Form { return Plan(j.Data, options(j)) }}
 }
 
 // Size estimates the job's MILP (with HiGHS's copy).
-func (Backend) Size(job *backend.Job) (backend.Size, error) {
-	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
-		return backend.Size{}, err
-	}
-	return Plan(job.Data, options(job)).Size(true), nil
-}
+func (Backend) Size(j *backend.Job) (backend.Size, error) { return job().Size(j) }
 
 // Solve builds the MILP and solves it.
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	start := time.Now()
-	e, err := plan(ctx, job, true)
-	if err != nil {
-		if ctx.Err() != nil && !isInvalid(err) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
-		}
-		return nil, err
-	}
-	solver, err := milpjob.NewSolver(job)
-	if err != nil {
-		return nil, err
-	}
-	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
-	if err != nil {
-		return nil, err
-	}
-	stats := map[string]any{"columns_split": len(e.Cols), "epsilon_min": e.epsMin, "epsilon_max": e.epsMax, "baseline_error": e.Baseline, "alpha": e.Alpha()}
-	if res, ok := milpjob.OneLeaf(job); ok {
-		res.Stats = stats
-		return res, nil
-	}
-	if err := e.Build(ctx); err != nil {
-		if ctx.Err() != nil {
-			return &model.Result{Status: model.StoppedStatus(ctx), Stats: stats}, nil
-		}
-		return nil, err
-	}
-	stats["columns"], stats["rows"] = len(e.Model.Columns), len(e.Model.Rows)
-	stats["binaries"], stats["nonzeros"] = e.Model.NumIntegers(), e.Model.NumNonzeros()
-	_, fractional := job.Data.FractionalWeight()
-	s := milpjob.Single{Model: e.Model, Decode: e.Decode, Whole: job.Problem.LeafCost == 0 && !fractional}
-	res, err := milpjob.SolveSingle(ctx, job, solver, hopts, s, stats)
-	if err != nil {
-		return nil, err
-	}
-	res.Stats = stats
-	res.Stats["seconds_total"] = time.Since(start).Seconds()
-	return res, nil
+func (Backend) Solve(ctx context.Context, j *backend.Job) (*model.Result, error) {
+	return job().Solve(ctx, j)
 }
 
-func isInvalid(err error) bool { return errors.Is(err, backend.ErrInvalid) }
+// MILP is the built MILP.
+func (e *Encoding) MILP() *milp.Model { return e.Model }
 
-// solveOnly are the options that steer the solve but not the MILP; an
-// export refuses them.
-var solveOnly = []string{"gap", "lp-bound", "highs", "milp-solver"}
-
-// exportEncoding builds the MILP an export or a decode is about.
-func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, error) {
-	for _, k := range solveOnly {
-		if job.Options.IsSet(k) {
-			return nil, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
-		}
-	}
-	e, err := plan(ctx, job, false)
-	if err != nil {
-		return nil, err
-	}
-	return e, e.Build(ctx)
+// Stats are the figures of the MILP a solve reports.
+func (e *Encoding) Stats() map[string]any {
+	return map[string]any{"columns_split": len(e.Cols), "epsilon_min": e.epsMin, "epsilon_max": e.epsMax, "baseline_error": e.Baseline, "alpha": e.Alpha()}
 }
 
 // ExportFormat is "mps".
@@ -164,13 +90,8 @@ func (b Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) erro
 
 // ExportAs writes the MILP as MPS or CPLEX LP, with a comment header that
 // maps the columns and gives the decode command.
-func (Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
-	e, err := exportEncoding(ctx, job)
-	if err != nil {
-		return err
-	}
-	e.Model.Comments = e.Header(job)
-	return milp.Write(w, e.Model, format)
+func (Backend) ExportAs(ctx context.Context, w io.Writer, j *backend.Job, format string) error {
+	return job().ExportAs(ctx, w, j, format)
 }
 
 // Header is the comment block of an exported MILP.
@@ -213,10 +134,6 @@ func (e *Encoding) Header(job *backend.Job) []string {
 
 // Decode reads a MILP solver's solution file for the exported MILP,
 // checks it against the MILP and decodes it.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	e, err := exportEncoding(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	return milpjob.Decode(r, e.Model, e.Decode, job.Data, job.Problem, nil) // no point built without a solver: a claimed infeasibility is taken as a claim
+func (Backend) Decode(ctx context.Context, j *backend.Job, r io.Reader) (*model.Result, error) {
+	return job().Decode(ctx, j, r)
 }

@@ -1,0 +1,152 @@
+package milpjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
+)
+
+// A Form is a tree MILP solved whole, as a paper states it (milp-oct,
+// milp-binoct): planned from the job without building it, sized, built,
+// and its points decoded. FormJob runs the job steps every such backend
+// shares over it.
+type Form interface {
+	// Size estimates the MILP (with HiGHS's copy when solving).
+	Size(solving bool) backend.Size
+	// Build builds the MILP; MILP returns it once built.
+	Build(ctx context.Context) error
+	MILP() *milp.Model
+	// Decode reads the model of a point of the MILP.
+	Decode(x []float64) (*model.Graph, error)
+	// Header is the comment block of an exported MILP.
+	Header(job *backend.Job) []string
+	// Stats are the form's own figures of a solve.
+	Stats() map[string]any
+}
+
+// FormJob is a backend of a Form: its Info and how a job plans its form.
+type FormJob struct {
+	Info backend.Info
+	Plan func(job *backend.Job) Form
+}
+
+// plan checks the job and plans its MILP, refusing (wrapped in
+// backend.ErrInvalid) one whose estimate passes the memory cap.
+func (f FormJob) plan(ctx context.Context, job *backend.Job, solving bool) (Form, error) {
+	// A job made without NewJob is checked here too: never ignore a field.
+	if err := backend.Check(f.Info, job.Data, job.Problem); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	e := f.Plan(job)
+	s := e.Size(solving)
+	what := fmt.Sprintf("the %s MILP of depth %d", f.Info.Name, job.Problem.MaxDepth)
+	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
+		return nil, backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
+	}
+	if err := job.Budget.Admit(s, what); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Size estimates the job's MILP (with HiGHS's copy).
+func (f FormJob) Size(job *backend.Job) (backend.Size, error) {
+	if err := backend.Check(f.Info, job.Data, job.Problem); err != nil {
+		return backend.Size{}, err
+	}
+	return f.Plan(job).Size(true), nil
+}
+
+// Solve builds the MILP and solves it whole (SolveSingle).
+func (f FormJob) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+	start := time.Now()
+	e, err := f.plan(ctx, job, true)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
+			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+		}
+		return nil, err
+	}
+	solver, err := NewSolver(job)
+	if err != nil {
+		return nil, err
+	}
+	hopts, err := HiGHSOptions(job.Options.String(OptHiGHS))
+	if err != nil {
+		return nil, err
+	}
+	stats := e.Stats()
+	if res, ok := OneLeaf(job); ok {
+		res.Stats = stats
+		return res, nil
+	}
+	if err := e.Build(ctx); err != nil {
+		if ctx.Err() != nil {
+			return &model.Result{Status: model.StoppedStatus(ctx), Stats: stats}, nil
+		}
+		return nil, err
+	}
+	m := e.MILP()
+	stats["columns"], stats["rows"] = len(m.Columns), len(m.Rows)
+	stats["binaries"], stats["nonzeros"] = m.NumIntegers(), m.NumNonzeros()
+	_, fractional := job.Data.FractionalWeight()
+	s := Single{Model: m, Decode: e.Decode, Whole: job.Problem.LeafCost == 0 && !fractional}
+	res, err := SolveSingle(ctx, job, solver, hopts, s, stats)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats = stats
+	res.Stats["seconds_total"] = time.Since(start).Seconds()
+	return res, nil
+}
+
+// solveOnly are the options that steer the solve but not the MILP; an
+// export refuses them.
+var solveOnly = []string{"gap", "lp-bound", "highs", "milp-solver"}
+
+// built is the MILP an export or a decode is about.
+func (f FormJob) built(ctx context.Context, job *backend.Job) (Form, error) {
+	for _, k := range solveOnly {
+		if job.Options.IsSet(k) {
+			return nil, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
+		}
+	}
+	e, err := f.plan(ctx, job, false)
+	if err != nil {
+		return nil, err
+	}
+	return e, e.Build(ctx)
+}
+
+// ExportAs writes the MILP as MPS or CPLEX LP, with the form's comment
+// header (the columns' map and the decode command).
+func (f FormJob) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
+	e, err := f.built(ctx, job)
+	if err != nil {
+		return err
+	}
+	m := e.MILP()
+	m.Comments = e.Header(job)
+	return milp.Write(w, m, format)
+}
+
+// Decode reads a MILP solver's solution file for the exported MILP,
+// checks it against the MILP and decodes it. No point of the MILP is
+// built without a solver, so a claimed infeasibility is taken as a claim.
+func (f FormJob) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	e, err := f.built(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(r, e.MILP(), e.Decode, job.Data, job.Problem, nil)
+}
