@@ -97,11 +97,11 @@ var ErrNotCertifiable = errors.New("certify: only odtkit's CDCL solver (sat-solv
 // Start logs s's proof from now on; s must be odtkit's CDCL solver,
 // holding no clause yet. name names the files.
 func (c *Certifier) Start(s Solver, name string) error {
-	cd, ok := s.(*CDCL)
+	pl, ok := s.(ProofLogger)
 	if !ok {
 		return ErrNotCertifiable
 	}
-	return cd.StartProof(filepath.Join(c.Work, name+".log"))
+	return pl.StartProof(filepath.Join(c.Work, name+".log"))
 }
 
 // Finish ends s's proof, writes its files (name.cnf, name.lrat) and
@@ -109,11 +109,11 @@ func (c *Certifier) Start(s Solver, name string) error {
 // formula is built from beside the problem (see lrat.Proof). Writing
 // stops soon after ctx ends.
 func (c *Certifier) Finish(ctx context.Context, s Solver, name string, encoding []byte, refs ...Refuted) error {
-	cd, ok := s.(*CDCL)
+	pl, ok := s.(ProofLogger)
 	if !ok {
 		return ErrNotCertifiable
 	}
-	f, err := cd.EndProofContext(ctx, filepath.Join(c.Work, name+".cnf"), filepath.Join(c.Work, name+".lrat"))
+	f, err := pl.EndProofContext(ctx, filepath.Join(c.Work, name+".cnf"), filepath.Join(c.Work, name+".lrat"))
 	if err != nil {
 		return fmt.Errorf("certify: %w", err)
 	}
@@ -131,8 +131,8 @@ func (c *Certifier) Finish(ctx context.Context, s Solver, name string, encoding 
 
 // Drop ends s's proof without writing it (nothing of it is needed).
 func (c *Certifier) Drop(s Solver) {
-	if cd, ok := s.(*CDCL); ok {
-		cd.dropProof()
+	if pl, ok := s.(ProofLogger); ok {
+		pl.dropProof()
 	}
 }
 

@@ -85,6 +85,32 @@ type proofLog struct {
 // clause) and the next literal of c to look at.
 type proofFrame struct{ v, c, i int32 }
 
+// ProofLogger is a Solver that logs an LRAT proof of its answers, as
+// odtkit's CDCL does: the capability a Certifier and a descent that
+// keeps its refutations look for. It is implemented in this package
+// only (the log's format is the Certifier's).
+type ProofLogger interface {
+	Solver
+	// StartProof starts logging the proof of everything the solver
+	// does next to a new file at path; the solver holds no clause yet.
+	StartProof(path string) error
+	// Proving reports whether a proof is being logged.
+	Proving() bool
+	// AddLemma adds a clause that follows from the last refutation.
+	AddLemma(lits ...Lit)
+	// Refutation is the proof ID of the clause that refutes the last
+	// Unsatisfiable call's assumptions, and that clause.
+	Refutation() (id int64, clause []Lit, ok bool)
+	// EndProofContext stops logging and writes the formula and the
+	// proof.
+	EndProofContext(ctx context.Context, formula, proof string) (*ProofFiles, error)
+	// dropProof stops logging without writing.
+	dropProof()
+}
+
+// The solver that logs proofs.
+var _ ProofLogger = (*CDCL)(nil)
+
 // StartProof starts logging an LRAT proof of everything the solver
 // does next to a new file at path (see EndProof). The solver must hold
 // no clause yet: a proof covers one formula from its first clause.

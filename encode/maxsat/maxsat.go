@@ -23,25 +23,6 @@ import (
 	"github.com/odtkit/odtkit/sat"
 )
 
-// Option names of the backends that take an external solver.
-const (
-	OptSolver = "maxsat-solver"
-	OptFormat = "format"
-	OptForm   = "wcnf-form"
-)
-
-// Params are the options of an exporting backend's file (format,
-// wcnf-form) and of the external solver that may solve it in a solve
-// (maxsat-solver).
-func Params() []backend.Param {
-	return []backend.Param{
-		backend.StringParam(OptSolver, "", `solve the exported formula (see format, wcnf-form) with an external MaxSAT or PB solver instead: external:"CMD ARGS" with {in}/{out} placeholders, e.g. external:"clasp {in}" (WCNF) or external:"minisat+ {in}" with format=opb; its answer is verified like odt decode's`).Checked(CheckSpec),
-		backend.EnumParam(OptFormat, "wcnf", []string{"wcnf", "opb"}, "file format of odt export (set by --to) and of the external MaxSAT/PB solver's input: weighted MaxSAT or pseudo-Boolean"),
-		backend.TrustSolverParam(),
-		backend.EnumParam(OptForm, "classic", []string{"classic", "2022"}, "WCNF form of odt export: classic (\"p wcnf\" header, weights before every clause, read by clasp, open-wbo, z3) or 2022 (no header, \"h\" before hard clauses, as in the MaxSAT evaluations since 2022)"),
-	}
-}
-
 // CheckSpec validates a maxsat-solver option: empty (the backend's
 // in-process search) or external:"CMD ARGS".
 func CheckSpec(spec string) error {
@@ -70,25 +51,13 @@ func Command(spec string) ([]string, error) {
 	return argv, nil
 }
 
-// Argv is the command line of the external solver the options name
-// (maxsat-solver; nil: the backend's in-process search). A malformed
-// option, which backend.NewJob refuses before any work, wraps
-// backend.ErrInvalid for a job made without it.
-func Argv(opts backend.Values) ([]string, error) {
-	argv, err := Command(opts.String(OptSolver))
-	if err != nil {
-		return nil, backend.Invalid(fmt.Errorf("%s: %w", OptSolver, err))
-	}
-	return argv, nil
-}
-
 // Write writes the hard clauses and soft literals in the format the
 // options name (format, wcnf-form).
-func Write(w io.Writer, c *sat.CNF, soft []sat.WeightedLit, opts backend.Values) error {
-	if opts.String(OptFormat) == "opb" {
+func Write(w io.Writer, c *sat.CNF, soft []sat.WeightedLit, o Options) error {
+	if o.Format == "opb" {
 		return c.WriteOPB(w, soft)
 	}
-	return c.WriteWCNF(w, soft, opts.String(OptForm) != "2022")
+	return c.WriteWCNF(w, soft, o.Form != "2022")
 }
 
 // Check verifies a solver's model against the formula: every hard clause
@@ -161,13 +130,16 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 		return nil, fmt.Errorf("external MaxSAT solver: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	format := job.Options.String(OptFormat)
-	in, out := filepath.Join(dir, "in."+format), filepath.Join(dir, "out.txt")
+	o, err := JobOptions(job.Options)
+	if err != nil {
+		return nil, err
+	}
+	in, out := filepath.Join(dir, "in."+o.Format), filepath.Join(dir, "out.txt")
 	fh, err := os.Create(in)
 	if err != nil {
 		return nil, fmt.Errorf("external MaxSAT solver: %w", err)
 	}
-	err = Write(fh, r.CNF, r.Soft, job.Options)
+	err = Write(fh, r.CNF, r.Soft, o)
 	if cerr := fh.Close(); err == nil {
 		err = cerr
 	}

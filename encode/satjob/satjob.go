@@ -133,7 +133,8 @@ func Version() string {
 // split or reweighted rows of one), the directory missing, empty or
 // (with certify-force) a certificate. A refusal wraps backend.ErrInvalid.
 func Start(job *backend.Job) (*sat.Certifier, error) {
-	dir := job.Options.String(sat.CertifyOption)
+	o := JobOptions(job)
+	dir := o.Certify
 	if dir == "" {
 		return nil, nil
 	}
@@ -141,7 +142,7 @@ func Start(job *backend.Job) (*sat.Certifier, error) {
 	if src == nil || src.Fingerprint != job.Data.Fingerprint() {
 		return nil, backend.Invalidf("certify: the data solved is not a data file as read (a split, a subset or reweighted rows): a certificate names its data by the file")
 	}
-	c, err := sat.NewCertifier(dir, job.Options.Bool(sat.CertifyForceOption))
+	c, err := sat.NewCertifier(dir, o.CertifyForce)
 	if err != nil {
 		if errors.Is(err, sat.ErrCertificateDir) {
 			return nil, backend.Invalid(err)

@@ -9,7 +9,6 @@ import (
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
 	"github.com/odtkit/odtkit/encode/satjob"
-	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -44,12 +43,7 @@ func (Backend) Info() backend.Info {
 		Exact:       true,
 		Anytime:     true,
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
-		Params: append([]backend.Param{
-			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound)`).Checked(sat.CheckSpec),
-			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
-			backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
-			backend.BoolParam("per-root", true, "refute each bound one root test at a time (a refuted root test is kept as a clause) instead of on the whole diagram at once"),
-		}, maxsat.Params()...),
+		Params:      params(),
 	}
 }
 
@@ -65,10 +59,11 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}
-	argv, err := maxsat.Argv(job.Options)
+	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err
 	}
+	argv := o.MaxSAT.Argv
 	v, p, err := prepare(ctx, job, false)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
@@ -77,8 +72,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err
 	}
 	var cert *sat.Certifier
-	if job.Options.String(sat.CertifyOption) != "" {
-		if err := satodt.Certifiable(job.Options, job.Options.String("sat-solver")); err != nil {
+	if o.SAT.Certify != "" {
+		if err := o.SAT.Certifiable(argv); err != nil {
 			return nil, err
 		}
 		if cert, err = satjob.Start(job); err != nil {
@@ -99,9 +94,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}, nil
 	}
 	if argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
-		return solveExternal(ctx, job, argv, inc, costs)
+		return solveExternal(ctx, job, o, inc, costs)
 	}
-	spec := job.Options.String("sat-solver")
+	spec := o.SAT.Solver
 	started := &sat.Started{OutputLimit: job.Budget.Limit()}
 	if out.Optimal {
 		out.LowerBound = out.Cost
@@ -115,9 +110,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 		s := Settings{
 			MaxClauses: budget,
-			NewSolver:  started.Wrap(func() (sat.Solver, error) { return sat.NewSolver(spec) }),
+			NewSolver:  started.Wrap(o.SAT.NewSolver),
 			Report:     func(_ float64, g *model.Graph) { job.Report.Report(pr.Evaluate(d, g), g) },
-			PerRoot:    job.Options.Bool("per-root"),
+			PerRoot:    o.PerRoot,
 			Certify:    cert,
 		}
 		if out, err = Search(ctx, p, pr.Skeleton, costs, inc, costs.Cost(d, inc), s); err != nil {
@@ -167,7 +162,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 // solveExternal runs the exported formula on the external solver argv
 // (package maxsat) and verifies its answer like odt decode; the result
 // is never worse than the stump inc.
-func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *model.Graph, costs Costs) (*model.Result, error) {
+func solveExternal(ctx context.Context, job *backend.Job, o Options, inc *model.Graph, costs Costs) (*model.Result, error) {
 	d := job.Data
 	obj := job.Problem.Evaluate(d, inc)
 	p, f, _, err := formula(ctx, job)
@@ -178,7 +173,7 @@ func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *mo
 		return nil, err
 	}
 	return maxsat.Solve(ctx, job, maxsat.Run{
-		Argv: argv, CNF: f.CNF, Soft: f.Soft,
+		Argv: o.MaxSAT.Argv, CNF: f.CNF, Soft: f.Soft,
 		Verify:    func(a *sat.Answer) (*model.Result, error) { return answerResult(job, p, f, costs, a) },
 		Incumbent: inc, Objective: obj, LowerBound: objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)),
 	})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
-	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -41,7 +41,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 // it into a result: the model satisfies the hard clauses, a claimed
 // cost is its soft literals' cost, and at a claimed optimum that cost is
 // its diagram's (a model whose soft literals overcount is not optimal).
-func answerResult(job *backend.Job, p *satodt.Prepared, f *Encoding, costs Costs, a *sat.Answer) (*model.Result, error) {
+func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, costs Costs, a *sat.Answer) (*model.Result, error) {
 	res := &model.Result{Stats: map[string]any{"solver_status": string(a.Status), "cost_error": costs.Error, "cost_node": costs.Node,
 		"variables": f.CNF.NumVars, "clauses": f.CNF.NumClauses()}}
 	if a.Status == sat.OptUnsatisfiable {
@@ -75,7 +75,7 @@ func answerResult(job *backend.Job, p *satodt.Prepared, f *Encoding, costs Costs
 
 // Decode reads the diagram of an assignment: the active nodes reachable
 // from the root, their first true test and their arcs.
-func (f *Encoding) Decode(p *satodt.Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
+func (f *Encoding) Decode(p *satjob.Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
 	d := p.View.Data
 	b := model.NewBuilder(d, model.KindDiagram)
 	id := make([]int, f.NumNodes)

@@ -16,7 +16,7 @@
 // share a large factor) bounds it, and the search descends from a stump
 // (the root alone, its two sides to their majority classes) until the
 // bound is refuted, one root test at a time, as package satodt does for
-// trees (satodt.Descent).
+// trees (satjob.Descent).
 package satodd
 
 import (
@@ -26,7 +26,7 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -94,7 +94,7 @@ type Encoding struct {
 }
 
 // Encode builds the formula for the prepared data on the skeleton.
-func Encode(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs) (*Encoding, error) {
+func Encode(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs) (*Encoding, error) {
 	if len(p.Tests) == 0 {
 		return nil, fmt.Errorf("satodd: no test splits the data")
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
-	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/encode/satjob"
 )
 
 // ExportFormat is "wcnf", the default of ExportFormats.
@@ -25,7 +25,7 @@ func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 
 // formula prepares the job's data and encodes its formula (the same
 // numbering for export and decode).
-func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Encoding, Costs, error) {
+func formula(ctx context.Context, job *backend.Job) (*satjob.Prepared, *Encoding, Costs, error) {
 	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
 		return nil, nil, Costs{}, err
 	}
@@ -53,6 +53,10 @@ func formula(ctx context.Context, job *backend.Job) (*satodt.Prepared, *Encoding
 // Export writes the formula as weighted MaxSAT or pseudo-Boolean, its
 // header naming the variables, the scaled weights and the decode command.
 func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
+	o, err := JobOptions(job)
+	if err != nil {
+		return err
+	}
 	_, f, costs, err := formula(ctx, job)
 	if err != nil {
 		return err
@@ -67,7 +71,7 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	if job.Data.Weights != nil {
 		f.CNF.Comments = append(f.CNF.Comments, fmt.Sprintf("the rows are weighted (total weight %d): decode with the same data flags (--weight) as the export", totalWeight(job.Data)))
 	}
-	return maxsat.Write(w, f.CNF, f.Soft, job.Options)
+	return maxsat.Write(w, f.CNF, f.Soft, o.MaxSAT)
 }
 
 func skeletonFlag(s []int) string {

@@ -15,8 +15,8 @@ import (
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat/maxsattest"
 	"github.com/odtkit/odtkit/encode/odd"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/encode/satodd"
-	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -161,7 +161,7 @@ func TestExternalMaxSATClaims(t *testing.T) {
 // literals are left out).
 func errorVars(t *testing.T, d *model.Dataset, p model.Problem) []int {
 	t.Helper()
-	pr, err := satodt.Prepare(context.Background(), model.Binarize(d))
+	pr, err := satjob.Prepare(context.Background(), model.Binarize(d))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/satjob"
-	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 	"github.com/odtkit/odtkit/sat/lrat"
@@ -63,22 +62,18 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if err != nil {
 		return nil, err
 	}
-	if job.Options.Bool("per-root") {
-		for _, c := range satodt.Ordered(tot.AtLeast, tot.Cap) {
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	if o.PerRoot {
+		for _, c := range satjob.Ordered(tot.AtLeast, tot.Cap) {
 			f.CNF.Add(c...)
 		}
 	}
 	return &satjob.Formula{
-		CNF: f.CNF,
-		Assume: func(k int) ([]sat.Lit, bool) {
-			if k < 1 || k > tot.Cap {
-				return nil, false
-			}
-			if o := tot.AtLeast(k); o != 0 {
-				return []sat.Lit{o.Not()}, true
-			}
-			return []sat.Lit{}, true
-		},
+		CNF:    f.CNF,
+		Assume: satjob.CounterBound(tot.AtLeast, tot.Cap),
 		Says: func(k int) string {
 			return fmt.Sprintf("no diagram on skeleton %v costs less than %d (the scaled objective: %d per error, %d per node)", sk, k, costs.Error, costs.Node)
 		},

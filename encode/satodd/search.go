@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -15,7 +15,7 @@ type Settings struct {
 	// NewSolver returns the SAT solver (nil: odtkit's CDCL).
 	NewSolver func() (sat.Solver, error)
 	// PerRoot refutes each bound one root test at a time (see
-	// satodt.Descent) instead of on the whole diagram at once.
+	// satjob.Descent) instead of on the whole diagram at once.
 	PerRoot bool
 	// MaxClauses is the clause budget of the formula and its counter (0:
 	// none); past it the search ends with the incumbent, unproven.
@@ -53,7 +53,7 @@ const proofName = "formula"
 // ever smaller bounds until one is refuted. The bound is a
 // sat.SumCounter over the soft literals (an output per reachable sum:
 // the scaled weights share large factors).
-func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
 	out := &Outcome{Model: incumbent, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
@@ -95,29 +95,17 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 		return nil, err
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
-	var solver sat.Solver = sat.NewCDCL()
-	if s.NewSolver != nil {
-		if solver, err = s.NewSolver(); err != nil {
-			return nil, err
-		}
-	}
-	if s.Certify != nil {
-		if err := s.Certify.Start(solver, proofName); err != nil {
-			return nil, err
-		}
-	}
-	if err := satodt.Load(ctx, solver, f.CNF); err != nil {
-		if c, ok := solver.(interface{ Close() error }); ok {
-			c.Close()
-		}
+	solver, err := satjob.Open(ctx, s.NewSolver, f.CNF, s.Certify, proofName)
+	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
 			return out, nil
 		}
 		return nil, err
 	}
+	defer satjob.Close(solver)
 	d := p.View.Data
-	dc := satodt.Descent{
+	dc := satjob.Descent{
 		Solver:  solver,
 		AtLeast: tot.AtLeast,
 		Cap:     tot.Cap,
@@ -163,7 +151,7 @@ func Search(ctx context.Context, p *satodt.Prepared, skeleton []int, costs Costs
 // majority class when no test splits the data). The tests are tried in
 // order and ctx is polled between them: once it is done, the best stump
 // among the tests tried so far is returned.
-func stump(ctx context.Context, p *satodt.Prepared) *model.Graph {
+func stump(ctx context.Context, p *satjob.Prepared) *model.Graph {
 	d := p.View.Data
 	b := model.NewBuilder(d, model.KindDiagram)
 	cnt := make([]float64, p.Classes)

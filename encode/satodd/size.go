@@ -5,14 +5,14 @@ import (
 	"errors"
 
 	"github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 )
 
 // Estimate is the size of the formula Encode builds for the prepared
 // data on the skeleton (its counter left out), computed from the counts
 // before anything is allocated; a count beyond int64 saturates.
-func Estimate(p *satodt.Prepared, skeleton []int) backend.Size {
+func Estimate(p *satjob.Prepared, skeleton []int) backend.Size {
 	var c backend.Counter
 	nt, ng, nc := int64(len(p.Tests)), int64(len(p.Groups)), int64(p.Classes)
 	// Error literals, and per group the classes it holds.
@@ -54,18 +54,14 @@ func Estimate(p *satodt.Prepared, skeleton []int) backend.Size {
 		clauses = c.Add(clauses, c.Mul(w, perNode), c.Mul(w, c.Add(c.Mul(ng, perGroup), c.Mul(2, errPairs))))
 		lits = c.Add(lits, c.Mul(w, perNodeLits), c.Mul(w, c.Add(c.Mul(ng, perGroupLits), c.Mul(8, errPairs))))
 	}
-	return satodt.CNFSize(&c, vars, clauses, lits)
+	return satjob.CNFSize(&c, vars, clauses, lits)
 }
-
-// linkBytes is the least the formula spends on one node, group and
-// test: the clause sending the group to the side of the node's test.
-const linkBytes = 64
 
 // prepare binarizes the job's data (an exact view: a coarse one is
 // refused when exact is set) and groups its rows, refusing the formula
 // as soon as its node-group-test clauses alone would pass the job's
 // memory cap.
-func prepare(ctx context.Context, job *backend.Job, exact bool) (*model.BinaryView, *satodt.Prepared, error) {
+func prepare(ctx context.Context, job *backend.Job, exact bool) (*model.BinaryView, *satjob.Prepared, error) {
 	capBytes := job.Budget.Limit()
 	limit := int64(256 << 20)
 	if capBytes > 0 {
@@ -82,9 +78,9 @@ func prepare(ctx context.Context, job *backend.Job, exact bool) (*model.BinaryVi
 	for _, w := range job.Problem.Skeleton {
 		nodes += int64(max(w, 0))
 	}
-	p, err := satodt.PrepareWithin(ctx, v, func(groups, tests int) error {
+	p, err := satjob.PrepareWithin(ctx, v, func(groups, tests int) error {
 		var c backend.Counter
-		b := c.Mul(c.Mul(c.Mul(nodes, int64(groups)), int64(tests)), linkBytes)
+		b := c.Mul(c.Mul(c.Mul(nodes, int64(groups)), int64(tests)), satjob.BinaryClauseBytes)
 		if capBytes > 0 && (b > capBytes || c.Over) {
 			return backend.Invalidf("sat-odd: the formula of the skeleton %s would need more than %s (at least %d groups of identical rows sent down each of its %d nodes by each of %d tests), more than the memory cap of %s: refused before building it (raise --memory-limit, or use a smaller skeleton)",
 				skeletonFlag(job.Problem.Skeleton), backend.MB(b), groups, nodes, tests, backend.MB(capBytes))
@@ -103,7 +99,7 @@ func prepare(ctx context.Context, job *backend.Job, exact bool) (*model.BinaryVi
 // admit refuses, wrapped in backend.ErrInvalid, the formula of the
 // prepared data on the job's skeleton when its estimate passes the
 // memory cap or what a SAT solver can index.
-func admit(job *backend.Job, p *satodt.Prepared) (backend.Size, error) {
+func admit(job *backend.Job, p *satjob.Prepared) (backend.Size, error) {
 	s := Estimate(p, job.Problem.Skeleton)
 	if err := indexable(job, s); err != nil {
 		return s, err
@@ -114,10 +110,7 @@ func admit(job *backend.Job, p *satodt.Prepared) (backend.Size, error) {
 // indexable refuses a formula of more variables or clauses than a SAT
 // solver indexes.
 func indexable(job *backend.Job, s backend.Size) error {
-	if s.Variables > 1<<31-1 || s.Constraints > 1<<31-1 {
-		return backend.Invalidf("sat-odd: the formula of the skeleton %s would have %s, more than a SAT solver can index (2^31-1 variables or clauses) (use a smaller skeleton)", skeletonFlag(job.Problem.Skeleton), s)
-	}
-	return nil
+	return satjob.Indexable(s, "sat-odd: the formula of the skeleton "+skeletonFlag(job.Problem.Skeleton), "use a smaller skeleton")
 }
 
 // Size estimates the formula a solve of the job builds, its counter left

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/encode/satodd"
-	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -16,7 +16,7 @@ func TestEstimateExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, k := range []int{2, 3} {
 		d := binaryData(rng, 60, 6, k)
-		p, err := satodt.Prepare(context.Background(), model.Binarize(d))
+		p, err := satjob.Prepare(context.Background(), model.Binarize(d))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestEstimateExact(t *testing.T) {
 // Skeletons far beyond any formula are estimated without overflow.
 func TestEstimateWide(t *testing.T) {
 	d := binaryData(rand.New(rand.NewPCG(1, 2)), 40, 5, 2)
-	p, err := satodt.Prepare(context.Background(), model.Binarize(d))
+	p, err := satjob.Prepare(context.Background(), model.Binarize(d))
 	if err != nil {
 		t.Fatal(err)
 	}

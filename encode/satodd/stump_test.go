@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/odtkit/odtkit/encode/satodt"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/model/modeltest"
 )
@@ -15,7 +15,7 @@ import (
 // split.
 func TestStumpStopsWithTheContext(t *testing.T) {
 	d := modeltest.Numeric(300, 4, 1)
-	p, err := satodt.Prepare(context.Background(), model.Binarize(d))
+	p, err := satjob.Prepare(context.Background(), model.Binarize(d))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/odd"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/encode/satodd"
-	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -266,7 +266,7 @@ func TestSearchClauseBudget(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 38))
 	d := withWeights(rng, binaryData(rng, 30, 4, 2))
 	skeleton := []int{1, 2}
-	p, err := satodt.Prepare(context.Background(), model.Binarize(d))
+	p, err := satjob.Prepare(context.Background(), model.Binarize(d))
 	if err != nil {
 		t.Fatal(err)
 	}

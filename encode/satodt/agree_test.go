@@ -12,6 +12,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/dl85"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/encode/satodt"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
@@ -152,10 +153,10 @@ func TestAgreesWithDL85AndBruteForce(t *testing.T) {
 
 // withLeaf prepares d's binary view for a search and gives the
 // one-leaf tree (class 0) as its incumbent, with its error.
-func withLeaf(t *testing.T, d *model.Dataset) (*model.BinaryView, *satodt.Prepared, *model.Graph, int) {
+func withLeaf(t *testing.T, d *model.Dataset) (*model.BinaryView, *satjob.Prepared, *model.Graph, int) {
 	t.Helper()
 	v := model.Binarize(d)
-	p, err := satodt.Prepare(context.Background(), v)
+	p, err := satjob.Prepare(context.Background(), v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,10 +279,10 @@ func TestSizedAtTheGreedyTree(t *testing.T) {
 		d := randomData(rng, 60+rng.IntN(60), 4, 2+i%2, i%2 == 0)
 		depth := 2
 		v, p, leaf, leafCost := withLeaf(t, d)
-		greedy := p.Tree(p.Greedy(depth, satodt.Options{}))
+		greedy := satodt.Tree(p, satodt.Greedy(p, depth, satodt.Options{}))
 		greedyCost := int(math.Round(greedy.WeightedErrors(d)))
-		fits := p.Estimate(depth, satodt.CounterLeaves, greedyCost).Constraints
-		if greedyCost >= leafCost || fits >= p.Estimate(depth, satodt.CounterLeaves, leafCost).Constraints {
+		fits := satodt.Estimate(p, depth, satodt.CounterLeaves, greedyCost).Constraints
+		if greedyCost >= leafCost || fits >= satodt.Estimate(p, depth, satodt.CounterLeaves, leafCost).Constraints {
 			continue // the cap would not tell the two apart
 		}
 		tried++

@@ -46,16 +46,7 @@ func (Backend) Info() backend.Info {
 		Exact:       true,
 		Anytime:     true,
 		Caps:        backend.Caps{Weights: backend.WholeWeights},
-		Params: append([]backend.Param{
-			backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run once per bound; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
-			backend.BoolParam("dead", false, "two classes: a node above two leaves of one class tests the first kept test (its test changes nothing; one choice instead of all)"),
-			backend.BoolParam("repeats", false, "let a node repeat an ancestor's test (off: such trees are left out of the formula, they only add symmetric answers)"),
-			backend.EnumParam("counter", string(CounterLeaves), []string{string(CounterLeaves), string(CounterRows)}, "how the solve counts the error: leaves (per leaf, from the weight outside each class of the rows reaching it, summed along the tree: every subtree's error is a number the solver bounds and learns about before the leaves' classes are chosen) or rows (one totalizer over the soft literals, as in the exported formula)"),
-			backend.BoolParam("per-root", true, "descend and bisect: refute each bound one root test at a time (the solver then searches two independent subtrees; a refuted root test is kept as a clause) instead of on the whole tree at once"),
-			backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp+"; search=descend or bisect"),
-			backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
-			backend.EnumParam("search", "descend", []string{"descend", "bisect", "rows"}, "bounds tried: descend (one below the best tree's error until refuted), bisect (the middle of lower bound and best error) or rows (from the lower bound up, on the rows the trees found misclassify, added as they come)"),
-		}, maxsat.Params()...),
+		Params:      params(),
 	}
 }
 
@@ -64,13 +55,14 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
-	argv, err := maxsat.Argv(job.Options)
+	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err
 	}
+	argv := o.MaxSAT.Argv
 	start := time.Now()
 	d := job.Data
-	pl, err := newPlan(ctx, job)
+	pl, err := newPlan(ctx, job, o)
 	if err != nil {
 		if ctx.Err() == nil || errors.Is(err, backend.ErrInvalid) {
 			return nil, err
@@ -84,18 +76,18 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	prep := time.Since(start).Seconds()
 	v, p, depth := pl.view, pl.prep, pl.depth
 	s := Settings{
-		Bisect:     job.Options.String("search") == "bisect",
-		PerRoot:    job.Options.Bool("per-root"),
+		Bisect:     o.Search == "bisect",
+		PerRoot:    o.PerRoot,
 		MaxClauses: maxClauses,
-		Options:    formulaOptions(job.Options),
+		Options:    o,
 		Report:     job.Report,
-		Counter:    Counter(job.Options.String("counter")),
+		Counter:    o.Counter,
 	}
-	spec := job.Options.String("sat-solver")
+	spec := o.SAT.Solver
 	started := &sat.Started{OutputLimit: job.Budget.Limit()}
-	s.NewSolver = started.Wrap(func() (sat.Solver, error) { return sat.NewSolver(spec) })
-	if job.Options.String(sat.CertifyOption) != "" {
-		if err := Certifiable(job.Options, spec); err != nil {
+	s.NewSolver = started.Wrap(o.SAT.NewSolver)
+	if o.SAT.Certify != "" {
+		if err := o.certifiable(); err != nil {
 			return nil, err
 		}
 		if s.Certify, err = satjob.Start(job); err != nil {
@@ -104,7 +96,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		defer s.Certify.Discard()
 	}
 	if argv != nil && pl.search {
-		res, err := solveExternal(ctx, job, argv, pl.inc, pl.incErr)
+		res, err := solveExternal(ctx, job, o, pl.inc, pl.incErr)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +119,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 		defer job.Budget.Release(pl.size.Bytes)
 		search := Search
-		if job.Options.String("search") == "rows" {
+		if o.Search == "rows" {
 			search = SearchRows
 		}
 		if out, err = search(ctx, p, depth, pl.inc, int(math.Round(pl.incErr)), s); err != nil {
@@ -181,39 +173,13 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	return res, err
 }
 
-// Certifiable refuses a certificate (the certify option) with options
-// whose solves write no proof: another SAT solver than odtkit's CDCL,
-// an external MaxSAT solver, the search by rows.
-func Certifiable(opts backend.Values, spec string) error {
-	if err := sat.Certifiable(spec); err != nil {
-		return backend.Invalid(err)
-	}
-	argv, err := maxsat.Argv(opts)
-	if err != nil {
-		return err
-	}
-	if argv != nil {
-		return backend.Invalid(fmt.Errorf("%w, not the MaxSAT solver %q", sat.ErrNotCertifiable, argv[0]))
-	}
-	if opts.Has("search") && opts.String("search") == "rows" {
-		return backend.Invalid(errors.New("certify: search=rows writes no proof (use descend or bisect)"))
-	}
-	return nil
-}
-
-// formulaOptions reads the options that shape the formula (solve,
-// export and decode alike).
-func formulaOptions(v backend.Values) Options {
-	return Options{Repeats: v.Bool("repeats"), Dead: v.Bool("dead")}
-}
-
 // solveExternal runs the formula of the job's depth on the external
 // solver argv (package maxsat) and verifies its answer like odt decode:
 // the model satisfies the hard clauses, a claimed cost is its cost, a
 // claimed optimum's soft literals are exactly its tree's errors. The
 // result is never worse than the incumbent given (cart's tree).
-func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *model.Graph, incErr float64) (*model.Result, error) {
-	p, f, err := formula(ctx, job)
+func solveExternal(ctx context.Context, job *backend.Job, o Options, inc *model.Graph, incErr float64) (*model.Result, error) {
+	p, f, err := formula(ctx, job, o)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return maxsat.Stopped(ctx, job, inc, 0), nil
@@ -221,7 +187,7 @@ func solveExternal(ctx context.Context, job *backend.Job, argv []string, inc *mo
 		return nil, err
 	}
 	return maxsat.Solve(ctx, job, maxsat.Run{
-		Argv: argv, CNF: f.CNF, Soft: f.soft(),
+		Argv: o.MaxSAT.Argv, CNF: f.CNF, Soft: f.soft(),
 		Verify:    func(a *sat.Answer) (*model.Result, error) { return answerResult(job, p, f, a) },
 		Incumbent: inc, Objective: incErr, LowerBound: float64(p.Floor),
 	})

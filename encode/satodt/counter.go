@@ -3,6 +3,7 @@ package satodt
 import (
 	"context"
 
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/sat"
 )
 
@@ -20,7 +21,7 @@ const (
 )
 
 // counter adds the clauses of the error counter capped at limit.
-func (s Settings) counter(ctx context.Context, f *Encoding, p *Prepared, limit int) (*sat.Totalizer, error) {
+func (s Settings) counter(ctx context.Context, f *Encoding, p *satjob.Prepared, limit int) (*sat.Totalizer, error) {
 	all := make([]int, len(p.Groups))
 	for g := range all {
 		all[g] = g
@@ -78,7 +79,7 @@ func (r *rowCounter) assume() []sat.Lit { return nil }
 // of its parent does.
 type leafCounter struct {
 	f     *Encoding
-	p     *Prepared
+	p     *satjob.Prepared
 	limit int
 	other [][]*sat.Totalizer // [leaf][class]
 	// majority (two classes) makes each leaf predict its heavier class.
@@ -97,7 +98,7 @@ type leafCounter struct {
 // newLeafCount starts a leaf counter cut at limit; with majority (two
 // classes) each leaf must predict its heavier class, which every
 // minimum-error tree can do and which spares the solver the choice.
-func newLeafCount(f *Encoding, p *Prepared, limit int, majority bool) *leafCounter {
+func newLeafCount(f *Encoding, p *satjob.Prepared, limit int, majority bool) *leafCounter {
 	lc := &leafCounter{f: f, p: p, limit: limit, other: make([][]*sat.Totalizer, 1<<f.Depth), majority: majority}
 	for l := range lc.other {
 		lc.other[l] = make([]*sat.Totalizer, f.Classes)

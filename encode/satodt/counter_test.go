@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -23,7 +24,7 @@ func TestCountersBoundFixedTrees(t *testing.T) {
 		k := 2 + i%3
 		depth := 1 + i%3
 		d := noise(rng, fmt.Sprint("random", i), 12+rng.IntN(20), 4, k, true)
-		p, err := Prepare(context.Background(), model.Binarize(d))
+		p, err := satjob.Prepare(context.Background(), model.Binarize(d))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +125,7 @@ func TestSizeEstimate(t *testing.T) {
 		depth := 1 + i%3
 		n := 20 + rng.IntN(60)
 		d := noise(rng, fmt.Sprint("random", i), n, 6, k, false)
-		p, err := Prepare(context.Background(), model.Binarize(d))
+		p, err := satjob.Prepare(context.Background(), model.Binarize(d))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestSizeEstimate(t *testing.T) {
 			if _, err := (Settings{Counter: counter}).counter(context.Background(), f, p, limit); err != nil {
 				t.Fatal(err)
 			}
-			est := p.Estimate(depth, counter, limit)
+			est := Estimate(p, depth, counter, limit)
 			built := []int64{int64(f.CNF.NumVars), int64(f.CNF.NumClauses()), int64(f.CNF.NumLits())}
 			for j, e := range []int64{est.Variables, est.Constraints, est.NonZeros} {
 				if e < built[j] || e > 2*built[j]+2000 {

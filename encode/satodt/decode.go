@@ -8,6 +8,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -33,7 +34,11 @@ func singleLeafResult(job *backend.Job) *model.Result {
 // solver. An unsatisfiable claim is an error: every complete tree of
 // the depth satisfies the hard clauses.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
-	p, f, err := formula(ctx, job)
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	p, f, err := formula(ctx, job, o)
 	if errors.Is(err, errSingleLeaf) {
 		if _, err := sat.ParseAnswer(r, 1); err != nil {
 			return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
@@ -59,7 +64,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 }
 
 // answerResult verifies a solver's answer and turns it into a result.
-func answerResult(job *backend.Job, p *Prepared, f *Encoding, a *sat.Answer) (*model.Result, error) {
+func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, a *sat.Answer) (*model.Result, error) {
 	res := &model.Result{Stats: map[string]any{
 		"solver_status": string(a.Status),
 		"depth":         f.Depth,
@@ -102,7 +107,7 @@ func answerResult(job *backend.Job, p *Prepared, f *Encoding, a *sat.Answer) (*m
 
 // Decode reads the tree of an assignment (val gives each literal's
 // value): each node's first true test, each leaf's class (Prepared.Tree).
-func (f *Encoding) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
+func (f *Encoding) Decode(p *satjob.Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
 	d := f.Depth
 	nodes := 1<<d - 1
 	nt := len(p.Tests)
@@ -133,13 +138,13 @@ func (f *Encoding) Decode(p *Prepared, val func(sat.Lit) bool) (*model.Graph, er
 			}
 		}
 	}
-	return p.Tree(a), nil
+	return Tree(p, a), nil
 }
 
 // Tree is the tree of a complete assignment a of depth d ≥ 1 (len(a.Test)
 // = 2^d-1). Sibling leaves of one class are merged into one leaf (the
 // errors are the same).
-func (p *Prepared) Tree(a Assignment) *model.Graph {
+func Tree(p *satjob.Prepared, a Assignment) *model.Graph {
 	nodes := len(a.Test)
 	b := model.NewBuilder(p.View.Data, model.KindTree)
 	// build returns the node's index and, when it is a leaf, its class.

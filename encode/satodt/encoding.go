@@ -29,6 +29,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/sat"
 )
 
@@ -66,25 +67,10 @@ type Encoding struct {
 	sidesOnly bool
 }
 
-// Options shape the formula.
-type Options struct {
-	// Repeats allows a node to repeat an ancestor's test (by default
-	// such trees are left out: they add nothing but symmetric answers).
-	Repeats bool
-	// Dead (two classes) makes a node above two leaves of one class test
-	// kept test 0: its test is then irrelevant, and one choice instead
-	// of every test spares the solver symmetric answers.
-	Dead bool
-	// sidesOnly leaves the soft literals out of the groups' clauses
-	// (AddGroup adds the sides alone): a search counting the error per
-	// leaf (Reach) does not read them.
-	sidesOnly bool
-}
-
 // Encode writes the formula of depth d ≥ 1 for the prepared data: the
 // tree's clauses (NewFormula) and every group's (AddGroup). ctx is
 // polled while it grows.
-func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Encoding, error) {
+func Encode(ctx context.Context, p *satjob.Prepared, d int, o Options) (*Encoding, error) {
 	f, err := NewEncoding(p, d, o)
 	if err != nil {
 		return nil, err
@@ -102,7 +88,7 @@ func Encode(ctx context.Context, p *Prepared, d int, o Options) (*Encoding, erro
 // adds the clauses of the tree alone: a test per node (none repeating
 // an ancestor's unless o.Repeats) and at most one class per leaf. The
 // groups' clauses come with AddGroup.
-func NewEncoding(p *Prepared, d int, o Options) (*Encoding, error) {
+func NewEncoding(p *satjob.Prepared, d int, o Options) (*Encoding, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("satodt: depth %d: the formula needs at least one test", d)
 	}
@@ -213,7 +199,7 @@ func NewEncoding(p *Prepared, d int, o Options) (*Encoding, error) {
 // the node's test, and at every leaf, for each class present in it,
 // reaching the leaf without the leaf predicting the class makes its soft
 // literal true.
-func (f *Encoding) AddGroup(p *Prepared, g int) {
+func (f *Encoding) AddGroup(p *satjob.Prepared, g int) {
 	c, d := f.CNF, f.Depth
 	nodes, leaves := 1<<d-1, 1<<d
 	for n := range nodes {
@@ -275,19 +261,6 @@ func (f *Encoding) path(lits []sat.Lit, g, l int) []sat.Lit {
 		}
 	}
 	return lits
-}
-
-// Load adds the clauses of c to the solver, polling ctx as it goes (a
-// formula of millions of clauses takes seconds to load): when ctx ends
-// the solver holds part of them and the error is ctx's cause.
-func Load(ctx context.Context, solver sat.ClauseAdder, c *sat.CNF) error {
-	for i := range c.NumClauses() {
-		if i%(1<<16) == 0 && ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		solver.AddClause(c.Clause(i)...)
-	}
-	return nil
 }
 
 // GroupSoft lists the indices (in Soft) of group g's soft literals.

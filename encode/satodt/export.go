@@ -8,6 +8,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/maxsat"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -27,7 +28,7 @@ func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 
 // formula prepares the job's data and encodes the formula of its depth
 // (the same numbering for export and decode).
-func formula(ctx context.Context, job *backend.Job) (*Prepared, *Encoding, error) {
+func formula(ctx context.Context, job *backend.Job, o Options) (*satjob.Prepared, *Encoding, error) {
 	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
 		return nil, nil, err
 	}
@@ -55,8 +56,8 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Encoding, error
 		return p, nil, errSingleLeaf
 	}
 	// The formula of the useful depth has the same optimum.
-	d = max(p.UsefulDepth(d), 1)
-	size := p.ExportEstimate(d)
+	d = max(UsefulDepth(p, d), 1)
+	size := ExportEstimate(p, d)
 	what := fmt.Sprintf("the sat-odt formula of depth %d", d)
 	if d > MaxDepth {
 		return nil, nil, backend.Invalidf("sat-odt: depth %d exceeds the deepest complete tree the formula states (%d): %s would need about %s (%s) (lower --depth)",
@@ -68,7 +69,7 @@ func formula(ctx context.Context, job *backend.Job) (*Prepared, *Encoding, error
 	if size.Constraints > maxClauses {
 		return nil, nil, backend.Invalidf("sat-odt: the formula of depth %d would have about %d clauses (more than %d)", d, size.Constraints, int64(maxClauses))
 	}
-	f, err := Encode(ctx, p, d, formulaOptions(job.Options))
+	f, err := Encode(ctx, p, d, o)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,7 +93,7 @@ var errSingleLeaf = errors.New("sat-odt: a single leaf is optimal")
 // singleLeafFormula is the formula exported when a single leaf is
 // optimal: one variable, made true by a hard clause, no soft clause
 // (cost 0), so that any solver answers it and decoding gives the leaf.
-func singleLeafFormula(job *backend.Job, p *Prepared) *sat.CNF {
+func singleLeafFormula(job *backend.Job, p *satjob.Prepared) *sat.CNF {
 	c := &sat.CNF{}
 	c.Add(c.NewVar())
 	c.Comments = []string{
@@ -108,9 +109,13 @@ func singleLeafFormula(job *backend.Job, p *Prepared) *sat.CNF {
 // its comment header naming the variables and the decode command. The
 // optimum's cost is the least weighted error of a tree of that depth.
 func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
-	p, f, err := formula(ctx, job)
+	o, err := JobOptions(job)
+	if err != nil {
+		return err
+	}
+	p, f, err := formula(ctx, job, o)
 	if errors.Is(err, errSingleLeaf) {
-		return maxsat.Write(w, singleLeafFormula(job, p), nil, job.Options)
+		return maxsat.Write(w, singleLeafFormula(job, p), nil, o.MaxSAT)
 	}
 	if err != nil {
 		return err
@@ -119,7 +124,7 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	f.CNF.Comments = append(f.CNF.Comments,
 		fmt.Sprintf("sat-odt: minimum-error tree of depth at most %d on %s (%d rows, %d kept tests, %d groups of identical rows, %d classes)", f.Depth, d.Name, d.Rows(), len(p.Tests), len(p.Groups), p.Classes),
 		"the cost of a model is the weighted error of its tree; no tree does better than the optimum's cost",
-		fmt.Sprintf("decode an answer with: odt decode --backend sat-odt --depth %d --opt repeats=%v --opt dead=%v DATA SOLVER_OUTPUT", f.Depth, job.Options.Bool("repeats"), job.Options.Bool("dead")),
+		fmt.Sprintf("decode an answer with: odt decode --backend sat-odt --depth %d --opt repeats=%v --opt dead=%v DATA SOLVER_OUTPUT", f.Depth, o.Repeats, o.Dead),
 		"internal nodes in heap order (children of n: 2n+1 when its test is false, 2n+2 when true); leaves from the left",
 	)
 	for i, t := range p.Tests {
@@ -128,5 +133,5 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
-	return maxsat.Write(w, f.CNF, f.soft(), job.Options)
+	return maxsat.Write(w, f.CNF, f.soft(), o.MaxSAT)
 }

@@ -63,11 +63,15 @@ func answer(status string, cost int, val []bool) string {
 func TestDecodeChecksClaims(t *testing.T) {
 	ctx := context.Background()
 	job := tinyJob(t, 2)
-	p, f, err := formula(ctx, job)
+	o, err := JobOptions(job)
 	if err != nil {
 		t.Fatal(err)
 	}
-	val := f.Values(p, p.Greedy(2, Options{}))
+	p, f, err := formula(ctx, job, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := f.Values(p, Greedy(p, 2, Options{}))
 	cost := f.Cost(func(l sat.Lit) bool { return val[l.Var()] == l.Sign() })
 	res, err := Backend{}.Decode(ctx, job, strings.NewReader(answer("SATISFIABLE", cost, val)))
 	if err != nil {

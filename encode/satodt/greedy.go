@@ -1,6 +1,9 @@
 package satodt
 
-import "github.com/odtkit/odtkit/sat"
+import (
+	"github.com/odtkit/odtkit/encode/satjob"
+	"github.com/odtkit/odtkit/sat"
+)
 
 // Assignment is a complete tree of the formula's shape: Test[node] a kept
 // test per internal node (heap order), Class[leaf] a class per leaf.
@@ -13,7 +16,7 @@ type Assignment struct {
 // index) among the tests its ancestors do not use (unless o.Repeats),
 // and each leaf predicts its rows' majority (its parent's when no row
 // reaches it). It is a first assignment for the search to start from.
-func (p *Prepared) Greedy(d int, o Options) Assignment {
+func Greedy(p *satjob.Prepared, d int, o Options) Assignment {
 	nodes := 1<<d - 1
 	a := Assignment{Test: make([]int, nodes), Class: make([]int, 1<<d)}
 	errOf := func(cnt []int) (int, int) {
@@ -107,7 +110,7 @@ func contains(s []int, x int) bool {
 // classes, each group's side at each node and the soft literals of the
 // rows it misclassifies. Variables beyond the formula's own (a counter's)
 // are false.
-func (f *Encoding) Values(p *Prepared, a Assignment) []bool {
+func (f *Encoding) Values(p *satjob.Prepared, a Assignment) []bool {
 	val := make([]bool, f.CNF.NumVars+1)
 	set := func(l sat.Lit, b bool) {
 		if l < 0 {

@@ -10,7 +10,6 @@ import (
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
-	"github.com/odtkit/odtkit/sat"
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
@@ -39,7 +38,11 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if err := json.Unmarshal(pr.Encoding, &enc); err != nil {
 		return nil, fmt.Errorf("encoding: %w", err)
 	}
-	pl, err := newPlan(ctx, job)
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := newPlan(ctx, job, o)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +52,7 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if enc.Cap < 1 || enc.Cap > int(math.Round(pl.incErr)) {
 		return nil, fmt.Errorf("counter cap %d is outside 1..%v (the incumbent's error)", enc.Cap, pl.incErr)
 	}
-	s := Settings{Options: formulaOptions(job.Options), Counter: Counter(job.Options.String("counter"))}
+	s := Settings{Options: o, Counter: o.Counter}
 	fo := s.Options
 	fo.sidesOnly = s.Counter != CounterRows
 	f, err := Encode(ctx, pl.prep, pl.depth, fo)
@@ -60,33 +63,19 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if err != nil {
 		return nil, err
 	}
-	if job.Options.Bool("per-root") {
-		for _, c := range Ordered(tot.AtLeast, tot.Cap) {
+	if o.PerRoot {
+		for _, c := range satjob.Ordered(tot.AtLeast, tot.Cap) {
 			f.CNF.Add(c...)
 		}
 	}
 	depth := pl.depth
 	return &satjob.Formula{
 		CNF:    f.CNF,
-		Assume: counterBound(tot.AtLeast, tot.Cap),
+		Assume: satjob.CounterBound(tot.AtLeast, tot.Cap),
 		Says: func(k int) string {
 			return fmt.Sprintf("no tree of depth at most %d makes fewer than %d errors (weighted)", depth, k)
 		},
 	}, nil
-}
-
-// counterBound is the assumptions standing for "the count stays below
-// k" on a counter with outputs atLeast up to cap.
-func counterBound(atLeast func(int) sat.Lit, cap int) func(k int) ([]sat.Lit, bool) {
-	return func(k int) ([]sat.Lit, bool) {
-		if k < 1 || k > cap {
-			return nil, false
-		}
-		if o := atLeast(k); o != 0 {
-			return []sat.Lit{o.Not()}, true
-		}
-		return []sat.Lit{}, true
-	}
 }
 
 // Bound derives the lower bound on the weighted error that the data
@@ -94,7 +83,11 @@ func counterBound(atLeast func(int) sat.Lit, cap int) func(k int) ([]sat.Lit, bo
 // and the refuted bound prove.
 func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof) (satjob.Claim, error) {
 	cl := satjob.Claim{Objective: model.MinError}
-	pl, err := newPlan(ctx, job)
+	o, err := JobOptions(job)
+	if err != nil {
+		return cl, err
+	}
+	pl, err := newPlan(ctx, job, o)
 	if err != nil {
 		return cl, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -56,18 +57,7 @@ type Outcome struct {
 	// (totalizer included).
 	Calls, Vars, Clauses int
 	// Steps lists each bound tried and its answer, in order.
-	Steps []Step
-}
-
-// Step is one solver call: the part assumed, the bound on the cost and
-// the answer.
-type Step struct {
-	// Part is the index of the part assumed (Descent.Parts; in Search,
-	// the root tests in Prepared.RootOrder), -1 for none.
-	Part   int
-	Bound  int
-	Status sat.Status
-	Cost   int // cost of the model found (satisfiable calls)
+	Steps []satjob.Step
 }
 
 // Search finds a minimum-error tree of depth at most d ≥ 1, starting
@@ -77,7 +67,7 @@ type Step struct {
 // smaller bounds through assumptions: a satisfiable bound gives a
 // better tree (reported), a refuted bound k proves k+1 (on the trees of
 // one root test with Settings.PerRoot, on all of them otherwise).
-func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
 	out, greedy, done := s.begin(p, d, incumbent, cost)
 	if done {
 		return out, nil
@@ -114,8 +104,8 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 		}
 		return nil, err
 	}
-	defer closeSolver(solver)
-	dc := Descent{
+	defer satjob.Close(solver)
+	dc := satjob.Descent{
 		Solver:  solver,
 		AtLeast: tot.AtLeast,
 		Cap:     tot.Cap,
@@ -164,11 +154,11 @@ func Search(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cos
 // is sized; a solver that takes phases starts its search there). done is
 // set when nothing is left to search: the incumbent meets the floor, or
 // the formula would pass Settings.MaxClauses.
-func (s Settings) begin(p *Prepared, d int, incumbent *model.Graph, cost int) (out *Outcome, greedy Assignment, done bool) {
+func (s Settings) begin(p *satjob.Prepared, d int, incumbent *model.Graph, cost int) (out *Outcome, greedy Assignment, done bool) {
 	out = &Outcome{Model: incumbent, Cost: cost, LowerBound: p.Floor}
 	if out.LowerBound < out.Cost {
-		greedy = p.Greedy(d, s.Options)
-		g := p.Tree(greedy)
+		greedy = Greedy(p, d, s.Options)
+		g := Tree(p, greedy)
 		if e := int(math.Round(g.WeightedErrors(p.View.Data))); e < out.Cost {
 			out.Model, out.Cost = g, e
 			s.Report.Report(float64(e), g)
@@ -178,7 +168,7 @@ func (s Settings) begin(p *Prepared, d int, incumbent *model.Graph, cost int) (o
 		out.LowerBound, out.Optimal = out.Cost, true
 		return out, greedy, true
 	}
-	if s.MaxClauses > 0 && p.Estimate(d, s.Counter, out.Cost).Constraints > s.MaxClauses {
+	if s.MaxClauses > 0 && Estimate(p, d, s.Counter, out.Cost).Constraints > s.MaxClauses {
 		out.TooLarge = true
 		return out, greedy, true
 	}
@@ -194,7 +184,7 @@ func (s Settings) begin(p *Prepared, d int, incumbent *model.Graph, cost int) (o
 // formula and the same bound is tried again. Every tree found is a
 // candidate incumbent, so the search is anytime on both sides; its
 // proofs are on fewer rows than the whole formula's.
-func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+func SearchRows(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
 	out, greedy, done := s.begin(p, d, incumbent, cost)
 	if done {
 		return out, nil
@@ -210,7 +200,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 	if err != nil {
 		return nil, err
 	}
-	defer closeSolver(solver)
+	defer satjob.Close(solver)
 	var count errorCount = rowCount(f, cost)
 	if s.Counter != CounterRows {
 		lc := newLeafCount(f, p, cost, true)
@@ -254,7 +244,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 		if err != nil {
 			return nil, fmt.Errorf("satodt: solver: %w", err)
 		}
-		step := Step{Part: -1, Bound: k, Status: st}
+		step := satjob.Step{Part: -1, Bound: k, Status: st}
 		switch st {
 		case sat.Unknown:
 			out.Stopped = true
@@ -299,7 +289,7 @@ func SearchRows(ctx context.Context, p *Prepared, d int, incumbent *model.Graph,
 
 // misclassified lists the groups not yet in the formula (in[g] false)
 // some of whose rows tree g misclassifies.
-func misclassified(p *Prepared, g *model.Graph, in []bool) []int {
+func misclassified(p *satjob.Prepared, g *model.Graph, in []bool) []int {
 	var out []int
 	d := p.View.Data
 	for i, gr := range p.Groups {
@@ -328,23 +318,9 @@ const restartUnit = 100
 // unit and, where the solver takes them, the phases of start (a value
 // per variable, entry 0 unused).
 func (s Settings) open(ctx context.Context, c *sat.CNF, start []bool) (sat.Solver, error) {
-	var solver sat.Solver = sat.NewCDCL()
-	if s.NewSolver != nil {
-		var err error
-		if solver, err = s.NewSolver(); err != nil {
-			return nil, err
-		}
-	}
-	if c != nil {
-		if s.Certify != nil {
-			if err := s.Certify.Start(solver, proofName); err != nil {
-				return nil, err
-			}
-		}
-		if err := Load(ctx, solver, c); err != nil {
-			closeSolver(solver)
-			return nil, err
-		}
+	solver, err := satjob.Open(ctx, s.NewSolver, c, s.Certify, proofName)
+	if err != nil {
+		return nil, err
 	}
 	if r, ok := solver.(interface{ SetRestartUnit(int) }); ok {
 		r.SetRestartUnit(restartUnit)
@@ -359,13 +335,6 @@ func (s Settings) open(ctx context.Context, c *sat.CNF, start []bool) (sat.Solve
 		}
 	}
 	return solver, nil
-}
-
-// closeSolver releases a solver that holds resources (an external one).
-func closeSolver(s sat.Solver) {
-	if c, ok := s.(interface{ Close() error }); ok {
-		c.Close()
-	}
 }
 
 // proofName names the files of a search's proof in its certificate.

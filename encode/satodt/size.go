@@ -8,29 +8,19 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/cart"
-	"github.com/odtkit/odtkit/encode/maxsat"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
-)
-
-// Bytes per clause, literal and variable of a formula held twice (the CNF
-// and the solver's copy, watches included), calibrated on the peak resident
-// memory of solves of mushroom and tic-tac-toe at depth 2
-// (docs/benchmarks.md, "Figures behind constants and defaults").
-const (
-	clauseBytes = 48
-	litBytes    = 8
-	varBytes    = 64
 )
 
 // Estimate is the size of the formula a search of depth d ≥ 1 builds
 // with the given counter cut at limit (the incumbent's error), estimated
 // without building it: the tree's clauses, every group's, and the
 // counter.
-func (p *Prepared) Estimate(d int, counter Counter, limit int) backend.Size {
+func Estimate(p *satjob.Prepared, d int, counter Counter, limit int) backend.Size {
 	var c backend.Counter
 	if d > 62 {
-		return tooLarge
+		return satjob.TooLarge()
 	}
 	nodes, leaves := int64(1)<<d-1, int64(1)<<d
 	ng, nt, nk := int64(len(p.Groups)), int64(len(p.Tests)), int64(p.Classes)
@@ -95,34 +85,12 @@ func (p *Prepared) Estimate(d int, counter Counter, limit int) backend.Size {
 		cs.Clauses = c.Add(cs.Clauses, c.Mul(leaves-1, sum.Clauses))
 		cs.Lits = c.Add(cs.Lits, c.Mul(leaves-1, sum.Lits))
 	}
-	return CNFSize(&c, c.Add(vars, cs.Vars), c.Add(clauses, cs.Clauses), c.Add(lits, cs.Lits))
+	return satjob.CNFSize(&c, c.Add(vars, cs.Vars), c.Add(clauses, cs.Clauses), c.Add(lits, cs.Lits))
 }
 
 // ExportEstimate estimates the exported formula of depth d (the tree's
 // clauses and the soft literals' clauses at every leaf, no counter).
-func (p *Prepared) ExportEstimate(d int) backend.Size { return p.Estimate(d, CounterRows, 1) }
-
-// tooLarge is the size of a formula beyond counting.
-var tooLarge = backend.Size{Variables: math.MaxInt64, Constraints: math.MaxInt64, NonZeros: math.MaxInt64, Bytes: math.MaxInt64}
-
-// CNFSize is the size of a formula of the given counts with the bytes
-// its building and solving take (the formula and the solver's copy); a
-// counter that saturated (c.Over) makes every count the largest.
-func CNFSize(c *backend.Counter, vars, clauses, lits int64) backend.Size {
-	if c.Over {
-		return tooLarge
-	}
-	s := backend.Size{Variables: vars, Constraints: clauses, NonZeros: lits}
-	s.Bytes = c.Add(c.Mul(clauses, clauseBytes), c.Mul(lits, litBytes), c.Mul(vars, varBytes))
-	if c.Over {
-		return tooLarge
-	}
-	return s
-}
-
-// linkBytes is the least a formula spends on one group, test and node:
-// the binary clause that sends the group to the side of the node's test.
-const linkBytes = clauseBytes + 2*litBytes
+func ExportEstimate(p *satjob.Prepared, d int) backend.Size { return Estimate(p, d, CounterRows, 1) }
 
 // MaxDepth is the deepest complete tree the formula states: its
 // 2^20 − 1 nodes each hold a clause per group and test.
@@ -132,7 +100,7 @@ const MaxDepth = 20
 // d on the prepared data: no path of an optimal tree repeats a kept
 // test, and each of its useful splits leaves a group on either side, so
 // no tree needs more levels than there are kept tests or groups − 1.
-func (p *Prepared) UsefulDepth(d int) int {
+func UsefulDepth(p *satjob.Prepared, d int) int {
 	return max(min(d, len(p.Tests), len(p.Groups)-1), 0)
 }
 
@@ -148,7 +116,7 @@ func linksBelow(d, groups, tests int) int64 {
 		return math.MaxInt64
 	}
 	var c backend.Counter
-	return c.Mul(c.Mul(c.Mul(int64(1)<<d-1, int64(groups)), int64(tests)), linkBytes)
+	return c.Mul(c.Mul(c.Mul(int64(1)<<d-1, int64(groups)), int64(tests)), satjob.BinaryClauseBytes)
 }
 
 // plan is what a solve of a job builds, decided before the formula is
@@ -158,7 +126,7 @@ type plan struct {
 	view *model.BinaryView
 	// prep is nil when no formula is needed before grouping the rows
 	// (depth 0, or cart's tree makes no error).
-	prep *Prepared
+	prep *satjob.Prepared
 	// depth is the depth searched (Prepared.UsefulDepth of the job's).
 	depth int
 	// inc is the best of the majority leaf, cart's tree and the greedy
@@ -179,7 +147,7 @@ type plan struct {
 // returned cuts the counters at the incumbent's error. Refusals wrap
 // backend.ErrInvalid; when ctx ends the error is its cause and the plan
 // holds the incumbent so far (nil before the binary view is built).
-func newPlan(ctx context.Context, job *backend.Job) (*plan, error) {
+func newPlan(ctx context.Context, job *backend.Job, o Options) (*plan, error) {
 	d := job.Data
 	capBytes := job.Budget.Limit()
 	limit := int64(viewBytes)
@@ -217,19 +185,14 @@ func newPlan(ctx context.Context, job *backend.Job) (*plan, error) {
 		return pl, err
 	}
 	pl.prep = p
-	pl.depth = p.UsefulDepth(pl.depth)
+	pl.depth = UsefulDepth(p, pl.depth)
 	if pl.depth == 0 || pl.incErr <= float64(p.Floor) {
 		return pl, nil // a single leaf, or no tree beats the floor
 	}
-	counter := Counter(job.Options.String("counter"))
-	size := func(cut int) backend.Size { return p.Estimate(pl.depth, counter, cut) }
-	argv, err := maxsat.Argv(job.Options)
-	if err != nil {
-		return pl, err
-	}
-	if argv != nil {
+	size := func(cut int) backend.Size { return Estimate(p, pl.depth, o.Counter, cut) }
+	if o.MaxSAT.Argv != nil {
 		// An external solver reads the exported formula.
-		size = func(int) backend.Size { return p.ExportEstimate(pl.depth) }
+		size = func(int) backend.Size { return ExportEstimate(p, pl.depth) }
 	}
 	what := fmt.Sprintf("the sat-odt formula of depth %d", pl.depth)
 	least := size(p.Floor + 1)
@@ -240,7 +203,7 @@ func newPlan(ctx context.Context, job *backend.Job) (*plan, error) {
 	if err := job.Budget.Admit(least, what); err != nil {
 		return pl, err
 	}
-	g := p.Tree(p.Greedy(pl.depth, formulaOptions(job.Options)))
+	g := Tree(p, Greedy(p, pl.depth, o))
 	if e := g.WeightedErrors(d); e < pl.incErr {
 		pl.inc, pl.incErr = g, e
 		job.Report.Report(pl.incErr, pl.inc)
@@ -257,8 +220,8 @@ func newPlan(ctx context.Context, job *backend.Job) (*plan, error) {
 // (wrapped in backend.ErrInvalid) as soon as the groups found so far
 // make its node-group-test clauses pass capBytes (0: no cap); when ctx
 // ends the error is its cause.
-func prepareWithin(ctx context.Context, v *model.BinaryView, d int, capBytes int64) (*Prepared, error) {
-	p, err := PrepareWithin(ctx, v, func(groups, tests int) error {
+func prepareWithin(ctx context.Context, v *model.BinaryView, d int, capBytes int64) (*satjob.Prepared, error) {
+	p, err := satjob.PrepareWithin(ctx, v, func(groups, tests int) error {
 		if b := linksBelow(d, groups, tests); capBytes > 0 && b > capBytes {
 			return backend.Invalidf("sat-odt: the formula of depth %d would need more than %s (at least %d groups of identical rows sent down each node by each of %d tests), more than the memory cap of %s: refused before building it (raise --memory-limit, or lower --depth)",
 				min(d, tests, groups-1), backend.MB(b), groups, tests, backend.MB(capBytes))
@@ -282,7 +245,11 @@ func (b Backend) Size(job *backend.Job) (backend.Size, error) {
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return backend.Size{}, err
 	}
-	pl, err := newPlan(context.Background(), job)
+	o, err := JobOptions(job)
+	if err != nil {
+		return backend.Size{}, err
+	}
+	pl, err := newPlan(context.Background(), job, o)
 	if err != nil {
 		return backend.Size{}, err
 	}

@@ -1,11 +1,10 @@
-package satodt
+package satjob
 
 import (
 	"context"
 	"fmt"
 	"slices"
 
-	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
 
@@ -35,8 +34,8 @@ type Descent struct {
 	Model func(k int) (int, error)
 	// Certify keeps the refutation that proves the least cost
 	// (DescentResult.Refutation), on a solver that logs a proof
-	// (sat.CDCL.StartProof). A refuted part's clause is then a lemma
-	// derived in the proof (sat.CDCL.AddLemma), and when the space has
+	// (sat.ProofLogger). A refuted part's clause is then a lemma
+	// derived in the proof (sat.ProofLogger.AddLemma), and when the space has
 	// parts one more call refutes the bound on the whole space from
 	// them: one refutation certifies the descent.
 	Certify bool
@@ -44,11 +43,22 @@ type Descent struct {
 
 // Refutation is an unsatisfiable call of a descent: no cost is at most
 // Bound under Assumptions; LogID is the solver's proof clause that
-// refutes them (sat.CDCL.Refutation).
+// refutes them (sat.ProofLogger.Refutation).
 type Refutation struct {
 	Bound       int
 	Assumptions []sat.Lit
 	LogID       int64
+}
+
+// Step is one solver call: the part assumed, the bound on the cost and
+// the answer.
+type Step struct {
+	// Part is the index of the part assumed (Descent.Parts), -1 for
+	// none.
+	Part   int
+	Bound  int
+	Status sat.Status
+	Cost   int // cost of the model found (satisfiable calls)
 }
 
 // DescentResult is where a descent ended.
@@ -76,7 +86,7 @@ func (d Descent) Run(ctx context.Context, cost, floor int) (*DescentResult, erro
 		ref   *Refutation // the call that proved lower (Certify)
 	}
 	lemma := d.Solver.AddClause
-	if l, ok := d.Solver.(interface{ AddLemma(...sat.Lit) }); ok {
+	if l, ok := d.Solver.(sat.ProofLogger); ok {
 		lemma = l.AddLemma
 	}
 	parts := []part{{lower: floor}}
@@ -218,9 +228,7 @@ func (r *DescentResult) Certify(ctx context.Context, c *sat.Certifier, solver sa
 // refutation is the last call's refutation of bound k under as, when
 // the solver logs a proof (nil otherwise).
 func refutation(s sat.Solver, k int, as []sat.Lit) *Refutation {
-	r, ok := s.(interface {
-		Refutation() (int64, []sat.Lit, bool)
-	})
+	r, ok := s.(sat.ProofLogger)
 	if !ok {
 		return nil
 	}
@@ -231,32 +239,17 @@ func refutation(s sat.Solver, k int, as []sat.Lit) *Refutation {
 	return &Refutation{Bound: k, Assumptions: slices.Clone(as), LogID: id}
 }
 
-// RootOrder lists the kept tests in the order of their stumps' error
-// (ties: lower index first): the order in which a search by root test
-// meets good trees early.
-func (p *Prepared) RootOrder() []int {
-	stump := make([]int, len(p.Tests))
-	lo, hi := make([]int64, p.Classes), make([]int64, p.Classes)
-	for t := range p.Tests {
-		clear(lo)
-		clear(hi)
-		for g, gr := range p.Groups {
-			side := lo
-			if p.Value(g, t) {
-				side = hi
-			}
-			for c, x := range gr.Count {
-				side[c] += int64(x)
-			}
+// CounterBound is the assumptions that state "the count stays below k"
+// (bound k of a certificate's refutation) on a counter with outputs
+// atLeast up to cap: ok is false for a k outside 1..cap.
+func CounterBound(atLeast func(int) sat.Lit, cap int) func(k int) (as []sat.Lit, ok bool) {
+	return func(k int) ([]sat.Lit, bool) {
+		if k < 1 || k > cap {
+			return nil, false
 		}
-		_, el := model.Majority(lo)
-		_, eh := model.Majority(hi)
-		stump[t] = int(el + eh)
+		if o := atLeast(k); o != 0 {
+			return []sat.Lit{o.Not()}, true
+		}
+		return []sat.Lit{}, true
 	}
-	out := make([]int, len(p.Tests))
-	for t := range out {
-		out[t] = t
-	}
-	slices.SortStableFunc(out, func(a, b int) int { return stump[a] - stump[b] })
-	return out
 }

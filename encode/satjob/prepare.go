@@ -1,14 +1,15 @@
-package satodt
+package satjob
 
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/odtkit/odtkit/model"
 )
 
 // Group is a set of rows with equal values on every kept test: any tree
-// sends them to the same leaf.
+// or diagram over the tests sends them to the same leaf.
 type Group struct {
 	// Rep is the group's first row.
 	Rep int
@@ -16,9 +17,10 @@ type Group struct {
 	Count []int
 }
 
-// Prepared is the data as the formula sees it: the binary view's tests
-// without duplicates, complements and constants, and the rows grouped
-// by their values on those tests.
+// Prepared is the data as an error-counting formula sees it (sat-odt,
+// sat-odd): the binary view's tests without duplicates, complements and
+// constants, and the rows grouped by their values on those tests, each
+// group with its weight per class.
 type Prepared struct {
 	View    *model.BinaryView
 	Tests   []int // kept tests (indices into View.Tests)
@@ -47,7 +49,7 @@ func Prepare(ctx context.Context, v *model.BinaryView) (*Prepared, error) {
 func PrepareWithin(ctx context.Context, v *model.BinaryView, tooLarge func(groups, tests int) error) (*Prepared, error) {
 	d := v.Data
 	if r, ok := d.FractionalWeight(); ok {
-		return nil, fmt.Errorf("satodt: row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
+		return nil, fmt.Errorf("row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
 	}
 	dup, comp, constant, err := v.RedundancyContext(ctx)
 	if err != nil {
@@ -110,3 +112,33 @@ func (g Group) Count64() []int64 {
 
 // Value is the group's value on kept test i.
 func (p *Prepared) Value(g, i int) bool { return p.View.Value(p.Tests[i], p.Groups[g].Rep) }
+
+// RootOrder lists the kept tests in the order of their stumps' error
+// (ties: lower index first): the order in which a search by root test
+// meets good trees early.
+func (p *Prepared) RootOrder() []int {
+	stump := make([]int, len(p.Tests))
+	lo, hi := make([]int64, p.Classes), make([]int64, p.Classes)
+	for t := range p.Tests {
+		clear(lo)
+		clear(hi)
+		for g, gr := range p.Groups {
+			side := lo
+			if p.Value(g, t) {
+				side = hi
+			}
+			for c, x := range gr.Count {
+				side[c] += int64(x)
+			}
+		}
+		_, el := model.Majority(lo)
+		_, eh := model.Majority(hi)
+		stump[t] = int(el + eh)
+	}
+	out := make([]int, len(p.Tests))
+	for t := range out {
+		out[t] = t
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return stump[a] - stump[b] })
+	return out
+}

@@ -1,4 +1,4 @@
-package avellaneda
+package satjob
 
 import (
 	"context"
@@ -70,16 +70,16 @@ func TestDistinctRowsEqualsRowKeys(t *testing.T) {
 // context stops the preparation with its cause.
 func TestPrepareRefusesACoarseView(t *testing.T) {
 	d := modeltest.Numeric(2000, 20, 1)
-	if _, err := PrepareContext(context.Background(), d, true, 1<<20); err == nil || !strings.Contains(err.Error(), "refused before building") {
+	if _, err := PrepareExamples(context.Background(), d, true, 1<<20); err == nil || !strings.Contains(err.Error(), "refused before building") {
 		t.Fatalf("a 1 MiB cap on %d thresholds: %v, want a memory-limit refusal", 20*1999, err)
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("stopped")
 	cancel(stop)
-	if _, err := PrepareContext(ctx, d, true, 0); !errors.Is(err, stop) {
+	if _, err := PrepareExamples(ctx, d, true, 0); !errors.Is(err, stop) {
 		t.Fatalf("an ended context: %v, want its cause", err)
 	}
-	p, err := PrepareContext(context.Background(), d, true, 0)
+	p, err := PrepareExamples(context.Background(), d, true, 0)
 	if err != nil || len(p.Reps) == 0 {
 		t.Fatalf("no cap: %v, %d representatives", err, len(p.Reps))
 	}

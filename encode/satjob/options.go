@@ -1,0 +1,66 @@
+package satjob
+
+import (
+	"fmt"
+
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/sat"
+)
+
+// OptSolver names the option of every SAT backend that picks its SAT
+// solver (sat.NewSolver).
+const OptSolver = "sat-solver"
+
+// SolverParam is the sat-solver option; calls says how an external
+// solver is run (once per bound, per depth, ...).
+func SolverParam(calls string) backend.Param {
+	return backend.StringParam(OptSolver, "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run `+calls+`; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec)
+}
+
+// CertifyParams are the options that ask for a certificate (certify,
+// its help followed by more when not empty) and let it replace one
+// (certify-force).
+func CertifyParams(more string) []backend.Param {
+	help := sat.CertifyHelp
+	if more != "" {
+		help += "; " + more
+	}
+	return []backend.Param{
+		backend.StringParam(sat.CertifyOption, "", help),
+		backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
+	}
+}
+
+// Options are the options every SAT backend shares, read once
+// (JobOptions).
+type Options struct {
+	// Solver is the SAT solver's specification (sat-solver).
+	Solver string
+	// Certify is the directory of the certificate asked for ("" none;
+	// certify), CertifyForce whether it may replace one there
+	// (certify-force).
+	Certify      string
+	CertifyForce bool
+}
+
+// JobOptions reads the options SolverParam and CertifyParams declare.
+func JobOptions(job *backend.Job) Options {
+	v := job.Options
+	return Options{Solver: v.String(OptSolver), Certify: v.String(sat.CertifyOption), CertifyForce: v.Bool(sat.CertifyForceOption)}
+}
+
+// NewSolver makes the SAT solver the options name.
+func (o Options) NewSolver() (sat.Solver, error) { return sat.NewSolver(o.Solver) }
+
+// Certifiable refuses (backend.ErrInvalid) a certificate asked of a
+// solve that writes no proof: another SAT solver than odtkit's CDCL, or
+// an external MaxSAT solver (maxsat, its command line; nil: none).
+func (o Options) Certifiable(maxsat []string) error {
+	if err := sat.Certifiable(o.Solver); err != nil {
+		return backend.Invalid(err)
+	}
+	if maxsat != nil {
+		return backend.Invalid(fmt.Errorf("%w, not the MaxSAT solver %q", sat.ErrNotCertifiable, maxsat[0]))
+	}
+	return nil
+}
