@@ -32,35 +32,6 @@ var (
 	_ backend.Sizer   = SizeBackend{}
 )
 
-// encodingParams shape the formula: solving, exporting and decoding
-// read them alike.
-func encodingParams() []backend.Param {
-	return []backend.Param{
-		backend.BoolParam("drop-conflicts", false, "drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"),
-		backend.EnumParam("amo", "none", []string{"none", "sequential", "pairwise"}, "at-most-one feature per node: none (implied by the example clauses), sequential or pairwise"),
-		backend.EnumParam("counter", "totalizer", []string{"totalizer", "sequential"}, "node limit's count of labelled leaves: totalizer (along the tree) or sequential (the paper's clauses 8-10)"),
-		backend.EnumParam("clauses", "order", []string{"order", "paper"}, "example clauses (3)-(4): order (one clause per numeric column and node through order variables) or paper (one per threshold)"),
-		backend.BoolParam("class-cuts", true, "a subtree that examples of j classes reach has at least j labelled leaves (node limit, totalizer counter) and, with more than four classes, at most 2^height classes reach a node"),
-		backend.BoolParam("symmetry", false, "node limit: restrict to the canonical perfect trees of Theorem 2 (dummy nodes repeat the root's test); off by default: not faster on the inferdt rows"),
-	}
-}
-
-func params(size bool) []backend.Param {
-	ps := []backend.Param{
-		backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
-		backend.IntParam("batch", defaultBatch(size), "misclassified examples added to the formula per iteration of the incremental loop").AtLeast(1),
-		backend.EnumParam("pick", "nearest", []string{"nearest", "first"}, "which misclassified examples the incremental loop adds: nearest (Hamming distance) to an example of another class in the formula, or the first in row order"),
-		backend.BoolParam("seed", false, "start each depth from the examples the previous depth needed instead of none (pays with pick=first, costs with nearest)"),
-		backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
-		backend.BoolParam(sat.CertifyForceOption, false, sat.CertifyForceHelp),
-		backend.TrustSolverParam(),
-	}
-	if size {
-		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
-	}
-	return append(ps, encodingParams()...)
-}
-
 func info(size bool) backend.Info {
 	i := backend.Info{
 		Name:        "sat-depth",
@@ -101,31 +72,18 @@ func (SizeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, 
 	return solve(ctx, job, true)
 }
 
-// formulaOptions reads the options that shape the formula.
-func formulaOptions(v backend.Values) Options {
-	var o Options
-	o.AMO = AMO(v.String("amo"))             // an enum of AMO's values
-	o.Counter = Counter(v.String("counter")) // an enum of Counter's values
-	o.PaperClauses = v.String("clauses") == "paper"
-	o.Symmetry = v.Bool("symmetry")
-	o.NoClassCuts = !v.Bool("class-cuts")
-	return o
-}
-
-// settings reads the job's options into the search's settings.
-func settings(job *backend.Job) Settings {
-	v := job.Options
-	spec := v.String("sat-solver")
+// settings are the search's settings for the job and its options.
+func settings(job *backend.Job, o Options) Settings {
 	limit, capped := job.Problem.DepthLimit()
 	return Settings{
 		SingleLeaf:         capped && limit == 0,
-		NewSolver:          func() (sat.Solver, error) { return sat.NewSolver(spec) },
-		FirstMisclassified: v.String("pick") == "first",
-		Seed:               v.Bool("seed"),
-		Options:            formulaOptions(v),
-		DropConflicts:      v.Bool("drop-conflicts"),
-		Batch:              v.Int("batch"),
-		Bisect:             v.String("size-search") == "bisect",
+		NewSolver:          o.SAT.NewSolver,
+		FirstMisclassified: o.FirstMisclassified,
+		Seed:               o.Seed,
+		Options:            o,
+		DropConflicts:      o.DropConflicts,
+		Batch:              o.Batch,
+		Bisect:             o.Bisect,
 		MaxDepth:           limit,
 		MaxNodes:           formulaNodes(job.Problem.MaxNodes),
 		Report:             job.Report,
@@ -133,54 +91,52 @@ func settings(job *backend.Job) Settings {
 	}
 }
 
-// prepare binarizes the job's data; conflicting rows (without
-// drop-conflicts) are a bad request.
-func prepare(ctx context.Context, job *backend.Job) (*Prepared, error) {
+// prepare reads the job's options and prepares its examples
+// (satjob.JobExamples); conflicting rows (without drop-conflicts) are a
+// bad request.
+func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, error) {
+	o, err := JobOptions(job)
+	if err != nil {
+		return o, nil, err
+	}
+	p, err := examples(ctx, job, o)
+	return o, p, err
+}
+
+// examples prepares the job's examples with options o.
+func examples(ctx context.Context, job *backend.Job, o Options) (*satjob.Examples, error) {
 	// A job made without NewJob is checked here too: never ignore a field.
 	if err := backend.Check(info(job.Problem.Objective == model.MinSize), job.Data, job.Problem); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	p, err := PrepareContext(ctx, job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		return nil, backend.Invalid(err)
-	}
-	return p, nil
-}
-
-// viewCap is the most the binary view may take: half the job's memory
-// cap (0: no cap), the rest for the formula and the solver.
-func viewCap(job *backend.Job) int64 {
-	return max(job.Budget.Limit()/2, 0)
+	return satjob.JobExamples(ctx, job, o.DropConflicts)
 }
 
 func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {
-	s := settings(job)
-	if job.Options.String(sat.CertifyOption) != "" {
-		if err := sat.Certifiable(job.Options.String("sat-solver")); err != nil {
-			return nil, backend.Invalid(err)
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	s := settings(job, o)
+	if o.SAT.Certify != "" {
+		if err := o.SAT.Certifiable(nil); err != nil {
+			return nil, err
 		}
-		var err error
 		if s.Certify, err = satjob.Start(job); err != nil {
 			return nil, err
 		}
 		defer s.Certify.Discard()
 	}
-	ext := external(&s, job)
+	ext := external(&s, job, o)
 	start := time.Now()
-	p, err := prepare(ctx, job)
+	p, err := examples(ctx, job, o)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
 		return nil, err
 	}
-	if err := admit(job, p, false); err != nil {
+	if err := admit(job, o, p, false); err != nil {
 		return nil, err
 	}
 	prepSeconds := time.Since(start).Seconds()
@@ -265,8 +221,8 @@ type externals struct {
 
 // external makes s record the solvers it starts, and caps what is kept
 // of an external solver's answers at the job's memory cap.
-func external(s *Settings, job *backend.Job) *externals {
-	e := &externals{spec: job.Options.String("sat-solver")}
+func external(s *Settings, job *backend.Job, o Options) *externals {
+	e := &externals{spec: o.SAT.Solver}
 	e.OutputLimit = job.Budget.Limit()
 	s.NewSolver = e.Wrap(s.NewSolver)
 	return e
@@ -277,7 +233,7 @@ func external(s *Settings, job *backend.Job) *externals {
 // the bound odtkit knows without them (the depth that holds every
 // class, the leaves of every class), and an infeasibility or optimum
 // they gave is the solver's claim.
-func (e *externals) claims(res *model.Result, p *Prepared, size bool) {
+func (e *externals) claims(res *model.Result, p *satjob.Examples, size bool) {
 	n := e.UncheckedRefutations()
 	if n == 0 {
 		return
@@ -286,7 +242,7 @@ func (e *externals) claims(res *model.Result, p *Prepared, size bool) {
 	if res.Optimal {
 		claimed = res.Objective
 	}
-	nc := presentClasses(p)
+	nc := p.PresentClasses()
 	own := 0
 	if nc > 1 {
 		own = bits.Len(uint(nc - 1))

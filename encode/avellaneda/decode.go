@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -36,15 +37,15 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	if err := admit(job, p, true); err != nil {
+	if err := admit(job, o, p, true); err != nil {
 		return nil, err
 	}
 	maxNodes := formulaNodes(job.Problem.MaxNodes)
-	e, err := Encode(ctx, p, "", k, maxNodes, formulaOptions(job.Options))
+	e, err := Encode(ctx, p, "", k, maxNodes, o)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 // DecodeModel checks that a solver's model (indexed by variable)
 // satisfies the formula built from the same arguments, and decodes it
 // into a tree, which classifies every kept row correctly.
-func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
+func DecodeModel(ctx context.Context, p *satjob.Examples, k, maxNodes int, opt Options, m []bool) (*model.Graph, error) {
 	e, err := Encode(ctx, p, "", k, maxNodes, opt)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func DecodeModel(ctx context.Context, p *Prepared, k, maxNodes int, opt Options,
 }
 
 // decodeModel is DecodeModel on the formula e.
-func decodeModel(e *Encoding, p *Prepared, m []bool) (*model.Graph, error) {
+func decodeModel(e *Encoding, p *satjob.Examples, m []bool) (*model.Graph, error) {
 	if ok, i := e.CNF.Satisfies(m); !ok {
 		return nil, fmt.Errorf("the solver's model falsifies clause %d %v of the formula (were depth, max nodes and options the same as for the export?)", i+1, e.CNF.Clause(i))
 	}

@@ -27,6 +27,7 @@ import (
 	"slices"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -80,36 +81,6 @@ func (c Counter) String() string {
 	return string(c)
 }
 
-// Options shape the formula (export and decode must use the same).
-type Options struct {
-	AMO     AMO
-	Counter Counter
-	// PaperClauses writes formulas (3)-(4) as the paper does, one clause
-	// per feature, node and example. By default the thresholds of a
-	// numeric column (ordered: an example is above a prefix of them) share
-	// order variables per node, GE[q][t] "node q+1 tests a threshold of
-	// t's column of rank >= t's rank" and LE[q][t] "... <= ...", so that
-	// an example needs two clauses per column and node instead of one per
-	// threshold (the formula is equivalent on F, C and X).
-	PaperClauses bool
-	// Symmetry adds the node limit's symmetry breaking (breakSymmetry). Off
-	// by default: sound and tested, but it did not make DT_size faster on
-	// the inferdt files (figures in docs/benchmarks.md, "Figures behind
-	// constants and defaults").
-	Symmetry bool
-	// NoClassCuts leaves out the class-count cuts, implied clauses that are
-	// on by default. Under the totalizer node limit (classCuts), a subtree
-	// that examples of j classes reach has at least j labelled leaves,
-	// which shortened DT_size on every inferdt file tried. With more than
-	// four classes, at every depth (depthCuts), a node of height h is
-	// reached by at most 2^h classes, which shortened DT_depth and DT_size
-	// on zoo; with three classes the cut bites only just above the leaves
-	// and made DT_size slower on iris and wine, hence more than four
-	// (figures in docs/benchmarks.md, "Figures behind constants and
-	// defaults").
-	NoClassCuts bool
-}
-
 // chain is the kept thresholds of one numeric column, ascending.
 type chain struct {
 	feats []int // encoding features, ascending threshold
@@ -161,58 +132,7 @@ type Encoding struct {
 	// tree is the tree of the last model read (readTree), root its root.
 	tree  []treeNode
 	root  int32
-	guard guard
-}
-
-// Bytes accounted per literal and per clause of the formula (its CNF slab
-// as it grows by doubling, or the solver's copy of a streamed clause with
-// its watches), and per variable (a solver's assignment, watch lists,
-// activity and trail), with the garbage a collected heap holds. Calibrated
-// on the peak resident memory of a sat-depth solve of many clauses and
-// variables (the run in docs/benchmarks.md, "Figures behind constants and
-// defaults").
-const (
-	litBytes    = 24
-	clauseBytes = 48
-	varBytes    = 128
-	// guardEvery is how many literals are added between two checks of
-	// the context and the budget.
-	guardEvery = 1 << 16
-)
-
-// guard is what building a formula answers to: its context and the
-// memory budget its clauses are accounted in.
-type guard struct {
-	ctx      context.Context
-	budget   *backend.Budget
-	pending  int64 // bytes added since the last check
-	reserved int64 // bytes accounted in budget
-	vars     int   // variables accounted
-	err      error
-}
-
-// check accounts the pending bytes and stops the building (err) when
-// the context has ended or the budget is exhausted.
-func (e *Encoding) check() {
-	g := &e.guard
-	if g.err != nil {
-		return
-	}
-	if e.CNF != nil && e.CNF.NumVars > g.vars {
-		g.pending += int64(e.CNF.NumVars-g.vars) * varBytes
-		g.vars = e.CNF.NumVars
-	}
-	n := g.pending
-	g.pending = 0
-	if g.ctx != nil && g.ctx.Err() != nil {
-		g.err = fmt.Errorf("building the formula: %w", context.Cause(g.ctx))
-		return
-	}
-	if err := g.budget.Reserve(n, "the SAT formula"); err != nil {
-		g.err = fmt.Errorf("building the formula: %w", err)
-		return
-	}
-	g.reserved += n
+	guard satjob.Guard
 }
 
 // Err is why building the formula stopped: its context ended or its
@@ -220,27 +140,18 @@ func (e *Encoding) check() {
 // it is set, no clause is added any more: the formula is incomplete and
 // must not be solved.
 func (e *Encoding) Err() error {
-	e.check()
-	return e.guard.err
+	return e.guard.Err(e.CNF)
 }
 
 // Release returns the bytes the formula accounted in its budget.
 func (e *Encoding) Release() {
-	e.guard.budget.Release(e.guard.reserved)
-	e.guard.reserved = 0
+	e.guard.Release()
 }
 
 // add appends a clause to the formula: to CNF, or to the sink.
 func (e *Encoding) add(lits ...sat.Lit) {
-	g := &e.guard
-	if g.err != nil {
+	if !e.guard.Clause(e.CNF, len(lits)) {
 		return
-	}
-	if g.pending += int64(len(lits))*litBytes + clauseBytes; g.pending >= guardEvery*litBytes {
-		e.check()
-		if g.err != nil {
-			return
-		}
 	}
 	if e.sink != nil {
 		e.sink.AddClause(lits...)
@@ -289,7 +200,7 @@ func NewEncodingContext(ctx context.Context, budget *backend.Budget, v *model.Bi
 	m, nc := len(tests), len(v.Class)
 	inner, leaves := (1<<k)-1, 1<<k
 	e := &Encoding{cutLevel: k, View: v, Tests: tests, Depth: k, CNF: &sat.CNF{}, rows: rows, added: make([]bool, len(rows)), opt: opt,
-		guard: guard{ctx: ctx, budget: budget}}
+		guard: satjob.NewGuard(ctx, budget)}
 	e.classOf = make([]int, len(rows))
 	for i, r := range rows {
 		e.classOf[i] = -1

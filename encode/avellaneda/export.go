@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 )
 
 // ExportFormat is "dimacs".
@@ -40,14 +41,14 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 	if err != nil {
 		return err
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return err
 	}
-	if err := admit(job, p, true); err != nil {
+	if err := admit(job, o, p, true); err != nil {
 		return err
 	}
-	return writeDIMACS(ctx, job.Budget, w, p, name, k, formulaNodes(job.Problem.MaxNodes), formulaOptions(job.Options))
+	return writeDIMACS(ctx, job.Budget, w, p, name, k, formulaNodes(job.Problem.MaxNodes), o)
 }
 
 // Encode builds the whole (non-incremental) formula of depth k over
@@ -59,18 +60,18 @@ func export(ctx context.Context, w io.Writer, job *backend.Job, name string) err
 // single class get the depth-0 formula (a single leaf). The comment
 // header ends with the odt decode command for the backend name (sat-depth
 // or sat-size). Building stops with ctx's error when ctx ends.
-func Encode(ctx context.Context, p *Prepared, name string, k, maxNodes int, opt Options) (*Encoding, error) {
+func Encode(ctx context.Context, p *satjob.Examples, name string, k, maxNodes int, opt Options) (*Encoding, error) {
 	return encode(ctx, nil, p, name, k, maxNodes, opt)
 }
 
 // encode is Encode accounting the formula in budget (see
 // NewEncodingContext); the caller releases it (Encoding.Release).
-func encode(ctx context.Context, budget *backend.Budget, p *Prepared, name string, k, maxNodes int, opt Options) (*Encoding, error) {
+func encode(ctx context.Context, budget *backend.Budget, p *satjob.Examples, name string, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
 	}
 	note, asked := "", k // the header's decode command repeats the depth asked for
-	if k > 0 && presentClasses(p) <= 1 {
+	if k > 0 && p.PresentClasses() <= 1 {
 		// A single leaf is the only tree with one labelled leaf, and a
 		// perfect tree can only hide its other leaves behind a test that is
 		// constant on the data; those were removed, so build depth 0.
@@ -116,11 +117,11 @@ func encode(ctx context.Context, budget *backend.Budget, p *Prepared, name strin
 
 // WriteDIMACS writes the whole formula of depth k (see Encode) with its
 // comment header mapping variable ranges to their meaning.
-func WriteDIMACS(ctx context.Context, w io.Writer, p *Prepared, name string, k, maxNodes int, opt Options) error {
+func WriteDIMACS(ctx context.Context, w io.Writer, p *satjob.Examples, name string, k, maxNodes int, opt Options) error {
 	return writeDIMACS(ctx, nil, w, p, name, k, maxNodes, opt)
 }
 
-func writeDIMACS(ctx context.Context, budget *backend.Budget, w io.Writer, p *Prepared, name string, k, maxNodes int, opt Options) error {
+func writeDIMACS(ctx context.Context, budget *backend.Budget, w io.Writer, p *satjob.Examples, name string, k, maxNodes int, opt Options) error {
 	e, err := encode(ctx, budget, p, name, k, maxNodes, opt)
 	if err != nil {
 		return err

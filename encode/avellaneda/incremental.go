@@ -6,13 +6,14 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
 
 // run is one incremental solve at a fixed depth (Algorithm 3).
 type run struct {
-	p       *Prepared
+	p       *satjob.Examples
 	enc     *Encoding
 	solver  sat.Solver
 	s       *Settings
@@ -27,7 +28,7 @@ type run struct {
 
 // newRun starts Algorithm 3 at depth k on a new solver, or on recycle
 // (reset) when it is not nil.
-func newRun(ctx context.Context, p *Prepared, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, sb *slotBits) (*run, error) {
+func newRun(ctx context.Context, p *satjob.Examples, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, sb *slotBits) (*run, error) {
 	enc, err := NewEncodingContext(ctx, s.Budget, p.View, p.Tests, p.Reps, k, s.Options)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ const maxSlotBits = 1 << 22
 
 // newSlotBits returns the bits of p's representative rows over its kept
 // tests, or nil when they would take more than maxSlotBits words.
-func newSlotBits(p *Prepared) *slotBits {
+func newSlotBits(p *satjob.Examples) *slotBits {
 	w := (len(p.Tests) + 63) / 64
 	if w == 0 || len(p.Reps)*w > maxSlotBits {
 		return nil

@@ -57,11 +57,11 @@ func reencode(ctx context.Context, job *backend.Job, pr lrat.Proof, size bool) (
 	if k < 0 || k > 30 {
 		return nil, fmt.Errorf("depth %d out of range", k)
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	s := settings(job)
+	s := settings(job, o)
 	e, err := NewEncodingContext(ctx, job.Budget, p.View, p.Tests, p.Reps, k, s.Options)
 	if err != nil {
 		return nil, err
@@ -149,12 +149,12 @@ func bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof, size bool
 	if size {
 		cl.Objective = model.MinSize
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return cl, err
 	}
-	s := settings(job)
-	nc := presentClasses(p)
+	s := settings(job, o)
+	nc := p.PresentClasses()
 	k := 0
 	if nc > 1 {
 		k = bits.Len(uint(nc - 1))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -141,7 +142,7 @@ func (s *Settings) logf(format string, a ...any) {
 // starts from no example, or from those the previous one needed (Seed).
 // When ctx ends first, the outcome holds no tree, Stopped and the depth
 // lower bound proven so far.
-func MinDepth(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
+func MinDepth(ctx context.Context, p *satjob.Examples, s Settings) (*Outcome, error) {
 	if s.Batch == 0 {
 		s.Batch = defaultBatch(false)
 	}
@@ -170,9 +171,9 @@ const sizeProof = "size"
 // depthProof names the proof of depth k in a certificate.
 func depthProof(k int) string { return fmt.Sprintf("depth%d", k) }
 
-func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, error) {
+func minDepth(ctx context.Context, p *satjob.Examples, s *Settings) (*Outcome, *run, error) {
 	out := &Outcome{Dropped: p.Dropped}
-	nc := presentClasses(p)
+	nc := p.PresentClasses()
 	k := 0
 	if nc > 1 {
 		k = bits.Len(uint(nc - 1))
@@ -248,8 +249,10 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 			// Every depth refuted is kept: the bound rests on them all
 			// (from the classes' bound up), not on the encoding of one
 			// depth holding the trees of smaller ones.
-			id, _, _ := r.solver.(*sat.CDCL).Refutation()
-			err := s.Certify.Finish(ctx, r.solver, depthProof(k), encodingOf(k, 0), sat.Refuted{LogID: id, Bound: k + 1})
+			ref, err := satjob.LastRefuted(r.solver, nil, k+1)
+			if err == nil {
+				err = s.Certify.Finish(ctx, r.solver, depthProof(k), encodingOf(k, 0), ref)
+			}
 			if err != nil {
 				r.enc.Release()
 				if ctx.Err() != nil {
@@ -277,7 +280,7 @@ func minDepth(ctx context.Context, p *Prepared, s *Settings) (*Outcome, *run, er
 // (Settings.Bisect). Every improving tree is reported with its
 // node count. When ctx ends first, the outcome holds the best tree (if
 // any) with Optimal false.
-func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
+func MinSize(ctx context.Context, p *satjob.Examples, s Settings) (*Outcome, error) {
 	if s.Batch == 0 {
 		s.Batch = defaultBatch(true)
 	}
@@ -295,7 +298,7 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 	}
 	report.Report(sz(out.Leaves), out.Model)
 	k := out.Depth
-	lo := max(presentClasses(p), k+1, 1)
+	lo := max(p.PresentClasses(), k+1, 1)
 	lo0 := lo
 	hi := out.Leaves
 	out.LeavesLowerBound = lo
@@ -367,8 +370,11 @@ func MinSize(ctx context.Context, p *Prepared, s Settings) (*Outcome, error) {
 		default:
 			lo = mid + 1
 			if s.Certify != nil {
-				id, _, _ := r.solver.(*sat.CDCL).Refutation()
-				refuted = &sat.Refuted{LogID: id, Assumptions: []sat.Lit{bound}, Bound: lo}
+				ref, err := satjob.LastRefuted(r.solver, []sat.Lit{bound}, lo)
+				if err != nil {
+					return nil, err
+				}
+				refuted = &ref
 			}
 		}
 		out.LeavesLowerBound = lo

@@ -3,10 +3,10 @@ package avellaneda
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -17,7 +17,7 @@ import (
 // follow NewEncoding, AddExample,
 // LimitLeaves and the class cuts; the per-example clauses of the numeric
 // columns are counted as if no example met a threshold chain's end.
-func Estimate(p *Prepared, k, examples, maxNodes int, opt Options) backend.Size {
+func Estimate(p *satjob.Examples, k, examples, maxNodes int, opt Options) backend.Size {
 	var c backend.Counter
 	if k > 62 {
 		k = 62 // beyond any count; saturates below
@@ -25,7 +25,7 @@ func Estimate(p *Prepared, k, examples, maxNodes int, opt Options) backend.Size 
 	}
 	m := int64(len(p.Tests))
 	nc := int64(len(p.View.Class))
-	present := presentClasses(p)
+	present := p.PresentClasses()
 	leaves := int64(1) << k
 	inner := leaves - 1
 	kk := int64(k)
@@ -80,12 +80,7 @@ func Estimate(p *Prepared, k, examples, maxNodes int, opt Options) backend.Size 
 		clauses = c.Add(clauses, c.Mul(2, cnt))
 		lits = c.Add(lits, c.Mul(6, cnt))
 	}
-	s := backend.Size{Variables: vars, Constraints: clauses, NonZeros: lits}
-	s.Bytes = c.Add(c.Mul(lits, litBytes), c.Mul(clauses, clauseBytes), c.Mul(vars, varBytes))
-	if c.Over {
-		s.Bytes = 1<<63 - 1
-	}
-	return s
+	return satjob.GuardedSize(&c, vars, clauses, lits)
 }
 
 // Size estimates the first formula the search builds (its starting
@@ -97,19 +92,22 @@ func (DepthBackend) Size(job *backend.Job) (backend.Size, error) { return jobSiz
 func (SizeBackend) Size(job *backend.Job) (backend.Size, error) { return jobSize(job, false) }
 
 func jobSize(job *backend.Job, export bool) (backend.Size, error) {
-	p, err := PrepareContext(context.Background(), job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
+	o, err := JobOptions(job)
 	if err != nil {
-		return backend.Size{}, backend.Invalid(err)
+		return backend.Size{}, err
 	}
-	return prepSize(job, p, export)
+	p, err := satjob.JobExamples(context.Background(), job, o.DropConflicts)
+	if err != nil {
+		return backend.Size{}, err
+	}
+	return prepSize(job, o, p, export)
 }
 
 // prepSize is jobSize on prepared data; with export, the whole formula of
 // the problem's depth.
-func prepSize(job *backend.Job, p *Prepared, export bool) (backend.Size, error) {
-	o := formulaOptions(job.Options)
+func prepSize(job *backend.Job, o Options, p *satjob.Examples, export bool) (backend.Size, error) {
 	nodes := formulaNodes(job.Problem.MaxNodes)
-	present := presentClasses(p)
+	present := p.PresentClasses()
 	var s backend.Size
 	if export {
 		k := job.Problem.MaxDepth
@@ -122,25 +120,18 @@ func prepSize(job *backend.Job, p *Prepared, export bool) (backend.Size, error) 
 		if present > 1 {
 			k = bits.Len(uint(present - 1))
 		}
-		s = Estimate(p, k, min(len(p.Reps), max(job.Options.Int("batch"), 1)), nodes, o)
+		s = Estimate(p, k, min(len(p.Reps), max(o.Batch, 1)), nodes, o)
 	}
-	if s.Bytes == 1<<63-1 {
-		return s, backend.Invalidf("the formula of depth %d is too large to be represented (more than 2^63 bytes)", job.Problem.MaxDepth)
-	}
-	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 {
-		// Literals are 32-bit; DIMACS solvers index clauses likewise.
-		return s, backend.Invalidf("the formula would have %s, more than a SAT solver can index (2^31-1 variables or clauses)", s)
-	}
-	return s, nil
+	return s, satjob.Indexable(s, fmt.Sprintf("the formula of depth %d", job.Problem.MaxDepth), "")
 }
 
 // admit refuses a formula whose estimate exceeds the job's memory cap.
-func admit(job *backend.Job, p *Prepared, export bool) error {
+func admit(job *backend.Job, o Options, p *satjob.Examples, export bool) error {
 	name := "sat-depth"
 	if job.Problem.Objective == model.MinSize {
 		name = "sat-size"
 	}
-	s, err := prepSize(job, p, export)
+	s, err := prepSize(job, o, p, export)
 	if err != nil {
 		return err
 	}

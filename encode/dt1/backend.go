@@ -9,7 +9,6 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/cart"
-	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -26,25 +25,6 @@ var (
 	_ backend.Decoder = Backend{}
 	_ backend.Sizer   = Backend{}
 )
-
-// encodingParams shape the formula: solving, exporting and decoding read
-// them alike.
-func encodingParams() []backend.Param {
-	return []backend.Param{
-		backend.BoolParam("drop-conflicts", false, "drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"),
-		backend.EnumParam("amo", "sequential", []string{"sequential", "pairwise"}, "at-most-one halves of the exactly-one constraints (left child, parent, feature): sequential counter or pairwise clauses"),
-		backend.BoolParam("leaf-counting", true, "the paper's λ/τ constraints: count leaves and internal nodes among nodes 1..i and tie node i's children to them (breadth-first numbering)"),
-	}
-}
-
-func params() []backend.Param {
-	return append([]backend.Param{
-		backend.StringParam("sat-solver", "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver; {in}/{out} placeholders, e.g. external:"minisat {in} {out}")`).Checked(sat.CheckSpec),
-		backend.EnumParam("search", "up", []string{"up", "bisect"}, "node counts tried: up (2c-1, 2c+1, ... for c classes, until one is satisfiable) or bisect (between the classes' bound and the greedy tree's count)"),
-		backend.StringParam(sat.CertifyOption, "", sat.CertifyHelp),
-		backend.TrustSolverParam(),
-	}, encodingParams()...)
-}
 
 // Info describes sat-dt1.
 func (Backend) Info() backend.Info {
@@ -65,59 +45,52 @@ func (Backend) Info() backend.Info {
 	}
 }
 
-// formulaOptions reads the options that shape the formula.
-func formulaOptions(v backend.Values) Options {
-	o := Options{AMO: AMO(v.String("amo")), NoCounting: !v.Bool("leaf-counting")}
-	return o
+// prepare reads the job's options and prepares its examples
+// (satjob.JobExamples); conflicting rows (without drop-conflicts) are a
+// bad request.
+func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, error) {
+	o, err := JobOptions(job)
+	if err != nil {
+		return o, nil, err
+	}
+	p, err := examples(ctx, job, o)
+	return o, p, err
 }
 
-// viewCap is the most the binary view may take: half the job's memory
-// cap (0: no cap), the rest for the formula and the solver.
-func viewCap(job *backend.Job) int64 {
-	return max(job.Budget.Limit()/2, 0)
-}
-
-// prepare binarizes the job's data; conflicting rows (without
-// drop-conflicts) are a bad request.
-func prepare(ctx context.Context, job *backend.Job) (*avellaneda.Prepared, error) {
+// examples prepares the job's examples with options o.
+func examples(ctx context.Context, job *backend.Job, o Options) (*satjob.Examples, error) {
+	// A job made without NewJob is checked here too: never ignore a field.
 	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	p, err := avellaneda.PrepareContext(ctx, job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		return nil, backend.Invalid(err)
-	}
-	return p, nil
+	return satjob.JobExamples(ctx, job, o.DropConflicts)
 }
 
 // Solve searches the node count.
 func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	spec := job.Options.String("sat-solver")
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	spec := o.SAT.Solver
 	s := Settings{
-		NewSolver: func() (sat.Solver, error) { return sat.NewSolver(spec) },
-		Options:   formulaOptions(job.Options),
-		Bisect:    job.Options.String("search") == "bisect",
+		NewSolver: o.SAT.NewSolver,
+		Options:   o,
+		Bisect:    o.Bisect,
 		MaxNodes:  formulaNodes(job.Problem.MaxNodes),
 		Report:    job.Report,
 		Budget:    job.Budget,
 	}
-	if job.Options.String(sat.CertifyOption) != "" {
-		if err := sat.Certifiable(spec); err != nil {
-			return nil, backend.Invalid(err)
+	if o.SAT.Certify != "" {
+		if err := o.SAT.Certifiable(nil); err != nil {
+			return nil, err
 		}
 		// A certificate proves the bound by the refuted counts alone:
 		// every count from the classes' least up, as the upward search
 		// refutes them, and no node limit to end in infeasibility.
 		if s.Bisect || s.MaxNodes > 0 {
-			return nil, backend.Invalidf("certify: sat-dt1 certifies the upward search without a node limit (search=upward, no --max-nodes)")
+			return nil, backend.Invalidf("certify: sat-dt1 certifies the upward search without a node limit (search=up, no --max-nodes)")
 		}
-		var err error
 		if s.Certify, err = satjob.Start(job); err != nil {
 			return nil, err
 		}
@@ -126,14 +99,14 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	started.OutputLimit = job.Budget.Limit()
 	s.NewSolver = started.Wrap(s.NewSolver)
 	start := time.Now()
-	p, err := prepare(ctx, job)
+	p, err := examples(ctx, job, o)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
 		}
 		return nil, err
 	}
-	if err := admit(job, p, max(leastNodes(p), 3)); err != nil {
+	if err := admit(job, o, p, max(leastNodes(p), 3)); err != nil {
 		return nil, err
 	}
 	prepSeconds := time.Since(start).Seconds()
@@ -189,7 +162,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 // claims moves the part of res's bound that rests on an external solver's
 // unchecked refutations to its claimed bound: the result keeps the bound
 // of its classes alone.
-func claims(res *model.Result, p *avellaneda.Prepared, unchecked int, spec string) {
+func claims(res *model.Result, p *satjob.Examples, unchecked int, spec string) {
 	if unchecked == 0 {
 		return
 	}

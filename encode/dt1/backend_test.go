@@ -13,8 +13,8 @@ import (
 	"github.com/odtkit/odtkit"
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/backend/backendtest"
-	"github.com/odtkit/odtkit/encode/avellaneda"
 	"github.com/odtkit/odtkit/encode/dt1"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -342,7 +342,7 @@ func TestEncodingRanges(t *testing.T) {
 		t.Errorf("LR, RR: %s", got)
 	}
 	d := &model.Dataset{Name: "xor", Classes: []string{"a", "b"}, Features: []model.Feature{{Name: "x", Values: []float64{0, 1, 0, 1}}, {Name: "y", Values: []float64{0, 0, 1, 1}}}, Labels: []int{0, 1, 1, 0}}
-	p, err := avellaneda.Prepare(d, false)
+	p, err := satjob.PrepareExamples(context.Background(), d, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

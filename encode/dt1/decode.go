@@ -120,14 +120,14 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, err
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	if err := admit(job, p, n); err != nil {
+	if err := admit(job, o, p, n); err != nil {
 		return nil, err
 	}
-	e, err := Encode(ctx, job.Budget, p.View, p.Tests, p.Reps, n, formulaOptions(job.Options))
+	e, err := Encode(ctx, job.Budget, p.View, p.Tests, p.Reps, n, o)
 	if err != nil {
 		return nil, err
 	}

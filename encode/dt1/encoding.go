@@ -9,7 +9,7 @@
 //
 // The features are the tests of the binary view (model.BinaryView), less
 // duplicates, complements and constant tests; the examples are one row
-// per distinct vector of those tests (avellaneda.Prepare). A true test
+// per distinct vector of those tests (satjob.PrepareExamples). A true test
 // sends an example to the right child, the high side of a decision-graph
 // node; the paper's value 1 is a true test.
 //
@@ -37,6 +37,7 @@ import (
 	"fmt"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -53,19 +54,6 @@ const (
 	// AMOPairwise is one binary clause per pair of literals.
 	AMOPairwise AMO = "pairwise"
 )
-
-// Options shape the formula (export and decode must use the same).
-type Options struct {
-	// AMO encodes the at-most-one halves ("" is AMOSequential).
-	AMO AMO
-	// NoCounting leaves out the paper's λ/τ constraints, which count the
-	// leaves and internal nodes among nodes 1..i and tie node i's children
-	// to those counts (the children of the m-th internal node are 2m and
-	// 2m+1: the tree is numbered breadth first). They are implied by no
-	// other clause: without them the formula admits every numbering of a
-	// tree that the ranges LR and RR allow.
-	NoCounting bool
-}
 
 // Encoding is the formula of a tree of exactly N nodes over every
 // example (one per distinct row).
@@ -87,73 +75,22 @@ type Encoding struct {
 	a, u   [][]sat.Lit // a[j][r], u[j][r]
 	d0, d1 [][]sat.Lit // d0[j][r], d1[j][r]
 	c      [][]sat.Lit // c[j][k]; one column (k = 0: the second class) with two classes
-	guard  guard
-}
-
-// Bytes accounted per literal, clause and variable of the formula (as in
-// package avellaneda: its CNF slab and a solver's copy with its watches).
-const (
-	litBytes    = 24
-	clauseBytes = 48
-	varBytes    = 128
-	guardEvery  = 1 << 16
-)
-
-// guard is what building a formula answers to: its context and the
-// memory budget its clauses are accounted in.
-type guard struct {
-	ctx      context.Context
-	budget   *backend.Budget
-	pending  int64
-	reserved int64
-	vars     int
-	err      error
-}
-
-func (e *Encoding) check() {
-	g := &e.guard
-	if g.err != nil {
-		return
-	}
-	if e.CNF.NumVars > g.vars {
-		g.pending += int64(e.CNF.NumVars-g.vars) * varBytes
-		g.vars = e.CNF.NumVars
-	}
-	n := g.pending
-	g.pending = 0
-	if g.ctx != nil && g.ctx.Err() != nil {
-		g.err = fmt.Errorf("building the formula: %w", context.Cause(g.ctx))
-		return
-	}
-	if err := g.budget.Reserve(n, "the SAT formula"); err != nil {
-		g.err = fmt.Errorf("building the formula: %w", err)
-		return
-	}
-	g.reserved += n
+	guard  satjob.Guard
 }
 
 // Err is why building the formula stopped (nil when it is whole).
 func (e *Encoding) Err() error {
-	e.check()
-	return e.guard.err
+	return e.guard.Err(e.CNF)
 }
 
 // Release returns the bytes the formula accounted in its budget.
 func (e *Encoding) Release() {
-	e.guard.budget.Release(e.guard.reserved)
-	e.guard.reserved = 0
+	e.guard.Release()
 }
 
 func (e *Encoding) add(lits ...sat.Lit) {
-	g := &e.guard
-	if g.err != nil {
+	if !e.guard.Clause(e.CNF, len(lits)) {
 		return
-	}
-	if g.pending += int64(len(lits))*litBytes + clauseBytes; g.pending >= guardEvery*litBytes {
-		e.check()
-		if g.err != nil {
-			return
-		}
 	}
 	e.CNF.Add(lits...)
 }
@@ -196,7 +133,7 @@ func Encode(ctx context.Context, budget *backend.Budget, v *model.BinaryView, te
 	}
 	K := len(tests)
 	e := &Encoding{View: v, Tests: tests, Rows: rows, N: n, CNF: &sat.CNF{}, opt: opt, nc: len(v.Class),
-		guard: guard{ctx: ctx, budget: budget}}
+		guard: satjob.NewGuard(ctx, budget)}
 	cnf := e.CNF
 	cnf.Comments = append(cnf.Comments,
 		fmt.Sprintf("odtkit DT1 encoding (Narodytska, Ignatiev, Pereira & Marques-Silva, IJCAI 2018): a tree of exactly %d nodes", n),

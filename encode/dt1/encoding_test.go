@@ -9,7 +9,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/dl85"
-	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
@@ -119,7 +119,7 @@ func TestAdmitsTree(t *testing.T) {
 			t.Fatalf("dl85: %v %+v", err, res)
 		}
 		g := res.Model
-		p, err := avellaneda.Prepare(d, false)
+		p, err := satjob.PrepareExamples(context.Background(), d, false, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

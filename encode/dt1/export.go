@@ -19,14 +19,14 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 	if err != nil {
 		return err
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return err
 	}
-	if err := admit(job, p, n); err != nil {
+	if err := admit(job, o, p, n); err != nil {
 		return err
 	}
-	opt := formulaOptions(job.Options)
+	opt := o
 	e, err := Encode(ctx, job.Budget, p.View, p.Tests, p.Reps, n, opt)
 	if err != nil {
 		return err

@@ -22,11 +22,11 @@ func (Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) (*
 	if n < 1 || n%2 == 0 || n > 1<<20 {
 		return nil, fmt.Errorf("proof %q: node count %d is not an odd count in range", pr.Name, n)
 	}
-	p, err := prepare(ctx, job)
+	o, p, err := prepare(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	e, err := Encode(ctx, job.Budget, p.View, p.Tests, p.Reps, n, formulaOptions(job.Options))
+	e, err := Encode(ctx, job.Budget, p.View, p.Tests, p.Reps, n, o)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) (*
 // assumed of the counts beyond it).
 func (Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proof) (satjob.Claim, error) {
 	cl := satjob.Claim{Objective: model.MinNodes}
-	p, err := prepare(ctx, job)
+	_, p, err := prepare(ctx, job)
 	if err != nil {
 		return cl, err
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -58,19 +58,10 @@ type Outcome struct {
 	Stopped, Infeasible bool
 }
 
-// presentClasses counts the classes of the examples.
-func presentClasses(p *avellaneda.Prepared) int {
-	seen := map[int]bool{}
-	for _, r := range p.Reps {
-		seen[p.View.Data.Labels[r]] = true
-	}
-	return len(seen)
-}
-
 // leastNodes is the fewest nodes the classes allow: a tree with nc > 1
 // classes among its examples has at least nc leaves, so 2nc−1 nodes.
-func leastNodes(p *avellaneda.Prepared) int {
-	if nc := presentClasses(p); nc > 1 {
+func leastNodes(p *satjob.Examples) int {
+	if nc := p.PresentClasses(); nc > 1 {
 		return 2*nc - 1
 	}
 	return 1
@@ -90,7 +81,7 @@ func leastNodes(p *avellaneda.Prepared) int {
 // formula admits (no feature twice on a path). Hence a refuted count
 // refutes every smaller one below the incumbent's count, itself below
 // 2^(K+1)−1 as a consistent tree never tests a feature twice on a path.
-func MinNodes(ctx context.Context, p *avellaneda.Prepared, s Settings) (*Outcome, error) {
+func MinNodes(ctx context.Context, p *satjob.Examples, s Settings) (*Outcome, error) {
 	out := &Outcome{}
 	lo := leastNodes(p)
 	out.LowerBound = lo
@@ -151,7 +142,7 @@ func proofName(n int) string { return fmt.Sprintf("nodes%d", n) }
 // call solves the formula of exactly n nodes on a fresh solver: the
 // decoded tree (simplified, checked on every example) when satisfiable.
 // A refutation goes to the certificate.
-func (s *Settings) call(ctx context.Context, p *avellaneda.Prepared, n int, out *Outcome) (sat.Status, *model.Graph, error) {
+func (s *Settings) call(ctx context.Context, p *satjob.Examples, n int, out *Outcome) (sat.Status, *model.Graph, error) {
 	if ctx.Err() != nil {
 		return sat.Unknown, nil, nil
 	}
@@ -196,12 +187,11 @@ func (s *Settings) call(ctx context.Context, p *avellaneda.Prepared, n int, out 
 		return st, g, err
 	case sat.Unsatisfiable:
 		if s.Certify != nil {
-			cd, ok := solver.(*sat.CDCL)
-			if !ok {
-				return sat.Unknown, nil, sat.ErrNotCertifiable
+			ref, err := satjob.LastRefuted(solver, nil, n+2)
+			if err != nil {
+				return sat.Unknown, nil, err
 			}
-			id, _, _ := cd.Refutation()
-			if err := s.Certify.Finish(ctx, solver, proofName(n), nil, sat.Refuted{LogID: id, Bound: n + 2}); err != nil {
+			if err := s.Certify.Finish(ctx, solver, proofName(n), nil, ref); err != nil {
 				return sat.Unknown, nil, err
 			}
 		}
@@ -215,7 +205,7 @@ func (s *Settings) call(ctx context.Context, p *avellaneda.Prepared, n int, out 
 
 // singleLeaf is a leaf of the examples' class (the first class when there
 // is no example).
-func singleLeaf(p *avellaneda.Prepared) *model.Graph {
+func singleLeaf(p *satjob.Examples) *model.Graph {
 	c := 0
 	if len(p.Reps) > 0 {
 		c = p.View.Data.Labels[p.Reps[0]]

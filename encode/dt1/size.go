@@ -3,17 +3,16 @@ package dt1
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/odtkit/odtkit/backend"
-	"github.com/odtkit/odtkit/encode/avellaneda"
+	"github.com/odtkit/odtkit/encode/satjob"
 )
 
 // Estimate is the size, estimated without building it, of the formula of
 // exactly n nodes over p's tests and examples: its variables, clauses and
 // literals, following Encode group by group (the at-most-one halves as
 // sequential counters, the larger of the two encodings for big groups).
-func Estimate(p *avellaneda.Prepared, n int, opt Options) backend.Size {
+func Estimate(p *satjob.Examples, n int, opt Options) backend.Size {
 	var c backend.Counter
 	N, K, E := int64(n), int64(len(p.Tests)), int64(len(p.Reps))
 	nc := int64(len(p.View.Class))
@@ -51,39 +50,32 @@ func Estimate(p *avellaneda.Prepared, n int, opt Options) backend.Size {
 	ex := c.Mul(E, c.Mul(N, other))
 	clauses = c.Add(clauses, ex, c.Mul(N, cols))
 	lits = c.Add(lits, c.Mul(ex, K+2))
-	s := backend.Size{Variables: vars, Constraints: clauses, NonZeros: lits}
-	s.Bytes = c.Add(c.Mul(lits, litBytes), c.Mul(clauses, clauseBytes), c.Mul(vars, varBytes))
-	if c.Over {
-		s.Bytes = 1<<63 - 1
-	}
-	return s
+	return satjob.GuardedSize(&c, vars, clauses, lits)
 }
 
 // Size estimates the first formula the search builds (the least node
 // count the classes allow).
 func (Backend) Size(job *backend.Job) (backend.Size, error) {
-	p, err := avellaneda.PrepareContext(context.Background(), job.Data, job.Options.Bool("drop-conflicts"), viewCap(job))
+	o, err := JobOptions(job)
 	if err != nil {
-		return backend.Size{}, backend.Invalid(err)
+		return backend.Size{}, err
 	}
-	return prepSize(job, p, max(leastNodes(p), 3))
+	p, err := satjob.JobExamples(context.Background(), job, o.DropConflicts)
+	if err != nil {
+		return backend.Size{}, err
+	}
+	return prepSize(o, p, max(leastNodes(p), 3))
 }
 
-func prepSize(job *backend.Job, p *avellaneda.Prepared, n int) (backend.Size, error) {
-	s := Estimate(p, n, formulaOptions(job.Options))
-	if s.Bytes == 1<<63-1 {
-		return s, backend.Invalidf("the formula of %d nodes is too large to be represented (more than 2^63 bytes)", n)
-	}
-	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 {
-		return s, backend.Invalidf("the formula would have %s, more than a SAT solver can index (2^31-1 variables or clauses)", s)
-	}
-	return s, nil
+func prepSize(o Options, p *satjob.Examples, n int) (backend.Size, error) {
+	s := Estimate(p, n, o)
+	return s, satjob.Indexable(s, fmt.Sprintf("the formula of %d nodes", n), "")
 }
 
 // admit refuses a formula of n nodes whose estimate exceeds the job's
 // memory cap.
-func admit(job *backend.Job, p *avellaneda.Prepared, n int) error {
-	s, err := prepSize(job, p, n)
+func admit(job *backend.Job, o Options, p *satjob.Examples, n int) error {
+	s, err := prepSize(o, p, n)
 	if err != nil {
 		return err
 	}

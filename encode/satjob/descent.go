@@ -2,10 +2,13 @@ package satjob
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
+	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
+	"github.com/odtkit/odtkit/sat/lrat"
 )
 
 // Descent is a search for the least cost on one incremental solver whose
@@ -59,6 +62,28 @@ type Step struct {
 	Bound  int
 	Status sat.Status
 	Cost   int // cost of the model found (satisfiable calls)
+}
+
+// Outcome is what a search that ends in a descent found (sat-odt,
+// sat-odd).
+type Outcome struct {
+	// Model is the best model (the incumbent when nothing better was
+	// found).
+	Model *model.Graph
+	// Cost is Model's cost; LowerBound a proven bound on the optimum
+	// (Cost when Optimal).
+	Cost, LowerBound int
+	Optimal          bool
+	// Stopped is set when ctx ended the search.
+	Stopped bool
+	// TooLarge is set when the formula with its counter would pass the
+	// search's clause budget: the incumbent is returned unproven.
+	TooLarge bool
+	// Calls counts solver calls; Vars and Clauses size the formula
+	// (counter included).
+	Calls, Vars, Clauses int
+	// Steps lists each bound tried and its answer, in order.
+	Steps []Step
 }
 
 // DescentResult is where a descent ended.
@@ -252,4 +277,67 @@ func CounterBound(atLeast func(int) sat.Lit, cap int) func(k int) (as []sat.Lit,
 		}
 		return []sat.Lit{}, true
 	}
+}
+
+// LastRefuted is the refutation of the last call of s, made under the
+// assumptions as, as a certificate records it for bound: s must log a
+// proof (sat.ProofLogger) and its last call must have been refuted,
+// else the error wraps sat.ErrNotCertifiable.
+func LastRefuted(s sat.Solver, as []sat.Lit, bound int) (sat.Refuted, error) {
+	pl, ok := s.(sat.ProofLogger)
+	if !ok {
+		return sat.Refuted{}, sat.ErrNotCertifiable
+	}
+	id, _, ok := pl.Refutation()
+	if !ok {
+		return sat.Refuted{}, fmt.Errorf("%w: the solver's last call has no refutation in its proof", sat.ErrNotCertifiable)
+	}
+	return sat.Refuted{LogID: id, Assumptions: as, Bound: bound}, nil
+}
+
+// DescentProof names the files of a descent's proof in a certificate:
+// one proof per solve, whose formula holds the counter cut at a cap.
+const DescentProof = "formula"
+
+// capEncoding is what the formula of a descent's proof is built from
+// beside the problem: the cap of its counter (the incumbent's cost when
+// the descent began).
+type capEncoding struct {
+	Cap int `json:"cap"`
+}
+
+// CapEncoding is the encoding (lrat.Proof.Encoding) of a descent's
+// proof whose counter is cut at cap.
+func CapEncoding(cap int) []byte {
+	b, _ := json.Marshal(capEncoding{Cap: cap})
+	return b
+}
+
+// ReadCap is the cap of the counter that proof pr, a descent's proof of
+// a certificate of the named backend, records (CapEncoding): at least 1.
+func ReadCap(pr lrat.Proof, backend string) (int, error) {
+	if pr.Name != DescentProof {
+		return 0, fmt.Errorf("%s writes no proof named %q", backend, pr.Name)
+	}
+	var enc capEncoding
+	if err := json.Unmarshal(pr.Encoding, &enc); err != nil {
+		return 0, fmt.Errorf("encoding: %w", err)
+	}
+	if enc.Cap < 1 {
+		return 0, fmt.Errorf("counter cap %d is below 1", enc.Cap)
+	}
+	return enc.Cap, nil
+}
+
+// DescentRefuted is the largest bound the proofs of a certificate of the
+// named backend refute (ok false: none), every proof a descent's.
+func DescentRefuted(proofs []lrat.Proof, backend string) (k int, ok bool, err error) {
+	refuted := Refuted(proofs)
+	for name := range refuted {
+		if name != DescentProof {
+			return 0, false, fmt.Errorf("%s writes no proof named %q", backend, name)
+		}
+	}
+	k, ok = refuted[DescentProof]
+	return k, ok, nil
 }

@@ -88,3 +88,22 @@ func (p *Examples) PresentClasses() int {
 	}
 	return len(seen)
 }
+
+// JobExamples prepares the examples of a job's data (PrepareExamples),
+// the binary view capped at half the job's memory cap (the rest is the
+// formula's and the solver's). A refused view and conflicting rows
+// (without dropConflicts) are a bad request (backend.ErrInvalid); when
+// ctx ends the error is its cause.
+func JobExamples(ctx context.Context, job *backend.Job, dropConflicts bool) (*Examples, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	p, err := PrepareExamples(ctx, job.Data, dropConflicts, max(job.Budget.Limit()/2, 0))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, backend.Invalid(err)
+	}
+	return p, nil
+}

@@ -83,7 +83,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	inc := stump(ctx, p)
 	job.Report.Report(pr.Evaluate(d, inc), inc)
-	out := &Outcome{Model: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
+	out := &satjob.Outcome{Model: inc, Cost: costs.Cost(d, inc), Optimal: len(p.Tests) == 0 || p.Classes < 2}
 	if ctx.Err() != nil && !out.Optimal {
 		// Stopped while the stump was sought (big binary views): the
 		// best stump so far, unproven, before any formula is sized.

@@ -2,7 +2,6 @@ package satodd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/odtkit/odtkit/backend"
@@ -12,17 +11,6 @@ import (
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
-// encoding is what a certificate's formula is built from beside the
-// problem: the cap of the cost counter (the stump's scaled cost).
-type encoding struct {
-	Cap int `json:"cap"`
-}
-
-func encodingOf(cap int) []byte {
-	b, _ := json.Marshal(encoding{Cap: cap})
-	return b
-}
-
 // Reencode builds the formula of a sat-odd certificate's proof again,
 // through the code a solve builds it with: the prepared data, the
 // diagram formula of the skeleton (Encode), the sum counter of its
@@ -30,12 +18,9 @@ func encodingOf(cap int) []byte {
 // ordering the counter's outputs. Bound k stands for the assumption
 // that the scaled cost stays below k.
 func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) (*satjob.Formula, error) {
-	if pr.Name != proofName {
-		return nil, fmt.Errorf("sat-odd writes no proof named %q", pr.Name)
-	}
-	var enc encoding
-	if err := json.Unmarshal(pr.Encoding, &enc); err != nil {
-		return nil, fmt.Errorf("encoding: %w", err)
+	capCost, err := satjob.ReadCap(pr, "sat-odd")
+	if err != nil {
+		return nil, err
 	}
 	d, sk := job.Data, job.Problem.Skeleton
 	costs, err := ScaledCosts(totalWeight(d), sk, job.Problem.Alpha)
@@ -46,9 +31,6 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if err != nil {
 		return nil, err
 	}
-	if enc.Cap < 1 {
-		return nil, fmt.Errorf("counter cap %d is below 1", enc.Cap)
-	}
 	f, err := Encode(ctx, p, sk, costs)
 	if err != nil {
 		return nil, err
@@ -58,7 +40,7 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	for i, s := range f.Soft {
 		lits[i], ws[i] = s.Lit, int(s.Weight)
 	}
-	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, enc.Cap, 0)
+	tot, err := sat.NewSumCounter(ctx, f.CNF, lits, ws, capCost, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +76,9 @@ func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proo
 	if err != nil {
 		return cl, err
 	}
-	refuted := satjob.Refuted(proofs)
-	for name := range refuted {
-		if name != proofName {
-			return cl, fmt.Errorf("sat-odd writes no proof named %q", name)
-		}
+	k, refuted, err := satjob.DescentRefuted(proofs, "sat-odd")
+	if err != nil {
+		return cl, err
 	}
 	if v.Coarse {
 		return cl, nil
@@ -110,7 +90,7 @@ func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proo
 		return cl, nil
 	}
 	cost := p.Floor * costs.Error
-	if k, ok := refuted[proofName]; ok {
+	if refuted {
 		cost = max(cost, k)
 	}
 	cl.Bound = objectiveOf(cost, costs, totalWeight(d))

@@ -27,34 +27,12 @@ type Settings struct {
 	Certify *sat.Certifier
 }
 
-// Outcome is what a search found.
-type Outcome struct {
-	// Model is the best diagram (the incumbent when nothing better was
-	// found).
-	Model *model.Graph
-	// Cost is Model's scaled cost (Costs.Cost); LowerBound a proven
-	// bound on the optimum (Cost when Optimal).
-	Cost, LowerBound int
-	Optimal          bool
-	// Stopped is set when ctx ended the search.
-	Stopped bool
-	// TooLarge is set when the formula with its counter would pass
-	// Settings.MaxClauses; the incumbent is returned unproven.
-	TooLarge bool
-	// Calls counts solver calls; Vars and Clauses size the formula
-	// (counter included).
-	Calls, Vars, Clauses int
-}
-
-// proofName names the files of a search's proof in its certificate.
-const proofName = "formula"
-
 // Search descends from incumbent (a diagram of scaled cost cost) through
 // ever smaller bounds until one is refuted. The bound is a
 // sat.SumCounter over the soft literals (an output per reachable sum:
 // the scaled weights share large factors).
-func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
-	out := &Outcome{Model: incumbent, Cost: cost}
+func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs, incumbent *model.Graph, cost int, s Settings) (*satjob.Outcome, error) {
+	out := &satjob.Outcome{Model: incumbent, Cost: cost}
 	floor := p.Floor * costs.Error
 	out.LowerBound = floor
 	if floor >= cost {
@@ -95,7 +73,7 @@ func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs
 		return nil, err
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
-	solver, err := satjob.Open(ctx, s.NewSolver, f.CNF, s.Certify, proofName)
+	solver, err := satjob.Open(ctx, s.NewSolver, f.CNF, s.Certify, satjob.DescentProof)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.Stopped = true
@@ -133,7 +111,7 @@ func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs
 	if err != nil {
 		return nil, err // Decode's and Model's errors name the package already
 	}
-	err = r.Certify(ctx, s.Certify, solver, proofName, floor, encodingOf(cost))
+	err = r.Certify(ctx, s.Certify, solver, satjob.DescentProof, floor, satjob.CapEncoding(cost))
 	if err != nil && ctx.Err() != nil {
 		// Stopped while the proof was written: the bound is not
 		// certified, the best diagram is kept.
@@ -142,7 +120,7 @@ func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs
 	if err != nil {
 		return nil, fmt.Errorf("satodd: %w", err)
 	}
-	out.Cost, out.LowerBound, out.Optimal, out.Stopped, out.Calls = r.Cost, r.LowerBound, r.Optimal, r.Stopped, r.Calls
+	out.Cost, out.LowerBound, out.Optimal, out.Stopped, out.Calls, out.Steps = r.Cost, r.LowerBound, r.Optimal, r.Stopped, r.Calls, r.Steps
 	return out, nil
 }
 

@@ -103,12 +103,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		res.Stats["seconds_prepare"] = prep
 		return res, nil
 	}
-	var out *Outcome
+	var out *satjob.Outcome
 	if !pl.search {
 		// The incumbent is optimal: one leaf is all a tree can be, it
 		// makes no error, or it meets the floor of the identical rows.
 		cost := int(math.Round(pl.incErr))
-		out = &Outcome{Model: pl.inc, Cost: cost, LowerBound: cost, Optimal: true}
+		out = &satjob.Outcome{Model: pl.inc, Cost: cost, LowerBound: cost, Optimal: true}
 	} else {
 		what := fmt.Sprintf("the sat-odt formula of depth %d", depth)
 		if err := job.Budget.Admit(pl.size, what); err != nil {

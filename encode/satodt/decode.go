@@ -106,7 +106,7 @@ func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, a *sat.Answ
 }
 
 // Decode reads the tree of an assignment (val gives each literal's
-// value): each node's first true test, each leaf's class (Prepared.Tree).
+// value): each node's first true test, each leaf's class (Tree).
 func (f *Encoding) Decode(p *satjob.Prepared, val func(sat.Lit) bool) (*model.Graph, error) {
 	d := f.Depth
 	nodes := 1<<d - 1

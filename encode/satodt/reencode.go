@@ -2,7 +2,6 @@ package satodt
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,30 +12,15 @@ import (
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
-// encoding is what a certificate's formula is built from beside the
-// problem: the cap of the error counter (the incumbent's error when the
-// search began).
-type encoding struct {
-	Cap int `json:"cap"`
-}
-
-func encodingOf(cap int) []byte {
-	b, _ := json.Marshal(encoding{Cap: cap})
-	return b
-}
-
 // Reencode builds the formula of a sat-odt certificate's proof again,
 // through the code a solve builds it with: the prepared data and depth
 // of the job, the formula (Encode), the error counter cut at the
 // recorded cap and, with per-root, the clauses ordering its outputs.
 // Bound k stands for the assumption that the counter stays below k.
 func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) (*satjob.Formula, error) {
-	if pr.Name != proofName {
-		return nil, fmt.Errorf("sat-odt writes no proof named %q", pr.Name)
-	}
-	var enc encoding
-	if err := json.Unmarshal(pr.Encoding, &enc); err != nil {
-		return nil, fmt.Errorf("encoding: %w", err)
+	capCost, err := satjob.ReadCap(pr, "sat-odt")
+	if err != nil {
+		return nil, err
 	}
 	o, err := JobOptions(job)
 	if err != nil {
@@ -49,8 +33,8 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if pl.prep == nil || !pl.search {
 		return nil, errors.New("the data needs no search: no formula is built")
 	}
-	if enc.Cap < 1 || enc.Cap > int(math.Round(pl.incErr)) {
-		return nil, fmt.Errorf("counter cap %d is outside 1..%v (the incumbent's error)", enc.Cap, pl.incErr)
+	if capCost > int(math.Round(pl.incErr)) {
+		return nil, fmt.Errorf("counter cap %d is outside 1..%v (the incumbent's error)", capCost, pl.incErr)
 	}
 	s := Settings{Options: o, Counter: o.Counter}
 	fo := s.Options
@@ -59,7 +43,7 @@ func (b Backend) Reencode(ctx context.Context, job *backend.Job, pr lrat.Proof) 
 	if err != nil {
 		return nil, err
 	}
-	tot, err := s.counter(ctx, f, pl.prep, enc.Cap)
+	tot, err := s.counter(ctx, f, pl.prep, capCost)
 	if err != nil {
 		return nil, err
 	}
@@ -91,11 +75,9 @@ func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proo
 	if err != nil {
 		return cl, err
 	}
-	refuted := satjob.Refuted(proofs)
-	for name := range refuted {
-		if name != proofName {
-			return cl, fmt.Errorf("sat-odt writes no proof named %q", name)
-		}
+	k, refuted, err := satjob.DescentRefuted(proofs, "sat-odt")
+	if err != nil {
+		return cl, err
 	}
 	switch {
 	case pl.prep == nil || pl.depth == 0:
@@ -105,7 +87,7 @@ func (b Backend) Bound(ctx context.Context, job *backend.Job, proofs []lrat.Proo
 		}
 	default:
 		cl.Bound = float64(pl.prep.Floor)
-		if k, ok := refuted[proofName]; ok {
+		if refuted {
 			cl.Bound = max(cl.Bound, float64(k))
 		}
 	}

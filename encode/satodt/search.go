@@ -24,7 +24,7 @@ type Settings struct {
 	// the next test. The whole tree at once leaves the solver to find
 	// the split itself.
 	PerRoot bool
-	// MaxClauses refuses formulas estimated (Prepared.Estimate) above that
+	// MaxClauses refuses formulas estimated (Estimate) above that
 	// many clauses, counter included
 	// (0: no cap); the search then ends with the incumbent, unproven.
 	MaxClauses int64
@@ -41,25 +41,6 @@ type Settings struct {
 	Certify *sat.Certifier
 }
 
-// Outcome is what a search found.
-type Outcome struct {
-	// Model is the best tree (the incumbent when nothing better was found).
-	Model *model.Graph
-	// Cost is Model's weighted error; LowerBound a proven bound on the
-	// optimum (Cost when Optimal).
-	Cost, LowerBound int
-	Optimal          bool
-	// Stopped is set when ctx ended the search.
-	Stopped bool
-	// TooLarge is set when the formula exceeded Settings.MaxClauses.
-	TooLarge bool
-	// Calls counts solver calls; Vars and Clauses size the formula
-	// (totalizer included).
-	Calls, Vars, Clauses int
-	// Steps lists each bound tried and its answer, in order.
-	Steps []satjob.Step
-}
-
 // Search finds a minimum-error tree of depth at most d ≥ 1, starting
 // from incumbent (a tree of depth at most d with weighted error cost on
 // the prepared data). It encodes the complete tree once, adds a
@@ -67,7 +48,7 @@ type Outcome struct {
 // smaller bounds through assumptions: a satisfiable bound gives a
 // better tree (reported), a refuted bound k proves k+1 (on the trees of
 // one root test with Settings.PerRoot, on all of them otherwise).
-func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*satjob.Outcome, error) {
 	out, greedy, done := s.begin(p, d, incumbent, cost)
 	if done {
 		return out, nil
@@ -133,7 +114,7 @@ func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Gra
 	}
 	r, err := dc.Run(ctx, out.Cost, out.LowerBound)
 	if err == nil {
-		err = r.Certify(ctx, s.Certify, solver, proofName, out.LowerBound, encodingOf(capCost))
+		err = r.Certify(ctx, s.Certify, solver, satjob.DescentProof, out.LowerBound, satjob.CapEncoding(capCost))
 		if err != nil && ctx.Err() != nil {
 			// Stopped while the proof was written: the bound is not
 			// certified, the best tree is kept.
@@ -154,8 +135,8 @@ func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Gra
 // is sized; a solver that takes phases starts its search there). done is
 // set when nothing is left to search: the incumbent meets the floor, or
 // the formula would pass Settings.MaxClauses.
-func (s Settings) begin(p *satjob.Prepared, d int, incumbent *model.Graph, cost int) (out *Outcome, greedy Assignment, done bool) {
-	out = &Outcome{Model: incumbent, Cost: cost, LowerBound: p.Floor}
+func (s Settings) begin(p *satjob.Prepared, d int, incumbent *model.Graph, cost int) (out *satjob.Outcome, greedy Assignment, done bool) {
+	out = &satjob.Outcome{Model: incumbent, Cost: cost, LowerBound: p.Floor}
 	if out.LowerBound < out.Cost {
 		greedy = Greedy(p, d, s.Options)
 		g := Tree(p, greedy)
@@ -184,7 +165,7 @@ func (s Settings) begin(p *satjob.Prepared, d int, incumbent *model.Graph, cost 
 // formula and the same bound is tried again. Every tree found is a
 // candidate incumbent, so the search is anytime on both sides; its
 // proofs are on fewer rows than the whole formula's.
-func SearchRows(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*Outcome, error) {
+func SearchRows(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Graph, cost int, s Settings) (*satjob.Outcome, error) {
 	out, greedy, done := s.begin(p, d, incumbent, cost)
 	if done {
 		return out, nil
@@ -318,7 +299,7 @@ const restartUnit = 100
 // unit and, where the solver takes them, the phases of start (a value
 // per variable, entry 0 unused).
 func (s Settings) open(ctx context.Context, c *sat.CNF, start []bool) (sat.Solver, error) {
-	solver, err := satjob.Open(ctx, s.NewSolver, c, s.Certify, proofName)
+	solver, err := satjob.Open(ctx, s.NewSolver, c, s.Certify, satjob.DescentProof)
 	if err != nil {
 		return nil, err
 	}
@@ -336,6 +317,3 @@ func (s Settings) open(ctx context.Context, c *sat.CNF, start []bool) (sat.Solve
 	}
 	return solver, nil
 }
-
-// proofName names the files of a search's proof in its certificate.
-const proofName = "formula"

@@ -127,7 +127,7 @@ type plan struct {
 	// prep is nil when no formula is needed before grouping the rows
 	// (depth 0, or cart's tree makes no error).
 	prep *satjob.Prepared
-	// depth is the depth searched (Prepared.UsefulDepth of the job's).
+	// depth is the depth searched (UsefulDepth of the job's).
 	depth int
 	// inc is the best of the majority leaf, cart's tree and the greedy
 	// complete tree; incErr its weighted error.

@@ -1,16 +1,10 @@
-// Package satjob writes and checks the certificates of the SAT-family
-// backends (sat-odt, sat-odd, sat-depth, sat-size). A certificate
-// directory holds, beside the DIMACS formulas and LRAT proofs written by
-// sat.Certifier, an index (Index) that states its problem: the data
-// file (size, SHA-256), the backend, problem and options solved, the
-// odtkit version and the claim as data. Conclude checks a solve's
-// certificate before the result is marked certified; Check re-derives
-// one from the data alone: it reads the data, builds every formula again
-// through the backend's encoder (Reencoder), refuses a stored formula
-// with a clause the encoder does not make, checks the proofs, takes the
-// meaning of each refutation's assumptions from the encoder and derives
-// the bound it prints. Package sat stays a generic SAT layer that knows
-// nothing of models; this is its counterpart of encode/milpjob.
+// Certificates: a certificate directory holds, beside the DIMACS
+// formulas and LRAT proofs written by sat.Certifier, an index (Index)
+// that states its problem: the data file (size, SHA-256), the backend,
+// problem and options solved, the odtkit version and the claim as data.
+// Conclude checks a solve's certificate before the result is marked
+// certified; Check (check.go) re-derives one from the data alone.
+
 package satjob
 
 import (
