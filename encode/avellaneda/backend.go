@@ -99,17 +99,8 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 	if err != nil {
 		return o, nil, err
 	}
-	p, err := examples(ctx, job, o)
+	p, err := satjob.JobExamples(ctx, job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
 	return o, p, err
-}
-
-// examples prepares the job's examples with options o.
-func examples(ctx context.Context, job *backend.Job, o Options) (*satjob.Examples, error) {
-	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(info(job.Problem.Objective == model.MinSize), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
-	return satjob.JobExamples(ctx, job, o.DropConflicts)
 }
 
 func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {
@@ -129,7 +120,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	ext := external(&s, job, o)
 	start := time.Now()
-	p, err := examples(ctx, job, o)
+	p, err := satjob.JobExamples(ctx, job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil

@@ -96,7 +96,7 @@ func jobSize(job *backend.Job, export bool) (backend.Size, error) {
 	if err != nil {
 		return backend.Size{}, err
 	}
-	p, err := satjob.JobExamples(context.Background(), job, o.DropConflicts)
+	p, err := satjob.JobExamples(context.Background(), job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
 	if err != nil {
 		return backend.Size{}, err
 	}

@@ -53,17 +53,8 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 	if err != nil {
 		return o, nil, err
 	}
-	p, err := examples(ctx, job, o)
+	p, err := satjob.JobExamples(ctx, job, Backend{}.Info(), o.DropConflicts)
 	return o, p, err
-}
-
-// examples prepares the job's examples with options o.
-func examples(ctx context.Context, job *backend.Job, o Options) (*satjob.Examples, error) {
-	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
-	return satjob.JobExamples(ctx, job, o.DropConflicts)
 }
 
 // Solve searches the node count.
@@ -99,7 +90,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	started.OutputLimit = job.Budget.Limit()
 	s.NewSolver = started.Wrap(s.NewSolver)
 	start := time.Now()
-	p, err := examples(ctx, job, o)
+	p, err := satjob.JobExamples(ctx, job, Backend{}.Info(), o.DropConflicts)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Status: model.StoppedStatus(ctx)}, nil

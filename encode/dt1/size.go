@@ -60,7 +60,7 @@ func (Backend) Size(job *backend.Job) (backend.Size, error) {
 	if err != nil {
 		return backend.Size{}, err
 	}
-	p, err := satjob.JobExamples(context.Background(), job, o.DropConflicts)
+	p, err := satjob.JobExamples(context.Background(), job, Backend{}.Info(), o.DropConflicts)
 	if err != nil {
 		return backend.Size{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/model/modeltest"
 )
@@ -82,5 +83,39 @@ func TestPrepareRefusesACoarseView(t *testing.T) {
 	p, err := PrepareExamples(context.Background(), d, true, 0)
 	if err != nil || len(p.Reps) == 0 {
 		t.Fatalf("no cap: %v, %d representatives", err, len(p.Reps))
+	}
+}
+
+// TestJobExamples: conflicting rows are a bad request unless dropped
+// (then counted, and left out of the rows kept), as is a job the
+// backend does not take; an ended context stops with its cause.
+func TestJobExamples(t *testing.T) {
+	d := modeltest.Binary(60, 2, 3) // 4 distinct rows, random labels: conflicts
+	info := backend.Info{Name: "x", Objectives: []model.Objective{model.MinDepth},
+		Params: []backend.Param{backend.BoolParam("drop-conflicts", false, "")}}
+	job, err := backend.NewJob(info, d, model.Problem{Objective: model.MinDepth, MaxDepth: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := JobExamples(context.Background(), job, info, false); !errors.Is(err, backend.ErrInvalid) || !errors.Is(err, model.ErrConflict) {
+		t.Fatalf("conflicting rows: %v", err)
+	}
+	p, err := JobExamples(context.Background(), job, info, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Dropped == 0 || p.Keep.Count() != d.Rows()-p.Dropped || len(p.Reps) > 4 || p.PresentClasses() < 1 {
+		t.Fatalf("dropped %d, kept %d of %d, %d representatives", p.Dropped, p.Keep.Count(), d.Rows(), len(p.Reps))
+	}
+	other := info
+	other.Objectives = []model.Objective{model.MinSize}
+	if _, err := JobExamples(context.Background(), job, other, true); !errors.Is(err, backend.ErrInvalid) {
+		t.Fatalf("a job the backend does not take: %v", err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stop")
+	cancel(stop)
+	if _, err := JobExamples(ctx, job, info, true); !errors.Is(err, stop) {
+		t.Fatalf("ended context: %v", err)
 	}
 }
