@@ -92,11 +92,7 @@ func (DepthBackend) Size(job *backend.Job) (backend.Size, error) { return jobSiz
 func (SizeBackend) Size(job *backend.Job) (backend.Size, error) { return jobSize(job, false) }
 
 func jobSize(job *backend.Job, export bool) (backend.Size, error) {
-	o, err := JobOptions(job)
-	if err != nil {
-		return backend.Size{}, err
-	}
-	p, err := satjob.JobExamples(context.Background(), job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
+	o, p, err := prepare(context.Background(), job)
 	if err != nil {
 		return backend.Size{}, err
 	}

@@ -56,11 +56,7 @@ func Estimate(p *satjob.Examples, n int, opt Options) backend.Size {
 // Size estimates the first formula the search builds (the least node
 // count the classes allow).
 func (Backend) Size(job *backend.Job) (backend.Size, error) {
-	o, err := JobOptions(job)
-	if err != nil {
-		return backend.Size{}, err
-	}
-	p, err := satjob.JobExamples(context.Background(), job, Backend{}.Info(), o.DropConflicts)
+	o, p, err := prepare(context.Background(), job)
 	if err != nil {
 		return backend.Size{}, err
 	}

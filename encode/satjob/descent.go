@@ -86,6 +86,16 @@ type Outcome struct {
 	Steps []Step
 }
 
+// Ended is what a search that failed with err returns: when ctx has
+// ended (err is its doing), the outcome so far, stopped; otherwise err.
+func (o *Outcome) Ended(ctx context.Context, err error) (*Outcome, error) {
+	if ctx.Err() != nil {
+		o.Stopped = true
+		return o, nil
+	}
+	return nil, err
+}
+
 // DescentResult is where a descent ended.
 type DescentResult struct {
 	// Cost is the best cost found (the one given when nothing better

@@ -567,3 +567,18 @@ func TestOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOutcomeEnded: a failure after the context ended is the outcome so
+// far, stopped; any other is the error.
+func TestOutcomeEnded(t *testing.T) {
+	boom := errors.New("boom")
+	o := &satjob.Outcome{Cost: 3}
+	if got, err := o.Ended(context.Background(), boom); got != nil || !errors.Is(err, boom) {
+		t.Fatalf("%v %v", got, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := o.Ended(ctx, boom); got != o || err != nil || !o.Stopped || o.Cost != 3 {
+		t.Fatalf("%+v %v", got, err)
+	}
+}

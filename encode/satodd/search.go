@@ -45,11 +45,7 @@ func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs
 	}
 	f, err := Encode(ctx, p, skeleton, costs)
 	if err != nil {
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	lits := make([]sat.Lit, len(f.Soft))
 	ws := make([]int, len(f.Soft))
@@ -66,20 +62,12 @@ func Search(ctx context.Context, p *satjob.Prepared, skeleton []int, costs Costs
 			out.TooLarge = true
 			return out, nil
 		}
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
 	solver, err := satjob.Open(ctx, s.NewSolver, f.CNF, s.Certify, satjob.DescentProof)
 	if err != nil {
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	defer satjob.Close(solver)
 	d := p.View.Data

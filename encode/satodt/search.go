@@ -57,11 +57,7 @@ func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Gra
 	fo.sidesOnly = s.Counter != CounterRows
 	f, err := Encode(ctx, p, d, fo)
 	if err != nil {
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	start := f.Values(p, greedy)
 	if ok, _ := f.CNF.Satisfies(start); !ok {
@@ -70,20 +66,12 @@ func Search(ctx context.Context, p *satjob.Prepared, d int, incumbent *model.Gra
 	capCost := out.Cost
 	tot, err := s.counter(ctx, f, p, capCost)
 	if err != nil {
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	out.Vars, out.Clauses = f.CNF.NumVars, f.CNF.NumClauses()
 	solver, err := s.open(ctx, f.CNF, start)
 	if err != nil {
-		if ctx.Err() != nil {
-			out.Stopped = true
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	defer satjob.Close(solver)
 	dc := satjob.Descent{
@@ -211,11 +199,7 @@ func SearchRows(ctx context.Context, p *satjob.Prepared, d int, incumbent *model
 	}
 	// The groups the incumbent misclassifies start the set.
 	if err := add(misclassified(p, out.Model, in)); err != nil {
-		out.Stopped = ctx.Err() != nil
-		if out.Stopped {
-			return out, nil
-		}
-		return nil, err
+		return out.Ended(ctx, err)
 	}
 	val := solver.Value
 	for out.LowerBound < out.Cost {
@@ -252,11 +236,7 @@ func SearchRows(ctx context.Context, p *satjob.Prepared, d int, incumbent *model
 					return nil, fmt.Errorf("satodt: the solver's tree makes %d errors, above the bound %d, on the groups of the formula", got, k)
 				}
 				if err := add(more); err != nil {
-					if ctx.Err() != nil {
-						out.Stopped = true
-						return out, nil
-					}
-					return nil, err
+					return out.Ended(ctx, err)
 				}
 			}
 		}
