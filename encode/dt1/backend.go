@@ -97,7 +97,8 @@ func prepare(ctx context.Context, job *backend.Job) (*avellaneda.Prepared, error
 }
 
 // Solve searches the node count.
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, &res, &err)
 	spec := job.Options.String("sat-solver")
 	s := Settings{
 		NewSolver: func() (sat.Solver, error) { return sat.NewSolver(spec) },
@@ -129,7 +130,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	p, err := prepare(ctx, job)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &model.Result{DroppedRows: p.Dropped, LowerBound: float64(out.LowerBound), Stats: map[string]any{
+	res = &model.Result{DroppedRows: p.Dropped, LowerBound: float64(out.LowerBound), Stats: map[string]any{
 		"binary_tests":    p.View.NumTests(),
 		"tests_used":      len(p.Tests),
 		"distinct_rows":   len(p.Reps),
@@ -157,12 +158,12 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	}}
 	unchecked := started.UncheckedRefutations()
 	if out.Infeasible {
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		claims(res, p, unchecked, spec)
 		return res, nil
 	}
 	if out.Stopped {
-		res.Status = model.EndStatus(ctx, false, true)
+		res.Stop = model.StopGaveUp
 	}
 	g := out.Model
 	if g == nil {
@@ -174,10 +175,9 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	res.Model = g
 	res.Errors = g.Errors(job.Data)
 	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.Optimal = out.Optimal && !out.Stopped
 	res.LowerBound = min(res.LowerBound, res.Objective)
-	if res.Optimal {
-		res.Status = model.StatusOptimal
+	if out.Optimal && !out.Stopped {
+		res.LowerBound = res.Objective // proved
 		if err := satjob.Conclude(ctx, job, "sat-dt1", res, s.Certify); err != nil {
 			return nil, err
 		}
@@ -193,10 +193,7 @@ func claims(res *model.Result, p *avellaneda.Prepared, unchecked int, spec strin
 	if unchecked == 0 {
 		return
 	}
-	claimed := res.LowerBound
-	if res.Optimal {
-		claimed = res.Objective
-	}
+	claimed := res.LowerBound // the objective when proved
 	res.LowerBound = min(res.LowerBound, float64(leastNodes(p)))
 	res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
 	res.Stats["unchecked_refutations"] = unchecked

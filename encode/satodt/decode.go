@@ -17,7 +17,7 @@ func singleLeafResult(job *backend.Job) *model.Result {
 	class, _ := model.Majority(job.Data.ClassCounts())
 	b := model.NewBuilder(job.Data, model.KindTree)
 	g := b.Graph(b.Leaf(class))
-	res := &model.Result{Model: g, Status: model.StatusFeasible, Stats: map[string]any{"single_leaf": true}}
+	res := &model.Result{Model: g, Stop: model.StopNone, Stats: map[string]any{"single_leaf": true}}
 	res.Errors, res.Objective = g.Errors(job.Data), job.Problem.Evaluate(job.Data, g)
 	return res
 }
@@ -32,7 +32,8 @@ func singleLeafResult(job *backend.Job) *model.Result {
 // cannot check it, so the result is feasible unless the user trusts the
 // solver. An unsatisfiable claim is an error: every complete tree of
 // the depth satisfies the hard clauses.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, &res, &err)
 	p, f, err := formula(ctx, job)
 	if errors.Is(err, errSingleLeaf) {
 		if _, err := sat.ParseAnswer(r, 1); err != nil {
@@ -47,7 +48,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
 	}
-	res, err := answerResult(job, p, f, a)
+	res, err = answerResult(job, p, f, a)
 	if err != nil {
 		if a.Status == sat.OptUnsatisfiable {
 			// A wrong claim, not a malformed file: the solver failed.
@@ -72,7 +73,7 @@ func answerResult(job *backend.Job, p *Prepared, f *Encoding, a *sat.Answer) (*m
 		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but every complete tree of depth %d satisfies it", sat.ErrOutput, f.Depth)
 	}
 	if a.Model == nil {
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	val, cost, err := maxsat.Check(a, f.CNF, f.soft(), "were the depth and options the same as for the export?")
@@ -87,7 +88,7 @@ func answerResult(job *backend.Job, p *Prepared, f *Encoding, a *sat.Answer) (*m
 	res.Model = g
 	res.Errors = g.Errors(d)
 	res.Objective = job.Problem.Evaluate(d, g)
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	res.LowerBound = float64(p.Floor)
 	if a.Status == sat.OptOptimum {
 		if float64(cost) != res.Objective {

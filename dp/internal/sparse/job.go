@@ -31,11 +31,11 @@ func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
 				return res, nil
 			}
 			stats["reason"] = fmt.Sprintf("no leaf holds the minimum support of %d rows", p.MinSupport)
-			return &model.Result{Status: model.StatusInfeasible, Stats: stats}, nil
+			return &model.Result{Infeasible: true, Stats: stats}, nil
 		}
 		obj := p.Evaluate(job.Data, r.Tree)
 		res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: obj,
-			LowerBound: p.LeafCost, Optimal: r.Optimal, Stats: stats}
+			LowerBound: p.LeafCost, Stats: stats}
 		if r.Optimal {
 			res.LowerBound = obj
 		}

@@ -80,7 +80,7 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 			stats["binary_view"] = fmt.Sprintf("coarse: %d of %d tests (the exact view does not fit the memory cap)", len(v.Tests), v.FullTests)
 		}
 		if r.Infeasible {
-			res.Status = model.StatusInfeasible
+			res.Infeasible = true
 			stats["reason"] = "no tree with no training error within the depth, node and support limits"
 			return res, nil
 		}
@@ -95,10 +95,8 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 		res.Model = g
 		res.Errors = g.Errors(job.Data)
 		res.Objective = p.Evaluate(job.Data, g)
-		res.Optimal = r.Optimal
-		if res.Optimal {
-			res.Status = model.StatusOptimal
-			res.LowerBound = res.Objective
+		if r.Optimal {
+			res.LowerBound = res.Objective // proved
 		}
 		res.LowerBound = min(res.LowerBound, res.Objective)
 		view.Stopped(res, r.MemoryStop)
