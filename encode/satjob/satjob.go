@@ -227,8 +227,9 @@ func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Res
 		return nil
 	}
 	defer c.Discard()
-	infeasible := res.Model == nil && res.Infeasible
-	if !infeasible && (res.Model == nil || res.LowerBound < res.Objective) {
+	// Proven: the search's facts (or a status already named) say so.
+	infeasible := res.Model == nil && (res.Infeasible || res.Status == model.StatusInfeasible)
+	if !infeasible && !res.Optimal && (res.Model == nil || res.LowerBound < res.Objective) {
 		return nil
 	}
 	cl := Claim{Objective: job.Problem.Objective, Bound: res.LowerBound, Infeasible: infeasible}
@@ -249,6 +250,7 @@ func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Res
 	}
 	if err != nil && ctx.Err() != nil {
 		res.Unchecked, res.Stop = true, model.StopOf(ctx)
+		backend.SettleReported(ctx, res) // not optimal: the stop's status
 		if res.Stats == nil {
 			res.Stats = map[string]any{}
 		}
