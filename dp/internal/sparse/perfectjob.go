@@ -40,7 +40,8 @@ func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 // returns the best tree found: the consistent tree of its depth, else a
 // greedy tree grown to purity when it is consistent and within the
 // limits.
-func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func SolvePerfectJob(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, &res, &err)
 	p := job.Problem
 	keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
 	if err != nil {
