@@ -46,9 +46,10 @@ func Settle(ctx context.Context, r *model.Result, trusted bool) { settle(ctx, r,
 
 // SettleReported is Settle with the claims of external solvers not yet
 // judged: a claimed bound raises nothing and a claimed infeasibility
-// stands, as the backend reported them. It names the status of a result
-// whose user's trust is not known yet (a backend's own answer, a
-// decoded solution); Settle then judges the claims.
+// stands, as the backend reported them. It names Optimal and the status
+// of a result whose user's trust is not known yet (a backend's own
+// answer, a decoded solution), but for an optimal one, whose Status it
+// leaves empty (Optimal says it); Settle then judges the claims.
 func SettleReported(ctx context.Context, r *model.Result) { settle(ctx, r, false, false) }
 
 // Settled settles, as reported (SettleReported), the result *res a
@@ -114,6 +115,9 @@ func settle(ctx context.Context, r *model.Result, judged, trusted bool) {
 	switch {
 	case r.Optimal:
 		r.LowerBound, r.Status = r.Objective, model.StatusOptimal
+		if !judged {
+			r.Status = "" // as reported, Optimal says it; the registry names it
+		}
 	case r.Model == nil && r.Infeasible && !doubted && !r.Unchecked:
 		r.Status = model.StatusInfeasible
 	case r.Stop != model.StopNone:

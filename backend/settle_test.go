@@ -103,6 +103,15 @@ func TestSettleReported(t *testing.T) {
 		{"claimed infeasibility", model.Result{Infeasible: true, ClaimedBy: "x"},
 			model.StatusInfeasible, model.StatusNoSolution, model.StatusInfeasible},
 	} {
+		// An own optimum, as reported: Optimal, the status left to Settle.
+		own := model.Result{Model: g, Objective: 1, LowerBound: 1}
+		backend.SettleReported(context.Background(), &own)
+		if !own.Optimal || own.Status != "" {
+			t.Errorf("own optimum reported: optimal %v, status %q", own.Optimal, own.Status)
+		}
+		if backend.Settle(context.Background(), &own, false); !own.Optimal || own.Status != model.StatusOptimal {
+			t.Errorf("own optimum settled: optimal %v, status %q", own.Optimal, own.Status)
+		}
 		for trusted, want := range map[bool]model.Status{false: c.untrusted, true: c.trust} {
 			r := c.res
 			backend.SettleReported(context.Background(), &r)

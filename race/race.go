@@ -323,6 +323,12 @@ func (b *Backend) result(ctx context.Context, s *shared, es []*entrant) (*model.
 				st.Status = string(model.StatusInfeasible)
 			case e.stopped:
 				st.Status = "stopped"
+			case st.Status == "" && r.Optimal:
+				st.Status = string(model.StatusOptimal)
+			case st.Status == "":
+				if st.Status = string(model.StoppedStatus(ctx)); st.Status == "" {
+					st.Status = string(model.StatusFeasible)
+				}
 			}
 			memory = memory || r.Status == model.StatusMemory
 		}

@@ -185,7 +185,7 @@ func Status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) mod
 		res.LowerBound = res.Objective
 	}
 	Ended(ctx, sol, res)
-	backend.SettleReported(ctx, res)
+	backend.Settle(ctx, res, false)
 	return res.Status
 }
 
