@@ -25,10 +25,11 @@ import (
 //     choice.
 //  2. The stop. Stop, when unsaid, becomes the context's (model.StopOf)
 //     or none; gave-up becomes the context's stop or the time limit.
-//  3. Optimality. A model is optimal when its LowerBound meets its
-//     Objective and the bound is not Unchecked (a certificate whose check
-//     was stopped), whatever stopped the search afterwards. An optimal
-//     result's LowerBound is its Objective.
+//  3. Optimality. A model is optimal when the search Proved it, or when
+//     its LowerBound meets its Objective, whatever stopped the search
+//     afterwards — unless the proof or bound is Unchecked (a certificate
+//     whose check was stopped), or Proved rests on an untrusted claim. An
+//     optimal result's LowerBound is its Objective.
 //  4. The status: optimal; else infeasible when there is no model and
 //     Infeasible says none exists (neither untrusted nor Unchecked);
 //     else the stop's status (time-limit, cancelled, memory-limit, gap),
@@ -45,11 +46,12 @@ import (
 func Settle(ctx context.Context, r *model.Result, trusted bool) { settle(ctx, r, true, trusted) }
 
 // SettleReported is Settle with the claims of external solvers not yet
-// judged: a claimed bound raises nothing and a claimed infeasibility
-// stands, as the backend reported them. It names Optimal and the status
-// of a result whose user's trust is not known yet (a backend's own
-// answer, a decoded solution), but for an optimal one, whose Status it
-// leaves empty (Optimal says it); Settle then judges the claims.
+// judged, as the backend reported them: a claimed bound raises nothing,
+// a claimed infeasibility stands, and Proved alone makes a model optimal
+// (a bound that meets the objective is left to Settle). It names
+// Optimal and the status of a result whose user's trust is not known
+// yet (a backend's own answer, a decoded solution), but for an optimal
+// one, whose Status it leaves empty (Optimal says it).
 func SettleReported(ctx context.Context, r *model.Result) { settle(ctx, r, false, false) }
 
 // Settled settles, as reported (SettleReported), the result *res a
@@ -83,7 +85,8 @@ func settle(ctx context.Context, r *model.Result, judged, trusted bool) {
 		}
 	}
 	limit := r.Stop == model.StopTimeLimit || r.Stop == model.StopCancelled || r.Stop == model.StopMemory
-	proved := r.Model != nil && (r.Optimal || r.Status == model.StatusOptimal) && !doubted && !limit
+	named := (r.Optimal || r.Status == model.StatusOptimal) && !limit
+	proved := r.Model != nil && (r.Proved || named) && !doubted && !r.Unchecked
 
 	if judged && r.ClaimedBy != "" {
 		switch {
@@ -111,7 +114,7 @@ func settle(ctx context.Context, r *model.Result, judged, trusted bool) {
 		r.Stop = s
 	}
 
-	r.Optimal = r.Model != nil && (proved || r.LowerBound >= r.Objective && !r.Unchecked)
+	r.Optimal = proved || judged && r.Model != nil && r.LowerBound >= r.Objective && !r.Unchecked
 	switch {
 	case r.Optimal:
 		r.LowerBound, r.Status = r.Objective, model.StatusOptimal

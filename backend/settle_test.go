@@ -33,6 +33,11 @@ func TestSettle(t *testing.T) {
 		optimal bool
 		lb      float64
 	}{
+		{"proved", live, false, model.Result{Model: g, Objective: 1, Proved: true}, optimal, true, 1},
+		{"proved, then stopped", expired, false, model.Result{Model: g, Objective: 1, Proved: true, Stop: model.StopTimeLimit}, optimal, true, 1},
+		{"proved, unchecked", live, false, model.Result{Model: g, Objective: 1, Proved: true, Unchecked: true}, feasible, false, 0},
+		{"proved on an untrusted claim", live, false, model.Result{Model: g, Objective: 1, Proved: true, ClaimedBound: bound(1), ClaimedBy: "x"}, feasible, false, 0},
+		{"proved on a trusted claim", live, true, model.Result{Model: g, Objective: 1, Proved: true, ClaimedBound: bound(1), ClaimedBy: "x"}, optimal, true, 1},
 		{"finished, bound met", live, false, model.Result{Model: g, Objective: 1, LowerBound: 1}, optimal, true, 1},
 		{"finished with a gap", live, false, model.Result{Model: g, Objective: 1, LowerBound: 0.5, Stop: model.StopNone}, feasible, false, 0.5},
 		{"stopped with the bound met", expired, false, model.Result{Model: g, Objective: 1, LowerBound: 1, Stop: model.StopTimeLimit}, optimal, true, 1},
@@ -84,13 +89,32 @@ func TestSettle(t *testing.T) {
 }
 
 // TestSettleReported: before the user's trust is known, a claimed bound
-// raises nothing and a claimed infeasibility stands; judging them later
-// gives what Settle gives at once.
+// raises nothing and a claimed infeasibility stands; a proof makes the
+// model optimal, its status left to Settle, and a bound alone is left to
+// Settle too; judging them later gives what Settle gives at once.
 func TestSettleReported(t *testing.T) {
 	d := &model.Dataset{Name: "two", Classes: []string{"a", "b"}, Labels: []int{0, 1},
 		Features: []model.Feature{{Name: "x", Values: []float64{0, 1}}}}
 	b := model.NewBuilder(d, model.KindTree)
 	g := b.Graph(b.Leaf(0))
+	for _, c := range []struct {
+		name     string
+		res      model.Result
+		reported model.Status
+		optimal  bool
+	}{
+		{"proved", model.Result{Model: g, Objective: 1, LowerBound: 1, Proved: true}, "", true},
+		{"bound met", model.Result{Model: g, Objective: 1, LowerBound: 1}, model.StatusFeasible, false},
+	} {
+		r := c.res
+		backend.SettleReported(context.Background(), &r)
+		if r.Optimal != c.optimal || r.Status != c.reported {
+			t.Errorf("%s reported: optimal %v, status %q", c.name, r.Optimal, r.Status)
+		}
+		if backend.Settle(context.Background(), &r, false); !r.Optimal || r.Status != model.StatusOptimal {
+			t.Errorf("%s settled: optimal %v, status %q", c.name, r.Optimal, r.Status)
+		}
+	}
 	one := 1.0
 	for _, c := range []struct {
 		name             string
@@ -103,15 +127,6 @@ func TestSettleReported(t *testing.T) {
 		{"claimed infeasibility", model.Result{Infeasible: true, ClaimedBy: "x"},
 			model.StatusInfeasible, model.StatusNoSolution, model.StatusInfeasible},
 	} {
-		// An own optimum, as reported: Optimal, the status left to Settle.
-		own := model.Result{Model: g, Objective: 1, LowerBound: 1}
-		backend.SettleReported(context.Background(), &own)
-		if !own.Optimal || own.Status != "" {
-			t.Errorf("own optimum reported: optimal %v, status %q", own.Optimal, own.Status)
-		}
-		if backend.Settle(context.Background(), &own, false); !own.Optimal || own.Status != model.StatusOptimal {
-			t.Errorf("own optimum settled: optimal %v, status %q", own.Optimal, own.Status)
-		}
 		for trusted, want := range map[bool]model.Status{false: c.untrusted, true: c.trust} {
 			r := c.res
 			backend.SettleReported(context.Background(), &r)

@@ -363,9 +363,10 @@ func (b *Backend) result(ctx context.Context, s *shared, es []*entrant) (*model.
 	res.LowerBound = min(max(lb, 0), res.Objective)
 	switch {
 	case proved:
-		res.LowerBound = res.Objective
+		res.LowerBound, res.Proved = res.Objective, true
 	case res.Objective <= lb:
-		res.Stats["winner"] = "bound" // optimal: the best model meets the bound
+		res.Proved = true // the best model meets the best bound
+		res.Stats["winner"] = "bound"
 	case memory && ctx.Err() == nil:
 		res.Stop = model.StopMemory
 	}

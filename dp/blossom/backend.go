@@ -78,7 +78,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		}
 		res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound, Stats: r.Stats}
 		if r.Optimal {
-			res.LowerBound = res.Objective // proved
+			res.LowerBound, res.Proved = res.Objective, true
 		}
 		view.Stopped(res, r.Cause)
 		view.Honest(v, res)

@@ -87,7 +87,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	res = &model.Result{Model: r.Tree, Errors: r.Errors, Objective: float64(r.Objective),
 		LowerBound: float64(r.LowerBound), Stats: r.Stats}
 	if r.Optimal && gap == 0 {
-		res.LowerBound = res.Objective // proved
+		res.LowerBound, res.Proved = res.Objective, true
 	}
 	if gap > 0 && !r.Stopped {
 		res.Stop = model.StopNone // ended within max-gap

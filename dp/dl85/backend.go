@@ -171,7 +171,7 @@ func jobResult(ctx context.Context, job *backend.Job, v *model.BinaryView, r *Re
 	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
 		LowerBound: r.LowerBound, Stats: r.Stats}
 	if r.Optimal {
-		res.LowerBound = res.Objective // proved
+		res.LowerBound, res.Proved = res.Objective, true
 	}
 	if r.Gap && r.Cause == nil {
 		res.Stop = model.StopGap

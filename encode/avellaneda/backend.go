@@ -247,7 +247,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	res.Objective = job.Problem.Evaluate(job.Data, g)
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	if out.Optimal && !out.Stopped {
-		res.LowerBound = res.Objective // proved
+		res.LowerBound, res.Proved = res.Objective, true
 		if err := satjob.Conclude(ctx, job, info(size).Name, res, s.Certify); err != nil {
 			return nil, err
 		}

@@ -341,6 +341,7 @@ func (s *solver) result(ctx context.Context, in *Instance, stopped bool) *model.
 	if in.View.Coarse {
 		res.LowerBound = 0
 	}
+	res.Proved = res.LowerBound >= res.Objective
 	res.Stop = model.Ended(ctx, stopped)
 	return res
 }

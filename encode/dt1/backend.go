@@ -177,7 +177,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 	res.Objective = job.Problem.Evaluate(job.Data, g)
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	if out.Optimal && !out.Stopped {
-		res.LowerBound = res.Objective // proved
+		res.LowerBound, res.Proved = res.Objective, true
 		if err := satjob.Conclude(ctx, job, "sat-dt1", res, s.Certify); err != nil {
 			return nil, err
 		}

@@ -546,7 +546,7 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	res.Model, res.Errors, res.Objective = best, best.Errors(d), bestObj
 	lb := math.Max(0, math.Min(out.lb, bestObj))
 	if bestObj <= lb+1e-6*math.Max(1, math.Abs(bestObj)) {
-		lb = bestObj // proven within the solver's tolerance
+		lb, res.Proved = bestObj, true // proven within the solver's tolerance
 	}
 	res.LowerBound = lb
 	return res, nil

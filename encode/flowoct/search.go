@@ -183,7 +183,7 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	}
 	res.Errors, res.Objective = r.best.Errors(d), p.Evaluate(d, r.best)
 	if r.optimal {
-		res.LowerBound = res.Objective
+		res.LowerBound, res.Proved = res.Objective, true
 	} else {
 		res.LowerBound = math.Max(0, math.Min(r.sol.BoundOrZero(), res.Objective))
 	}
@@ -239,7 +239,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 				g := graph(s.job.Data, s.pr.view, t)
 				res.Model, res.Errors = g, g.Errors(s.job.Data)
 				res.Objective = p.Evaluate(s.job.Data, g)
-				res.LowerBound = res.Objective // every shallower depth has no such tree
+				res.LowerBound, res.Proved = res.Objective, true // every shallower depth has no such tree
 				s.job.Report.Report(res.Objective, g)
 				return res, nil
 			}
@@ -257,7 +257,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			res.Objective = p.Evaluate(s.job.Data, g)
 			s.job.Report.Report(res.Objective, g)
 			lb := math.Max(res.LowerBound, 2*math.Ceil(out.lb-1e-9)-1)
-			res.LowerBound = math.Min(lb, res.Objective)
+			res.LowerBound, res.Proved = math.Min(lb, res.Objective), lb >= res.Objective
 			res.Stop = model.Ended(ctx, false)
 			return res, nil
 		}
@@ -278,13 +278,13 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		res.Objective = p.Evaluate(s.job.Data, g)
 		if p.Objective == model.MinDepth {
 			// Every shallower depth was proven to have no such tree.
-			res.LowerBound = res.Objective
+			res.LowerBound, res.Proved = res.Objective, true
 			s.job.Report.Report(res.Objective, g)
 			return res, nil
 		}
 		milpjob.Ended(ctx, r.sol, res)
 		if r.optimal {
-			res.LowerBound = res.Objective
+			res.LowerBound, res.Proved = res.Objective, true
 		} else {
 			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(r.sol.BoundOrZero()-1e-6), res.Objective))
 		}

@@ -182,7 +182,7 @@ func Status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) mod
 		res.Model = &model.Graph{}
 	}
 	if optimal {
-		res.LowerBound = res.Objective
+		res.LowerBound, res.Proved = res.Objective, true
 	}
 	Ended(ctx, sol, res)
 	backend.Settle(ctx, res, false)

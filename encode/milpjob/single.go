@@ -113,7 +113,7 @@ func SolveSingle(ctx context.Context, job *backend.Job, solver milp.Solver, hopt
 	if best != nil {
 		res.Errors, res.Objective = best.Errors(d), bestObj
 		if optimal {
-			res.LowerBound = res.Objective
+			res.LowerBound, res.Proved = res.Objective, true
 		} else {
 			res.LowerBound = math.Max(0, math.Min(sol.BoundOrZero(), res.Objective))
 		}
@@ -147,5 +147,5 @@ func OneLeaf(job *backend.Job) (res *model.Result, ok bool) {
 	g := b.Graph(b.Leaf(k))
 	obj := p.Evaluate(d, g)
 	job.Report.Report(obj, g)
-	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj}, true
+	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Proved: true}, true
 }

@@ -176,7 +176,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	milpjob.Ended(ctx, sol, res)
 	res.Errors, res.Objective = best.Errors(d), bestObj
-	if proven {
+	if res.Proved = proven; proven {
 		res.LowerBound = bestObj
 	} else {
 		res.LowerBound = math.Max(0, math.Min(sol.BoundOrZero(), bestObj))
@@ -205,7 +205,7 @@ func singleLeaf(job *backend.Job, tree bool) *model.Result {
 	g := b.Graph(b.Leaf(c))
 	obj := job.Problem.Evaluate(d, g)
 	job.Report.Report(obj, g)
-	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj}
+	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Proved: true}
 }
 
 // milpProven reports whether the best model (objective bestObj) is

@@ -229,7 +229,7 @@ func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Res
 	defer c.Discard()
 	// Proven: the search's facts (or a status already named) say so.
 	infeasible := res.Model == nil && (res.Infeasible || res.Status == model.StatusInfeasible)
-	if !infeasible && !res.Optimal && (res.Model == nil || res.LowerBound < res.Objective) {
+	if !infeasible && !res.Proved && !res.Optimal && (res.Model == nil || res.LowerBound < res.Objective) {
 		return nil
 	}
 	cl := Claim{Objective: job.Problem.Objective, Bound: res.LowerBound, Infeasible: infeasible}

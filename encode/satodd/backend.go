@@ -149,7 +149,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	if v.Coarse {
 		res.LowerBound = 0
 	}
-	if proved {
+	if res.Proved = proved; proved {
 		res.LowerBound = res.Objective
 	}
 	if n := started.UncheckedRefutations(); n > 0 {

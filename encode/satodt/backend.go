@@ -156,7 +156,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		res.Stats["formula"] = "too large: the greedy tree is returned unproven"
 	}
 	proved := out.Optimal && !v.Coarse
-	if proved {
+	if res.Proved = proved; proved {
 		res.LowerBound = res.Objective
 	}
 	if v.Coarse {

@@ -38,7 +38,7 @@ func SolveJob(ctx context.Context, job *backend.Job) (res *model.Result, err err
 		res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: obj,
 			LowerBound: p.LeafCost, Stats: stats}
 		if r.Optimal {
-			res.LowerBound = obj
+			res.LowerBound, res.Proved = obj, true
 		}
 		job.Report.Report(obj, r.Tree)
 		view.Honest(v, res)

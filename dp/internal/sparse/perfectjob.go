@@ -97,7 +97,7 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (res *model.Result, 
 		res.Errors = g.Errors(job.Data)
 		res.Objective = p.Evaluate(job.Data, g)
 		if r.Optimal {
-			res.LowerBound = res.Objective // proved
+			res.LowerBound, res.Proved = res.Objective, true
 		}
 		res.LowerBound = min(res.LowerBound, res.Objective)
 		view.Stopped(res, r.MemoryStop)

@@ -70,6 +70,7 @@ func Honest(v *model.BinaryView, res *model.Result) {
 		res.Stats = map[string]any{}
 	}
 	res.Stats["binary_view"] = fmt.Sprintf("coarse: %d of %d tests (the exact view does not fit the memory cap)", len(v.Tests), v.FullTests)
+	res.Proved = false
 	lb := 0.0
 	if d := v.Data; d.Weights == nil && d.Rows()*d.NumFeatures() <= floorCells {
 		lb = float64(v.Data.ConflictFloor())
