@@ -116,10 +116,14 @@ func settle(ctx context.Context, r *model.Result, judged, trusted bool) {
 
 	r.Optimal = proved || judged && r.Model != nil && r.LowerBound >= r.Objective && !r.Unchecked
 	switch {
-	case r.Optimal:
+	case r.Optimal && judged:
 		r.LowerBound, r.Status = r.Objective, model.StatusOptimal
-		if !judged {
-			r.Status = "" // as reported, Optimal says it; the registry names it
+	case r.Optimal:
+		// As reported, Optimal says it and the registry names it; a
+		// bound a pending claim may yet void is not raised.
+		r.Status = ""
+		if r.ClaimedBy == "" {
+			r.LowerBound = r.Objective
 		}
 	case r.Model == nil && r.Infeasible && !doubted && !r.Unchecked:
 		r.Status = model.StatusInfeasible

@@ -97,6 +97,7 @@ func TestSettleReported(t *testing.T) {
 		Features: []model.Feature{{Name: "x", Values: []float64{0, 1}}}}
 	b := model.NewBuilder(d, model.KindTree)
 	g := b.Graph(b.Leaf(0))
+	one := 1.0
 	for _, c := range []struct {
 		name     string
 		res      model.Result
@@ -105,17 +106,18 @@ func TestSettleReported(t *testing.T) {
 	}{
 		{"proved", model.Result{Model: g, Objective: 1, LowerBound: 1, Proved: true}, "", true},
 		{"bound met", model.Result{Model: g, Objective: 1, LowerBound: 1}, model.StatusFeasible, false},
+		{"proved on a claim", model.Result{Model: g, Objective: 1, LowerBound: 0.5, Proved: true, ClaimedBound: &one, ClaimedBy: "x"}, "", true},
 	} {
 		r := c.res
 		backend.SettleReported(context.Background(), &r)
 		if r.Optimal != c.optimal || r.Status != c.reported {
 			t.Errorf("%s reported: optimal %v, status %q", c.name, r.Optimal, r.Status)
 		}
-		if backend.Settle(context.Background(), &r, false); !r.Optimal || r.Status != model.StatusOptimal {
+		want := c.res.ClaimedBy == "" // a proof on a claim is not optimal untrusted
+		if backend.Settle(context.Background(), &r, false); r.Optimal != want || (r.Status == model.StatusOptimal) != want {
 			t.Errorf("%s settled: optimal %v, status %q", c.name, r.Optimal, r.Status)
 		}
 	}
-	one := 1.0
 	for _, c := range []struct {
 		name             string
 		res              model.Result
