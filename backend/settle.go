@@ -54,13 +54,18 @@ func Settle(ctx context.Context, r *model.Result, trusted bool) { settle(ctx, r,
 // one, whose Status it leaves empty (Optimal says it).
 func SettleReported(ctx context.Context, r *model.Result) { settle(ctx, r, false, false) }
 
-// Settled settles, as reported (SettleReported), the result *res a
-// backend returns. A backend defers it in Solve and Decode, so that its
-// results are complete for a caller that runs it directly (a race, a
-// test). It does nothing when the backend returns an error or no
-// result.
-func Settled(ctx context.Context, res **model.Result, err *error) {
-	if *err == nil && *res != nil {
+// Settled settles the result *res a backend returns for job: as
+// reported (SettleReported), or, when the job trusts external solvers
+// (trust-solver), by Settle with the claims taken as proofs. A backend
+// defers it in Solve and Decode, so that its results are complete for a
+// caller that runs it directly (a race, a test). It does nothing when
+// the backend returns an error or no result; job may be nil (no trust).
+func Settled(ctx context.Context, job *Job, res **model.Result, err *error) {
+	switch {
+	case *err != nil || *res == nil:
+	case job != nil && job.Options.Bool(OptTrustSolver):
+		Settle(ctx, *res, true)
+	default:
 		SettleReported(ctx, *res)
 	}
 }

@@ -191,7 +191,7 @@ func (s *shared) offer(claimed float64, g *model.Graph) error {
 // Solve races the members that accept the job's problem (see the package
 // documentation).
 func (b *Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.info, job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -211,7 +211,7 @@ func (b *Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Resul
 			start := time.Now()
 			e.res, e.err = run(rctx, e.b, e.job)
 			e.seconds = time.Since(start).Seconds()
-			backend.Settled(rctx, &e.res, &e.err) // its status and optimality, by the one rule
+			backend.Settled(rctx, e.job, &e.res, &e.err) // its status and optimality, by the one rule
 			if e.err == nil && e.res != nil {
 				if err := s.offer(e.res.Objective, e.res.Model); err != nil {
 					e.res, e.err = nil, err

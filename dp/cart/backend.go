@@ -36,7 +36,7 @@ func (Backend) Info() backend.Info {
 // with fewer rows than the minimum support is infeasible (not even a
 // leaf satisfies it).
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}

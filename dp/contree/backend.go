@@ -47,7 +47,7 @@ func (Backend) Info() backend.Info {
 // classes or rows) is refused with backend.ErrInvalid. With max-gap > 0 a
 // finished search is not a proof of optimality: its status is feasible.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}

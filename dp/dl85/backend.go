@@ -83,7 +83,7 @@ func (AnytimeBackend) Info() backend.Info {
 
 // Solve runs DL8.5 on the job's binary view.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -104,7 +104,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
 func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}

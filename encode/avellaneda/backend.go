@@ -93,13 +93,13 @@ func (SizeBackend) Info() backend.Info { return info(true) }
 
 // Solve runs DT_depth.
 func (DepthBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return solve(ctx, job, false)
 }
 
 // Solve runs DT_depth then DT_size.
 func (SizeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return solve(ctx, job, true)
 }
 

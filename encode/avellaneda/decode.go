@@ -12,13 +12,13 @@ import (
 
 // Decode reads a SAT solver's answer for the exported formula.
 func (DepthBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return decode(ctx, job, r)
 }
 
 // Decode reads a SAT solver's answer for the exported formula.
 func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return decode(ctx, job, r)
 }
 

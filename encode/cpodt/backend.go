@@ -59,7 +59,7 @@ func (Backend) Info() backend.Info {
 // the least depth first, then the fewest nodes at that depth (so that
 // every incumbent reported improves the size).
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}

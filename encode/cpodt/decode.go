@@ -113,7 +113,7 @@ func satisfies(d *model.Dataset, p model.Problem, goal Goal, g *model.Graph) err
 // solver is trusted (trust-solver). An answer that ends inside a
 // solution keeps the last complete one, with no claim.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	in, err := exportInstance(ctx, job)
 	if err != nil {
 		return nil, err

@@ -98,7 +98,7 @@ func prepare(ctx context.Context, job *backend.Job) (*avellaneda.Prepared, error
 
 // Solve searches the node count.
 func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	spec := job.Options.String("sat-solver")
 	s := Settings{
 		NewSolver: func() (sat.Solver, error) { return sat.NewSolver(spec) },

@@ -116,7 +116,7 @@ func (e *Encoding) decodeChecked(value func(sat.Lit) bool) (*model.Graph, error)
 
 // Decode reads a SAT solver's answer for the exported formula.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	n, err := exportNodes(job)
 	if err != nil {
 		return nil, err

@@ -111,7 +111,7 @@ func options(job *backend.Job, pr *prepared, k int) Options {
 // with a tree of no error is the minimum, and that MILP's node count is
 // the minimum size).
 func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	start := time.Now()
 	pr, err := prepare(ctx, job)
 	if err != nil {

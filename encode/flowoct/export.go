@@ -105,7 +105,7 @@ func (e *Encoding) Header(job *backend.Job) []string {
 // checks it against the MILP and decodes it. The solver's "optimal" is
 // within its own tolerances: the result is feasible, not proven optimal.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	e, err := exportEncoding(ctx, job)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ import (
 // error wrapping backend.ErrInvalid and backend.ErrAnswer.
 func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, error), d *model.Dataset, p model.Problem, witness func() []float64) (res *model.Result, err error) {
 	// The file is read to its end: no context stops it.
-	defer backend.Settled(context.Background(), &res, &err)
+	defer backend.Settled(context.Background(), nil, &res, &err)
 	sol, err := milp.ReadSolution(r, m)
 	if err != nil {
 		return nil, backend.Answer(backend.Invalid(err))

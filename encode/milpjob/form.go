@@ -69,7 +69,7 @@ func (f FormJob) Size(job *backend.Job) (backend.Size, error) {
 
 // Solve builds the MILP and solves it whole (SolveSingle).
 func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	start := time.Now()
 	e, err := f.plan(ctx, job, true)
 	if err != nil {
@@ -145,7 +145,7 @@ func (f FormJob) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 // checks it against the MILP and decodes it. No point of the MILP is
 // built without a solver, so a claimed infeasibility is taken as a claim.
 func (f FormJob) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	e, err := f.built(ctx, job)
 	if err != nil {
 		return nil, err

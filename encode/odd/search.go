@@ -16,13 +16,13 @@ import (
 
 // Solve runs the heuristic and HiGHS on the diagram MILP.
 func (DiagramBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return solveJob(ctx, job, false)
 }
 
 // Solve runs the heuristic and HiGHS on the tree MILP.
 func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return solveJob(ctx, job, true)
 }
 

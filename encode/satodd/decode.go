@@ -18,7 +18,7 @@ import (
 // claimed optimum the model's cost equal to its diagram's. The claimed
 // optimum is the result's claimed bound, not a proof.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	p, f, costs, err := formula(ctx, job)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func singleLeafResult(job *backend.Job) *model.Result {
 // solver. An unsatisfiable claim is an error: every complete tree of
 // the depth satisfies the hard clauses.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	p, f, err := formula(ctx, job)
 	if errors.Is(err, errSingleLeaf) {
 		if _, err := sat.ParseAnswer(r, 1); err != nil {

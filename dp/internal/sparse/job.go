@@ -19,7 +19,7 @@ func Wanted(p model.Problem) bool { return p.LeafCost > 0 || p.MaxNodes > 0 }
 // when proven optimal (else the objective of no tree better than one leaf
 // of zero error: λ, or 0).
 func SolveJob(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		p := job.Problem
 		r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost,

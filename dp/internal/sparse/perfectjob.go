@@ -41,7 +41,7 @@ func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 // greedy tree grown to purity when it is consistent and within the
 // limits.
 func SolvePerfectJob(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
-	defer backend.Settled(ctx, &res, &err)
+	defer backend.Settled(ctx, job, &res, &err)
 	p := job.Problem
 	keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
 	if err != nil {
