@@ -351,7 +351,7 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 	d, p := job.Data, job.Problem
 	if err != nil && errors.Is(err, model.ErrMemoryLimit) {
 		// The backend gave up for memory: report its best incumbent.
-		res = &model.Result{Status: model.StatusMemory, Stats: map[string]any{"stopped": err.Error()}}
+		res = &model.Result{Stop: model.StopMemory, Stats: map[string]any{"stopped": err.Error()}}
 		if incs := trace.Incumbents(); len(incs) > 0 {
 			g := incs[len(incs)-1].Model
 			res.Model, res.Errors, res.Objective = g, g.Errors(d), p.Evaluate(d, g)
@@ -383,7 +383,9 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 		res.Incumbents = []model.Incumbent{}
 	}
 	res.Bounds = trace.Bounds()
-	deriveStatus(ctx, res, job.Options.Bool(backend.OptTrustSolver))
+	// The one rule that names the status and optimality from the facts
+	// the backend reported, its external claims under the user's trust.
+	backend.Settle(ctx, res, job.Options.Bool(backend.OptTrustSolver))
 	res.RelGap = res.Gap()
 	if peak := job.Budget.Peak(); peak > 0 {
 		if res.Stats == nil {
@@ -392,75 +394,4 @@ func finish(ctx context.Context, name string, job *backend.Job, trace *model.Tra
 		res.Stats["budget_peak_mb"] = float64(peak) / (1 << 20)
 	}
 	return res, nil
-}
-
-// deriveStatus settles a result's status and optimality once, from what
-// the backend proved: a model whose objective its lower bound meets is
-// optimal, whatever stopped the search (a deadline after the proof, a
-// memory stop, a race decided by a bound); a claim of optimality without
-// a model, or with a bound below the objective after a stop, is dropped.
-// An empty status is then the context's stop, or optimal, feasible or
-// no-solution.
-//
-// It is also the one place that applies the rule for external solvers:
-// a result is optimal only when odtkit established its bound. A claim
-// it could not check (Result.ClaimedBound: an external solver's optimum,
-// refutation or infeasibility) proves nothing — the result keeps the
-// bound odtkit proved, an "optimal" or "infeasible" resting on the claim
-// is dropped — unless trusted (the backend option trust-solver), when
-// the claimed bound counts as proven and the result records the trust.
-func deriveStatus(ctx context.Context, res *model.Result, trusted bool) {
-	res.TrustedSolver = trusted
-	if res.ClaimedBy != "" {
-		switch {
-		case trusted && res.ClaimedBound != nil:
-			b := *res.ClaimedBound
-			if res.Model != nil {
-				b = min(b, res.Objective)
-			}
-			res.LowerBound = max(res.LowerBound, b)
-		case !trusted:
-			if res.Model != nil {
-				res.Optimal = false
-			}
-			switch res.Status {
-			case model.StatusOptimal:
-				res.Status = ""
-			case model.StatusInfeasible:
-				res.Status = model.StatusNoSolution
-			}
-			if res.Model != nil && res.ClaimedBound != nil && res.LowerBound >= *res.ClaimedBound {
-				// odtkit proved as much itself: nothing is taken on trust.
-				res.ClaimedBound, res.ClaimedBy = nil, ""
-			}
-		}
-	}
-	switch {
-	case res.Model == nil:
-		res.Optimal = false
-		res.Errors, res.Objective = 0, 0
-	case res.Status == model.StatusTimeLimit || res.Status == model.StatusCancelled || res.Status == model.StatusMemory:
-		// After a stop only the bound proves anything, and only when
-		// it is not a certificate's whose check was stopped.
-		res.Optimal = res.LowerBound >= res.Objective && !res.Unchecked
-	case !res.Optimal && res.LowerBound >= res.Objective && !res.Unchecked:
-		res.Optimal = true
-	}
-	if res.Optimal {
-		res.LowerBound = res.Objective
-		switch res.Status {
-		case "", model.StatusTimeLimit, model.StatusCancelled, model.StatusMemory, model.StatusFeasible, model.StatusGap:
-			res.Status = model.StatusOptimal
-		}
-	}
-	if res.Status == "" {
-		switch st := model.StoppedStatus(ctx); {
-		case res.Model == nil && st == "":
-			res.Status = model.StatusNoSolution
-		case st != "":
-			res.Status = st
-		default:
-			res.Status = model.StatusFeasible
-		}
-	}
 }

@@ -257,8 +257,21 @@ type Result struct {
 	Certificate *Certificate `json:"certificate,omitempty"`
 	// Unchecked is set when the bound was to be certified and its proofs
 	// were not checked (the check was stopped): the bound then proves no
-	// optimality.
+	// optimality, nor Infeasible an infeasibility.
 	Unchecked bool `json:"-"`
+	// Proved is set when the backend's search proved its model optimal
+	// (or, with ClaimedBy set, when the external solver behind it claims
+	// so: then it proves nothing unless trusted).
+	Proved bool `json:"-"`
+	// Infeasible is set when the search proved that no model satisfies
+	// the problem — or, with ClaimedBy set, when an external solver
+	// claims so (it then proves nothing unless trusted).
+	Infeasible bool `json:"-"`
+	// Stop is why the search ended (see StopReason). With Model,
+	// LowerBound, Proved, Infeasible, Unchecked and the claim, it is what a
+	// backend reports; the status rule (backend.Settle) names Status and
+	// Optimal from them.
+	Stop StopReason `json:"-"`
 }
 
 // Certificate describes the checked proofs of a result's lower bound:

@@ -29,19 +29,47 @@ func StoppedStatus(ctx context.Context) Status {
 	return StatusCancelled
 }
 
-// EndStatus is the status of a search that returns its best model:
-// optimal when it proved it; else, when it stopped early or its context
-// is done, why it stopped (StoppedStatus, or time-limit when a solver
-// gave up a moment before its context reports the end); else feasible.
-func EndStatus(ctx context.Context, optimal, stopped bool) Status {
-	switch {
-	case optimal:
-		return StatusOptimal
-	case stopped || ctx.Err() != nil:
-		if st := StoppedStatus(ctx); st != "" {
-			return st
-		}
-		return StatusTimeLimit
+// StopReason is why a search ended, as its backend reports it in
+// Result.Stop; the status rule (backend.Settle) names the result's
+// status from it.
+type StopReason string
+
+const (
+	// StopUnsaid: the backend did not say; the status rule asks the
+	// solve's context (a done context names the stop, else the search ended on
+	// its own).
+	StopUnsaid StopReason = ""
+	// StopNone: the search ended on its own — it finished, a heuristic
+	// reached its end, a solver stopped at the gap it was given, an
+	// answer was read to its end — whatever the context says since.
+	StopNone StopReason = "none"
+	// StopTimeLimit, StopCancelled and StopMemory: the time limit, the
+	// caller or a memory limit stopped the search.
+	StopTimeLimit = StopReason(StatusTimeLimit)
+	StopCancelled = StopReason(StatusCancelled)
+	StopMemory    = StopReason(StatusMemory)
+	// StopGap: the search stopped once its model was within the gap the
+	// user allowed.
+	StopGap = StopReason(StatusGap)
+	// StopGaveUp: a solver stopped on its own limit (one set just short
+	// of the context's deadline): the context's stop when it is done,
+	// else the time limit.
+	StopGaveUp StopReason = "gave-up"
+)
+
+// StopOf is the stop a done ctx names (see StoppedStatus); StopUnsaid
+// while ctx is not done.
+func StopOf(ctx context.Context) StopReason { return StopReason(StoppedStatus(ctx)) }
+
+// Ended is the stop of a search that returns its best model by itself:
+// StopGaveUp when gaveUp says a solver stopped early on its own limit,
+// else the context's stop when it is done, else StopNone.
+func Ended(ctx context.Context, gaveUp bool) StopReason {
+	if gaveUp {
+		return StopGaveUp
 	}
-	return StatusFeasible
+	if s := StopOf(ctx); s != StopUnsaid {
+		return s
+	}
+	return StopNone
 }

@@ -190,7 +190,8 @@ func (s *shared) offer(claimed float64, g *model.Graph) error {
 
 // Solve races the members that accept the job's problem (see the package
 // documentation).
-func (b *Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b *Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.info, job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -210,6 +211,7 @@ func (b *Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, e
 			start := time.Now()
 			e.res, e.err = run(rctx, e.b, e.job)
 			e.seconds = time.Since(start).Seconds()
+			backend.Settled(rctx, e.job, &e.res, &e.err) // its status and optimality, by the one rule
 			if e.err == nil && e.res != nil {
 				if err := s.offer(e.res.Objective, e.res.Model); err != nil {
 					e.res, e.err = nil, err
@@ -336,21 +338,22 @@ func (b *Backend) result(ctx context.Context, s *shared, es []*entrant) (*model.
 		return nil, fmt.Errorf("%s: every member failed: %w", b.info.Name, errors.Join(errs...))
 	}
 	res := &model.Result{Stats: map[string]any{"members": stats, "winner": "none"}}
+	proved := false
 	if s.winner >= 0 {
 		w := es[s.winner].res
 		res.Stats["winner"] = es[s.winner].name
 		if w.Model == nil { // proved infeasible
-			res.Status, res.LowerBound = model.StatusInfeasible, w.LowerBound
+			res.Infeasible, res.LowerBound = true, w.LowerBound
 			return res, nil
 		}
-		res.Model, res.Objective, res.Optimal = w.Model, w.Objective, true
+		res.Model, res.Objective, proved = w.Model, w.Objective, true
 	} else if s.model != nil {
 		res.Model, res.Objective = s.model, s.best
 	}
 	if res.Model == nil {
 		res.LowerBound = max(lb, 0)
 		if memory && ctx.Err() == nil {
-			res.Status = model.StatusMemory
+			res.Stop = model.StopMemory
 		}
 		return res, nil
 	}
@@ -358,12 +361,14 @@ func (b *Backend) result(ctx context.Context, s *shared, es []*entrant) (*model.
 	// Every member bounds the same problem: the largest bound holds, and a
 	// best model that meets it is optimal whoever found it.
 	res.LowerBound = min(max(lb, 0), res.Objective)
-	if !res.Optimal && res.Objective <= lb {
-		res.Optimal = true
+	switch {
+	case proved:
+		res.LowerBound, res.Proved = res.Objective, true
+	case res.Objective <= lb:
+		res.Proved = true // the best model meets the best bound
 		res.Stats["winner"] = "bound"
-	}
-	if !res.Optimal && memory && ctx.Err() == nil {
-		res.Status = model.StatusMemory
+	case memory && ctx.Err() == nil:
+		res.Stop = model.StopMemory
 	}
 	return res, nil
 }

@@ -58,7 +58,8 @@ func (Backend) Info() backend.Info {
 }
 
 // Solve runs Blossom on the job's binary view.
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -75,8 +76,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		if err != nil {
 			return view.Early(ctx, err)
 		}
-		res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound,
-			Optimal: r.Optimal, Stats: r.Stats}
+		res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound, Stats: r.Stats}
+		if r.Optimal {
+			res.LowerBound, res.Proved = res.Objective, true
+		}
 		view.Stopped(res, r.Cause)
 		view.Honest(v, res)
 		return res, nil

@@ -35,12 +35,13 @@ func (Backend) Info() backend.Info {
 // consulted). Data
 // with fewer rows than the minimum support is infeasible (not even a
 // leaf satisfies it).
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
 	if n := job.Data.Rows(); n < job.Problem.MinSupport {
-		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{
+		return &model.Result{Infeasible: true, Stats: map[string]any{
 			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil
 	}
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
@@ -51,11 +52,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			werr = p.Evaluate(job.Data, g)
 		}
 		job.Report.Report(werr, g)
-		res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
-			Status: model.StoppedStatus(ctx), Stats: map[string]any{"binary_tests": v.NumTests()}}
-		if res.Status == "" {
-			res.Status = model.StatusFeasible // grown to the end: a heuristic's tree
-		}
-		return res, nil
+		// Grown to the end, unless ctx stopped it: a heuristic's tree.
+		return &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: werr, LowerBound: 0,
+			Stop: model.Ended(ctx, false), Stats: map[string]any{"binary_tests": v.NumTests()}}, nil
 	})
 }

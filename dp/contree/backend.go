@@ -46,7 +46,8 @@ func (Backend) Info() backend.Info {
 // Solve runs ConTree on the job's data. Data it cannot take (too many
 // classes or rows) is refused with backend.ErrInvalid. With max-gap > 0 a
 // finished search is not a proof of optimality: its status is feasible.
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -83,14 +84,17 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if obj := float64(r.Objective); obj < best {
 		job.Report.Report(obj, r.Tree)
 	}
-	res := &model.Result{Model: r.Tree, Errors: r.Errors, Objective: float64(r.Objective),
-		LowerBound: float64(r.LowerBound), Optimal: r.Optimal && gap == 0, Stats: r.Stats}
+	res = &model.Result{Model: r.Tree, Errors: r.Errors, Objective: float64(r.Objective),
+		LowerBound: float64(r.LowerBound), Stats: r.Stats}
+	if r.Optimal && gap == 0 {
+		res.LowerBound, res.Proved = res.Objective, true
+	}
 	if gap > 0 && !r.Stopped {
-		res.Status = model.StatusFeasible
+		res.Stop = model.StopNone // ended within max-gap
 		res.Stats["max_gap"] = gap
 	}
 	if r.Gap && !r.Stopped && r.Cause == nil {
-		res.Status = model.StatusGap
+		res.Stop = model.StopGap
 	}
 	view.Stopped(res, r.Cause)
 	return res, nil

@@ -82,7 +82,8 @@ func (AnytimeBackend) Info() backend.Info {
 }
 
 // Solve runs DL8.5 on the job's binary view.
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -102,7 +103,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 }
 
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
-func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -161,15 +163,18 @@ func jobSpec(o backend.Values) (Spec, error) {
 // with fewer rows than the minimum support is infeasible, not an error.
 func jobResult(ctx context.Context, job *backend.Job, v *model.BinaryView, r *Result, err error) (*model.Result, error) {
 	if errors.Is(err, ErrInfeasible) {
-		return &model.Result{Status: model.StatusInfeasible, Stats: map[string]any{"reason": err.Error()}}, nil
+		return &model.Result{Infeasible: true, Stats: map[string]any{"reason": err.Error()}}, nil
 	}
 	if err != nil {
 		return view.Early(ctx, err) // stopped before the search had a tree
 	}
 	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
-		LowerBound: r.LowerBound, Optimal: r.Optimal, Stats: r.Stats}
+		LowerBound: r.LowerBound, Stats: r.Stats}
+	if r.Optimal {
+		res.LowerBound, res.Proved = res.Objective, true
+	}
 	if r.Gap && r.Cause == nil {
-		res.Status = model.StatusGap
+		res.Stop = model.StopGap
 	}
 	view.Stopped(res, r.Cause)
 	view.Honest(v, res)

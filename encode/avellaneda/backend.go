@@ -63,12 +63,14 @@ func (DepthBackend) Info() backend.Info { return info(false) }
 func (SizeBackend) Info() backend.Info { return info(true) }
 
 // Solve runs DT_depth.
-func (DepthBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (DepthBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return solve(ctx, job, false)
 }
 
 // Solve runs DT_depth then DT_size.
-func (SizeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (SizeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return solve(ctx, job, true)
 }
 
@@ -123,7 +125,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	p, err := satjob.JobExamples(ctx, job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -166,7 +168,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		res.LowerBound = float64(max(2*out.DepthLowerBound+1, 2*out.LeavesLowerBound-1))
 	}
 	if out.Infeasible {
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		if err := satjob.Conclude(ctx, job, info(size).Name, res, s.Certify); err != nil {
 			return nil, err
 		}
@@ -179,7 +181,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	if out.Stopped {
 		// gini may stop a moment before ctx reports its end.
-		res.Status = model.EndStatus(ctx, false, true)
+		res.Stop = model.StopGaveUp
 	}
 	if g == nil {
 		if out.Stopped {
@@ -189,13 +191,10 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	res.Model = g
 	res.Errors = g.Errors(job.Data)
-	res.Optimal = out.Optimal && !out.Stopped
 	res.Objective = job.Problem.Evaluate(job.Data, g)
 	res.LowerBound = min(res.LowerBound, res.Objective)
-	if res.Optimal {
-		res.Status = model.StatusOptimal
-	}
-	if res.Optimal {
+	if out.Optimal && !out.Stopped {
+		res.LowerBound, res.Proved = res.Objective, true
 		if err := satjob.Conclude(ctx, job, info(size).Name, res, s.Certify); err != nil {
 			return nil, err
 		}
@@ -229,10 +228,7 @@ func (e *externals) claims(res *model.Result, p *satjob.Examples, size bool) {
 	if n == 0 {
 		return
 	}
-	claimed := res.LowerBound
-	if res.Optimal {
-		claimed = res.Objective
-	}
+	claimed := res.LowerBound // the objective when proved
 	nc := p.PresentClasses()
 	own := 0
 	if nc > 1 {

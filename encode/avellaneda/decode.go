@@ -12,12 +12,14 @@ import (
 )
 
 // Decode reads a SAT solver's answer for the exported formula.
-func (DepthBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (DepthBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return decode(ctx, job, r)
 }
 
 // Decode reads a SAT solver's answer for the exported formula.
-func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (SizeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return decode(ctx, job, r)
 }
 
@@ -65,7 +67,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 		// smaller depth (a shallower tree is one of depth k too): every
 		// tree then has depth at least k+1 and 2(k+1)+1 nodes. odtkit
 		// cannot check it: a claim, infeasible only when trusted.
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		claimed := float64(k + 1)
 		if job.Problem.Objective == model.MinSize {
 			claimed = float64(2*(k+1) + 1)
@@ -73,7 +75,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 		res.Claim(claimed, "the solver's answer (s UNSATISFIABLE)")
 		return res, nil
 	case sat.Unknown:
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	g, err := decodeModel(e, p, m)
@@ -83,7 +85,7 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	res.Model = g
 	res.Errors = g.Errors(job.Data)
 	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	return res, nil
 }
 

@@ -58,7 +58,8 @@ func (Backend) Info() backend.Info {
 // Solve runs the model on the chosen solver. For min-size it runs twice:
 // the least depth first, then the fewest nodes at that depth (so that
 // every incumbent reported improves the size).
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -74,7 +75,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err
 	}
 	start := time.Now()
-	s := &solver{job: job, spec: spec, trusted: job.Options.Bool(backend.OptTrustSolver)}
+	s := &solver{job: job, spec: spec}
 	in, err := s.prepare(ctx)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
@@ -123,7 +124,6 @@ func (s *solver) deepen(ctx context.Context, in *Instance, report bool) (*Run, e
 type solver struct {
 	job     *backend.Job
 	spec    string
-	trusted bool
 	best    *model.Graph
 	bestObj float64 // the problem's objective of best
 	units   int64   // the model's objective of best, in the model's units
@@ -301,7 +301,7 @@ func (s *solver) finish(ctx context.Context, in *Instance, run *Run) (*model.Res
 		return nil, backend.Answer(fmt.Errorf("cp-odt: %w: the solver says no tree satisfies the model, but cart's tree does", ErrOutput))
 	case out.Unsat:
 		res := s.result(ctx, in, false)
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		res.ClaimedBy = "MiniZinc solver " + strings.TrimPrefix(s.spec, "external:") + " (" + lineUnsat + ")"
 		return res, nil
 	}
@@ -315,9 +315,6 @@ func (s *solver) finish(ctx context.Context, in *Instance, run *Run) (*model.Res
 			return nil, backend.Answer(fmt.Errorf("cp-odt: %w: the solver claims its solution of objective %d optimal, but a tree of objective %d is known", ErrOutput, out.Last.Objective, s.units))
 		}
 		res.Claim(res.Objective, by)
-		if s.trusted {
-			res.Optimal, res.LowerBound, res.Status = true, res.Objective, model.StatusOptimal
-		}
 	}
 	return res, nil
 }
@@ -335,10 +332,7 @@ func (s *solver) result(ctx context.Context, in *Instance, stopped bool) *model.
 		res.Stats["fallback"] = "the greedy tree: the search ended before a tree of least depth was found"
 	}
 	if s.best == nil {
-		res.Status = model.EndStatus(ctx, false, stopped)
-		if !stopped && ctx.Err() == nil {
-			res.Status = model.StatusNoSolution
-		}
+		res.Stop = model.Ended(ctx, stopped)
 		return res
 	}
 	d := s.job.Data
@@ -347,12 +341,12 @@ func (s *solver) result(ctx context.Context, in *Instance, stopped bool) *model.
 	if in.View.Coarse {
 		res.LowerBound = 0
 	}
-	res.Optimal = res.LowerBound >= res.Objective
-	res.Status = model.EndStatus(ctx, res.Optimal, stopped)
+	res.Proved = res.LowerBound >= res.Objective
+	res.Stop = model.Ended(ctx, stopped)
 	return res
 }
 
 // stopped is the result of a solve stopped before its model was built.
 func (s *solver) stopped(ctx context.Context) *model.Result {
-	return &model.Result{Status: model.StoppedStatus(ctx), Stats: map[string]any{}}
+	return &model.Result{Stop: model.StopOf(ctx), Stats: map[string]any{}}
 }

@@ -112,7 +112,8 @@ func satisfies(d *model.Dataset, p model.Problem, goal Goal, g *model.Graph) err
 // (Result.Claim), which the selector takes as a proof only when the
 // solver is trusted (trust-solver). An answer that ends inside a
 // solution keeps the last complete one, with no claim.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	in, err := exportInstance(ctx, job)
 	if err != nil {
 		return nil, err
@@ -134,29 +135,26 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Answer(backend.Invalid(err))
 	}
-	res := &model.Result{Stats: map[string]any{"answer_format": out.Format, "solutions": out.Solutions, "depth": in.Depth,
+	res = &model.Result{Stats: map[string]any{"answer_format": out.Format, "solutions": out.Solutions, "depth": in.Depth,
 		"tests_used": len(in.Tests), "distinct_rows": len(in.Groups)}}
 	by := "the solver's answer (" + lineComplete + ")"
 	switch {
 	case out.Unsat:
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		res.ClaimedBy = "the solver's answer (" + lineUnsat + ")"
 		return res, nil
 	case last.g == nil:
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	d := job.Data
 	res.Model, res.Errors, res.Objective = last.g, last.g.Errors(d), p.Evaluate(d, last.g)
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	res.LowerBound = min(ownBound(in, p), res.Objective)
 	if out.Truncated {
 		res.Stats["truncated"] = "the answer ends inside a solution: the last complete one is kept, with no claim"
 	} else if out.Complete {
 		res.Claim(res.Objective, by)
-		if job.Options.Bool(backend.OptTrustSolver) {
-			res.Optimal, res.LowerBound = true, res.Objective
-		}
 	}
 	return res, nil
 }

@@ -58,7 +58,8 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 }
 
 // Solve searches the node count.
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	p, err := satjob.JobExamples(ctx, job, Backend{}.Info(), o.DropConflicts)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &model.Result{DroppedRows: p.Dropped, LowerBound: float64(out.LowerBound), Stats: map[string]any{
+	res = &model.Result{DroppedRows: p.Dropped, LowerBound: float64(out.LowerBound), Stats: map[string]any{
 		"binary_tests":    p.View.NumTests(),
 		"tests_used":      len(p.Tests),
 		"distinct_rows":   len(p.Reps),
@@ -121,12 +122,12 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	}}
 	unchecked := started.UncheckedRefutations()
 	if out.Infeasible {
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		claims(res, p, unchecked, spec)
 		return res, nil
 	}
 	if out.Stopped {
-		res.Status = model.EndStatus(ctx, false, true)
+		res.Stop = model.StopGaveUp
 	}
 	g := out.Model
 	if g == nil {
@@ -138,10 +139,9 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	res.Model = g
 	res.Errors = g.Errors(job.Data)
 	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.Optimal = out.Optimal && !out.Stopped
 	res.LowerBound = min(res.LowerBound, res.Objective)
-	if res.Optimal {
-		res.Status = model.StatusOptimal
+	if out.Optimal && !out.Stopped {
+		res.LowerBound, res.Proved = res.Objective, true
 		if err := satjob.Conclude(ctx, job, "sat-dt1", res, s.Certify); err != nil {
 			return nil, err
 		}
@@ -157,10 +157,7 @@ func claims(res *model.Result, p *satjob.Examples, unchecked int, spec string) {
 	if unchecked == 0 {
 		return
 	}
-	claimed := res.LowerBound
-	if res.Optimal {
-		claimed = res.Objective
-	}
+	claimed := res.LowerBound // the objective when proved
 	res.LowerBound = min(res.LowerBound, float64(leastNodes(p)))
 	res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
 	res.Stats["unchecked_refutations"] = unchecked

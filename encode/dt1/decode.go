@@ -115,7 +115,8 @@ func (e *Encoding) decodeChecked(value func(sat.Lit) bool) (*model.Graph, error)
 }
 
 // Decode reads a SAT solver's answer for the exported formula.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	n, err := exportNodes(job)
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
 	}
-	res := &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
+	res = &model.Result{DroppedRows: p.Dropped, Stats: map[string]any{
 		"solver_status": st.String(),
 		"nodes":         n,
 		"distinct_rows": len(p.Reps),
@@ -148,11 +149,11 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 		// the lemma of MinNodes no smaller one does either, so every
 		// consistent tree has at least n+2 nodes. odtkit cannot check
 		// it: a claim, infeasible only when trusted.
-		res.Status = model.StatusInfeasible
+		res.Infeasible = true
 		res.Claim(float64(n+2), "the solver's answer (s UNSATISFIABLE)")
 		return res, nil
 	case sat.Unknown:
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	if ok, i := e.CNF.Satisfies(m); !ok {
@@ -170,6 +171,6 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	res.Errors = g.Errors(job.Data)
 	res.Objective = job.Problem.Evaluate(job.Data, g)
 	res.LowerBound = float64(min(leastNodes(p), g.Size()))
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	return res, nil
 }

@@ -110,12 +110,13 @@ func options(job *backend.Job, pr *prepared, k int) Options {
 // for min-depth and min-size one per depth from 0 up (the first depth
 // with a tree of no error is the minimum, and that MILP's node count is
 // the minimum size).
-func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	start := time.Now()
 	pr, err := prepare(ctx, job)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -137,7 +138,6 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, erro
 	if _, set := hopts["mip_abs_gap"]; set {
 		s.whole = false
 	}
-	var res *model.Result
 	if job.Problem.Objective == model.MinError {
 		res, err = s.minError(ctx)
 	} else {

@@ -498,7 +498,7 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	}
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -527,37 +527,26 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	st["decompose"], st["depth"] = levels, p.MaxDepth
 	st["sub_milps"], st["roots_tried"], st["roots_pruned"] = dc.subMILPs, dc.tried, dc.pruned
 	res := &model.Result{}
+	switch {
+	case ctx.Err() != nil:
+		res.Stop = model.StopOf(ctx)
+	case dc.memory:
+		res.Stop = model.StopMemory
+	case dc.timeLimit:
+		// A sub-MILP's own limit, set just short of the deadline, ended
+		// it before the context did: a time limit, not a finished search.
+		res.Stop = model.StopTimeLimit
+	default:
+		res.Stop = model.StopNone
+	}
 	if best == nil {
-		switch {
-		case ctx.Err() != nil:
-			res.Status = model.StoppedStatus(ctx)
-		case math.IsInf(out.lb, 1):
-			res.Status = model.StatusInfeasible
-		case dc.memory:
-			res.Status = model.StatusMemory
-		case dc.timeLimit:
-			res.Status = model.StatusTimeLimit
-		default:
-			res.Status = model.StatusNoSolution
-		}
+		res.Infeasible = ctx.Err() == nil && math.IsInf(out.lb, 1)
 		return res, nil
 	}
 	res.Model, res.Errors, res.Objective = best, best.Errors(d), bestObj
 	lb := math.Max(0, math.Min(out.lb, bestObj))
-	res.Optimal = bestObj <= lb+1e-6*math.Max(1, math.Abs(bestObj))
-	switch {
-	case res.Optimal:
-		res.Status, lb = model.StatusOptimal, bestObj
-	case ctx.Err() != nil:
-		res.Status = model.StoppedStatus(ctx)
-	case dc.memory:
-		res.Status = model.StatusMemory
-	case dc.timeLimit:
-		// A sub-MILP's own limit, set just short of the deadline, ended
-		// it before the context did: a time limit, not a finished search.
-		res.Status = model.StatusTimeLimit
-	default:
-		res.Status = model.StatusFeasible
+	if bestObj <= lb+1e-6*math.Max(1, math.Abs(bestObj)) {
+		lb, res.Proved = bestObj, true // proven within the solver's tolerance
 	}
 	res.LowerBound = lb
 	return res, nil

@@ -104,7 +104,8 @@ func (e *Encoding) Header(job *backend.Job) []string {
 // Decode reads a MILP solver's solution file for the exported MILP,
 // checks it against the MILP and decodes it. The solver's "optimal" is
 // within its own tolerances: the result is feasible, not proven optimal.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	e, err := exportEncoding(ctx, job)
 	if err != nil {
 		return nil, err

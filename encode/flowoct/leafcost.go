@@ -27,5 +27,5 @@ func oneLeaf(job *backend.Job) (res *model.Result, ok bool) {
 	g := b.Graph(b.Leaf(k))
 	obj := p.Evaluate(d, g)
 	job.Report.Report(obj, g)
-	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Optimal: true, Status: model.StatusOptimal}, true
+	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Proved: true}, true
 }

@@ -177,15 +177,13 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	}
 	d, p := s.job.Data, s.job.Problem
 	res := &model.Result{Model: r.best}
+	milpjob.Ended(ctx, r.sol, res)
 	if r.best == nil {
-		res.Status = milpjob.Status(ctx, r.sol, false, false)
 		return res, nil
 	}
-	res.Optimal = r.optimal
-	res.Status = milpjob.Status(ctx, r.sol, true, r.optimal)
 	res.Errors, res.Objective = r.best.Errors(d), p.Evaluate(d, r.best)
 	if r.optimal {
-		res.LowerBound = res.Objective
+		res.LowerBound, res.Proved = res.Objective, true
 	} else {
 		res.LowerBound = math.Max(0, math.Min(r.sol.BoundOrZero(), res.Objective))
 	}
@@ -210,7 +208,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 	res := &model.Result{}
 	for k := 0; ; k++ {
 		if limit >= 0 && k > limit {
-			res.Status = model.StatusInfeasible
+			res.Infeasible = true
 			res.LowerBound = float64(k)
 			if p.Objective == model.MinSize {
 				res.LowerBound = float64(2*k + 1)
@@ -222,7 +220,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			res.LowerBound = float64(2*k + 1)
 		}
 		if ctx.Err() != nil {
-			res.Status = model.StoppedStatus(ctx)
+			res.Stop = model.StopOf(ctx)
 			return res, nil
 		}
 		if s.perfectDecomposable() {
@@ -235,16 +233,13 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			case none:
 				continue // no tree of depth k without error
 			case t == nil:
-				res.Status = model.StoppedStatus(ctx)
-				if res.Status == "" {
-					res.Status = model.StatusNoSolution
-				}
+				res.Stop = model.Ended(ctx, false)
 				return res, nil
 			case p.Objective == model.MinDepth:
 				g := graph(s.job.Data, s.pr.view, t)
 				res.Model, res.Errors = g, g.Errors(s.job.Data)
 				res.Objective = p.Evaluate(s.job.Data, g)
-				res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, float64(k)
+				res.LowerBound, res.Proved = res.Objective, true // every shallower depth has no such tree
 				s.job.Report.Report(res.Objective, g)
 				return res, nil
 			}
@@ -262,9 +257,8 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			res.Objective = p.Evaluate(s.job.Data, g)
 			s.job.Report.Report(res.Objective, g)
 			lb := math.Max(res.LowerBound, 2*math.Ceil(out.lb-1e-9)-1)
-			res.Optimal = lb >= res.Objective
-			res.LowerBound = math.Min(lb, res.Objective)
-			res.Status = model.EndStatus(ctx, res.Optimal, false)
+			res.LowerBound, res.Proved = math.Min(lb, res.Objective), lb >= res.Objective
+			res.Stop = model.Ended(ctx, false)
 			return res, nil
 		}
 		r, err := s.solve(ctx, k, p.Objective == model.MinSize)
@@ -276,7 +270,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 			if r.sol.Status == milp.StatusInfeasible {
 				continue // no tree of depth k without error
 			}
-			res.Status = milpjob.Status(ctx, r.sol, false, false)
+			milpjob.Ended(ctx, r.sol, res)
 			return res, nil
 		}
 		g := r.best
@@ -284,14 +278,13 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		res.Objective = p.Evaluate(s.job.Data, g)
 		if p.Objective == model.MinDepth {
 			// Every shallower depth was proven to have no such tree.
-			res.Optimal, res.Status, res.LowerBound = true, model.StatusOptimal, res.Objective
+			res.LowerBound, res.Proved = res.Objective, true
 			s.job.Report.Report(res.Objective, g)
 			return res, nil
 		}
-		res.Optimal = r.optimal
-		res.Status = milpjob.Status(ctx, r.sol, true, r.optimal)
+		milpjob.Ended(ctx, r.sol, res)
 		if r.optimal {
-			res.LowerBound = res.Objective
+			res.LowerBound, res.Proved = res.Objective, true
 		} else {
 			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(r.sol.BoundOrZero()-1e-6), res.Objective))
 		}

@@ -189,7 +189,7 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 		if res.Model == nil {
 			res.Stats["solver_stderr"] = clip(stderr)
 		}
-		res.Model, res.Optimal, res.Status = r.Incumbent, false, model.StatusFeasible
+		res.Model, res.Stop = r.Incumbent, model.StopNone
 		res.ClaimedBound, res.ClaimedBy = nil, ""
 		res.Errors, res.Objective = r.Incumbent.Errors(job.Data), r.Objective
 		res.LowerBound = min(r.LowerBound, r.Objective)
@@ -205,7 +205,7 @@ func Solve(ctx context.Context, job *backend.Job, r Run) (*model.Result, error) 
 // the lower bound lb (capped at g's objective).
 func Stopped(ctx context.Context, job *backend.Job, g *model.Graph, lb float64) *model.Result {
 	res := &model.Result{Model: g, Errors: g.Errors(job.Data), Objective: job.Problem.Evaluate(job.Data, g),
-		Status: model.EndStatus(ctx, false, true), Stats: map[string]any{}}
+		Stop: model.StopGaveUp, Stats: map[string]any{}}
 	res.LowerBound = min(lb, res.Objective)
 	return res
 }

@@ -1,6 +1,7 @@
 package milpjob
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -34,12 +35,14 @@ import (
 // point is then refused with ErrRefutedInfeasible, since m has a point.
 // A file that cannot be read, or whose point is not one of m, is an
 // error wrapping backend.ErrInvalid and backend.ErrAnswer.
-func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, error), d *model.Dataset, p model.Problem, witness func() []float64) (*model.Result, error) {
+func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, error), d *model.Dataset, p model.Problem, witness func() []float64) (res *model.Result, err error) {
+	// The file is read to its end: no context stops it.
+	defer backend.Settled(context.Background(), nil, &res, &err)
 	sol, err := milp.ReadSolution(r, m)
 	if err != nil {
 		return nil, backend.Answer(backend.Invalid(err))
 	}
-	res := &model.Result{Stats: map[string]any{"solution_format": sol.Format, "solver_status": sol.SolverStatus}}
+	res = &model.Result{Stats: map[string]any{"solution_format": sol.Format, "solver_status": sol.SolverStatus}}
 	if sol.HasObjective {
 		res.Stats["solver_objective"] = sol.Objective
 	}
@@ -55,11 +58,11 @@ func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, 
 				return nil, backend.Answer(fmt.Errorf("%w: the answer says %q, but the MILP has a point: %s", ErrRefutedInfeasible, sol.SolverStatus, witnessNote(m, x)))
 			}
 		}
-		res.Status = model.StatusInfeasible
+		res.Infeasible, res.Stop = true, model.StopNone
 		res.ClaimedBy = by
 		return res, nil
 	case sol.X == nil:
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	if err := m.CheckPoint(sol.X, 1e-5); err != nil {
@@ -80,7 +83,7 @@ func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, 
 	res.Model = g
 	res.Errors = g.Errors(d)
 	res.Objective = p.Evaluate(d, g)
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	res.Stats["decoded_objective"] = res.Objective
 	res.Stats["milp_objective"] = value
 	if sol.Status == milp.StatusInfeasible || sol.Stray {

@@ -68,12 +68,13 @@ func (f FormJob) Size(job *backend.Job) (backend.Size, error) {
 }
 
 // Solve builds the MILP and solves it whole (SolveSingle).
-func (f FormJob) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	start := time.Now()
 	e, err := f.plan(ctx, job, true)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (f FormJob) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	}
 	if err := e.Build(ctx); err != nil {
 		if ctx.Err() != nil {
-			return &model.Result{Status: model.StoppedStatus(ctx), Stats: stats}, nil
+			return &model.Result{Stop: model.StopOf(ctx), Stats: stats}, nil
 		}
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (f FormJob) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	stats["binaries"], stats["nonzeros"] = m.NumIntegers(), m.NumNonzeros()
 	_, fractional := job.Data.FractionalWeight()
 	s := Single{Model: m, Decode: e.Decode, Whole: job.Problem.LeafCost == 0 && !fractional}
-	res, err := SolveSingle(ctx, job, solver, hopts, s, stats)
+	res, err = SolveSingle(ctx, job, solver, hopts, s, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +144,8 @@ func (f FormJob) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 // Decode reads a MILP solver's solution file for the exported MILP,
 // checks it against the MILP and decodes it. No point of the MILP is
 // built without a solver, so a claimed infeasibility is taken as a claim.
-func (f FormJob) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (f FormJob) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	e, err := f.built(ctx, job)
 	if err != nil {
 		return nil, err

@@ -146,36 +146,47 @@ func WrongClaim(solver milp.Solver, claimed float64, decoded any, best float64) 
 		solver.Name(), claimed, decoded, best)
 }
 
-// Status is the result status of a MILP run that ended with sol
-// (hasModel: a model is returned; optimal: it is proven optimal):
-// optimal when proven; infeasible when the solver proved that no point
-// exists and there is no model; else, whether or not a model was found,
-// why the run stopped — the context's stop, or the solver's own memory
-// limit, or a time limit when the solver's own limit (set just short of
-// the context's deadline) ended it before the context did; else feasible with a model (the solver stopped
-// on its own, e.g. at the gap asked for) and no-solution without one.
-// A stop is named even without a model, as the registry names a stop
-// while reading: "time-limit" says what a longer run might change,
-// "no-solution" that the run ended with nothing.
-func Status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) model.Status {
-	switch {
-	case optimal:
-		return model.StatusOptimal
-	case !hasModel && sol.Status == milp.StatusInfeasible:
-		return model.StatusInfeasible
+// Ended records on res, a result of a MILP run that ended with sol,
+// the facts backend.Settle names its status from: without a model, a
+// solver's proof that no point exists (res.Infeasible); and why the run
+// stopped — the context's stop, or the solver's own memory limit, or
+// its own time limit (set just short of the context's deadline) when it
+// ended the run before the context did; else the run ended on its own
+// (it finished, or stopped at the gap asked for). A stop is recorded
+// even without a model, as the registry names a stop while reading:
+// "time-limit" says what a longer run might change, "no-solution" that
+// the run ended with nothing. A model proven optimal has its lower
+// bound at its objective.
+func Ended(ctx context.Context, sol *milp.Solution, res *model.Result) {
+	if res.Model == nil && sol.Status == milp.StatusInfeasible {
+		res.Infeasible = true
 	}
-	if st := model.StoppedStatus(ctx); st != "" {
-		return st
-	}
+	res.Stop = model.StopOf(ctx)
 	switch {
+	case res.Stop != model.StopUnsaid:
 	case sol.MemoryLimit:
-		return model.StatusMemory
+		res.Stop = model.StopMemory
 	case sol.TimeLimit:
-		return model.StatusTimeLimit
-	case !hasModel:
-		return model.StatusNoSolution
+		res.Stop = model.StopTimeLimit
+	default:
+		res.Stop = model.StopNone
 	}
-	return model.StatusFeasible
+}
+
+// Status is the status backend.Settle names for a MILP run that ended
+// with sol (Ended), with a model or without (hasModel), proven optimal
+// or not.
+func Status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) model.Status {
+	res := &model.Result{Objective: 1}
+	if hasModel {
+		res.Model = &model.Graph{}
+	}
+	if optimal {
+		res.LowerBound, res.Proved = res.Objective, true
+	}
+	Ended(ctx, sol, res)
+	backend.Settle(ctx, res, false)
+	return res.Status
 }
 
 // ClaimExternal moves what a result of an external solver program's run
@@ -185,12 +196,9 @@ func Status(ctx context.Context, sol *milp.Solution, hasModel, optimal bool) mod
 // program. The selector then reports the result as feasible (no-solution
 // for a claimed infeasibility) unless the solver is trusted.
 func ClaimExternal(res *model.Result, by string, own float64) {
-	claimed := res.LowerBound
-	if res.Optimal && res.Model != nil {
-		claimed = res.Objective
-	}
+	claimed := res.LowerBound // the objective when proven optimal
 	switch {
-	case res.Model == nil && res.Status == model.StatusInfeasible:
+	case res.Model == nil && res.Infeasible:
 		res.Claim(math.Max(claimed, own), by)
 	case claimed > own:
 		res.Claim(claimed, by)

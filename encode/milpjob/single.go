@@ -109,14 +109,11 @@ func SolveSingle(ctx context.Context, job *backend.Job, solver milp.Solver, hopt
 		return nil, WrongClaim(solver, sol.Objective, stats["decoded_objective"], bestObj)
 	}
 	res := &model.Result{Model: best}
-	if best == nil {
-		res.Status = Status(ctx, sol, false, false)
-	} else {
-		res.Optimal = optimal
-		res.Status = Status(ctx, sol, true, optimal)
+	Ended(ctx, sol, res)
+	if best != nil {
 		res.Errors, res.Objective = best.Errors(d), bestObj
 		if optimal {
-			res.LowerBound = res.Objective
+			res.LowerBound, res.Proved = res.Objective, true
 		} else {
 			res.LowerBound = math.Max(0, math.Min(sol.BoundOrZero(), res.Objective))
 		}
@@ -150,5 +147,5 @@ func OneLeaf(job *backend.Job) (res *model.Result, ok bool) {
 	g := b.Graph(b.Leaf(k))
 	obj := p.Evaluate(d, g)
 	job.Report.Report(obj, g)
-	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Optimal: true, Status: model.StatusOptimal}, true
+	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Proved: true}, true
 }

@@ -35,12 +35,14 @@ func (TreeBackend) Export(ctx context.Context, w io.Writer, job *backend.Job) er
 }
 
 // Decode reads a MILP solver's solution file for the exported diagram MILP.
-func (DiagramBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (DiagramBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return decode(ctx, job, r, false)
 }
 
 // Decode reads a MILP solver's solution file for the exported tree MILP.
-func (TreeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (TreeBackend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return decode(ctx, job, r, true)
 }
 

@@ -15,12 +15,14 @@ import (
 )
 
 // Solve runs the heuristic and HiGHS on the diagram MILP.
-func (DiagramBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (DiagramBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return solveJob(ctx, job, false)
 }
 
 // Solve runs the heuristic and HiGHS on the tree MILP.
-func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (TreeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return solveJob(ctx, job, true)
 }
 
@@ -58,7 +60,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	e, err := encode(ctx, job, tree)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -160,21 +162,21 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return nil, fmt.Errorf("%w: HiGHS stopped with the process's resident memory above the cap of %s", model.ErrMemoryLimit, backend.MB(job.Budget.Limit()))
 	}
 	if best == nil {
-		res.Status = milpjob.Status(ctx, sol, false, false)
+		milpjob.Ended(ctx, sol, res)
 		if external {
 			milpjob.ClaimExternal(res, milp.Claimant(solver), 0)
 		}
 		return res, nil
 	}
-	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
+	proven := milpProven(sol, params.HasCutoff, consistent, bestObj)
 	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-1e-6*math.Max(1, math.Abs(bestObj))) {
 		// A program's optimality claim that its own point or the
 		// heuristic's model contradicts is a wrong answer, never an optimum.
 		return nil, milpjob.WrongClaim(solver, sol.Objective, stats["decoded_objective"], bestObj)
 	}
-	res.Status = milpjob.Status(ctx, sol, true, res.Optimal)
+	milpjob.Ended(ctx, sol, res)
 	res.Errors, res.Objective = best.Errors(d), bestObj
-	if res.Optimal {
+	if res.Proved = proven; proven {
 		res.LowerBound = bestObj
 	} else {
 		res.LowerBound = math.Max(0, math.Min(sol.BoundOrZero(), bestObj))
@@ -203,7 +205,7 @@ func singleLeaf(job *backend.Job, tree bool) *model.Result {
 	g := b.Graph(b.Leaf(c))
 	obj := job.Problem.Evaluate(d, g)
 	job.Report.Report(obj, g)
-	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Optimal: true, Status: model.StatusOptimal}
+	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Proved: true}
 }
 
 // milpProven reports whether the best model (objective bestObj) is

@@ -209,21 +209,25 @@ func ReadIndex(dir string) (*Index, error) {
 }
 
 // Conclude ends the certificate c of job (nothing when c is nil): for a
-// proven result (optimal, or infeasible) it writes the index with the
+// proven result (its bound meets its objective, or it is infeasible:
+// call it only when the search proved that) it writes the index with the
 // result's claim, checks every proof and refutation, puts the
 // directory in place and marks the result certified; a certificate
 // that does not check is an error. Anything else leaves no directory.
 // When ctx ends before the check does, the result claims nothing
-// proven: not optimal, its status the stop's, its bound unchecked.
+// proven: its bound (or infeasibility) unchecked, its stop the
+// context's.
 func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Result, c *sat.Certifier) error {
 	if c == nil {
 		return nil
 	}
 	defer c.Discard()
-	if !res.Optimal && res.Status != model.StatusInfeasible {
+	// Proven: the search's facts (or a status already named) say so.
+	infeasible := res.Model == nil && (res.Infeasible || res.Status == model.StatusInfeasible)
+	if !infeasible && !res.Proved && !res.Optimal && (res.Model == nil || res.LowerBound < res.Objective) {
 		return nil
 	}
-	cl := Claim{Objective: job.Problem.Objective, Bound: res.LowerBound, Infeasible: res.Status == model.StatusInfeasible}
+	cl := Claim{Objective: job.Problem.Objective, Bound: res.LowerBound, Infeasible: infeasible}
 	switch {
 	case cl.Infeasible:
 		cl.Objective = model.MinDepth
@@ -240,8 +244,8 @@ func Conclude(ctx context.Context, job *backend.Job, name string, res *model.Res
 		err = c.Commit()
 	}
 	if err != nil && ctx.Err() != nil {
-		res.Optimal, res.Unchecked = false, true
-		res.Status = model.StoppedStatus(ctx)
+		res.Unchecked, res.Stop = true, model.StopOf(ctx)
+		backend.SettleReported(ctx, res) // not optimal: the stop's status
 		if res.Stats == nil {
 			res.Stats = map[string]any{}
 		}

@@ -48,7 +48,8 @@ func (Backend) Info() backend.Info {
 }
 
 // Solve finds a diagram of least objective on the problem's skeleton.
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	v, p, err := prepare(ctx, job, false)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
-			return &model.Result{Status: model.StoppedStatus(ctx)}, nil
+			return &model.Result{Stop: model.StopOf(ctx)}, nil
 		}
 		return nil, err
 	}
@@ -89,8 +90,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		// best stump so far, unproven, before any formula is sized.
 		return &model.Result{
 			Model: inc, Errors: inc.Errors(d), Objective: pr.Evaluate(d, inc),
-			Status: model.StoppedStatus(ctx),
-			Stats:  map[string]any{"tests_used": len(p.Tests), "distinct_rows": len(p.Groups), "seconds": time.Since(start).Seconds()},
+			Stop:  model.StopOf(ctx),
+			Stats: map[string]any{"tests_used": len(p.Tests), "distinct_rows": len(p.Groups), "seconds": time.Since(start).Seconds()},
 		}, nil
 	}
 	if argv != nil && !out.Optimal && p.Floor*costs.Error < out.Cost {
@@ -120,12 +121,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		}
 	}
 	g := out.Model
-	res := &model.Result{
+	proved := out.Optimal && !v.Coarse
+	res = &model.Result{
 		Model:      g,
 		Errors:     g.Errors(d),
 		Objective:  pr.Evaluate(d, g),
 		LowerBound: objectiveOf(out.LowerBound, costs, totalWeight(d)),
-		Optimal:    out.Optimal && !v.Coarse,
 		Stats: map[string]any{
 			"tests_used":    len(p.Tests),
 			"distinct_rows": len(p.Groups),
@@ -143,7 +144,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if v.Coarse {
 		res.LowerBound = 0
 	}
-	if res.Optimal {
+	if res.Proved = proved; proved {
 		res.LowerBound = res.Objective
 	}
 	if n := started.UncheckedRefutations(); n > 0 {
@@ -154,8 +155,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		res.Stats["unchecked_refutations"] = n
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
-	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = satjob.Conclude(ctx, job, b.Info().Name, res, cert)
+	res.Stop = model.Ended(ctx, out.Stopped)
+	if proved {
+		err = satjob.Conclude(ctx, job, b.Info().Name, res, cert)
+	}
 	return res, err
 }
 

@@ -17,7 +17,8 @@ import (
 // clauses satisfied, a cost line equal to the model's cost, and at a
 // claimed optimum the model's cost equal to its diagram's. The claimed
 // optimum is the result's claimed bound, not a proof.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	p, f, costs, err := formula(ctx, job)
 	if err != nil {
 		return nil, err
@@ -26,7 +27,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
 	}
-	res, err := answerResult(job, p, f, costs, a)
+	res, err = answerResult(job, p, f, costs, a)
 	if err != nil {
 		if a.Status == sat.OptUnsatisfiable {
 			// A wrong claim, not a malformed file: the solver failed.
@@ -48,7 +49,7 @@ func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, costs Costs
 		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but the root stump satisfies it", sat.ErrOutput)
 	}
 	if a.Model == nil {
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	val, cost, err := maxsat.Check(a, f.CNF, f.Soft, "were the skeleton and alpha the same as for the export?")
@@ -61,7 +62,7 @@ func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, costs Costs
 	}
 	d := job.Data
 	res.Model, res.Errors, res.Objective = g, g.Errors(d), job.Problem.Evaluate(d, g)
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	res.LowerBound = min(objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)), res.Objective)
 	if a.Status == sat.OptOptimum {
 		if int64(costs.Cost(d, g)) != cost {

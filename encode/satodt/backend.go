@@ -51,7 +51,8 @@ func (Backend) Info() backend.Info {
 }
 
 // Solve finds a minimum-error tree of depth at most the problem's.
-func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
@@ -67,7 +68,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		if ctx.Err() == nil || errors.Is(err, backend.ErrInvalid) {
 			return nil, err
 		}
-		res := &model.Result{Status: model.StoppedStatus(ctx)}
+		res := &model.Result{Stop: model.StopOf(ctx)}
 		if pl != nil {
 			res.Model, res.Errors, res.Objective = pl.inc, pl.inc.Errors(d), job.Problem.Evaluate(d, pl.inc)
 		}
@@ -126,12 +127,11 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 			return nil, err
 		}
 	}
-	res := &model.Result{
+	res = &model.Result{
 		Model:      out.Model,
 		Errors:     out.Model.Errors(d),
 		Objective:  job.Problem.Evaluate(d, out.Model),
 		LowerBound: float64(out.LowerBound),
-		Optimal:    out.Optimal,
 		Stats: map[string]any{
 			"binary_tests":    v.NumTests(),
 			"depth_searched":  depth,
@@ -147,10 +147,13 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if out.TooLarge {
 		res.Stats["formula"] = "too large: the greedy tree is returned unproven"
 	}
+	proved := out.Optimal && !v.Coarse
+	if res.Proved = proved; proved {
+		res.LowerBound = res.Objective
+	}
 	if v.Coarse {
 		// Proven among the view's thresholds only: no bound for the data
 		// but the conflict floor of unweighted data.
-		res.Optimal = false
 		res.LowerBound = 0
 		if d.Weights == nil {
 			res.LowerBound = float64(d.ConflictFloor())
@@ -160,16 +163,15 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		// The bounds above the floor rest on an external solver's
 		// refutations: its claim, not odtkit's proof.
 		claimed := res.LowerBound
-		if res.Optimal {
-			claimed = res.Objective
-		}
 		res.LowerBound = min(res.LowerBound, float64(p.Floor))
 		res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
 		res.Stats["unchecked_refutations"] = n
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
-	res.Status = model.EndStatus(ctx, res.Optimal, out.Stopped)
-	err = satjob.Conclude(ctx, job, b.Info().Name, res, s.Certify)
+	res.Stop = model.Ended(ctx, out.Stopped)
+	if proved {
+		err = satjob.Conclude(ctx, job, b.Info().Name, res, s.Certify)
+	}
 	return res, err
 }
 

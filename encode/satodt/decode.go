@@ -18,7 +18,7 @@ func singleLeafResult(job *backend.Job) *model.Result {
 	class, _ := model.Majority(job.Data.ClassCounts())
 	b := model.NewBuilder(job.Data, model.KindTree)
 	g := b.Graph(b.Leaf(class))
-	res := &model.Result{Model: g, Status: model.StatusFeasible, Stats: map[string]any{"single_leaf": true}}
+	res := &model.Result{Model: g, Stop: model.StopNone, Stats: map[string]any{"single_leaf": true}}
 	res.Errors, res.Objective = g.Errors(job.Data), job.Problem.Evaluate(job.Data, g)
 	return res
 }
@@ -33,7 +33,8 @@ func singleLeafResult(job *backend.Job) *model.Result {
 // cannot check it, so the result is feasible unless the user trusts the
 // solver. An unsatisfiable claim is an error: every complete tree of
 // the depth satisfies the hard clauses.
-func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err
@@ -52,7 +53,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 	if err != nil {
 		return nil, backend.Answer(backend.Invalidf("solver output: %w", err))
 	}
-	res, err := answerResult(job, p, f, a)
+	res, err = answerResult(job, p, f, a)
 	if err != nil {
 		if a.Status == sat.OptUnsatisfiable {
 			// A wrong claim, not a malformed file: the solver failed.
@@ -77,7 +78,7 @@ func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, a *sat.Answ
 		return nil, fmt.Errorf("%w: the solver claims the formula unsatisfiable, but every complete tree of depth %d satisfies it", sat.ErrOutput, f.Depth)
 	}
 	if a.Model == nil {
-		res.Status = model.StatusNoSolution
+		res.Stop = model.StopNone // read to its end: no model
 		return res, nil
 	}
 	val, cost, err := maxsat.Check(a, f.CNF, f.soft(), "were the depth and options the same as for the export?")
@@ -92,7 +93,7 @@ func answerResult(job *backend.Job, p *satjob.Prepared, f *Encoding, a *sat.Answ
 	res.Model = g
 	res.Errors = g.Errors(d)
 	res.Objective = job.Problem.Evaluate(d, g)
-	res.Status = model.StatusFeasible
+	res.Stop = model.StopNone
 	res.LowerBound = float64(p.Floor)
 	if a.Status == sat.OptOptimum {
 		if float64(cost) != res.Objective {

@@ -18,7 +18,8 @@ func Wanted(p model.Problem) bool { return p.LeafCost > 0 || p.MaxNodes > 0 }
 // Problem.Evaluate, its errors, and a lower bound equal to the objective
 // when proven optimal (else the objective of no tree better than one leaf
 // of zero error: λ, or 0).
-func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func SolveJob(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		p := job.Problem
 		r := Solve(ctx, v, Config{MaxDepth: p.MaxDepth, MinSupport: p.MinSupport, MaxNodes: p.MaxNodes, LeafCost: p.LeafCost,
@@ -31,13 +32,13 @@ func SolveJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
 				return res, nil
 			}
 			stats["reason"] = fmt.Sprintf("no leaf holds the minimum support of %d rows", p.MinSupport)
-			return &model.Result{Status: model.StatusInfeasible, Stats: stats}, nil
+			return &model.Result{Infeasible: true, Stats: stats}, nil
 		}
 		obj := p.Evaluate(job.Data, r.Tree)
 		res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: obj,
-			LowerBound: p.LeafCost, Optimal: r.Optimal, Stats: stats}
+			LowerBound: p.LeafCost, Stats: stats}
 		if r.Optimal {
-			res.LowerBound = obj
+			res.LowerBound, res.Proved = obj, true
 		}
 		job.Report.Report(obj, r.Tree)
 		view.Honest(v, res)

@@ -40,7 +40,8 @@ func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 // returns the best tree found: the consistent tree of its depth, else a
 // greedy tree grown to purity when it is consistent and within the
 // limits.
-func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
+func SolvePerfectJob(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+	defer backend.Settled(ctx, job, &res, &err)
 	p := job.Problem
 	keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
 	if err != nil {
@@ -80,7 +81,7 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 			stats["binary_view"] = fmt.Sprintf("coarse: %d of %d tests (the exact view does not fit the memory cap)", len(v.Tests), v.FullTests)
 		}
 		if r.Infeasible {
-			res.Status = model.StatusInfeasible
+			res.Infeasible = true
 			stats["reason"] = "no tree with no training error within the depth, node and support limits"
 			return res, nil
 		}
@@ -95,10 +96,8 @@ func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, erro
 		res.Model = g
 		res.Errors = g.Errors(job.Data)
 		res.Objective = p.Evaluate(job.Data, g)
-		res.Optimal = r.Optimal
-		if res.Optimal {
-			res.Status = model.StatusOptimal
-			res.LowerBound = res.Objective
+		if r.Optimal {
+			res.LowerBound, res.Proved = res.Objective, true
 		}
 		res.LowerBound = min(res.LowerBound, res.Objective)
 		view.Stopped(res, r.MemoryStop)

@@ -70,15 +70,12 @@ func Honest(v *model.BinaryView, res *model.Result) {
 		res.Stats = map[string]any{}
 	}
 	res.Stats["binary_view"] = fmt.Sprintf("coarse: %d of %d tests (the exact view does not fit the memory cap)", len(v.Tests), v.FullTests)
-	res.Optimal = false
+	res.Proved = false
 	lb := 0.0
 	if d := v.Data; d.Weights == nil && d.Rows()*d.NumFeatures() <= floorCells {
 		lb = float64(v.Data.ConflictFloor())
 	}
 	res.LowerBound = min(lb, res.Objective)
-	if res.Status == model.StatusOptimal {
-		res.Status = ""
-	}
 }
 
 // floorCells bounds the data on which Honest computes the conflict floor (a
@@ -86,12 +83,12 @@ func Honest(v *model.BinaryView, res *model.Result) {
 const floorCells = 4 << 20
 
 // Stopped marks a result whose search stopped on its own for memory
-// (cause wraps model.ErrMemoryLimit): status memory-limit, not optimal.
+// (cause wraps model.ErrMemoryLimit): its stop is the memory limit.
 func Stopped(res *model.Result, cause error) {
 	if cause == nil || res == nil {
 		return
 	}
-	res.Status, res.Optimal = model.StatusMemory, false
+	res.Stop = model.StopMemory
 	if res.Stats == nil {
 		res.Stats = map[string]any{}
 	}
