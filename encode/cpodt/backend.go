@@ -48,10 +48,7 @@ func (Backend) Info() backend.Info {
 		Anytime:    true,
 		Caps: backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true,
 			Weights: backend.WholeWeights},
-		Params: []backend.Param{
-			backend.StringParam(OptSolver, "gecode", `the MiniZinc solver: a solver ID that minizinc --solvers lists (gecode, chuffed, cp-sat, ...), run as minizinc --solver ID -a --time-limit MS MODEL DATA; or external:"CMD ARGS" with {model} and {data} placeholders, a command printing MiniZinc's solution stream (dzn or JSON output)`).Checked(CheckSpec),
-			backend.TrustSolverParam(),
-		},
+		Params: params(),
 	}
 }
 
@@ -62,9 +59,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
-	spec := job.Options.String(OptSolver)
-	if err := CheckSpec(spec); err != nil {
-		return nil, backend.Invalid(fmt.Errorf("%s: %w", OptSolver, err))
+	opts, err := JobOptions(job)
+	if err != nil {
+		return nil, err
 	}
 	size, err := b.Size(job)
 	if err != nil {
@@ -74,7 +71,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err
 	}
 	start := time.Now()
-	s := &solver{job: job, spec: spec, trusted: job.Options.Bool(backend.OptTrustSolver)}
+	s := &solver{job: job, spec: opts.Solver, trusted: opts.Trust, threads: opts.Threads}
 	in, err := s.prepare(ctx)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
@@ -83,7 +80,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 		return nil, err
 	}
 	s.stats = map[string]any{"seconds_prepare": time.Since(start).Seconds(), "tests_used": len(in.Tests),
-		"distinct_rows": len(in.Groups), "depth_searched": in.Depth, "cp_solver": strings.TrimPrefix(spec, "external:")}
+		"distinct_rows": len(in.Groups), "depth_searched": in.Depth, "cp_solver": strings.TrimPrefix(opts.Solver, "external:")}
+	if opts.Threads > 0 {
+		s.stats["cp_threads"] = opts.Threads
+	}
 	if s.best != nil && s.bestObj <= ownBound(in, job.Problem) {
 		// The greedy tree meets odtkit's own bound: nothing to search.
 		return s.result(ctx, in, false), nil
@@ -124,6 +124,7 @@ type solver struct {
 	job     *backend.Job
 	spec    string
 	trusted bool
+	threads int
 	best    *model.Graph
 	bestObj float64 // the problem's objective of best
 	units   int64   // the model's objective of best, in the model's units
@@ -223,7 +224,7 @@ func (s *solver) run(ctx context.Context, in *Instance, report bool) (*Run, erro
 	s.runs++
 	var last *model.Graph
 	var lastUnits int64
-	run, err := Solve(ctx, in, Settings{Spec: s.spec, OutputLimit: max(s.job.Budget.Limit(), 0),
+	run, err := Solve(ctx, in, Settings{Spec: s.spec, Threads: s.threads, OutputLimit: max(s.job.Budget.Limit(), 0),
 		OnSolution: func(sol *Solution) error {
 			g, units, err := in.solutionTree(s.job.Problem, sol)
 			if err != nil {

@@ -113,6 +113,10 @@ func satisfies(d *model.Dataset, p model.Problem, goal Goal, g *model.Graph) err
 // solver is trusted (trust-solver). An answer that ends inside a
 // solution keeps the last complete one, with no claim.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, error) {
+	opts, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
 	in, err := exportInstance(ctx, job)
 	if err != nil {
 		return nil, err
@@ -154,7 +158,7 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (*mode
 		res.Stats["truncated"] = "the answer ends inside a solution: the last complete one is kept, with no claim"
 	} else if out.Complete {
 		res.Claim(res.Objective, by)
-		if job.Options.Bool(backend.OptTrustSolver) {
+		if opts.Trust {
 			res.Optimal, res.LowerBound = true, res.Objective
 		}
 	}

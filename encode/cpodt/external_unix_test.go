@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +167,40 @@ func TestMemoryCap(t *testing.T) {
 	}
 	if res, err := replayAs(t, honest+"=====ERROR=====\n", "oom", 0, nil); err == nil || errors.Is(err, model.ErrMemoryLimit) {
 		t.Fatalf("without a cap: %+v, %v; want an error that is not the cap's", res, err)
+	}
+}
+
+// TestThreads: --threads N reaches the minizinc command line as -p N;
+// without it no -p is given (the solver's default). The minizinc run is
+// a script on PATH that records its arguments and prints an answer.
+func TestThreads(t *testing.T) {
+	dir := t.TempDir()
+	args := filepath.Join(dir, "args")
+	script := "#!/bin/sh\necho \"$@\" > '" + args + "'\nprintf '" + strings.ReplaceAll(honest, "\n", `\n`) + "==========\\n'\n"
+	if err := os.WriteFile(filepath.Join(dir, "minizinc"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, threads := range []int{0, 1, 3} {
+		s := odtkit.Settings{Backend: "cp-odt", Threads: threads}
+		res, err := odtkit.Solve(context.Background(), xor(), model.Problem{MaxDepth: 1}, s)
+		if err != nil || res.Objective != 2 {
+			t.Fatalf("threads %d: %+v, %v", threads, res, err)
+		}
+		b, err := os.ReadFile(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := strings.Fields(string(b))
+		i := slices.Index(words, "-p")
+		switch {
+		case threads == 0 && i >= 0:
+			t.Errorf("no --threads: the command line %q has -p", b)
+		case threads > 0 && (i < 0 || i+1 >= len(words) || words[i+1] != strconv.Itoa(threads)):
+			t.Errorf("--threads %d: the command line %q lacks -p %d", threads, b, threads)
+		}
+		if !slices.Contains(words, "gecode") {
+			t.Errorf("the command line %q does not name the solver", b)
+		}
 	}
 }
