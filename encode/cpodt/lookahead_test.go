@@ -16,7 +16,7 @@ func TestLookahead(t *testing.T) {
 		want        int
 	}{
 		{cpodt.GoalDepth, 5, 11, 169, 2},
-		{cpodt.GoalSize, 6, 11, 169, 2},
+		{cpodt.GoalSize, 6, 11, 169, 1},
 		{cpodt.GoalDepth, 4, 118, 147, 1},
 		{cpodt.GoalDepth, 12, 118, 5000, 0},
 		{cpodt.GoalError, 5, 11, 169, 0},
