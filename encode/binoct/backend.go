@@ -38,27 +38,19 @@ func (Backend) Info() backend.Info {
 		Exact:       true,
 		Anytime:     true,
 		Caps:        backend.Caps{MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
-		Params: []backend.Param{
-			backend.EnumParam("formulation", "published", []string{"published", "binary-leaves"}, "the MILP: published is BinOCT as Verwer & Zhang state it (errors only; a leaf cost, --min-support and --max-nodes add one used-leaf variable per leaf); binary-leaves declares the row-to-leaf variables binary rather than continuous (an option of the authors' code: the same points and LP relaxation)"),
-			milpjob.SolverParam(""),
-			milpjob.GapParam(),
-			milpjob.LPBoundParam(true),
-			milpjob.HiGHSParam(),
-			backend.TrustSolverParam(),
-		},
+		Params:      params(),
 	}
-}
-
-// options states the MILP of the job.
-func options(job *backend.Job) Options {
-	p := job.Problem
-	return Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes,
-		BinaryLeaves: job.Options.String("formulation") == "binary-leaves"}
 }
 
 // job is milp-binoct's run of the shared steps of a tree MILP solved whole.
 func job() milpjob.FormJob {
-	return milpjob.FormJob{Info: Backend{}.Info(), Plan: func(j *backend.Job) milpjob.Form { return Plan(j.Data, options(j)) }}
+	return milpjob.FormJob{Info: Backend{}.Info(), Plan: func(j *backend.Job) (milpjob.Form, error) {
+		o, err := JobOptions(j)
+		if err != nil {
+			return nil, err
+		}
+		return Plan(j.Data, o), nil
+	}}
 }
 
 // Size estimates the job's MILP (with HiGHS's copy).

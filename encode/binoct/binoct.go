@@ -24,26 +24,6 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Options state the MILP.
-type Options struct {
-	Depth int
-	// MinSupport is the least number of rows of a leaf that holds rows
-	// (1: any).
-	MinSupport int
-	// LeafCost is the problem's λ (0: the error objective).
-	LeafCost float64
-	// MaxSplits caps the splits of the model, leaves holding rows less one
-	// (0: no cap).
-	MaxSplits int
-	// BinaryLeaves makes the l_rl binary instead of continuous (the
-	// authors' code has it as an option, bool_decision); the MILP's
-	// points and LP relaxation are the same.
-	BinaryLeaves bool
-}
-
-// extended reports whether the MILP needs the used-leaf variables.
-func (o Options) extended() bool { return o.MinSupport > 1 || o.LeafCost > 0 || o.MaxSplits > 0 }
-
 // Encoding is the MILP of one job and the indices of its variables.
 type Encoding struct {
 	Data  *model.Dataset
@@ -343,4 +323,43 @@ func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 		return nil, err
 	}
 	return e.Graph(t), nil
+}
+
+// Witness is a point of the built MILP known without a solver: the tree
+// of one leaf (every node tests the first column with the largest
+// threshold index, so every row goes low, to the first leaf, which
+// predicts the majority class; the other leaves hold no row). It is nil
+// when the data has fewer rows than the minimum leaf size (no tree is
+// then feasible) or the MILP is not built.
+func (e *Encoding) Witness() []float64 {
+	d, m := e.Data, e.Model
+	n := d.Rows()
+	if m == nil || n == 0 || n < max(e.Opts.MinSupport, 1) {
+		return nil
+	}
+	x := make([]float64, len(m.Columns))
+	for nd := range e.nInt {
+		x[e.f[nd][0]] = 1
+		for _, c := range e.t[nd] {
+			x[c] = 1
+		}
+	}
+	counts := d.ClassCounts()
+	k, _ := model.Majority(counts)
+	for l := range e.nLeaves {
+		x[e.p[l][0]] = 1
+	}
+	x[e.p[0][0]], x[e.p[0][k]] = 0, 1
+	for c, w := range counts {
+		if c != k {
+			x[e.e[0][c]] = w
+		}
+	}
+	for r := range n {
+		x[e.lr[r][0]] = 1
+	}
+	if e.u != nil {
+		x[e.u[0]] = 1
+	}
+	return x
 }

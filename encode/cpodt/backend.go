@@ -48,10 +48,7 @@ func (Backend) Info() backend.Info {
 		Anytime:    true,
 		Caps: backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true,
 			Weights: backend.WholeWeights},
-		Params: []backend.Param{
-			backend.StringParam(OptSolver, "gecode", `the MiniZinc solver: a solver ID that minizinc --solvers lists (gecode, chuffed, cp-sat, ...), run as minizinc --solver ID -a --time-limit MS MODEL DATA; or external:"CMD ARGS" with {model} and {data} placeholders, a command printing MiniZinc's solution stream (dzn or JSON output)`).Checked(CheckSpec),
-			backend.TrustSolverParam(),
-		},
+		Params: params(),
 	}
 }
 
@@ -63,9 +60,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
 		return nil, err // a job not made by backend.NewJob
 	}
-	spec := job.Options.String(OptSolver)
-	if err := CheckSpec(spec); err != nil {
-		return nil, backend.Invalid(fmt.Errorf("%s: %w", OptSolver, err))
+	opts, err := JobOptions(job)
+	if err != nil {
+		return nil, err
 	}
 	size, err := b.Size(job)
 	if err != nil {
@@ -75,7 +72,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		return nil, err
 	}
 	start := time.Now()
-	s := &solver{job: job, spec: spec}
+	s := &solver{job: job, spec: opts.Solver, threads: opts.Threads}
 	in, err := s.prepare(ctx)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
@@ -84,46 +81,97 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		return nil, err
 	}
 	s.stats = map[string]any{"seconds_prepare": time.Since(start).Seconds(), "tests_used": len(in.Tests),
-		"distinct_rows": len(in.Groups), "depth_searched": in.Depth, "cp_solver": strings.TrimPrefix(spec, "external:")}
+		"distinct_rows": len(in.Groups), "depth_searched": in.Depth, "cp_solver": strings.TrimPrefix(opts.Solver, "external:")}
+	if opts.Threads > 0 {
+		s.stats["cp_threads"] = opts.Threads
+	}
 	if s.best != nil && s.bestObj <= ownBound(in, job.Problem) {
 		// The greedy tree meets odtkit's own bound: nothing to search.
 		return s.result(ctx, in, false), nil
 	}
-	if in.Goal == GoalSize {
+	switch in.Goal {
+	case GoalSize:
 		return s.solveSize(ctx, in)
+	case GoalDepth:
+		run, least, err := s.ascend(ctx, in, true)
+		if err != nil {
+			return nil, err
+		}
+		return s.settle(ctx, in, run, least)
 	}
-	run, err := s.deepen(ctx, in, true)
+	run, err := s.run(ctx, in, true)
 	if err != nil {
 		return nil, err
 	}
 	return s.finish(ctx, in, run)
 }
 
-// firstDepth is the depth of the complete tree tried first for min-depth
-// and min-size when no greedy tree bounds it.
-const firstDepth = 6
-
-// deepen runs the solver on in; for min-depth and min-size, a complete
-// tree the solver finds no consistent tree within is doubled in depth
-// (up to maxDepth) and run again.
-func (s *solver) deepen(ctx context.Context, in *Instance, report bool) (*Run, error) {
-	for {
-		run, err := s.run(ctx, in, report)
-		if err != nil || in.Goal == GoalError || !run.Outcome.Unsat || in.Depth >= s.maxDepth || run.Stopped {
-			return run, err
-		}
-		in.Depth = min(2*in.Depth, s.maxDepth)
-		if err := in.fits(); err != nil {
-			return nil, err
-		}
-		s.stats["depth_searched"] = in.Depth
+// ascend solves the Depth goal as a sequence of satisfaction problems,
+// as the SAT family does: a tree of depth exactly k (Lower) on the
+// complete tree of depth k, for k from odtkit's own bound up, until the
+// solver finds one, refutes every depth below the known tree's (the best
+// or the fallback), reaches maxDepth, or stops. least is the least
+// depth the runs have not refuted (on the solver's word); run is the
+// last run.
+func (s *solver) ascend(ctx context.Context, in *Instance, report bool) (run *Run, least int, err error) {
+	top := s.maxDepth
+	if g := s.known(); g != nil {
+		top = min(top, g.Depth()-1)
 	}
+	least = int(ownBound(in, s.job.Problem))
+	for k := min(least, top); ; k++ {
+		in.Depth, in.Lower = k, in.Objective(0, k, 0)
+		if err := in.fits(); err != nil {
+			return nil, least, err
+		}
+		s.stats["depth_searched"] = k
+		run, err = s.run(ctx, in, report)
+		if err != nil || run.Stopped || !run.Outcome.Unsat {
+			return run, least, err
+		}
+		least = k + 1
+		if k >= top {
+			return run, least, nil
+		}
+	}
+}
+
+// known is the best tree with no error known before the search: the
+// incumbent, or the fallback of min-size.
+func (s *solver) known() *model.Graph {
+	if s.best != nil {
+		return s.best
+	}
+	return s.fallback
+}
+
+// settle is the result of the Depth goal's runs (ascend): when every
+// depth below the incumbent's is refuted, the solver's claim that the
+// incumbent is optimal; otherwise the last run's end (finish), with the
+// refuted depths as a claimed bound.
+func (s *solver) settle(ctx context.Context, in *Instance, run *Run, least int) (*model.Result, error) {
+	if !run.Stopped && run.Outcome.Unsat && s.best != nil && least >= s.best.Depth() {
+		res := s.result(ctx, in, false)
+		res.Claim(res.Objective, s.refutedBy())
+		return res, nil
+	}
+	res, err := s.finish(ctx, in, run)
+	if err == nil && run.Stopped && float64(least) > ownBound(in, s.job.Problem) {
+		res.Claim(float64(least), s.refutedBy())
+	}
+	return res, err
+}
+
+// refutedBy names the solver's refutations of the shallower depths.
+func (s *solver) refutedBy() string {
+	return "MiniZinc solver " + strings.TrimPrefix(s.spec, "external:") + " (" + lineUnsat + " at every shallower depth)"
 }
 
 // solver is one solve's state: the best tree so far and what it took.
 type solver struct {
 	job     *backend.Job
 	spec    string
+	threads int
 	best    *model.Graph
 	bestObj float64 // the problem's objective of best
 	units   int64   // the model's objective of best, in the model's units
@@ -179,12 +227,8 @@ func (s *solver) prepare(ctx context.Context) (*Instance, error) {
 		s.maxDepth = k
 		if fits {
 			k = min(k, g.Depth())
-		} else {
-			// No greedy tree to bound the depth: start shallow, deepen
-			// when the solver finds no tree (deepen).
-			k = min(k, firstDepth)
 		}
-		in.Depth = k
+		in.Depth = k // ascend searches the depths from the least up
 		if err := in.fits(); err != nil {
 			return nil, err
 		}
@@ -223,7 +267,7 @@ func (s *solver) run(ctx context.Context, in *Instance, report bool) (*Run, erro
 	s.runs++
 	var last *model.Graph
 	var lastUnits int64
-	run, err := Solve(ctx, in, Settings{Spec: s.spec, OutputLimit: max(s.job.Budget.Limit(), 0),
+	run, err := Solve(ctx, in, Settings{Spec: s.spec, Threads: s.threads, OutputLimit: max(s.job.Budget.Limit(), 0),
 		OnSolution: func(sol *Solution) error {
 			g, units, err := in.solutionTree(s.job.Problem, sol)
 			if err != nil {
@@ -256,11 +300,11 @@ func (s *solver) run(ctx context.Context, in *Instance, report bool) (*Run, erro
 func addFloat(a any, b float64) float64 { x, _ := a.(float64); return x + b }
 func addInt(a any, b int) int           { x, _ := a.(int); return x + b }
 
-// solveSize runs the least depth, then the fewest nodes at it.
+// solveSize runs the least depth (ascend), then the fewest nodes at it.
 func (s *solver) solveSize(ctx context.Context, in *Instance) (*model.Result, error) {
 	depthIn := *in
 	depthIn.Goal = GoalDepth
-	run, err := s.deepen(ctx, &depthIn, false)
+	run, least, err := s.ascend(ctx, &depthIn, false)
 	if err != nil {
 		return nil, err
 	}
@@ -268,18 +312,30 @@ func (s *solver) solveSize(ctx context.Context, in *Instance) (*model.Result, er
 		s.offer(in, s.last, in.objectiveOf(s.last), false)
 	}
 	out := run.Outcome
-	if run.Stopped || out.Unsat || !out.Complete || out.Truncated || s.last == nil {
+	least0 := s.last
+	if least0 == nil && !run.Stopped && out.Unsat && s.fallback != nil && least >= s.fallback.Depth() {
+		// Every depth below the greedy tree's is refuted: it is of least
+		// depth, the first incumbent of the size.
+		least0 = s.fallback
+		s.offer(in, least0, in.objectiveOf(least0), false)
+	}
+	if least0 == nil || run.Stopped || !out.Unsat && (!out.Complete || out.Truncated) {
 		// No least depth known: the first run's end is the solve's.
 		s.fromRun = false
 		if s.last != nil && s.best == s.last {
 			s.fromRun = true
 		}
-		return s.finish(ctx, in, run)
+		res, err := s.finish(ctx, in, run)
+		if err == nil && run.Stopped && least > 1 {
+			res.Claim(float64(2*least+1), s.refutedBy())
+		}
+		return res, err
 	}
-	s.stats["min_depth_claimed"] = s.last.Depth()
+	s.stats["min_depth_claimed"] = least0.Depth()
 	sizeIn := *in
-	sizeIn.Depth = s.last.Depth()
-	sizeIn.Upper = sizeIn.objectiveOf(s.last)
+	sizeIn.Depth = least0.Depth()
+	sizeIn.Upper = sizeIn.objectiveOf(least0)
+	sizeIn.Lower = sizeIn.Objective(0, sizeIn.Depth, 0)
 	s.fromRun = false
 	run, err = s.run(ctx, &sizeIn, true)
 	if err != nil {

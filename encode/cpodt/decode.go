@@ -114,6 +114,9 @@ func satisfies(d *model.Dataset, p model.Problem, goal Goal, g *model.Graph) err
 // solution keeps the last complete one, with no claim.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
+	if _, err := JobOptions(job); err != nil {
+		return nil, err
+	}
 	in, err := exportInstance(ctx, job)
 	if err != nil {
 		return nil, err

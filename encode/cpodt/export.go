@@ -138,5 +138,7 @@ func (in *Instance) WriteData(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(bw, "error_unit = %d;\n", in.ErrorUnit)
 	fmt.Fprintf(bw, "leaf_unit = %d;\n", in.LeafUnit)
 	fmt.Fprintf(bw, "upper = %d;\n", in.Upper)
+	fmt.Fprintf(bw, "lower = %d;\n", in.Lower)
+	fmt.Fprintf(bw, "lookahead = %d;\n", in.Lookahead())
 	return bw.Flush()
 }

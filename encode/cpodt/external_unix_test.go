@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +167,73 @@ func TestMemoryCap(t *testing.T) {
 	}
 	if res, err := replayAs(t, honest+"=====ERROR=====\n", "oom", 0, nil); err == nil || errors.Is(err, model.ErrMemoryLimit) {
 		t.Fatalf("without a cap: %+v, %v; want an error that is not the cap's", res, err)
+	}
+}
+
+// TestThreads: --threads N reaches the minizinc command line as -p N;
+// without it no -p is given (the solver's default). The minizinc run is
+// a script on PATH that records its arguments and prints an answer.
+func TestThreads(t *testing.T) {
+	dir := t.TempDir()
+	args := filepath.Join(dir, "args")
+	script := "#!/bin/sh\necho \"$@\" > '" + args + "'\nprintf '" + strings.ReplaceAll(honest, "\n", `\n`) + "==========\\n'\n"
+	if err := os.WriteFile(filepath.Join(dir, "minizinc"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, threads := range []int{0, 1, 3} {
+		s := odtkit.Settings{Backend: "cp-odt", Threads: threads}
+		res, err := odtkit.Solve(context.Background(), xor(), model.Problem{MaxDepth: 1}, s)
+		if err != nil || res.Objective != 2 {
+			t.Fatalf("threads %d: %+v, %v", threads, res, err)
+		}
+		b, err := os.ReadFile(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := strings.Fields(string(b))
+		i := slices.Index(words, "-p")
+		switch {
+		case threads == 0 && i >= 0:
+			t.Errorf("no --threads: the command line %q has -p", b)
+		case threads > 0 && (i < 0 || i+1 >= len(words) || words[i+1] != strconv.Itoa(threads)):
+			t.Errorf("--threads %d: the command line %q lacks -p %d", threads, b, threads)
+		}
+		if !slices.Contains(words, "gecode") {
+			t.Errorf("the command line %q does not name the solver", b)
+		}
+	}
+}
+
+// TestDepthSequence: min-depth asks the solver for a tree of depth
+// exactly k (K = k, lower = k) from k = 1 up; when it refutes every depth
+// below the greedy tree's (xor: depth 1 refuted, the greedy tree of
+// depth 2), that tree is optimal on the solver's word: a claimed bound,
+// a proof when trusted. The minizinc run is a script on PATH that says
+// UNSATISFIABLE to the model of depth 1 and records the data it got.
+func TestDepthSequence(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen")
+	script := "#!/bin/sh\nfor a; do d=$a; done\ngrep -h '^K = \\|^lower = ' \"$d\" | tr '\\n' ' ' >> '" + seen + "'\necho >> '" + seen + "'\n" +
+		"if grep -q '^K = 1;' \"$d\"; then echo '=====UNSATISFIABLE====='; fi\n"
+	if err := os.WriteFile(filepath.Join(dir, "minizinc"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	p := model.Problem{Objective: model.MinDepth, MaxDepth: model.NoDepthLimit}
+	for _, trust := range []bool{false, true} {
+		os.Remove(seen)
+		s := odtkit.Settings{Backend: "cp-odt", Options: map[string]string{"trust-solver": strconv.FormatBool(trust)}}
+		res, err := odtkit.Solve(context.Background(), xor(), p, s)
+		if err != nil || res.Model == nil || res.Objective != 2 || res.ClaimedBound == nil || *res.ClaimedBound != 2 || res.Optimal != trust {
+			t.Fatalf("trust %v: %+v, %v; want depth 2, claimed bound 2, optimal only when trusted", trust, res, err)
+		}
+		b, err := os.ReadFile(seen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(b)); got != "K = 1; lower = 1;" {
+			t.Errorf("trust %v: the solver was run on %q, want one run of depth 1 (K = 1; lower = 1;)", trust, got)
+		}
 	}
 }

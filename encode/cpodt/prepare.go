@@ -74,6 +74,10 @@ type Instance struct {
 	ErrorUnit, LeafUnit int64
 	// Upper is the objective of a known tree, or -1.
 	Upper int64
+	// Lower is the least objective the solver is asked for, or -1: the
+	// depth of a tree (or its objective at that depth) when every
+	// shallower one is refuted.
+	Lower int64
 	// Total is the total row weight, Floor the weight no tree gets
 	// right (in each group, the weight outside its heaviest class).
 	Total, Floor int64
@@ -113,7 +117,7 @@ func prepare(ctx context.Context, job *backend.Job, k int) (*Instance, error) {
 		return nil, err
 	}
 	in := &Instance{View: v, Classes: d.NumClasses(), Goal: goalOf(p.Objective), Depth: k,
-		MinSupport: max(p.MinSupport, 1), MaxTests: p.MaxNodes, ErrorUnit: 1, Upper: -1}
+		MinSupport: max(p.MinSupport, 1), MaxTests: p.MaxNodes, ErrorUnit: 1, Upper: -1, Lower: -1}
 	for t := range v.Tests {
 		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
 			in.Tests = append(in.Tests, t)
@@ -214,6 +218,30 @@ func (in *Instance) fits() error {
 		return backend.Invalidf("cp-odt: the objective may reach %s, beyond the solver's integers (2^31)", hi)
 	}
 	return nil
+}
+
+// lookaheadBudget caps the literals of the lookahead constraints the
+// model states (see Lookahead): MiniZinc flattens them at about 20 µs
+// each (monk2 at depth 6: 327k, 6.5 s), so a few seconds at most.
+const lookaheadBudget = 1 << 18
+
+// Lookahead is the number of levels above the leaves whose positions the
+// model checks for a consistent subtree before searching below them
+// (Depth and Size; 0 for Error): 2 when the two-level check, about
+// 2^(K−2)·F²·G literals, fits lookaheadBudget, else 1 when the one-level
+// check, about 2^(K−1)·F·G, does.
+func (in *Instance) Lookahead() int {
+	if in.Goal == GoalError || in.Depth < 1 {
+		return 0
+	}
+	f, g := int64(len(in.Tests)), int64(len(in.Groups))
+	if in.Depth >= 2 && int64(1)<<(in.Depth-2)*f*f*g <= lookaheadBudget {
+		return 2
+	}
+	if int64(1)<<(in.Depth-1)*f*g <= lookaheadBudget {
+		return 1
+	}
+	return 0
 }
 
 // Objective is the model's objective of a tree given by its internal

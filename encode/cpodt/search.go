@@ -16,9 +16,6 @@ import (
 	"github.com/odtkit/odtkit/internal/proc"
 )
 
-// OptSolver is the option naming the solver.
-const OptSolver = "cp-solver"
-
 // Command is the MiniZinc driver run for a solver ID.
 const Command = "minizinc"
 
@@ -69,6 +66,9 @@ type Settings struct {
 	OutputLimit int64
 	// OnSolution receives each complete solution as the solver prints it.
 	OnSolution func(*Solution) error
+	// Threads is given to a solver ID as minizinc -p (0: not given, the
+	// solver's default).
+	Threads int
 }
 
 // Run is what a run of the solver gave.
@@ -87,8 +87,9 @@ type Run struct {
 // Solve writes the model and the instance's data to a temporary folder
 // and runs the solver on them until it ends or ctx does (its processes
 // killed then), reading its answer as it comes (see Stream). MiniZinc
-// is asked for every improving solution (-a) and for the time left
-// before ctx's deadline (--time-limit); with a memory cap, the solver's
+// is asked for every improving solution (-a), for the time left
+// before ctx's deadline (--time-limit) and for the threads of the
+// settings (-p); with a memory cap, the solver's
 // processes may not map more than it (ulimit -v). An answer that is not
 // one, or an error of the callback, is an error; a stopped run keeps
 // what was read (Run.Stopped).
@@ -140,6 +141,9 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 			left := time.Until(dl)
 			ms := max(left.Milliseconds()-min(left.Milliseconds()/10, 500), 1)
 			argv = append(argv, "--time-limit", strconv.FormatInt(ms, 10))
+		}
+		if s.Threads > 0 {
+			argv = append(argv, "-p", strconv.Itoa(s.Threads))
 		}
 		argv = append(argv, mzn, dzn)
 	}

@@ -29,12 +29,17 @@ type Form interface {
 	Header(job *backend.Job) []string
 	// Stats are the form's own figures of a solve.
 	Stats() map[string]any
+	// Witness is a point of the built MILP known without a solver (nil
+	// when the form has none), against which a solver's claim that the
+	// MILP is infeasible is refused.
+	Witness() []float64
 }
 
-// FormJob is a backend of a Form: its Info and how a job plans its form.
+// FormJob is a backend of a Form: its Info and how a job plans its form
+// (an error for options the form cannot state).
 type FormJob struct {
 	Info backend.Info
-	Plan func(job *backend.Job) Form
+	Plan func(job *backend.Job) (Form, error)
 }
 
 // plan checks the job and plans its MILP, refusing (wrapped in
@@ -47,7 +52,10 @@ func (f FormJob) plan(ctx context.Context, job *backend.Job, solving bool) (Form
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	e := f.Plan(job)
+	e, err := f.Plan(job)
+	if err != nil {
+		return nil, err
+	}
 	s := e.Size(solving)
 	what := fmt.Sprintf("the %s MILP of depth %d", f.Info.Name, job.Problem.MaxDepth)
 	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
@@ -64,7 +72,11 @@ func (f FormJob) Size(job *backend.Job) (backend.Size, error) {
 	if err := backend.Check(f.Info, job.Data, job.Problem); err != nil {
 		return backend.Size{}, err
 	}
-	return f.Plan(job).Size(true), nil
+	e, err := f.Plan(job)
+	if err != nil {
+		return backend.Size{}, err
+	}
+	return e.Size(true), nil
 }
 
 // Solve builds the MILP and solves it whole (SolveSingle).
@@ -142,13 +154,14 @@ func (f FormJob) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 }
 
 // Decode reads a MILP solver's solution file for the exported MILP,
-// checks it against the MILP and decodes it. No point of the MILP is
-// built without a solver, so a claimed infeasibility is taken as a claim.
+// checks it against the MILP and decodes it. A claimed infeasibility
+// without a point is refused when the form's witness is a point of the
+// MILP (ErrRefutedInfeasible), taken as a claim otherwise.
 func (f FormJob) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
 	e, err := f.built(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(r, e.MILP(), e.Decode, job.Data, job.Problem, nil)
+	return Decode(r, e.MILP(), e.Decode, job.Data, job.Problem, e.Witness)
 }

@@ -38,27 +38,19 @@ func (Backend) Info() backend.Info {
 		Exact:       true,
 		Anytime:     true,
 		Caps:        backend.Caps{MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
-		Params: []backend.Param{
-			backend.EnumParam("formulation", "published", []string{"published", "aggregated"}, "the MILP: published is OCT as Bertsimas & Dunn state it (the paper's ε_j, M = 1 + ε_max and 1, N_min, α through --leaf-cost); aggregated (a strengthening, not in the paper) states each path constraint once per row and branch node over the z of every leaf on that side, instead of once per leaf and ancestor: fewer rows, a stronger LP"),
-			milpjob.SolverParam(""),
-			milpjob.GapParam(),
-			milpjob.LPBoundParam(true),
-			milpjob.HiGHSParam(),
-			backend.TrustSolverParam(),
-		},
+		Params:      params(),
 	}
-}
-
-// options states the MILP of the job.
-func options(job *backend.Job) Options {
-	p := job.Problem
-	return Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes,
-		Aggregate: job.Options.String("formulation") == "aggregated"}
 }
 
 // job is milp-oct's run of the shared steps of a tree MILP solved whole.
 func job() milpjob.FormJob {
-	return milpjob.FormJob{Info: Backend{}.Info(), Plan: func(j *backend.Job) milpjob.Form { return Plan(j.Data, options(j)) }}
+	return milpjob.FormJob{Info: Backend{}.Info(), Plan: func(j *backend.Job) (milpjob.Form, error) {
+		o, err := JobOptions(j)
+		if err != nil {
+			return nil, err
+		}
+		return Plan(j.Data, o), nil
+	}}
 }
 
 // Size estimates the job's MILP (with HiGHS's copy).

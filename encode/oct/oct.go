@@ -22,24 +22,6 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Options state the MILP.
-type Options struct {
-	Depth int
-	// MinSupport is N_min, the least number of rows of a leaf that holds
-	// rows (1: any).
-	MinSupport int
-	// LeafCost is the problem's λ (0: the error objective).
-	LeafCost float64
-	// MaxSplits caps Σ d_t, the paper's constraint form of the complexity
-	// (0: no cap).
-	MaxSplits int
-	// Aggregate states each path constraint once per row and branch node,
-	// over the z_it of every leaf on that side (a row is in one leaf),
-	// instead of once per leaf and ancestor: fewer rows and a stronger LP
-	// relaxation. Not in the paper; off for the published MILP.
-	Aggregate bool
-}
-
 // Encoding is the MILP of one job and the indices of its variables.
 type Encoding struct {
 	Data  *model.Dataset
@@ -363,4 +345,34 @@ func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 		return nil, err
 	}
 	return e.Graph(t), nil
+}
+
+// Witness is a point of the built MILP known without a solver: the tree
+// of one leaf (no node splits, so every row goes high, to the last leaf,
+// which predicts the majority class). It is nil when the data has fewer
+// rows than N_min (no tree is then feasible) or the MILP is not built.
+func (e *Encoding) Witness() []float64 {
+	d, m := e.Data, e.Model
+	n := d.Rows()
+	if m == nil || n == 0 || n < max(e.Opts.MinSupport, 1) {
+		return nil
+	}
+	x := make([]float64, len(m.Columns))
+	t := e.nLeaves - 1
+	x[e.l[t]] = 1
+	counts := make([]float64, d.NumClasses())
+	total := 0.0
+	for i := range n {
+		x[e.z[i][t]] = 1
+		counts[d.Labels[i]] += d.Weight(i)
+		total += d.Weight(i)
+	}
+	k, _ := model.Majority(counts)
+	x[e.nt[t]] = total
+	for c, w := range counts {
+		x[e.nkt[t][c]] = w
+	}
+	x[e.ck[t][k]] = 1
+	x[e.L[t]] = total - counts[k]
+	return x
 }

@@ -1,0 +1,67 @@
+package binoct
+
+import (
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/milpjob"
+)
+
+// The option that chooses the MILP, and its values.
+const (
+	// OptFormulation chooses the MILP: FormulationPublished (the
+	// default) or FormulationBinaryLeaves.
+	OptFormulation = "formulation"
+	// FormulationPublished is BinOCT exactly as Verwer & Zhang state it.
+	FormulationPublished = "published"
+	// FormulationBinaryLeaves declares the row-to-leaf variables binary
+	// (Options.BinaryLeaves).
+	FormulationBinaryLeaves = "binary-leaves"
+)
+
+// Options state the MILP.
+type Options struct {
+	Depth int
+	// MinSupport is the least number of rows of a leaf that holds rows
+	// (1: any).
+	MinSupport int
+	// LeafCost is the problem's λ (0: the error objective).
+	LeafCost float64
+	// MaxSplits caps the splits of the model, leaves holding rows less one
+	// (0: no cap).
+	MaxSplits int
+	// BinaryLeaves makes the l_rl binary instead of continuous (the
+	// authors' code has it as an option, bool_decision); the MILP's
+	// points and LP relaxation are the same.
+	BinaryLeaves bool
+}
+
+// extended reports whether the MILP needs the used-leaf variables.
+func (o Options) extended() bool { return o.MinSupport > 1 || o.LeafCost > 0 || o.MaxSplits > 0 }
+
+// params are milp-binoct's options.
+func params() []backend.Param {
+	return []backend.Param{
+		backend.EnumParam(OptFormulation, FormulationPublished, []string{FormulationPublished, FormulationBinaryLeaves}, "the MILP: published is BinOCT as Verwer & Zhang state it (errors only; a leaf cost, --min-support and --max-nodes add one used-leaf variable per leaf); binary-leaves declares the row-to-leaf variables binary rather than continuous (an option of the authors' code: the same points and LP relaxation)"),
+		milpjob.SolverParam(""),
+		milpjob.GapParam(),
+		milpjob.LPBoundParam(true),
+		milpjob.HiGHSParam(),
+		backend.TrustSolverParam(),
+	}
+}
+
+// JobOptions states the MILP of a job: the problem's depth, minimum
+// leaf size, leaf cost and cap on the splits, and the formulation its
+// options choose (the paper's unless formulation says otherwise). A
+// formulation it does not know is refused with backend.ErrInvalid.
+func JobOptions(job *backend.Job) (Options, error) {
+	p := job.Problem
+	o := Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes}
+	switch f := job.Options.String(OptFormulation); f {
+	case "", FormulationPublished:
+	case FormulationBinaryLeaves:
+		o.BinaryLeaves = true
+	default:
+		return o, backend.Invalidf("milp-binoct: option %s=%q: want %s or %s", OptFormulation, f, FormulationPublished, FormulationBinaryLeaves)
+	}
+	return o, nil
+}
