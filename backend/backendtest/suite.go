@@ -8,8 +8,8 @@
 //   - its Info is well formed and its declared defaults parse;
 //   - a bad option value of each declared parameter, an unknown option,
 //     and a problem field it does not declare are refused with
-//     backend.ErrInvalid before any work; a problem field it does not
-//     declare, passed to Solve directly, is refused or honoured, never
+//     backend.ErrInvalid before any work (by backend.NewJob, the only
+//     maker of a job); a problem field it declares is honoured, never
 //     ignored;
 //   - a solve stops within a second of its context's cancellation and of
 //     its deadline, and returns a valid model or none;
@@ -298,35 +298,27 @@ func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
 			}})
 	}
 	for _, f := range fields {
-		_, err := backend.NewJob(info, f.d, f.p, c.Options)
-		if f.supported {
-			if err != nil {
-				t.Errorf("%s is declared supported, but the job is refused: %v", f.name, err)
+		job, err := backend.NewJob(info, f.d, f.p, c.Options)
+		if !f.supported {
+			if !errors.Is(err, backend.ErrInvalid) {
+				t.Errorf("%s is not declared, but the job is accepted (%v)", f.name, err)
 			}
 			continue
 		}
-		if !errors.Is(err, backend.ErrInvalid) {
-			t.Errorf("%s is not declared, but the job is accepted (%v)", f.name, err)
+		if err != nil {
+			t.Errorf("%s is declared supported, but the job is refused: %v", f.name, err)
+			continue
 		}
-		// Passed to Solve directly, it must be refused or honoured.
-		job := &backend.Job{Data: f.d, Problem: f.p.Normalized(), Options: parse(t, info, c.Options)}
+		// Declared, it is honoured: Solve trusts the job NewJob built.
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		res, err := b.Solve(ctx, job)
 		cancel()
 		if err == nil && res != nil {
 			if herr := f.honoured(f.d, job.Problem, res); herr != nil {
-				t.Errorf("%s, passed to Solve directly, is silently ignored: %v", f.name, herr)
+				t.Errorf("%s is declared supported, but silently ignored: %v", f.name, herr)
 			}
 		}
 	}
-}
-
-func parse(t *testing.T, info backend.Info, raw map[string]string) backend.Values {
-	v, err := info.Parse(raw)
-	if err != nil {
-		t.Fatalf("the suite's options %v: %v", raw, err)
-	}
-	return v
 }
 
 // solve runs one job like the registry does, collecting the incumbents.

@@ -47,9 +47,6 @@ func (Backend) Info() backend.Info {
 // classes or rows) is refused with backend.ErrInvalid. With max-gap > 0 a
 // finished search is not a proof of optimality: its status is feasible.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	if sparse.Wanted(job.Problem) {
 		if err := noGap(job.Options); err != nil {
 			return nil, err

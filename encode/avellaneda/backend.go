@@ -136,10 +136,6 @@ func settings(job *backend.Job) Settings {
 // prepare binarizes the job's data; conflicting rows (without
 // drop-conflicts) are a bad request.
 func prepare(ctx context.Context, job *backend.Job) (*Prepared, error) {
-	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(info(job.Problem.Objective == model.MinSize), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}

@@ -59,9 +59,6 @@ func (Backend) Info() backend.Info {
 // the least depth first, then the fewest nodes at that depth (so that
 // every incumbent reported improves the size).
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	spec := job.Options.String(OptSolver)
 	if err := CheckSpec(spec); err != nil {
 		return nil, backend.Invalid(fmt.Errorf("%s: %w", OptSolver, err))

@@ -55,9 +55,6 @@ func (Backend) Info() backend.Info {
 
 // Solve finds a diagram of least objective on the problem's skeleton.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, error) {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
 	start := time.Now()
 	d := job.Data
 	pr := job.Problem

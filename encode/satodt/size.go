@@ -279,9 +279,6 @@ func prepareWithin(ctx context.Context, v *model.BinaryView, d int, capBytes int
 // for a depth beyond MaxDepth or a formula whose least size passes the
 // memory cap.
 func (b Backend) Size(job *backend.Job) (backend.Size, error) {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return backend.Size{}, err
-	}
 	pl, err := newPlan(context.Background(), job)
 	if err != nil {
 		return backend.Size{}, err
