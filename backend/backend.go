@@ -273,9 +273,9 @@ func Answer(err error) error {
 // NewJob validates raw options and the problem against info (see Check)
 // and returns the job to solve (the only way to build one, see Job), with
 // the problem normalised and the backend's main objective filled in when
-// p has none. A maximum depth
-// larger than can matter for the error objective is lowered to
-// model.Problem.UsefulDepth (Job.Depth says so), once for every backend.
+// p has none. A maximum depth larger than can matter for the error
+// objective is lowered to model.Problem.UsefulDepth (Job.Depth says so),
+// once for every backend.
 func NewJob(info Info, d *model.Dataset, p model.Problem, raw map[string]string) (*Job, error) {
 	if d == nil {
 		return nil, Invalidf("no data")
