@@ -28,6 +28,9 @@ var families = map[string]string{
 	"encode/cpodt":      "cp",
 }
 
+// jobLayers are the packages of a family that its formulations share.
+var jobLayers = map[string]bool{"encode/satjob": true, "encode/maxsat": true, "encode/milpjob": true}
+
 // moduleImports are the packages of this module that the package rel
 // (a path relative to the module) imports directly, in the default
 // build and with -tags highs, tests left out.
@@ -107,6 +110,18 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s depends on %s, which has no family in the test's table", pkg, d)
 			} else if f != fam {
 				t.Errorf("%s (%s family) depends on %s (%s family)", pkg, fam, d, f)
+			}
+		}
+	}
+	// Within a family the formulation packages are siblings: each stands
+	// on its family's job layer and imports no other formulation.
+	for pkg := range families {
+		if jobLayers[pkg] {
+			continue
+		}
+		for _, d := range deps(t, pkg) {
+			if _, ok := families[d]; ok && !jobLayers[d] {
+				t.Errorf("formulation %s depends on formulation %s; what siblings share belongs in their job layer", pkg, d)
 			}
 		}
 	}

@@ -28,8 +28,9 @@ import (
 // a status; the caller derives time-limit / cancelled / memory-limit from
 // the context when the backend leaves Status empty.
 //
-// Solve is called only with a Job that Check accepted: options parsed and
-// in range, problem fields within the declared capabilities.
+// Solve is called only with a Job that NewJob built, which Check
+// accepted: options parsed and in range, problem fields within the
+// declared capabilities. It trusts the job and does not check it again.
 type Backend interface {
 	Info() Info
 	Solve(ctx context.Context, job *Job) (*model.Result, error)
@@ -185,9 +186,17 @@ func (i Info) Param(name string) (Param, bool) {
 
 // Job is what a backend is asked to solve. The time limit is the
 // context's deadline.
+//
+// Only NewJob builds a job with data and a problem: Data and Problem are
+// the fields of its unexported part, which a composite literal outside
+// this package cannot set, and NewJob sets them only once Check accepted
+// them for the backend. So the check runs once per solve, and a backend,
+// its export, decode and size estimate trust the job they are given. A
+// backend may copy a job and change the copy's problem to solve a part
+// of it (a smaller depth, another objective it declares); a portfolio
+// builds each member's job with NewJob.
 type Job struct {
-	Data    *model.Dataset
-	Problem model.Problem
+	checked
 	// Options are the backend's validated options (defaults filled in).
 	Options Values
 	// Seed makes randomised backends deterministic.
@@ -207,6 +216,15 @@ type Job struct {
 	// the depth asked for to one that cannot change the optimum
 	// (model.Problem.UsefulDepth); results report it.
 	Depth *model.DepthReduction
+}
+
+// checked is the part of a Job that NewJob checked (see Job).
+type checked struct {
+	// Data is the dataset to learn from.
+	Data *model.Dataset
+	// Problem is the normalised problem, with the backend's main
+	// objective filled in when none was given.
+	Problem model.Problem
 }
 
 // Workers is the number of search goroutines the job asks for:
@@ -253,10 +271,11 @@ func Answer(err error) error {
 }
 
 // NewJob validates raw options and the problem against info (see Check)
-// and returns the job to solve, with the problem normalised and the
-// backend's main objective filled in when p has none. A maximum depth
-// larger than can matter for the error objective is lowered to
-// model.Problem.UsefulDepth (Job.Depth says so), once for every backend.
+// and returns the job to solve (the only way to build one, see Job), with
+// the problem normalised and the backend's main objective filled in when
+// p has none. A maximum depth larger than can matter for the error
+// objective is lowered to model.Problem.UsefulDepth (Job.Depth says so),
+// once for every backend.
 func NewJob(info Info, d *model.Dataset, p model.Problem, raw map[string]string) (*Job, error) {
 	if d == nil {
 		return nil, Invalidf("no data")
@@ -275,7 +294,7 @@ func NewJob(info Info, d *model.Dataset, p model.Problem, raw map[string]string)
 	if err != nil {
 		return nil, err
 	}
-	job := &Job{Data: d, Problem: p, Options: vals}
+	job := &Job{checked: checked{Data: d, Problem: p}, Options: vals}
 	if k, why := p.UsefulDepth(d); k < p.MaxDepth {
 		job.Depth = &model.DepthReduction{Requested: p.MaxDepth, Used: k, Reason: why}
 		job.Problem.MaxDepth = k

@@ -1,7 +1,7 @@
 // Package race is a racing portfolio: a backend that runs several member
 // backends at once on the same job and answers with the first proof.
 //
-// Each member that can take the problem as stated (backend.Check) runs in
+// Each member that can take the problem as stated (backend.NewJob) runs in
 // its own goroutine on a context derived from the job's, with its own
 // default options, the job's seed and memory budget (shared: the cap
 // counts every member) and one thread unless the `threads` option says
@@ -192,9 +192,6 @@ func (s *shared) offer(claimed float64, g *model.Graph) error {
 // documentation).
 func (b *Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.info, job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	es, err := b.entrants(job)
 	if err != nil {
 		return nil, err
@@ -252,12 +249,12 @@ func (b *Backend) entrants(job *backend.Job) ([]*entrant, error) {
 	for _, i := range idx {
 		m := b.members[i]
 		mi := m.Info()
-		if err := backend.Check(mi, job.Data, job.Problem); err != nil {
+		mj, err := backend.NewJob(mi, job.Data, job.Problem, nil)
+		if err != nil {
 			refused = append(refused, err.Error())
 			continue
 		}
-		mj := &backend.Job{Data: job.Data, Problem: job.Problem, Options: mi.Defaults(), Seed: job.Seed,
-			Threads: job.Options.Int("threads"), Budget: job.Budget}
+		mj.Seed, mj.Threads, mj.Budget = job.Seed, job.Options.Int("threads"), job.Budget
 		es = append(es, &entrant{b: m, name: mi.Name, job: mj})
 	}
 	if len(es) == 0 {

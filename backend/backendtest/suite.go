@@ -8,8 +8,8 @@
 //   - its Info is well formed and its declared defaults parse;
 //   - a bad option value of each declared parameter, an unknown option,
 //     and a problem field it does not declare are refused with
-//     backend.ErrInvalid before any work; a problem field it does not
-//     declare, passed to Solve directly, is refused or honoured, never
+//     backend.ErrInvalid before any work (by backend.NewJob, the only
+//     maker of a job); a problem field it declares is honoured, never
 //     ignored;
 //   - a solve stops within a second of its context's cancellation and of
 //     its deadline, and returns a valid model or none;
@@ -22,7 +22,19 @@
 //     estimate, in Size as in Solve;
 //   - an exact backend's optimum equals the brute-force optimum on tiny
 //     random data (error at depths 0–2, with weights and minimum support
-//     where declared; minimum depth and size of a consistent tree).
+//     where declared; minimum depth and size of a consistent tree);
+//   - a backend that exports its formulation and decodes a solver's
+//     answer (backend.Decoder): the exported formulation, solved by a
+//     reference solver (odtkit's CDCL solver for DIMACS, a MaxSAT search
+//     over it for WCNF, HiGHS in process for MPS in a build with -tags
+//     highs, MiniZinc with Gecode when installed; otherwise skipped,
+//     saying so), decodes to the backend's own optimum; with a Pipeline
+//     (the registry), an external solver's claim of an optimum or of
+//     infeasibility never makes a result optimal or infeasible without
+//     the option trust-solver=true, and does with it;
+//   - a backend that writes certificates (the option certify), given a
+//     Pipeline: the certificate of an optimal result re-checks from the
+//     data file.
 package backendtest
 
 import (
@@ -76,6 +88,10 @@ type Config struct {
 	// brute-force checks run again at each (default 1, 2 and 4).
 	Threads []int
 
+	// Pipeline, when set, is the module registry's way to run the
+	// backend: the trust-rule and certificate checks run through it.
+	Pipeline *Pipeline
+
 	// Objective, when set, is the objective (one of the backend's) that
 	// the checks solve and the brute-force comparison covers; by default
 	// the backend's main objective, and every objective it declares for
@@ -121,6 +137,17 @@ func Run(t *testing.T, b backend.Backend, c Config) {
 	t.Run("Size", func(t *testing.T) { checkSize(t, b, c) })
 	if info.Exact && c.Brute > 0 {
 		t.Run("BruteForce", func(t *testing.T) { checkBrute(t, b, c) })
+	}
+	if exports(b) {
+		t.Run("ExportDecode", func(t *testing.T) { checkExport(t, b, c) })
+	}
+	if certifies(info) {
+		t.Run("Certify", func(t *testing.T) {
+			if c.Pipeline == nil {
+				t.Skip("no Pipeline: the certificate is checked by odtkit's conformance test")
+			}
+			checkCertify(t, b, c)
+		})
 	}
 	if !info.Caps.Threads {
 		return
@@ -298,35 +325,27 @@ func checkUnsupported(t *testing.T, b backend.Backend, c Config) {
 			}})
 	}
 	for _, f := range fields {
-		_, err := backend.NewJob(info, f.d, f.p, c.Options)
-		if f.supported {
-			if err != nil {
-				t.Errorf("%s is declared supported, but the job is refused: %v", f.name, err)
+		job, err := backend.NewJob(info, f.d, f.p, c.Options)
+		if !f.supported {
+			if !errors.Is(err, backend.ErrInvalid) {
+				t.Errorf("%s is not declared, but the job is accepted (%v)", f.name, err)
 			}
 			continue
 		}
-		if !errors.Is(err, backend.ErrInvalid) {
-			t.Errorf("%s is not declared, but the job is accepted (%v)", f.name, err)
+		if err != nil {
+			t.Errorf("%s is declared supported, but the job is refused: %v", f.name, err)
+			continue
 		}
-		// Passed to Solve directly, it must be refused or honoured.
-		job := &backend.Job{Data: f.d, Problem: f.p.Normalized(), Options: parse(t, info, c.Options)}
+		// Declared, it is honoured: Solve trusts the job NewJob built.
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		res, err := b.Solve(ctx, job)
 		cancel()
 		if err == nil && res != nil {
 			if herr := f.honoured(f.d, job.Problem, res); herr != nil {
-				t.Errorf("%s, passed to Solve directly, is silently ignored: %v", f.name, herr)
+				t.Errorf("%s is declared supported, but silently ignored: %v", f.name, herr)
 			}
 		}
 	}
-}
-
-func parse(t *testing.T, info backend.Info, raw map[string]string) backend.Values {
-	v, err := info.Parse(raw)
-	if err != nil {
-		t.Fatalf("the suite's options %v: %v", raw, err)
-	}
-	return v
 }
 
 // solve runs one job like the registry does, collecting the incumbents.

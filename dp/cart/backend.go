@@ -37,9 +37,6 @@ func (Backend) Info() backend.Info {
 // leaf satisfies it).
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	if n := job.Data.Rows(); n < job.Problem.MinSupport {
 		return &model.Result{Infeasible: true, Stats: map[string]any{
 			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil

@@ -48,9 +48,6 @@ func (Backend) Info() backend.Info {
 // finished search is not a proof of optimality: its status is feasible.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	if sparse.Wanted(job.Problem) {
 		if err := noGap(job.Options); err != nil {
 			return nil, err

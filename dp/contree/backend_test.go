@@ -90,9 +90,13 @@ func TestBackendInputError(t *testing.T) {
 	if _, err := backend.NewJob(info, d, model.Problem{MaxDepth: 2}, nil); !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), "repeats each row") {
 		t.Fatalf("NewJob: %v", err)
 	}
-	// ... and the backend itself when called without the check.
-	job := &backend.Job{Data: d, Problem: model.Problem{MaxDepth: 2}, Options: info.Defaults()}
-	_, err := contree.Backend{}.Solve(context.Background(), job)
+	// ... and the backend itself, given a job made without that cap.
+	info.Caps.MaxRepeatedRows = 0
+	job, err := backend.NewJob(info, d, model.Problem{MaxDepth: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = contree.Backend{}.Solve(context.Background(), job)
 	if !errors.Is(err, backend.ErrInvalid) || strings.Contains(err.Error(), "contree:") {
 		t.Fatalf("backend: %v", err)
 	}

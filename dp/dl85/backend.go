@@ -84,9 +84,6 @@ func (AnytimeBackend) Info() backend.Info {
 // Solve runs DL8.5 on the job's binary view.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	if err := noGap(job); err != nil {
 		return nil, err
 	}
@@ -105,9 +102,6 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
 func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	spec, err := jobSpec(job.Options)
 	if err != nil {
 		return nil, err

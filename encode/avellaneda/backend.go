@@ -101,7 +101,7 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 	if err != nil {
 		return o, nil, err
 	}
-	p, err := satjob.JobExamples(ctx, job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
+	p, err := satjob.JobExamples(ctx, job, o.DropConflicts)
 	return o, p, err
 }
 
@@ -122,7 +122,7 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	ext := external(&s, job, o)
 	start := time.Now()
-	p, err := satjob.JobExamples(ctx, job, info(job.Problem.Objective == model.MinSize), o.DropConflicts)
+	p, err := satjob.JobExamples(ctx, job, o.DropConflicts)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Stop: model.StopOf(ctx)}, nil

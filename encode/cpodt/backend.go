@@ -57,9 +57,6 @@ func (Backend) Info() backend.Info {
 // every incumbent reported improves the size).
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	opts, err := JobOptions(job)
 	if err != nil {
 		return nil, err

@@ -34,9 +34,6 @@ func (Backend) ExportFormat() string { return "mzn" }
 // the problem's (--depth; for min-depth and min-size the depth limit
 // searched within).
 func (b Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return err
-	}
 	in, err := exportInstance(ctx, job)
 	if err != nil {
 		return err

@@ -53,7 +53,7 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 	if err != nil {
 		return o, nil, err
 	}
-	p, err := satjob.JobExamples(ctx, job, Backend{}.Info(), o.DropConflicts)
+	p, err := satjob.JobExamples(ctx, job, o.DropConflicts)
 	return o, p, err
 }
 
@@ -91,7 +91,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 	started.OutputLimit = job.Budget.Limit()
 	s.NewSolver = started.Wrap(s.NewSolver)
 	start := time.Now()
-	p, err := satjob.JobExamples(ctx, job, Backend{}.Info(), o.DropConflicts)
+	p, err := satjob.JobExamples(ctx, job, o.DropConflicts)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Stop: model.StopOf(ctx)}, nil

@@ -45,10 +45,6 @@ type FormJob struct {
 // plan checks the job and plans its MILP, refusing (wrapped in
 // backend.ErrInvalid) one whose estimate passes the memory cap.
 func (f FormJob) plan(ctx context.Context, job *backend.Job, solving bool) (Form, error) {
-	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(f.Info, job.Data, job.Problem); err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
@@ -69,9 +65,6 @@ func (f FormJob) plan(ctx context.Context, job *backend.Job, solving bool) (Form
 
 // Size estimates the job's MILP (with HiGHS's copy).
 func (f FormJob) Size(job *backend.Job) (backend.Size, error) {
-	if err := backend.Check(f.Info, job.Data, job.Problem); err != nil {
-		return backend.Size{}, err
-	}
 	e, err := f.Plan(job)
 	if err != nil {
 		return backend.Size{}, err

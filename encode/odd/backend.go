@@ -187,10 +187,6 @@ func JobOptions(job *backend.Job, tree bool) (Options, error) {
 // encode builds the job's MILP; encoder errors about the request are
 // ErrInvalid.
 func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error) {
-	// A job made without NewJob is checked here too: never ignore a field.
-	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
 	o, err := JobOptions(job, tree)
 	if err != nil {
 		return nil, err
@@ -200,11 +196,4 @@ func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error)
 		return nil, backend.Invalid(err)
 	}
 	return e, err
-}
-
-func infoOf(tree bool) backend.Info {
-	if tree {
-		return TreeBackend{}.Info()
-	}
-	return DiagramBackend{}.Info()
 }

@@ -54,9 +54,6 @@ func exportJob(ctx context.Context, job *backend.Job, tree bool) (e *Encoding, r
 			return nil, func() {}, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
 		}
 	}
-	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
-		return nil, func() {}, err
-	}
 	_, release, err = admit(job, tree, false)
 	if err != nil {
 		return nil, release, err

@@ -30,9 +30,6 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	if (tree && job.Problem.Objective == model.MinError && job.Problem.MaxDepth == 0) || job.Data.NumClasses() == 1 {
 		// No MILP: the tree is one leaf at depth 0, and a leaf is optimal
 		// (no error, no node) on data of one class.
-		if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
-			return nil, err
-		}
 		if job.Problem.MaxDepth > 0 || !tree || job.Problem.Objective != model.MinError {
 			// The request is checked as for a MILP.
 			o, err := JobOptions(job, tree)
@@ -47,9 +44,6 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	}
 	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
 	if err != nil {
-		return nil, err
-	}
-	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
 		return nil, err
 	}
 	size, release, err := admit(job, tree, true)

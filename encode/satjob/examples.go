@@ -89,17 +89,13 @@ func (p *Examples) PresentClasses() int {
 	return len(seen)
 }
 
-// JobExamples prepares the examples of a job's data (PrepareExamples)
-// for the backend info describes, the binary view capped at half the
-// job's memory cap (the rest is the formula's and the solver's). A job
-// the backend does not take (backend.Check: a job made without
-// backend.NewJob is checked too), a refused view and conflicting rows
-// (without dropConflicts) are a bad request (backend.ErrInvalid); when
-// ctx ends the error is its cause.
-func JobExamples(ctx context.Context, job *backend.Job, info backend.Info, dropConflicts bool) (*Examples, error) {
-	if err := backend.Check(info, job.Data, job.Problem); err != nil {
-		return nil, err
-	}
+// JobExamples prepares the examples of a job's data (PrepareExamples),
+// the binary view capped at half the job's memory cap (the rest is the
+// formula's and the solver's). The job was checked when backend.NewJob
+// built it; a refused view and conflicting rows (without dropConflicts)
+// are a bad request (backend.ErrInvalid); when ctx ends the error is its
+// cause.
+func JobExamples(ctx context.Context, job *backend.Job, dropConflicts bool) (*Examples, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}

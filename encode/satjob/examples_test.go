@@ -97,25 +97,20 @@ func TestJobExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := JobExamples(context.Background(), job, info, false); !errors.Is(err, backend.ErrInvalid) || !errors.Is(err, model.ErrConflict) {
+	if _, err := JobExamples(context.Background(), job, false); !errors.Is(err, backend.ErrInvalid) || !errors.Is(err, model.ErrConflict) {
 		t.Fatalf("conflicting rows: %v", err)
 	}
-	p, err := JobExamples(context.Background(), job, info, true)
+	p, err := JobExamples(context.Background(), job, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Dropped == 0 || p.Keep.Count() != d.Rows()-p.Dropped || len(p.Reps) > 4 || p.PresentClasses() < 1 {
 		t.Fatalf("dropped %d, kept %d of %d, %d representatives", p.Dropped, p.Keep.Count(), d.Rows(), len(p.Reps))
 	}
-	other := info
-	other.Objectives = []model.Objective{model.MinSize}
-	if _, err := JobExamples(context.Background(), job, other, true); !errors.Is(err, backend.ErrInvalid) {
-		t.Fatalf("a job the backend does not take: %v", err)
-	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("stop")
 	cancel(stop)
-	if _, err := JobExamples(ctx, job, info, true); !errors.Is(err, stop) {
+	if _, err := JobExamples(ctx, job, true); !errors.Is(err, stop) {
 		t.Fatalf("ended context: %v", err)
 	}
 }

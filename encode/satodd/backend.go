@@ -50,9 +50,6 @@ func (Backend) Info() backend.Info {
 // Solve finds a diagram of least objective on the problem's skeleton.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err
-	}
 	start := time.Now()
 	d := job.Data
 	pr := job.Problem

@@ -26,9 +26,6 @@ func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 // formula prepares the job's data and encodes its formula (the same
 // numbering for export and decode).
 func formula(ctx context.Context, job *backend.Job) (*satjob.Prepared, *Encoding, Costs, error) {
-	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
-		return nil, nil, Costs{}, err
-	}
 	costs, err := ScaledCosts(totalWeight(job.Data), job.Problem.Skeleton, job.Problem.Alpha)
 	if err != nil {
 		return nil, nil, costs, backend.Invalid(err)

@@ -117,9 +117,6 @@ func indexable(job *backend.Job, s backend.Size) error {
 // out (the counter stops at its own clause budget): zero when the stump
 // is optimal without a search.
 func (b Backend) Size(job *backend.Job) (backend.Size, error) {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return backend.Size{}, err
-	}
 	if _, err := ScaledCosts(totalWeight(job.Data), job.Problem.Skeleton, job.Problem.Alpha); err != nil {
 		return backend.Size{}, backend.Invalid(err)
 	}

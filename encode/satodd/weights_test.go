@@ -233,7 +233,7 @@ func TestWeightsRepeatedRows(t *testing.T) {
 }
 
 // TestWeightsFractional: a fractional row weight is refused, naming the
-// row, whether through NewJob or passed to Solve directly.
+// row, by NewJob and by Solve given a job made without that check.
 func TestWeightsFractional(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 36))
 	d := withWeights(rng, binaryData(rng, 12, 3, 2))
@@ -243,7 +243,12 @@ func TestWeightsFractional(t *testing.T) {
 	if !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), "row 5") {
 		t.Errorf("NewJob: %v", err)
 	}
-	job := &backend.Job{Data: d, Problem: p.Normalized(), Options: mustParse(t, nil)}
+	info := satodd.Backend{}.Info()
+	info.Caps.Weights = backend.AnyWeights // a job made without that check
+	job, err := backend.NewJob(info, d, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := satodd.Backend{}.Solve(context.Background(), job)
 	if !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), "row 5") {
 		t.Errorf("Solve: %+v, %v", res, err)

@@ -53,9 +53,6 @@ func (Backend) Info() backend.Info {
 // Solve finds a minimum-error tree of depth at most the problem's.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return nil, err // a job not made by backend.NewJob
-	}
 	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err

@@ -29,9 +29,6 @@ func (b Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, fo
 // formula prepares the job's data and encodes the formula of its depth
 // (the same numbering for export and decode).
 func formula(ctx context.Context, job *backend.Job, o Options) (*satjob.Prepared, *Encoding, error) {
-	if err := backend.Check(Backend{}.Info(), job.Data, job.Problem); err != nil {
-		return nil, nil, err
-	}
 	d := job.Problem.MaxDepth
 	if d < 1 {
 		return nil, nil, backend.Invalidf("sat-odt: export and decode need a tree depth of at least 1 (--depth K)")

@@ -242,9 +242,6 @@ func prepareWithin(ctx context.Context, v *model.BinaryView, d int, capBytes int
 // for a depth beyond MaxDepth or a formula whose least size passes the
 // memory cap.
 func (b Backend) Size(job *backend.Job) (backend.Size, error) {
-	if err := backend.Check(b.Info(), job.Data, job.Problem); err != nil {
-		return backend.Size{}, err
-	}
 	o, err := JobOptions(job)
 	if err != nil {
 		return backend.Size{}, err

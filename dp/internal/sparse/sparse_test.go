@@ -92,7 +92,13 @@ func TestSolveJobMemoryLimit(t *testing.T) {
 	p := model.Problem{Objective: model.MinError, MaxDepth: 4, MaxNodes: 7, LeafCost: 0.001, MinSupport: 1}
 	v := model.Binarize(d)
 	viewBytes := int64(len(v.True)+len(v.Class)) * int64((v.N+63)/64) * 8
-	job := &backend.Job{Data: d, Problem: p, Budget: backend.NewBudget(viewBytes + 2*memoChunk)}
+	info := backend.Info{Name: "sparse", Objectives: []model.Objective{model.MinError},
+		Caps: backend.Caps{MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights}}
+	job, err := backend.NewJob(info, d, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Budget = backend.NewBudget(viewBytes + 2*memoChunk)
 	res, err := SolveJob(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)

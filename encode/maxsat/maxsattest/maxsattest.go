@@ -73,10 +73,10 @@ func Stopped(t *testing.T, solve func(ctx context.Context, spec string) (*model.
 }
 
 // Malformed checks that a job whose maxsat-solver option is malformed
-// (a job made without backend.NewJob, which refuses it) is refused with
+// (which backend.NewJob refuses for b) is refused with
 // backend.ErrInvalid naming the option, before any search, instead of
-// being solved in process as if the option were empty. The job's options
-// are parsed against b's parameters with that option's check removed.
+// being solved in process as if the option were empty. The job is made
+// for b's parameters with that option's check removed.
 func Malformed(t *testing.T, b backend.Backend, d *model.Dataset, p model.Problem) {
 	t.Helper()
 	info := b.Info()
@@ -86,11 +86,10 @@ func Malformed(t *testing.T, b backend.Backend, d *model.Dataset, p model.Proble
 		}
 	}
 	for _, spec := range []string{"clasp {in}", "external:", `external:"clasp`} {
-		opts, err := info.Parse(map[string]string{maxsat.OptSolver: spec})
+		job, err := backend.NewJob(info, d, p, map[string]string{maxsat.OptSolver: spec})
 		if err != nil {
 			t.Fatal(err)
 		}
-		job := &backend.Job{Data: d, Problem: p, Options: opts}
 		res, err := b.Solve(context.Background(), job)
 		if !errors.Is(err, backend.ErrInvalid) || !strings.Contains(err.Error(), maxsat.OptSolver) {
 			t.Errorf("%s=%q: result %+v, error %v; want ErrInvalid naming the option", maxsat.OptSolver, spec, res, err)
