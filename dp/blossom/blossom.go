@@ -69,9 +69,10 @@ type Config struct {
 	Workers int
 	// OnBound, when set, receives each rise of the proven lower bound on
 	// the optimal (weighted) error: the error of the rows cancelled by
-	// merging at once, then what the sequential search proves as it runs
-	// (it rises while the root's last test is searched), and the final
-	// bound (a parallel search reports only that).
+	// merging at once, then what the search proves as it runs (it rises
+	// while the root's last tests are searched: the last one with one
+	// worker, the last ones handed out with several), and the final
+	// bound.
 	OnBound func(lb float64)
 }
 

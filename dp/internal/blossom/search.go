@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/odtkit/odtkit/backend"
@@ -56,9 +57,11 @@ type Options struct {
 	// order to the workers (see parallel.go).
 	Workers int
 	// OnBound, when set, receives each rise of the lower bound on the
-	// optimal error that the sequential search proves as it runs (see
-	// search.bound; looked at every CheckEvery iterations), and the final
-	// bound. A parallel search reports only the final one.
+	// optimal error that the search proves as it runs (see search.bound;
+	// looked at every CheckEvery iterations), and the final bound. The
+	// bound rises only while the root's last tests are searched: with
+	// one worker the last one, with several the last tests handed out
+	// (see shared.reportBound). Calls come from one goroutine at a time.
 	OnBound func(lb int64)
 }
 
@@ -169,6 +172,7 @@ type search struct {
 	sh      *shared
 	pos     int
 	rootEnd int
+	slot    *atomic.Int64 // this worker's entry of sh.bounds
 
 	// scratch
 	hc, lc, tc             []int64
@@ -194,11 +198,7 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		o.CheckEvery = 64
 	}
 	if o.Workers > 1 && (o.MaxDepth >= 3 || o.MaxDepth == 2 && o.NoDepth2) {
-		res := solveParallel(ctx, d, o, report)
-		if o.OnBound != nil {
-			o.OnBound(res.LowerBound)
-		}
-		return res
+		return solveParallel(ctx, d, o, report)
 	}
 	s := newSearch(ctx, d, o, report)
 	defer func() { s.budget.Release(s.held) }()
@@ -214,8 +214,8 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 	stopped := s.run(root)
 	r := &s.nodes[root]
 	defer func() {
-		if o.OnBound != nil && res.LowerBound > s.lastBound {
-			o.OnBound(res.LowerBound)
+		if o.OnBound != nil {
+			res.LowerBound = finalBound(o.OnBound, res, s.lastBound)
 		}
 	}()
 	if s.stats.FirstComplete < 0 && !stopped {
@@ -256,6 +256,10 @@ func (s *search) run(root int32) bool {
 		}
 		if s.sh != nil {
 			s.sync()
+			if s.sh.onBound != nil && s.stats.Iterations%int64(s.o.CheckEvery) == 0 {
+				s.slot.Store(min(s.bound(root), s.nodes[root].best))
+				s.sh.reportBound()
+			}
 		} else if s.o.OnBound != nil && s.stats.Iterations%int64(s.o.CheckEvery) == 0 {
 			s.raiseBound(root)
 		}
@@ -322,6 +326,19 @@ func (s *search) bound(id int32) int64 {
 		return 0
 	}
 	return min(x.best, s.bound(x.kids[0])+s.bound(x.kids[1]))
+}
+
+// finalBound is the bound of res once every bound reported before (the
+// highest, last; -1 for none) is counted, and reports it to onBound when
+// it is higher than last: a bound found while the search ran stays
+// proven when its branch is left (the bound of a branch being searched
+// may fall back as the search moves on).
+func finalBound(onBound func(int64), res *Result, last int64) int64 {
+	lb := min(max(res.LowerBound, last), res.Error)
+	if lb > last {
+		onBound(lb)
+	}
+	return lb
 }
 
 // raiseBound reports the bound of the root's search (bound, capped at
