@@ -67,7 +67,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	for _, sw := range switches(&s) {
 		*sw.off = !job.Options.Bool(sw.param.Name)
 	}
-	s.Budget, s.Workers = job.Budget, job.Workers()
+	s.Budget, s.Workers, s.OnBound = job.Budget, job.Workers(), job.Bound
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		r, err := Solve(ctx, v, s, job.Report)
 		if err != nil {

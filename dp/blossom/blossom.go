@@ -67,6 +67,13 @@ type Config struct {
 	// search). The optimal error is the same for every count, and so is
 	// the tree (see the engine's package doc for what holds).
 	Workers int
+	// OnBound, when set, receives each rise of the proven lower bound on
+	// the optimal (weighted) error: the error of the rows cancelled by
+	// merging at once, then what the search proves as it runs (it rises
+	// while the root's last tests are searched: the last one with one
+	// worker, the last ones handed out with several), and the final
+	// bound.
+	OnBound func(lb float64)
 }
 
 // Result is the outcome of a Blossom search. Errors and Objective
@@ -156,6 +163,15 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 			}
 		}
 	}
+	var onBound func(int64)
+	if s.OnBound != nil {
+		s.OnBound(float64(p.offset)) // no tree classifies both of two equal rows
+		onBound = func(lb int64) {
+			if lb > 0 {
+				s.OnBound(float64(lb + p.offset))
+			}
+		}
+	}
 	res := blossom.Solve(ctx, p.data, blossom.Options{
 		MaxDepth:            s.MaxDepth,
 		Order:               order,
@@ -164,6 +180,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		NoDropUninformative: s.NoDropUninformative,
 		Budget:              s.Budget,
 		Workers:             s.Workers,
+		OnBound:             onBound,
 	}, rep)
 	g := toGraph(res.Tree)
 	obj := float64(res.Error + p.offset)

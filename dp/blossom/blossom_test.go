@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -14,6 +16,7 @@ import (
 	"github.com/odtkit/odtkit/dp/internal/dptest"
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/model"
+	"github.com/odtkit/odtkit/model/modeltest"
 )
 
 // blossomShared returns the path of the shared folder (../shared beside
@@ -350,5 +353,54 @@ func TestBlossomThreadsReference(t *testing.T) {
 	}
 	if cells == 0 {
 		t.Fatal("no reference cell")
+	}
+}
+
+// A search stopped anywhere reports bounds (through Config.OnBound)
+// that rise, never pass the brute-force optimum, and end at the result's
+// bound; the data repeats rows with other labels, so the first bound is
+// the error of the rows merging cancels.
+func TestBlossomReportedBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 23))
+	positive := 0
+	for i := range 8 {
+		d := blossomRandom(rng, 60+rng.IntN(60), 2, 2, 2, i%2 == 1)
+		v := model.Binarize(d)
+		rows := make([]int, d.Rows())
+		for r := range rows {
+			rows[r] = r
+		}
+		for _, depth := range []int{2, 3} {
+			want := dptest.Brute(v, rows, depth, 1)
+			for after := 0; after < 1<<14; after = after*2 + 1 {
+				var bounds []float64
+				r, err := Solve(modeltest.StopAfter(after), v, Config{MaxDepth: depth, NoCARTSeed: true,
+					OnBound: func(lb float64) { bounds = append(bounds, lb) }}, nil)
+				if errors.Is(err, context.Canceled) {
+					continue // stopped before the search began
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("data %d depth %d after %d", i, depth, after)
+				for k, b := range bounds {
+					if b > want+1e-9 || b > r.LowerBound+1e-9 || (k > 0 && b <= bounds[k-1]) {
+						t.Fatalf("%s: bounds %v, final %v, brute force %v", name, bounds, r.LowerBound, want)
+					}
+				}
+				if len(bounds) > 0 && bounds[len(bounds)-1] > 0 {
+					positive++
+				}
+				if r.Optimal {
+					if len(bounds) == 0 || bounds[len(bounds)-1] != want {
+						t.Fatalf("%s: optimal, bounds %v, brute force %v", name, bounds, want)
+					}
+					break
+				}
+			}
+		}
+	}
+	if positive == 0 {
+		t.Error("no run reported a positive bound")
 	}
 }

@@ -36,7 +36,7 @@ func (Backend) Info() backend.Info {
 			backend.IntParam("max-gap", 0, "errors the tree may make above the optimum (0 = exact)").AtLeast(0),
 			backend.EnumParam("eta", "max", []string{"max", "min"}, "η of the right upper bound: max (the paper's text, faster here) or min (its Algorithm 1)"),
 			backend.BoolParam("cache", true, "cache solved subproblems by row set and depth"),
-			backend.EnumParam("root", "best-first", []string{"best-first", "depth-first"}, "order of the root's search (one worker, depth 3 and more): best-first (least lower bound first; the bound rises as it searches) or depth-first (feature after feature)"),
+			backend.EnumParam("root", "best-first", []string{"best-first", "depth-first"}, "order of the root's search (depth 3 and more): best-first (least lower bound first; the bound rises as it searches) or depth-first (feature after feature)"),
 			backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its errors of the proven lower bound (status gap; 0 = prove optimality); searches with one worker").AtLeast(0).AtMost(1),
 			backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this many (weighted) errors of the proven lower bound (status gap); searches with one worker").AtLeast(0),
 		},

@@ -35,7 +35,7 @@ type Config struct {
 	Budget *backend.Budget
 	// DepthFirstRoot searches the root's features one after the other
 	// instead of best-first. The best-first root (the default, at depth 3
-	// and more with one worker) searches the open threshold intervals of
+	// and more, with any number of workers) searches the open threshold intervals of
 	// all features by least lower bound first, and its lower bound on the
 	// optimum rises as it searches (OnBound); a depth-first root's bound
 	// is known only when it ends.
@@ -46,7 +46,8 @@ type Config struct {
 	// best-first root, and MaxGap 0.
 	AbsGap, RelGap float64
 	// OnBound, when set, receives each rise of the proven lower bound
-	// (weighted errors) during a best-first root search.
+	// (weighted errors) during a best-first root search (one worker or
+	// several).
 	OnBound func(lb float64)
 	// Workers is the number of goroutines searching the root's
 	// thresholds (0 or 1: the sequential search). With MaxGap 0 every

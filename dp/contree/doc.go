@@ -16,9 +16,9 @@
 // equally good trees. With max-gap > 0, gap or abs-gap the search is
 // sequential. The design is in the engine's package doc.
 //
-// The sequential search at depth 3 and more takes the root best-first
-// (the option root, Config.DepthFirstRoot): it reports a proven lower
-// bound each time it rises (Job.Bound, Config.OnBound), and the options
-// gap and abs-gap (Config.RelGap, Config.AbsGap) stop it once its tree is
-// within them of that bound, with status gap.
+// At depth 3 and more the root is searched best-first (the option root,
+// Config.DepthFirstRoot), by one worker or several: the search reports a
+// proven lower bound each time it rises (Job.Bound, Config.OnBound), and
+// the options gap and abs-gap (Config.RelGap, Config.AbsGap; one worker)
+// stop it once its tree is within them of that bound, with status gap.
 package contree

@@ -2,6 +2,7 @@ package blossom
 
 import (
 	"context"
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -29,6 +30,37 @@ type shared struct {
 	reported int64      // last error reported
 	cause    error      // the first refused reservation
 	report   func(int64, *Tree)
+
+	// bounds holds, per worker, a lower bound on the best tree under the
+	// root test it searches (math.MaxInt64 when it searches none), and
+	// onBound (nil: no bound is followed) receives the rises of the
+	// root's bound, the least of these and the incumbent's error once
+	// every test was handed out (see reportBound); lastBound, guarded by
+	// mu, is the highest reported.
+	bounds    []atomic.Int64
+	onBound   func(int64)
+	lastBound int64
+}
+
+// reportBound reports the root's bound when it rose. A test searched to
+// its end has no tree better than the incumbent of that moment, no
+// better than today's; a test being searched has its worker's bound; so
+// once every test was handed out, the least of the workers' bounds and
+// of the incumbent's error bounds the optimum.
+func (sh *shared) reportBound() {
+	if sh.onBound == nil || sh.next.Load() < int64(len(sh.dom)) {
+		return
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	lb := sh.inc.Load().err
+	for i := range sh.bounds {
+		lb = min(lb, sh.bounds[i].Load())
+	}
+	if lb > sh.lastBound {
+		sh.lastBound = lb
+		sh.onBound(lb)
+	}
 }
 
 // offer makes (err, tree) from position pos the incumbent when it beats
@@ -77,7 +109,17 @@ func (s *search) sync() {
 // solveParallel is Solve with o.Workers goroutines, for a root that is
 // searched test by test (o.MaxDepth >= 3, or 2 without the two-level
 // rule).
-func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *Tree)) *Result {
+func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *Tree)) (res *Result) {
+	var sh *shared
+	if o.OnBound != nil {
+		defer func() {
+			last := int64(-1)
+			if sh != nil {
+				last = sh.lastBound // the workers are done
+			}
+			res.LowerBound = finalBound(o.OnBound, res, last)
+		}()
+	}
 	s := newSearch(ctx, d, o, nil)
 	defer func() { s.budget.Release(s.held) }()
 	root := s.newNode(-1, 0, d.All, nil, false)
@@ -100,10 +142,11 @@ func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *
 		s.stats.FirstComplete = r.best
 		return &Result{Tree: r.tree, Error: r.best, Optimal: true, LowerBound: r.best, Stats: s.stats}
 	}
-	sh := &shared{dom: r.dom, reported: r.best, report: report}
+	sh = &shared{dom: r.dom, reported: r.best, report: report, onBound: o.OnBound, lastBound: -1}
 	sh.inc.Store(&incumbent{err: r.best, pos: -1, tree: r.tree})
 	sh.first.Store(-1)
 	n := min(o.Workers, len(r.dom))
+	sh.bounds = make([]atomic.Int64, n)
 	type outcome struct {
 		stats   Stats
 		stopped bool
@@ -118,6 +161,7 @@ func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *
 			w := newSearch(ctx, d, o, nil)
 			defer func() { w.budget.Release(w.held) }()
 			w.sh = sh
+			w.slot = &sh.bounds[i]
 			w.report = func(e int64, t *Tree) { sh.offer(e, w.pos, t) }
 			stopped, bound := w.rootTests()
 			outs[i] = outcome{w.stats, stopped, bound}
@@ -126,7 +170,7 @@ func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *
 	wg.Wait()
 
 	in := sh.inc.Load()
-	res := &Result{Tree: in.tree, Error: in.err, Optimal: true, LowerBound: in.err, Cause: sh.cause}
+	res = &Result{Tree: in.tree, Error: in.err, Optimal: true, LowerBound: in.err, Cause: sh.cause}
 	st := &res.Stats
 	st.Depth1, st.Depth2 = s.stats.Depth1, s.stats.Depth2
 	for _, w := range outs {
@@ -167,8 +211,11 @@ func (s *search) rootTests() (stopped bool, bound int64) {
 		if s.halt || s.looked() {
 			return true, 0
 		}
+		s.slot.Store(0) // before the test is taken: the bound holds at every moment
 		p := int(s.sh.next.Add(1) - 1)
 		if p >= len(s.sh.dom) {
+			s.slot.Store(math.MaxInt64)
+			s.sh.reportBound()
 			return false, 0
 		}
 		s.stats.RootTests++

@@ -104,18 +104,40 @@ func TestParallelStops(t *testing.T) {
 	}
 
 	rng := rand.New(rand.NewPCG(5, 6))
+	rising := 0
 	for it := range 12 {
 		d := randomData(t, rng, 60+rng.IntN(60), 6+rng.IntN(4), 2+rng.IntN(2), 1+rng.Int64N(3))
 		depth := 3 + it%2
 		full := Solve(context.Background(), d, Options{MaxDepth: depth}, nil)
 		for after := int64(1); after < 3000; after = after*2 + 1 {
-			r := Solve(modeltest.StopAfter(int(after)), d, Options{MaxDepth: depth, CheckEvery: 1, Workers: 2}, nil)
+			var mu sync.Mutex // reports come from the workers
+			var bounds []int64
+			o := Options{MaxDepth: depth, CheckEvery: 1, Workers: 2, OnBound: func(lb int64) {
+				mu.Lock()
+				bounds = append(bounds, lb)
+				mu.Unlock()
+			}}
+			r := Solve(modeltest.StopAfter(int(after)), d, o, nil)
 			checkResult(t, d, r, depth)
 			if r.LowerBound > full.Error || r.Error < full.Error || r.Optimal && r.Error != full.Error {
 				t.Fatalf("case %d stopped after %d: %d (bound %d, optimal %v), optimum %d",
 					it, after, r.Error, r.LowerBound, r.Optimal, full.Error)
 			}
+			for i, b := range bounds {
+				if b > full.Error || b > r.LowerBound || (i > 0 && b <= bounds[i-1]) {
+					t.Fatalf("case %d stopped after %d: bounds %v, final %d, optimum %d", it, after, bounds, r.LowerBound, full.Error)
+				}
+			}
+			if len(bounds) == 0 || bounds[len(bounds)-1] != r.LowerBound {
+				t.Fatalf("case %d stopped after %d: bounds %v, final %d", it, after, bounds, r.LowerBound)
+			}
+			if len(bounds) > 1 && bounds[len(bounds)-2] > 0 {
+				rising++
+			}
 		}
+	}
+	if rising == 0 {
+		t.Error("no parallel run reported a positive bound before its end")
 	}
 }
 

@@ -112,21 +112,36 @@ func TestScaleCancel(t *testing.T) {
 	}
 }
 
-// Bounds of stopped searches never exceed the optimum.
+// Bounds of stopped searches never exceed the optimum; so does every
+// bound reported on the way, each above the one before and at most the
+// final one.
 func TestScaleStoppedBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
-	positive := 0
+	positive, rising := 0, 0
 	for it := range 30 {
 		d := randomData(t, rng, 60+rng.IntN(60), 6+rng.IntN(4), 2+rng.IntN(2), 1+rng.Int64N(3))
 		depth := 2 + it%3
 		full := Solve(context.Background(), d, Options{MaxDepth: depth}, nil)
 		for after := 1; after < 5000; after = after*3/2 + 1 {
 			ctx := modeltest.StopAfter(after)
-			o := Options{MaxDepth: depth, CheckEvery: 1, NoDepth2: it%2 == 0}
+			var bounds []int64
+			o := Options{MaxDepth: depth, CheckEvery: 1, NoDepth2: it%2 == 0,
+				OnBound: func(lb int64) { bounds = append(bounds, lb) }}
 			r := Solve(ctx, d, o, nil)
 			checkResult(t, d, r, depth)
 			if r.LowerBound > full.Error {
 				t.Fatalf("case %d stopped after %d: bound %d above the optimum %d", it, after, r.LowerBound, full.Error)
+			}
+			for i, b := range bounds {
+				if b > full.Error || b > r.LowerBound || (i > 0 && b <= bounds[i-1]) {
+					t.Fatalf("case %d stopped after %d: bounds reported %v, final %d, optimum %d", it, after, bounds, r.LowerBound, full.Error)
+				}
+			}
+			if len(bounds) == 0 || bounds[len(bounds)-1] != r.LowerBound {
+				t.Fatalf("case %d stopped after %d: bounds reported %v, final %d", it, after, bounds, r.LowerBound)
+			}
+			if len(bounds) > 1 && bounds[len(bounds)-2] > 0 {
+				rising++ // a positive bound reported before the end
 			}
 			if !r.Optimal && r.LowerBound > 0 {
 				positive++
@@ -134,4 +149,7 @@ func TestScaleStoppedBounds(t *testing.T) {
 		}
 	}
 	t.Logf("%d stopped runs with a positive bound", positive)
+	if rising == 0 {
+		t.Error("no run reported a positive bound before its end")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/odtkit/odtkit/backend"
@@ -55,6 +56,13 @@ type Options struct {
 	// search). With more, the tests of the root are handed out in their
 	// order to the workers (see parallel.go).
 	Workers int
+	// OnBound, when set, receives each rise of the lower bound on the
+	// optimal error that the search proves as it runs (see search.bound;
+	// looked at every CheckEvery iterations), and the final bound. The
+	// bound rises only while the root's last tests are searched: with
+	// one worker the last one, with several the last tests handed out
+	// (see shared.reportBound). Calls come from one goroutine at a time.
+	OnBound func(lb int64)
 }
 
 // maxDepth2Bytes caps the pair tables of the two-level rule when no
@@ -156,6 +164,7 @@ type search struct {
 	// proj): see depth2Fits.
 	tableRoom [5]int64
 	cause     error // a refused reservation that stopped the search
+	lastBound int64 // the highest bound reported through Options.OnBound (-1: none)
 
 	// parallel search (nil / 0 for the sequential one): the state the
 	// workers share, the position in the root's domain of the test this
@@ -163,6 +172,7 @@ type search struct {
 	sh      *shared
 	pos     int
 	rootEnd int
+	slot    *atomic.Int64 // this worker's entry of sh.bounds
 
 	// scratch
 	hc, lc, tc             []int64
@@ -183,7 +193,7 @@ type search struct {
 // improvement of the best complete tree, the first one as soon as the
 // root is split. When ctx ends, the best tree so far is returned with
 // Optimal=false.
-func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tree)) *Result {
+func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tree)) (res *Result) {
 	if o.CheckEvery <= 0 {
 		o.CheckEvery = 64
 	}
@@ -203,10 +213,15 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 	}
 	stopped := s.run(root)
 	r := &s.nodes[root]
+	defer func() {
+		if o.OnBound != nil {
+			res.LowerBound = finalBound(o.OnBound, res, s.lastBound)
+		}
+	}()
 	if s.stats.FirstComplete < 0 && !stopped {
 		s.stats.FirstComplete = r.best
 	}
-	res := &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats, Cause: s.cause}
+	res = &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats, Cause: s.cause}
 	if res.Optimal {
 		res.LowerBound = res.Error
 	} else {
@@ -222,6 +237,7 @@ func newSearch(ctx context.Context, d *Data, o Options, report func(int64, *Tree
 		score: make([]float64, len(d.Cols)),
 	}
 	s.stats.FirstComplete = -1
+	s.lastBound = -1
 	for c := range d.C {
 		s.leaves = append(s.leaves, &Tree{Feature: -1, Class: c})
 	}
@@ -240,6 +256,12 @@ func (s *search) run(root int32) bool {
 		}
 		if s.sh != nil {
 			s.sync()
+			if s.sh.onBound != nil && s.stats.Iterations%int64(s.o.CheckEvery) == 0 {
+				s.slot.Store(min(s.bound(root), s.nodes[root].best))
+				s.sh.reportBound()
+			}
+		} else if s.o.OnBound != nil && s.stats.Iterations%int64(s.o.CheckEvery) == 0 {
+			s.raiseBound(root)
 		}
 		if s.nodes[root].best == 0 {
 			break // nothing can beat a perfect tree
@@ -304,6 +326,31 @@ func (s *search) bound(id int32) int64 {
 		return 0
 	}
 	return min(x.best, s.bound(x.kids[0])+s.bound(x.kids[1]))
+}
+
+// finalBound is the bound of res once every bound reported before (the
+// highest, last; -1 for none) is counted, and reports it to onBound when
+// it is higher than last: a bound found while the search ran stays
+// proven when its branch is left (the bound of a branch being searched
+// may fall back as the search moves on).
+func finalBound(onBound func(int64), res *Result, last int64) int64 {
+	lb := min(max(res.LowerBound, last), res.Error)
+	if lb > last {
+		onBound(lb)
+	}
+	return lb
+}
+
+// raiseBound reports the bound of the root's search (bound, capped at
+// the best tree's error) through Options.OnBound when it rose. It is 0
+// until the root's last test is being searched, then rises as the
+// branches under it are solved.
+func (s *search) raiseBound(root int32) {
+	lb := min(s.bound(root), s.nodes[root].best)
+	if lb > s.lastBound {
+		s.lastBound = lb
+		s.o.OnBound(lb)
+	}
 }
 
 // alloc returns a free branch slot.

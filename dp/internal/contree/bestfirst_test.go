@@ -20,29 +20,38 @@ var bfCells = []bfCell{{150, 5, 8, 3, 3}, {200, 3, 30, 2, 3}, {60, 4, 5, 3, 4}, 
 func TestBestFirstAgrees(t *testing.T) {
 	for ci, c := range bfCells {
 		for seed := range uint64(4) {
-			in := randomInput(c.rows, c.cols, c.levels, c.k, seed+uint64(100*ci))
-			name := fmt.Sprintf("%dx%d/k%d/d%d/seed%d", c.rows, c.cols, c.k, c.depth, seed)
-			dfCfg := productionConfig(c.depth, 1)
-			dfCfg.DepthFirstRoot = true
-			df := Solve(context.Background(), in, dfCfg, nil)
-			checkResult(t, in, df)
-			var bounds []int
-			cfg := productionConfig(c.depth, 1)
-			cfg.OnBound = func(lb int) { bounds = append(bounds, lb) }
-			bf := Solve(context.Background(), in, cfg, nil)
-			checkResult(t, in, bf)
-			if !df.Optimal || !bf.Optimal || bf.Errors != df.Errors || bf.LowerBound != df.Errors || bf.Gap {
-				t.Fatalf("%s: best-first %d errors (bound %d, optimal %v, gap %v), depth-first %d (optimal %v)",
-					name, bf.Errors, bf.LowerBound, bf.Optimal, bf.Gap, df.Errors, df.Optimal)
+			for _, w := range []int{1, 2, 3} {
+				bestFirstAgrees(t, ci, c, seed, w)
 			}
-			if len(bounds) == 0 || bounds[len(bounds)-1] != bf.Errors {
-				t.Fatalf("%s: bounds reported %v, optimum %d", name, bounds, bf.Errors)
-			}
-			for i, b := range bounds {
-				if b > df.Errors || (i > 0 && b <= bounds[i-1]) {
-					t.Fatalf("%s: bounds reported %v (optimum %d): not rising or above it", name, bounds, df.Errors)
-				}
-			}
+		}
+	}
+}
+
+// bestFirstAgrees is TestBestFirstAgrees on one cell, seed and number of
+// workers.
+func bestFirstAgrees(t *testing.T, ci int, c bfCell, seed uint64, workers int) {
+	t.Helper()
+	in := randomInput(c.rows, c.cols, c.levels, c.k, seed+uint64(100*ci))
+	name := fmt.Sprintf("%dx%d/k%d/d%d/seed%d/w%d", c.rows, c.cols, c.k, c.depth, seed, workers)
+	dfCfg := productionConfig(c.depth, 1)
+	dfCfg.DepthFirstRoot = true
+	df := Solve(context.Background(), in, dfCfg, nil)
+	checkResult(t, in, df)
+	var bounds []int
+	cfg := productionConfig(c.depth, workers)
+	cfg.OnBound = func(lb int) { bounds = append(bounds, lb) }
+	bf := Solve(context.Background(), in, cfg, nil)
+	checkResult(t, in, bf)
+	if !df.Optimal || !bf.Optimal || bf.Errors != df.Errors || bf.LowerBound != df.Errors || bf.Gap {
+		t.Fatalf("%s: best-first %d errors (bound %d, optimal %v, gap %v), depth-first %d (optimal %v)",
+			name, bf.Errors, bf.LowerBound, bf.Optimal, bf.Gap, df.Errors, df.Optimal)
+	}
+	if len(bounds) == 0 || bounds[len(bounds)-1] != bf.Errors {
+		t.Fatalf("%s: bounds reported %v, optimum %d", name, bounds, bf.Errors)
+	}
+	for i, b := range bounds {
+		if b > df.Errors || (i > 0 && b <= bounds[i-1]) {
+			t.Fatalf("%s: bounds reported %v (optimum %d): not rising or above it", name, bounds, df.Errors)
 		}
 	}
 }
@@ -51,6 +60,12 @@ func TestBestFirstAgrees(t *testing.T) {
 // above the optimum and at least every bound it reported before; some
 // stopped runs have a positive bound below their incumbent.
 func TestBestFirstStoppedBound(t *testing.T) {
+	for _, w := range []int{1, 2} {
+		t.Run(fmt.Sprintf("w%d", w), func(t *testing.T) { bestFirstStoppedBound(t, w) })
+	}
+}
+
+func bestFirstStoppedBound(t *testing.T, workers int) {
 	informative := 0
 	for ci, c := range bfCells {
 		in := randomInput(c.rows, c.cols, c.levels, c.k, uint64(7+ci))
@@ -60,7 +75,7 @@ func TestBestFirstStoppedBound(t *testing.T) {
 		}
 		for after := 0; after < 20000; after = after*2 + 1 {
 			top := 0
-			cfg := productionConfig(c.depth, 1)
+			cfg := productionConfig(c.depth, workers)
 			cfg.OnBound = func(lb int) { top = max(top, lb) }
 			r := Solve(modeltest.StopAfter(after), in, cfg, nil)
 			checkResult(t, in, r)

@@ -28,13 +28,14 @@
 // and fewer depth-two calls are made (figures for these three in
 // docs/benchmarks.md, "Figures behind constants and defaults").
 //
-// At depth 3 and more the sequential search takes the root best-first
-// (bestfirst.go): the open threshold intervals of every feature wait in
-// one queue and the one with the least lower bound goes first, so that
-// the root's lower bound, the least over its open alternatives, rises as
-// the search runs (Config.OnBound), and a gap (Config.AbsGap,
-// Config.RelGap) can end it early. Config.DepthFirstRoot keeps the
-// feature-after-feature order.
+// At depth 3 and more the root is searched best-first (bestfirst.go;
+// with several workers bestfirst_parallel.go): the open threshold
+// intervals of every feature wait in one queue and the one with the least
+// lower bound goes first, so that the root's lower bound, the least over
+// its open alternatives, rises as the search runs (Config.OnBound), and a
+// gap (Config.AbsGap, Config.RelGap; one worker) can end it early.
+// Config.DepthFirstRoot keeps the feature-after-feature order, which the
+// parallel search below then splits by feature.
 //
 // # Parallel search
 //
@@ -43,7 +44,10 @@
 // worker runs the sequential search above. Workers 1 is exactly the
 // sequential search.
 //
-// Work split: at depth 3 the first tasks are the probe's (see probe), one
+// Work split with the best-first root (depth 3 and more): the workers
+// take the root's intervals from its one queue, least bound first (see
+// bestfirst_parallel.go). With the depth-first root (and at depth 2):
+// at depth 3 the first tasks are the probe's (see probe), one
 // per feature: its split at the best depth-one threshold with optimal
 // subtrees, so that the probe is not a serial part of the work. Then one
 // task per root feature, in the sequential order (by depth-one error),
@@ -155,15 +159,16 @@ type Config struct {
 	// model.ErrMemoryLimit.
 	Budget *backend.Budget
 	// DepthFirstRoot searches the root's features one after the other,
-	// as below the root, instead of best-first (bestfirst.go; depth 3 and
-	// more, one worker): its bound rises only once every feature is done.
+	// as below the root, instead of best-first (bestfirst.go,
+	// bestfirst_parallel.go; depth 3 and more): its bound rises only once
+	// every feature is done.
 	DepthFirstRoot bool
 	// AbsGap and RelGap (a fraction of the incumbent's errors, at most 1)
 	// stop the root's best-first search once the incumbent is within the
 	// larger of them of the root's lower bound (0, 0: exact).
 	AbsGap, RelGap float64
 	// OnBound, when set, receives each rise of the root's lower bound in
-	// the best-first search.
+	// the best-first search (called by one worker at a time).
 	OnBound func(lb int)
 	// Workers is the number of goroutines of the root search (0 or 1:
 	// the sequential search). More than one searches the root's
@@ -368,6 +373,9 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 		}
 	}
 	if parallel && leaf.Errors > 0 && !s.stop {
+		if s.bestFirst() && s.reserveRoot() {
+			return s.parallelBestFirst(in, root, leaf, s.best)
+		}
 		return s.parallel(in, root, leaf)
 	}
 	if s.bestFirst() && leaf.Errors > 0 && !s.stop && s.reserveRoot() {

@@ -380,3 +380,41 @@ func TestLabels(t *testing.T) {
 		}
 	}
 }
+
+// A run's traced lower bound becomes a dual-gap curve beside its
+// incumbents' primal gap; a backend that traced no bound gets none.
+func TestPicturesDrawTheBound(t *testing.T) {
+	dl := run("vote", "dl85", 3, 10, false, model.Incumbent{Seconds: 1, Objective: 20}, model.Incumbent{Seconds: 3, Objective: 10})
+	dl.Seconds, dl.LowerBound = 10, fptr(8)
+	dl.Bounds = []model.BoundPoint{{Seconds: 0.5, LowerBound: 0}, {Seconds: 2, LowerBound: 5}, {Seconds: 6, LowerBound: 7}}
+	sat := run("vote", "sat-odt", 3, 12, false, model.Incumbent{Seconds: 2, Objective: 12})
+	s := Summarize([]Run{dl, sat})
+	pics, _ := Pictures([]Run{dl, sat}, s)
+	curves := pics["vote/d3"]
+	if _, ok := curves[boundSeries("sat-odt")]; ok {
+		t.Fatal("a bound curve for a backend that traced none")
+	}
+	b, ok := curves[boundSeries("dl85")]
+	if !ok {
+		t.Fatalf("no bound curve for dl85: %v", curves)
+	}
+	// Best known objective 10: bound 5 is a dual gap of 0.5, 7 of 0.3,
+	// and the final bound 8 (at the run's end, 10 s, past the 10 s
+	// horizon) is not drawn.
+	for _, c := range []struct{ at, want float64 }{{0.1, 1}, {1, 1}, {2.5, 0.5}, {7, 0.3}, {9.9, 0.3}} {
+		if g := b.at(c.at); math.Abs(g-c.want) > 1e-12 {
+			t.Errorf("bound curve at %v s: %v, want %v", c.at, g, c.want)
+		}
+	}
+	if g := curves["dl85"].at(5); g != 0 {
+		t.Errorf("primal gap at 5 s: %v, want 0", g)
+	}
+	avg := pics["average/d3"]
+	if _, ok := avg[boundSeries("dl85")]; !ok {
+		t.Error("the average picture has no bound curve")
+	}
+	files, err := WritePictures(t.TempDir(), []Run{dl, sat}, s, []string{".svg"})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("pictures: %v %v", files, err)
+	}
+}

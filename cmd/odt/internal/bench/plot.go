@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,6 +42,53 @@ func gapCurve(r Run, ref, horizon float64, haveRef bool) Curve {
 	}
 	return c
 }
+
+// boundCurve is the dual gap of one run's lower bound over [0, horizon]
+// against ref, on the primal gap's scale: 1 before its first bound, then
+// (ref − bound) / ref after each rise (0 once the bound meets the best
+// known objective). The run's final bound counts from its end, so a run
+// that proves its optimum ends at 0 even if it traced no rise.
+func boundCurve(r Run, ref, horizon float64, haveRef bool) Curve {
+	c := Curve{T: []float64{0}, Gap: []float64{1}}
+	if !haveRef {
+		return c
+	}
+	pts := r.Bounds
+	if r.LowerBound != nil && (len(pts) == 0 || *r.LowerBound > pts[len(pts)-1].LowerBound) {
+		pts = append(slices.Clip(pts), model.BoundPoint{Seconds: r.Seconds, LowerBound: *r.LowerBound})
+	}
+	for _, b := range pts {
+		if b.Seconds >= horizon {
+			break
+		}
+		g := 1.0
+		if b.LowerBound <= ref {
+			g = model.PrimalGap(b.LowerBound, ref)
+		}
+		if b.Seconds <= c.T[len(c.T)-1] {
+			c.Gap[len(c.Gap)-1] = g
+			continue
+		}
+		c.T = append(c.T, b.Seconds)
+		c.Gap = append(c.Gap, g)
+	}
+	return c
+}
+
+// tracesBound tells whether a run traced a lower bound above 0 while it
+// searched (backends that know their bound only at the end trace none,
+// and get no bound curve).
+func (r Run) tracesBound() bool {
+	for _, b := range r.Bounds {
+		if b.LowerBound > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// boundSeries names the bound curve of a series in Pictures' maps.
+func boundSeries(series string) string { return series + " lower bound" }
 
 // at evaluates the step function at t.
 func (c Curve) at(t float64) float64 {
@@ -83,7 +131,9 @@ func compactFloats(xs []float64) []float64 {
 // Pictures builds the anytime curves: one picture per dataset and depth
 // (one line per backend, averaged over repeats) and, per depth, the
 // average over datasets. It returns picture name → per-backend curves
-// and the horizon of each picture.
+// and the horizon of each picture. A backend whose runs of a picture
+// prove lower bounds also has the curve of their dual gap, under
+// boundSeries of its name.
 func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]float64) {
 	type key struct{ group, backend string }
 	per := map[key][]Curve{}
@@ -102,6 +152,23 @@ func Pictures(runs []Run, s Summary) (map[string]map[string]Curve, map[string]fl
 		g := r.group()
 		ref, ok := s.Best[g]
 		per[key{g, r.Series()}] = append(per[key{g, r.Series()}], gapCurve(r, ref, horizon[g], ok))
+	}
+	// Bound curves for the series that traced a bound in some run of
+	// the picture, averaged over all its runs (1 for a run without).
+	withBound := map[key]bool{}
+	for _, r := range runs {
+		if r.tracesBound() {
+			withBound[key{r.group(), r.Series()}] = true
+		}
+	}
+	for _, r := range runs {
+		g := r.group()
+		if !withBound[key{g, r.Series()}] {
+			continue
+		}
+		ref, ok := s.Best[g]
+		k := key{g, boundSeries(r.Series())}
+		per[k] = append(per[k], boundCurve(r, ref, horizon[g], ok))
 	}
 	pics := map[string]map[string]Curve{}
 	hz := map[string]float64{}
@@ -184,6 +251,31 @@ var palette = []color.RGBA{
 	{0x94, 0x67, 0xbd, 255}, {0x8c, 0x56, 0x4b, 255}, {0xe3, 0x77, 0xc2, 255}, {0x17, 0xbe, 0xcf, 255},
 }
 
+// curveLine draws step function c up to xMax on the log time axis.
+func curveLine(c Curve, xMax float64) (*plotter.Line, error) {
+	xy := make(plotter.XYs, 0, len(c.T)+1)
+	for j := range c.T {
+		xy = append(xy, plotter.XY{X: math.Max(c.T[j], minTime), Y: c.Gap[j]})
+	}
+	xy = append(xy, plotter.XY{X: xMax, Y: c.Gap[len(c.Gap)-1]})
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return nil, err
+	}
+	l.StepStyle = plotter.PostStep
+	return l, nil
+}
+
+// hasBoundCurve tells whether a picture draws a lower bound.
+func hasBoundCurve(curves map[string]Curve) bool {
+	for n := range curves {
+		if strings.HasSuffix(n, boundSeries("")) {
+			return true
+		}
+	}
+	return false
+}
+
 // WritePictures writes every anytime picture into dir in each of the
 // formats (extensions) and returns the files written.
 func WritePictures(dir string, runs []Run, s Summary, formats []string) ([]string, error) {
@@ -216,28 +308,37 @@ func WritePictures(dir string, runs []Run, s Summary, formats []string) ([]strin
 		p.X.Min, p.X.Max = minTime, math.Max(hz[name], 10*minTime)
 		p.Add(plotter.NewGrid())
 		p.Legend.Top = true
+		if hasBoundCurve(pics[name]) {
+			p.Y.Label.Text = "primal gap (solid), dual gap of the lower bound (dotted)"
+		}
 		for i, b := range s.Backends {
-			c, ok := pics[name][b]
-			if !ok {
-				continue
+			for _, bound := range []bool{false, true} {
+				series := b
+				if bound {
+					series = boundSeries(b)
+				}
+				c, ok := pics[name][series]
+				if !ok {
+					continue
+				}
+				l, err := curveLine(c, p.X.Max)
+				if err != nil {
+					return files, fmt.Errorf("picture %s: %w", name, err)
+				}
+				l.Color = palette[i%len(palette)]
+				l.Width = vg.Points(2)
+				switch {
+				case bound:
+					// The bound beside its backend's incumbents: same
+					// colour, dotted, thinner.
+					l.Width = vg.Points(1.5)
+					l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+				case i >= len(palette):
+					l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+				}
+				p.Add(l)
+				p.Legend.Add(series, l)
 			}
-			xy := make(plotter.XYs, 0, len(c.T)+1)
-			for j := range c.T {
-				xy = append(xy, plotter.XY{X: math.Max(c.T[j], minTime), Y: c.Gap[j]})
-			}
-			xy = append(xy, plotter.XY{X: p.X.Max, Y: c.Gap[len(c.Gap)-1]})
-			l, err := plotter.NewLine(xy)
-			if err != nil {
-				return files, fmt.Errorf("picture %s: %w", name, err)
-			}
-			l.StepStyle = plotter.PostStep
-			l.Color = palette[i%len(palette)]
-			l.Width = vg.Points(2)
-			if i >= len(palette) {
-				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-			}
-			p.Add(l)
-			p.Legend.Add(b, l)
 		}
 		more, err := savePlot(p, dir, "anytime-"+file[name], 8*vg.Inch, 5*vg.Inch, formats)
 		files = append(files, more...)
