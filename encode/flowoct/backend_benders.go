@@ -61,7 +61,7 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		seed, _ := e.AllCuts(ctx, x)
 		e.AddCuts(seed)
 		st["benders_seed_cuts"] = len(seed)
-		if job.Options.Bool("warm-start") && e.Model.CheckPoint(x, 1e-9) == nil {
+		if s.pr.set.WarmStart && e.Model.CheckPoint(x, 1e-9) == nil {
 			if err := offer(t); err != nil {
 				return nil, err
 			}

@@ -24,6 +24,12 @@ type search struct {
 	// bound is within wholeGap of the incumbent; its bounds are rounded
 	// up.
 	whole bool
+	// wholeErrors: the errors of the job's rows take whole values (whole
+	// row weights, no leaf cost) and in-process HiGHS solves at gap 0
+	// with no absolute gap of its own: whole holds for every MILP of the
+	// error objective the job solves (the subtrees of min-depth's and
+	// min-size's decomposition too).
+	wholeErrors bool
 }
 
 // wholeGap is HiGHS's absolute gap for a whole objective: a bound above
@@ -73,11 +79,11 @@ type run struct {
 // solve builds and solves the MILP of depth k.
 func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	job, p, d := s.job, s.job.Problem, s.job.Data
-	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
+	if p.Objective == model.MinError && s.pr.set.Benders {
 		return s.benders(ctx, k)
 	}
 	o := options(job, s.pr, k)
-	o.Tight = job.Options.Bool("tight")
+	o.Tight = s.pr.set.Tight
 	e, stopped, err := s.encode(ctx, o)
 	if stopped != nil || err != nil {
 		return stopped, err
@@ -104,7 +110,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	}
 	params := s.params(nil)
 	inProcess := !milp.IsExternal(s.solver)
-	if job.Options.Bool("warm-start") {
+	if s.pr.set.WarmStart {
 		t := e.Greedy()
 		if e.Opts.general() {
 			t = e.Prune(t)
@@ -168,7 +174,7 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	if res, ok := oneLeaf(s.job); ok {
 		return res, nil
 	}
-	if decomposes(s.job) {
+	if decomposes(s.job, s.pr.set) {
 		return s.decomposed(ctx)
 	}
 	r, err := s.solve(ctx, s.job.Problem.MaxDepth, true)

@@ -241,14 +241,14 @@ func firstPlan(ctx context.Context, job *backend.Job, pr *prepared) (*Encoding, 
 	k, levels := 0, 0
 	if job.Problem.Objective == model.MinError {
 		k = job.Problem.MaxDepth
-		if decomposes(job) {
-			levels = min(job.Options.Int("decompose"), k-1)
+		if decomposes(job, pr.set) {
+			levels = min(pr.set.Decompose, k-1)
 			k -= levels
 		}
 	}
 	o := options(job, pr, k)
-	o.Benders = job.Options.String("formulation") == "benders"
-	o.Tight = job.Options.Bool("tight")
+	o.Benders = pr.set.Benders
+	o.Tight = pr.set.Tight
 	e, err := Plan(ctx, pr.view, o)
 	if e != nil {
 		e.subtree = levels > 0
