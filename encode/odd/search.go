@@ -43,10 +43,11 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		return singleLeaf(job, tree), nil
 	}
-	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
+	set, err := JobSettings(job)
 	if err != nil {
 		return nil, err
 	}
+	hopts := set.MILP.HiGHS
 	if err := backend.Check(infoOf(tree), job.Data, job.Problem); err != nil {
 		return nil, err
 	}
@@ -70,10 +71,10 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	if !milp.HiGHSEnabled && !external {
 		return nil, milp.ErrNotEnabled
 	}
-	d, p, v := job.Data, job.Problem, job.Options
+	d, p := job.Data, job.Problem
 	stats := map[string]any{"columns": len(e.Model.Columns), "rows": len(e.Model.Rows),
 		"binaries": e.Model.NumIntegers(), "nonzeros": e.Model.NumNonzeros(), "size_estimate": size,
-		"formulation": job.Options.String("formulation")}
+		"formulation": set.Formulation}
 	var best *model.Graph
 	bestObj := math.Inf(1)
 	offer := func(g *model.Graph) {
@@ -85,7 +86,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	params := milpjob.Params(job, hopts)
 	params.MemoryLimit = job.Budget.Limit()
 	milpjob.LPBound(ctx, job, solver, e.Model, stats)
-	if v.Bool("warm-start") {
+	if set.WarmStart {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
 		if dl, ok := ctx.Deadline(); ok {
@@ -93,7 +94,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		hctx, cancel := context.WithTimeout(ctx, budget)
 		start := time.Now()
-		inc := e.Heuristic(hctx, v.Int("restarts"), uint64(job.Seed))
+		inc := e.Heuristic(hctx, set.Restarts, uint64(job.Seed))
 		cancel()
 		stats["heuristic_seconds"] = time.Since(start).Seconds()
 		if inc != nil {
@@ -114,7 +115,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		if inc != nil && !external {
 			// The paper's cutoff, plus the model itself as a MIP start.
 			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
-			if c, ok := e.cutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
+			if c, ok := e.cutoffBelow(bestObj); ok && set.LatticeCutoff {
 				params.Cutoff = c
 				stats["cutoff"] = c
 			}
