@@ -241,7 +241,11 @@ var errDecided = errors.New("race decided by another member")
 // entrants returns the selected members that accept the job's problem,
 // each with its own job.
 func (b *Backend) entrants(job *backend.Job) ([]*entrant, error) {
-	idx, err := b.parseMembers(job.Options.String("members"))
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := b.parseMembers(o.Members)
 	if err != nil {
 		return nil, backend.Invalidf("%s: option members: %w", b.info.Name, err)
 	}
@@ -255,7 +259,7 @@ func (b *Backend) entrants(job *backend.Job) ([]*entrant, error) {
 			continue
 		}
 		mj := &backend.Job{Data: job.Data, Problem: job.Problem, Options: mi.Defaults(), Seed: job.Seed,
-			Threads: job.Options.Int("threads"), Budget: job.Budget}
+			Threads: o.Threads, Budget: job.Budget}
 		es = append(es, &entrant{b: m, name: mi.Name, job: mj})
 	}
 	if len(es) == 0 {

@@ -65,11 +65,11 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (*model.Result, er
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
-	s := Config{MaxDepth: job.Problem.MaxDepth, Order: Order(job.Options.String("order"))}
-	for _, sw := range switches(&s) {
-		*sw.off = !job.Options.Bool(sw.param.Name)
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
 	}
-	s.Budget, s.Workers = job.Budget, job.Workers()
+	s := o.Config
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		r, err := Solve(ctx, v, s, job.Report)
 		if err != nil {

@@ -42,7 +42,11 @@ func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 // limits.
 func SolvePerfectJob(ctx context.Context, job *backend.Job) (*model.Result, error) {
 	p := job.Problem
-	keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	keep, dropped, err := job.Data.ConsistentRows(o.DropConflicts)
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}
