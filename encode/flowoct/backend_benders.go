@@ -111,11 +111,11 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		if x, ok := e.Point(bestTree); ok {
 			start = x
 		}
-		cuts, err := e.Violated(ctx, sol.X, 1e-6)
+		cuts, err := e.Violated(ctx, sol.X, milpjob.Tol)
 		if err != nil {
 			break // stopped: no claim from a partial search for cuts
 		}
-		tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
+		tol := milpjob.Tolerance(r.bestObj)
 		if len(cuts) == 0 && sol.Status == milp.StatusOptimal && math.Abs(r.bestObj-sol.Objective) <= tol {
 			// The master's optimum is a tree's true objective.
 			lb = math.Max(lb, sol.Objective)

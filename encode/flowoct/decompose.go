@@ -73,10 +73,10 @@ type decomp struct {
 }
 
 // reaches reports whether bound b already rules out beating threshold t
-// (within the tolerance of an optimality claim, 1e-6 relative, which is
+// (within the tolerance of an optimality claim, milpjob.Tolerance, which is
 // wider than the hair below t a MILP's cutoff asks for: see cutoffFor).
 func reaches(b, t float64) bool {
-	return !math.IsInf(t, 1) && b >= t-1e-6*math.Max(1, math.Abs(t))
+	return !math.IsInf(t, 1) && b >= t-milpjob.Tolerance(t)
 }
 
 // plan groups the rows for a (sub)problem of depth k, without building
@@ -544,7 +544,7 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	}
 	res.Model, res.Errors, res.Objective = best, best.Errors(d), bestObj
 	lb := math.Max(0, math.Min(out.lb, bestObj))
-	res.Optimal = bestObj <= lb+1e-6*math.Max(1, math.Abs(bestObj))
+	res.Optimal = bestObj <= lb+milpjob.Tolerance(bestObj)
 	switch {
 	case res.Optimal:
 		res.Status, lb = model.StatusOptimal, bestObj

@@ -64,7 +64,7 @@ func (s *search) wholeBound(sol *milp.Solution) {
 		sol.Status = milp.StatusFeasible
 		sol.SolverStatus += " (within the absolute gap of a whole objective)"
 	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
-		sol.Bound = math.Ceil(sol.Bound - 1e-6)
+		sol.Bound = milpjob.WholeBound(sol.Bound)
 	}
 }
 
@@ -152,7 +152,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 		r.optimal = claimed || sol.Status == milp.StatusFeasible && r.best != nil
 		return r, nil
 	}
-	tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
+	tol := milpjob.Tolerance(r.bestObj)
 	// A claimed optimum above a model we hold, or whose point decodes to
 	// another objective, is wrong.
 	wrong := claimed && (!consistent || r.bestObj < sol.Objective-tol)
@@ -299,7 +299,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		if r.optimal {
 			res.LowerBound = res.Objective
 		} else {
-			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(r.sol.BoundOrZero()-1e-6), res.Objective))
+			res.LowerBound = math.Max(res.LowerBound, math.Min(milpjob.WholeBound(r.sol.BoundOrZero()), res.Objective))
 		}
 		return res, nil
 	}

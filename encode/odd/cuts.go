@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 )
 
@@ -152,7 +153,7 @@ func (e *Encoding) cutoffBelow(obj float64) (cutoff float64, ok bool) {
 	for s := range e.nInt {
 		// The largest k with k·w + s·c < obj, robust to the rounding of
 		// obj itself (a value k·w + s·c computed in floats).
-		k := math.Ceil((obj-float64(s)*c)/w-1e-6) - 1
+		k := math.Ceil((obj-float64(s)*c)/w-milpjob.Tol) - 1
 		if k < 0 || k > float64(len(e.x)) {
 			continue
 		}

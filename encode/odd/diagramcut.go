@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -680,7 +681,7 @@ func (e *Encoding) foundIncumbent() *Incumbent {
 		return nil
 	}
 	inc.X = e.point(e.diagram.found)
-	if e.Model.CheckPoint(inc.X, 1e-6) != nil {
+	if e.Model.CheckPoint(inc.X, milpjob.Tol) != nil {
 		return nil
 	}
 	return inc

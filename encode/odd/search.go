@@ -103,7 +103,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			// incumbent, a start and a cutoff only when it satisfies the MILP,
 			// or the cutoff's infeasibility would "prove" a model that breaks
 			// them.
-			if err := e.Model.CheckPoint(inc.X, 1e-6); err != nil {
+			if err := e.Model.CheckPoint(inc.X, milpjob.Tol); err != nil {
 				stats["heuristic_rejected"] = err.Error()
 				inc = nil
 			}
@@ -168,7 +168,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return res, nil
 	}
 	res.Optimal = milpProven(sol, params.HasCutoff, consistent, bestObj)
-	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-1e-6*math.Max(1, math.Abs(bestObj))) {
+	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-milpjob.Tolerance(bestObj)) {
 		// A program's optimality claim that its own point or the
 		// heuristic's model contradicts is a wrong answer, never an optimum.
 		return nil, milpjob.WrongClaim(solver, sol.Objective, stats["decoded_objective"], bestObj)
@@ -221,7 +221,7 @@ func milpProven(sol *milp.Solution, hasCutoff, consistent bool, bestObj float64)
 		// and λ integral to ~1e-6) of the diagram's, as consistent checks;
 		// the same tolerance here (found: a point 3e-9 below the decoded
 		// diagram's objective made a closed search "unproven").
-		return consistent && bestObj <= sol.Objective+1e-6*math.Max(1, math.Abs(bestObj))
+		return consistent && bestObj <= sol.Objective+milpjob.Tolerance(bestObj)
 	}
 	return false
 }
