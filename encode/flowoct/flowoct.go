@@ -224,14 +224,9 @@ func Plan(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error
 		return nil, fmt.Errorf("%w: min support %d is negative", ErrInput, o.MinSupport)
 	}
 	e := &Encoding{Opts: o, View: v}
-	dup, comp, constant, err := v.RedundancyContext(ctx)
-	if err != nil {
+	var err error
+	if e.Tests, err = v.KeptTests(ctx); err != nil {
 		return nil, err
-	}
-	for t := range v.Tests {
-		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-			e.Tests = append(e.Tests, t)
-		}
 	}
 	if err := e.group(ctx); err != nil {
 		return nil, err
