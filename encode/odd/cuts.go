@@ -98,11 +98,14 @@ func (e *Encoding) addErrorCuts(ctx context.Context) {
 	if diagram := e.Opts.DiagramCut && e.diagramSkeleton(); (diagram || e.Opts.CountCut) && !e.Opts.Multivariate && e.nInt > 1 {
 		v = e.newGroupView()
 	}
+	// The diagram search runs first; both cuts read its outcome, so
+	// that neither depends on the other having been added.
 	if e.Opts.DiagramCut {
-		e.addDiagramCut(ctx, v, idx, val)
+		e.diagram = e.searchDiagrams(ctx, v)
+		e.addDiagramCut(e.diagram, idx, val)
 	}
 	if e.Opts.CountCut {
-		e.addCountCut(ctx, v, slices.Clone(idx), slices.Clone(val), floor)
+		e.addCountCut(ctx, v, e.diagram, slices.Clone(idx), slices.Clone(val), floor)
 	}
 	if e.Opts.Multivariate || stump <= floor+slack || e.nInt <= 1 {
 		return

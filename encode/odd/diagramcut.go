@@ -618,20 +618,20 @@ func (s *diagramSearch) layers() [][]*hNode {
 	return layers
 }
 
-// addDiagramCut runs the diagram search within its share of the time
-// and adds its bound as err + c·N ≥ bound (N: the active internal nodes
-// but the root; err the cost expression errIdx·errVal), and keeps its
-// best diagram when its objective re-evaluated on the data is the
-// search's (foundIncumbent turns it into an incumbent of the whole MILP).
-func (e *Encoding) addDiagramCut(ctx context.Context, v *groupView, errIdx []int, errVal []float64) {
+// searchDiagrams runs the diagram search within its share of the time
+// and returns its outcome (nil: the search does not run on this data),
+// with its best diagram when its objective re-evaluated on the data is
+// the search's (foundIncumbent turns it into an incumbent of the whole
+// MILP).
+func (e *Encoding) searchDiagrams(ctx context.Context, v *groupView) *diagramStats {
 	s := e.newDiagramSearch(ctx, v)
 	if s == nil {
-		return
+		return nil
 	}
 	// Work at least: the options of every root, two sweeps each.
 	T := float64(len(v.tests) + 1)
 	if T*T*float64(len(v.groups)*len(e.cols)) > diagramWork {
-		return
+		return nil
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc
@@ -640,18 +640,26 @@ func (e *Encoding) addDiagramCut(ctx context.Context, v *groupView, errIdx []int
 	}
 	start := time.Now()
 	bound, finished := s.run()
-	e.diagram = &diagramStats{seconds: time.Since(start).Seconds(), bound: bound, finished: finished}
+	ds := &diagramStats{seconds: time.Since(start).Seconds(), bound: bound, finished: finished}
 	if layers := s.layers(); layers != nil {
 		// The diagram is re-evaluated on the data; its point is made once
 		// the MILP is whole, and checked against it (side constraints
 		// included) before it is used.
 		if inc := e.incumbent(layers); inc != nil && math.Abs(inc.Objective-s.best) <= 1e-9 {
-			e.diagram.found = layers
+			ds.found = layers
 		}
 	}
-	if bound <= 0 || !e.nodeCostInRows("cut_diagram") {
+	return ds
+}
+
+// addDiagramCut adds the bound of the diagram search ds (nil: none) as
+// err + c·N ≥ bound (N: the active internal nodes but the root; err the
+// cost expression errIdx·errVal).
+func (e *Encoding) addDiagramCut(ds *diagramStats, errIdx []int, errVal []float64) {
+	if ds == nil || ds.bound <= 0 || !e.nodeCostInRows("cut_diagram") {
 		return
 	}
+	bound := ds.bound
 	c := e.NodeCost()
 	idx, val := slices.Clone(errIdx), slices.Clone(errVal)
 	for u := 1; u < e.nInt; u++ {
