@@ -13,8 +13,8 @@ import (
 // HiGHS binding transpose, and the garbage of building rows), doubled for
 // what a collected heap holds between collections (HiGHS's own copy is
 // milpjob.HiGHSBytes). Calibrated on the peak resident memory of exports
-// of mushroom at depths 2-4 and solves of vote (docs/benchmarks.md, "Deep
-// formulations against their limits").
+// and solves (the data: docs/benchmarks.md, "Figures behind constants and
+// defaults").
 const (
 	colBytes = 2 * 96
 	rowBytes = 2 * 112

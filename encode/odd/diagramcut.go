@@ -13,9 +13,10 @@ import (
 )
 
 // diagramWork caps the steps of diagramSearch (group visits of its
-// sweeps, about 12 ns each): about 6 s, 25 times what iris needs on
-// skeletons of depth 3 (docs/benchmarks.md, "Figures behind constants
-// and defaults").
+// sweeps): a few seconds, well above what small data needs on skeletons
+// of depth 3, so that the search finishes where its bound can pay and
+// costs little where it cannot (the figures: docs/benchmarks.md,
+// "Figures behind constants and defaults").
 const diagramWork = 5e8
 
 // diagramSearch is a branch and bound over the univariate diagrams of a
