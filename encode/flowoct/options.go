@@ -36,7 +36,7 @@ func params() []backend.Param {
 		backend.BoolParam(optTight, true, "error objective, flow method without leaf cost, node limit or min support: state each leaf's class per its parent's test, bounding a row group's flow into a leaf by the tests that send it there (the LP bound of a depth-1 tree is its optimum, and a depth-1 tree's MILP needs no flow); formulation=published is false. Export writes the published MILP"),
 		milpjob.SolverParam(""),
 		milpjob.GapParam(),
-		milpjob.WarmStartParam("the greedy tree of the depth (CART's rule, Gini)"),
+		milpjob.WarmStartParam("the greedy tree of the depth (CART's rule, Gini); the decomposition by root test compares each subtree with its greedy tree either way"),
 		milpjob.LPBoundParam(true),
 		milpjob.HiGHSParam(),
 		backend.TrustSolverParam(),

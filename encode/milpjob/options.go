@@ -102,7 +102,7 @@ func LPBoundParam(def bool) backend.Param {
 // solve's first incumbent and the MILP solver's start. heuristic names
 // the backend's heuristic and what else it does with it.
 func WarmStartParam(heuristic string) backend.Param {
-	return backend.BoolParam(OptWarmStart, true, "start from a heuristic's model: it is the first incumbent and the MILP solver's start (false: the MILP solver starts from nothing); the heuristic here: "+heuristic)
+	return backend.BoolParam(OptWarmStart, true, "start from a heuristic's model: it is the first incumbent and the MILP solver's start (false: the heuristic does not run first); the heuristic here: "+heuristic)
 }
 
 // HiGHSOptions parses the highs option's NAME=VALUE list; a malformed
