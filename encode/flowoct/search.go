@@ -21,7 +21,7 @@ type search struct {
 	stats  map[string]any
 	// whole: the objective takes whole values (errors of whole row
 	// weights, no leaf cost) and in-process HiGHS may stop once its
-	// bound is within wholeGap of the incumbent; its bounds are rounded
+	// bound is within milpjob.WholeGap of the incumbent; its bounds are rounded
 	// up.
 	whole bool
 	// wholeErrors: the errors of the job's rows take whole values (whole
@@ -32,16 +32,12 @@ type search struct {
 	wholeErrors bool
 }
 
-// wholeGap is HiGHS's absolute gap for a whole objective: a bound above
-// the incumbent minus one proves it optimal.
-const wholeGap = 0.9999
-
 // params are the MILP solver's parameters for a solve from start.
 func (s *search) params(start []float64) milp.Params {
 	p := milpjob.Params(s.job, s.hopts)
 	p.Start, p.MemoryLimit = start, s.job.Budget.Limit()
 	if s.whole {
-		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
+		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(milpjob.WholeGap)}
 		for k, v := range s.hopts {
 			p.Options[k] = v
 		}
@@ -50,7 +46,7 @@ func (s *search) params(start []float64) milp.Params {
 }
 
 // wholeBound reads a solve of a whole objective: HiGHS's "optimal" only
-// says that its bound is within wholeGap of the point's objective, so the
+// says that its bound is within milpjob.WholeGap of the point's objective, so the
 // proven bound is that objective minus the gap, rounded up; any other
 // bound is rounded up too. The status is then feasible: the caller
 // compares its best model with the bound.
@@ -60,7 +56,7 @@ func (s *search) wholeBound(sol *milp.Solution) {
 	}
 	switch {
 	case sol.Status == milp.StatusOptimal:
-		sol.Bound = math.Ceil(sol.Objective - wholeGap - 1e-9)
+		sol.Bound = math.Ceil(sol.Objective - milpjob.WholeGap - 1e-9)
 		sol.Status = milp.StatusFeasible
 		sol.SolverStatus += " (within the absolute gap of a whole objective)"
 	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
