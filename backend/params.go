@@ -67,6 +67,24 @@ type Param struct {
 	// Check, when set, validates the value further (e.g. a solver spec).
 	Check func(string) error
 	Help  string
+	// Respelled are old spellings of this option's values that are still
+	// taken, for one release, as another option's: old value → the
+	// "key=value" it now is (see Renamed and Info.Respell).
+	Respelled map[string]string
+}
+
+// Renamed declares that value, an old spelling of this option, is now
+// spelled now ("key=value", another option's): it is still taken, read
+// as now, with a deprecation note (Info.Respell). The old value is not
+// among the option's Values.
+func (p Param) Renamed(value, now string) Param {
+	m := make(map[string]string, len(p.Respelled)+1)
+	for k, v := range p.Respelled {
+		m[k] = v
+	}
+	m[value] = now
+	p.Respelled = m
+	return p
 }
 
 // BoolParam declares a Boolean option.
@@ -123,7 +141,16 @@ func (p Param) Allowed() string {
 	case Bool:
 		return "true or false"
 	case Enum:
-		return "one of " + strings.Join(p.Values, ", ")
+		s := "one of " + strings.Join(p.Values, ", ")
+		if len(p.Respelled) > 0 {
+			old := make([]string, 0, len(p.Respelled))
+			for v := range p.Respelled {
+				old = append(old, v)
+			}
+			sort.Strings(old)
+			s += " (old spellings still taken: " + strings.Join(old, ", ") + ")"
+		}
+		return s
 	case Duration:
 		return "a duration such as 10s"
 	case String:
@@ -216,12 +243,75 @@ type Values struct {
 	set  map[string]bool
 }
 
+// Respell rewrites the deprecated spellings among raw options (declared
+// by Param.Renamed) to their new spelling, and returns the options to
+// parse with one note per old spelling for the user (the caller shows
+// them; a backend never prints). raw itself is not changed. An old
+// spelling given beside another value of its new key is left as it is
+// (Parse refuses it).
+func (i Info) Respell(raw map[string]string) (map[string]string, []string) {
+	out, notes, _ := i.respell(raw)
+	return out, notes
+}
+
+func (i Info) respell(raw map[string]string) (map[string]string, []string, error) {
+	var notes []string
+	var out map[string]string
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p, ok := i.Param(k)
+		if !ok {
+			continue
+		}
+		old := strings.TrimSpace(raw[k])
+		now, ok := p.Respelled[old]
+		if !ok {
+			continue
+		}
+		nk, nv, _ := strings.Cut(now, "=")
+		if given, ok := raw[nk]; ok && nk != k && strings.TrimSpace(given) != nv {
+			return raw, notes, Invalidf("%s: option %s=%s is the old spelling of %s, and option %s=%q is given too", i.Name, k, old, now, nk, given)
+		}
+		if out == nil {
+			out = make(map[string]string, len(raw))
+			for k, v := range raw {
+				out[k] = v
+			}
+		}
+		if nk != k {
+			delete(out, k)
+		}
+		out[nk] = nv
+		takes := ""
+		if len(p.Values) > 0 {
+			takes = fmt.Sprintf(" (%s now takes %s)", k, strings.Join(p.Values, " or "))
+		}
+		notes = append(notes, fmt.Sprintf("%s: option %s=%s is deprecated, now spelled %s%s; the old spelling is taken until the next release",
+			i.Name, k, old, now, takes))
+	}
+	if out == nil {
+		return raw, notes, nil
+	}
+	return out, notes, nil
+}
+
 // Parse validates raw key=value options against the declared parameters:
 // unknown keys, values of the wrong kind, out of range or not among an
 // enum's values are refused with ErrInvalid and a one-line message naming
 // the option and what it takes. Defaults fill the options not given.
+//
+// Old spellings declared by Param.Renamed are read as their new ones
+// (Respell).
 func (i Info) Parse(raw map[string]string) (Values, error) {
 	v := Values{vals: map[string]any{}, set: map[string]bool{}}
+	raw, _, err := i.respell(raw)
+	if err != nil {
+		return v, err
+	}
 	var unknown []string
 	for k := range raw {
 		if _, ok := i.Param(k); !ok {

@@ -371,6 +371,24 @@ func (v *BinaryView) RedundancyContext(ctx context.Context) (dup, comp []int, co
 	return dup, comp, constant, nil
 }
 
+// KeptTests are the tests a search needs, in order: every test but
+// those that are a duplicate or a complement of an earlier one or
+// constant (RedundancyContext), none of which changes an optimum. It
+// gives up with ctx's error (wrapped) as RedundancyContext does.
+func (v *BinaryView) KeptTests(ctx context.Context) ([]int, error) {
+	dup, comp, constant, err := v.RedundancyContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var kept []int
+	for t := range v.Tests {
+		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, nil
+}
+
 // Describe returns a one-line summary, e.g. for progress messages.
 func (v *BinaryView) Describe() string {
 	return fmt.Sprintf("%d rows, %d features, %d binary tests, %d classes", v.N, v.Data.NumFeatures(), len(v.Tests), len(v.Class))

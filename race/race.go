@@ -240,7 +240,11 @@ var errDecided = errors.New("race decided by another member")
 // entrants returns the selected members that accept the job's problem,
 // each with its own job.
 func (b *Backend) entrants(job *backend.Job) ([]*entrant, error) {
-	idx, err := b.parseMembers(job.Options.String("members"))
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := b.parseMembers(o.Members)
 	if err != nil {
 		return nil, backend.Invalidf("%s: option members: %w", b.info.Name, err)
 	}
@@ -254,7 +258,7 @@ func (b *Backend) entrants(job *backend.Job) ([]*entrant, error) {
 			refused = append(refused, err.Error())
 			continue
 		}
-		mj.Seed, mj.Threads, mj.Budget = job.Seed, job.Options.Int("threads"), job.Budget
+		mj.Seed, mj.Threads, mj.Budget = job.Seed, o.Threads, job.Budget
 		es = append(es, &entrant{b: m, name: mi.Name, job: mj})
 	}
 	if len(es) == 0 {

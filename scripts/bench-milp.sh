@@ -12,7 +12,7 @@
 #
 # BACKENDS (default "dl85 milp-flowoct milp-odt+lp-bound=true") lists the
 # runs per cell: NAME or NAME+KEY=VALUE (one --opt KEY=VALUE), e.g.
-# BACKENDS="milp-flowoct milp-flowoct+formulation=benders". DEPTH2 and
+# BACKENDS="milp-flowoct milp-flowoct+method=benders". DEPTH2 and
 # DEPTH3 replace the dataset lists (DEPTH3="" skips depth 3).
 set -eu
 odt=${1:?usage: bench-milp.sh ODT TIME_LIMIT [DATA_DIR]}

@@ -170,6 +170,17 @@ func runBench(e env, args []string) error {
 		globalOpts = append(globalOpts, k+"="+v)
 	}
 	slices.Sort(globalOpts)
+	for _, b := range bs {
+		noteRespelled(e.stderr, "bench", b, opts.opts)
+	}
+	for _, cf := range configs.list {
+		m := map[string]string{}
+		for _, kv := range cf.Options {
+			k, v, _ := strings.Cut(kv, "=")
+			m[k] = v
+		}
+		noteRespelled(e.stderr, "bench", cf.Backend, m)
+	}
 	for i, cl := range cells {
 		cl.Options = append(slices.Clone(globalOpts), cl.Options...)
 		if cl.ObjectiveName == "" {

@@ -156,6 +156,7 @@ func runExport(e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	noteRespelled(e.stderr, "export", name, opts)
 	// A first interrupt stops the export (no file is written: exit 130),
 	// a second quits at once; either way the temporary file goes.
 	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the export, no file written")
@@ -226,6 +227,7 @@ func runDecode(e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	noteRespelled(e.stderr, "decode", name, opts)
 	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the decode, no result")
 	defer stop()
 	dest, err := openOutput(out, e.stdout)

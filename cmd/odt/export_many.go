@@ -68,6 +68,7 @@ func exportMany(ctx context.Context, intr *interrupts, e env, ef *encodingFlags,
 		if err != nil {
 			return err
 		}
+		noteRespelled(e.stderr, "export", name, opts)
 		reqs = append(reqs, req{name, p, opts})
 	}
 	// Every data file is read before anything is written: bad input

@@ -438,3 +438,17 @@ func (p *problemFlags) grid() learn.Grid {
 	}
 	return g
 }
+
+// noteRespelled prints on w a note for every deprecated spelling among
+// the options of the named backend (backend.Info.Respell), which the
+// backend still takes; an unknown backend or "auto" has none to note.
+func noteRespelled(w io.Writer, cmd, name string, opts map[string]string) {
+	b, ok := odtkit.DefaultRegistry().Get(name)
+	if !ok {
+		return
+	}
+	_, notes := b.Info().Respell(opts)
+	for _, n := range notes {
+		fmt.Fprintf(w, "odt %s: note: %s\n", cmd, n)
+	}
+}

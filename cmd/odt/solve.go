@@ -95,6 +95,7 @@ func runSolve(e env, args []string) error {
 	if force {
 		options[odtkit.CertifyForceOption] = "true"
 	}
+	noteRespelled(e.stderr, "solve", backend, options)
 	// The certificate directory is checked before any work: missing,
 	// empty, or a certificate to replace with --force.
 	if dir := options[odtkit.CertifyOption]; dir != "" {

@@ -63,11 +63,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
-	s := Config{MaxDepth: job.Problem.MaxDepth, Order: Order(job.Options.String("order"))}
-	for _, sw := range switches(&s) {
-		*sw.off = !job.Options.Bool(sw.param.Name)
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
 	}
-	s.Budget, s.Workers, s.OnBound = job.Budget, job.Workers(), job.Bound
+	s := o.Config
+	s.OnBound = job.Bound
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		r, err := Solve(ctx, v, s, job.Report)
 		if err != nil {

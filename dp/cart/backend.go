@@ -41,9 +41,13 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		return &model.Result{Infeasible: true, Stats: map[string]any{
 			"reason": "fewer rows than the minimum support: no tree satisfies it"}}, nil
 	}
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		p := job.Problem
-		g, werr := Grow(ctx, v, p.MaxDepth, Config{MinLeaf: max(job.Options.Int("min-leaf"), p.MinSupport),
+		g, werr := Grow(ctx, v, p.MaxDepth, Config{MinLeaf: max(o.MinLeaf, p.MinSupport),
 			LeafCost: p.LeafCost, MaxNodes: p.MaxNodes})
 		if p.LeafCost > 0 {
 			werr = p.Evaluate(job.Data, g)

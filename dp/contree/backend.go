@@ -48,17 +48,18 @@ func (Backend) Info() backend.Info {
 // finished search is not a proof of optimality: its status is feasible.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
 	if sparse.Wanted(job.Problem) {
-		if err := noGap(job.Options); err != nil {
+		if err := noGap(o); err != nil {
 			return nil, err
 		}
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
-	o := job.Options
-	gap := o.Int("max-gap")
-	s := Config{MaxDepth: job.Problem.MaxDepth, MaxGap: gap, EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache"),
-		Budget: job.Budget, Workers: job.Workers(), DepthFirstRoot: o.String("root") == "depth-first",
-		RelGap: o.Float(OptGap), AbsGap: o.Float(OptAbsGap), OnBound: job.Bound}
+	s := o.Config
+	gap := s.MaxGap
 	if (s.RelGap > 0 || s.AbsGap > 0) && (gap > 0 || s.DepthFirstRoot) {
 		return nil, backend.Invalidf("options %s and %s need max-gap=0 and root=best-first", OptGap, OptAbsGap)
 	}
@@ -95,19 +96,4 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	}
 	view.Stopped(res, r.Cause)
 	return res, nil
-}
-
-// Option names of the gap at which a search may stop.
-const (
-	OptGap    = "gap"
-	OptAbsGap = "abs-gap"
-)
-
-// noGap refuses a gap where the search has none (the sparse program of
-// a leaf cost or node limit is exact).
-func noGap(o backend.Values) error {
-	if o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0 {
-		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
-	}
-	return nil
 }

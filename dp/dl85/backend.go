@@ -84,7 +84,8 @@ func (AnytimeBackend) Info() backend.Info {
 // Solve runs DL8.5 on the job's binary view.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if err := noGap(job); err != nil {
+	o, err := JobOptions(job)
+	if err != nil {
 		return nil, err
 	}
 	if sparse.Perfect(job.Problem) {
@@ -94,7 +95,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
-		r, err := Solve(ctx, v, jobConfig(job))
+		r, err := Solve(ctx, v, o.Config)
 		return jobResult(ctx, job, v, r, err)
 	})
 }
@@ -102,11 +103,8 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 // Solve runs CA-DL8.5 with the job's rule and relaxation.
 func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	spec, err := jobSpec(job.Options)
+	o, err := JobOptions(job)
 	if err != nil {
-		return nil, err
-	}
-	if err := noGap(job); err != nil {
 		return nil, err
 	}
 	if sparse.Perfect(job.Problem) {
@@ -115,42 +113,12 @@ func (b AnytimeBackend) Solve(ctx context.Context, job *backend.Job) (res *model
 	if sparse.Wanted(job.Problem) {
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
-	s := jobConfig(job)
-	s.MaxRestarts = job.Options.Int("max-restarts")
+	s := o.Config
+	s.MaxRestarts = o.MaxRestarts
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
-		r, err := SolveNamed(ctx, v, spec, s)
+		r, err := SolveNamed(ctx, v, o.Spec, s)
 		return jobResult(ctx, job, v, r, err)
 	})
-}
-
-// jobConfig reads the options shared by both backends. A cache-mb of 0
-// caps the cache at half the job's memory budget, if it has one.
-func jobConfig(job *backend.Job) Config {
-	o := job.Options
-	s := Config{MaxDepth: job.Problem.MaxDepth, MinSupport: job.Problem.MinSupport,
-		CacheMB: o.Float("cache-mb"), NoDepth2: !o.Bool("depth2"), IndexOrder: o.String("order") == "index"}
-	if s.CacheMB == 0 && job.Budget.Limit() > 0 {
-		s.CacheMB = float64(job.Budget.Limit()) / (2 << 20)
-	}
-	s.OnIncumbent = func(g *model.Graph, e float64) { job.Report.Report(e, g) }
-	s.AbsGap, s.RelGap, s.OnBound = o.Float(OptAbsGap), o.Float(OptGap), job.Bound
-	s.Budget = job.Budget
-	s.Workers = job.Workers()
-	return s
-}
-
-// jobSpec reads the rule options of cadl85. The one limit that depends
-// on the rule (purity's threshold is at most 1) is checked here, before
-// any work, and refused with backend.ErrInvalid like the others.
-func jobSpec(o backend.Values) (Spec, error) {
-	spec := Spec{Rule: o.String("rule"), Relax: o.String("relax"), Step: o.Float("step")}
-	if o.Has("start") {
-		spec.Start, spec.StartSet = o.Float("start"), true
-	}
-	if spec.Rule == "purity" && spec.Start > 1 {
-		return spec, backend.Invalidf("option start=%v: the purity rule's threshold is at most 1", spec.Start)
-	}
-	return spec, nil
 }
 
 // jobResult turns an outcome of Solve or SolveNamed into a result: data
@@ -173,20 +141,4 @@ func jobResult(ctx context.Context, job *backend.Job, v *model.BinaryView, r *Re
 	view.Stopped(res, r.Cause)
 	view.Honest(v, res)
 	return res, nil
-}
-
-// Option names of the gap at which a search may stop.
-const (
-	OptGap    = "gap"
-	OptAbsGap = "abs-gap"
-)
-
-// noGap refuses a gap where the search has none: the exact programs of
-// a leaf cost or node limit and of the consistent-tree objectives.
-func noGap(job *backend.Job) error {
-	o := job.Options
-	if (o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0) && (sparse.Perfect(job.Problem) || sparse.Wanted(job.Problem)) {
-		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
-	}
-	return nil
 }

@@ -33,30 +33,20 @@ func (Backend) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-flowoct",
 		Family:      backend.FamilyMILP,
-		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), or its Benders form, on HiGHS (build with -tags highs) or any MILP solver by command; the error objective by default by decomposition by root test into small tightened FlowOCT MILPs (decompose=2, tight=true: it proves what the one MILP leaves open, docs/benchmarks.md), as published with decompose=0 tight=false",
+		Description: "optimal tree by FlowOCT, the flow MILP on binary tests (Aghaei, Gómez & Vayanos 2024), or its Benders form, on HiGHS (build with -tags highs) or any MILP solver by command; the error objective by default by decomposition by root test into small tightened FlowOCT MILPs (decompose=2, tight=true: it proves what the one MILP leaves open, docs/benchmarks.md), as published with formulation=published",
 		Objectives:  []model.Objective{model.MinError, model.MinDepth, model.MinSize},
 		Input:       "binary view",
 		Exact:       true,
 		Anytime:     true,
 		Caps:        backend.Caps{DepthCap: true, MaxNodes: true, LeafCost: true, MinSupport: true, Weights: backend.AnyWeights},
-		Params: []backend.Param{
-			backend.EnumParam("formulation", "flow", []string{"flow", "benders"}, "error objective: flow states every group's flow in one MILP; benders solves a master of the tree variables and adds each group's min-cut cuts between re-solves (the cut loop; the bound of every round is a lower bound)"),
-			backend.IntParam("decompose", 2, "error objective, flow formulation on in-process HiGHS: the number of tree levels whose tests are enumerated (each root test splits the rows, the root may be a leaf, and the two subtrees are independent FlowOCT MILPs, each with a cutoff from the incumbent); 0 solves one MILP of the whole tree, as does a node limit (it couples the subtrees). For min-depth and min-size, any value above 0 asks each depth for a tree with no error by enumerating every level down to depth-1 subtrees, and min-size then seeks, the same way, the tree of the minimum depth with no error and the fewest leaves. Export writes the one MILP").AtLeast(0),
-			backend.BoolParam("tight", true, "error objective, flow formulation without leaf cost, node limit or min support: state each leaf's class per its parent's test, bounding a row group's flow into a leaf by the tests that send it there (the LP bound of a depth-1 tree is its optimum, and a depth-1 tree's MILP needs no flow); false, with decompose=0, is FlowOCT as published. Export writes the published MILP"),
-			milpjob.SolverParam(""),
-			milpjob.GapParam(),
-			backend.BoolParam("warm-start", true, "give the MILP solver the greedy (CART-like, Gini) tree of the depth as its first incumbent"),
-			milpjob.LPBoundParam(true),
-			milpjob.HiGHSParam(),
-			backend.TrustSolverParam(),
-			backend.BoolParam("drop-conflicts", false, "min-depth, min-size: drop rows whose tests equal another row's with a different label (keeping each group's majority label) instead of failing"),
-		},
+		Params:      params(),
 	}
 }
 
 // prepared is the data of a job: its binary view and, for the
 // perfect-tree objectives, the rows the tree must classify.
 type prepared struct {
+	set     Settings
 	view    *model.BinaryView
 	keep    model.Bitset
 	dropped int
@@ -66,18 +56,22 @@ func prepare(ctx context.Context, job *backend.Job) (*prepared, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	pr := &prepared{}
+	set, err := JobSettings(job)
+	if err != nil {
+		return nil, err
+	}
+	pr := &prepared{set: set}
 	switch job.Problem.Objective {
 	case model.MinDepth, model.MinSize:
 		// The conflict rule, option and message of every perfect-tree
 		// backend (sat-depth, sat-size): model.Dataset.ConsistentRows.
-		keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
+		keep, dropped, err := job.Data.ConsistentRows(set.DropConflicts)
 		if err != nil {
 			return nil, backend.Invalid(err)
 		}
 		pr.keep, pr.dropped = keep, dropped
 	default:
-		if job.Options.IsSet("drop-conflicts") {
+		if set.DropConflictsSet {
 			return nil, backend.Invalidf("option drop-conflicts applies to min-depth and min-size only")
 		}
 	}
@@ -116,24 +110,16 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 		}
 		return nil, err
 	}
-	if job.Options.String("formulation") == "benders" && job.Problem.Objective != model.MinError {
-		return nil, backend.Invalidf("option formulation=benders states the error objective only, not %s", job.Problem.Objective)
-	}
 	solver, err := milpjob.NewSolver(job)
 	if err != nil {
 		return nil, err
 	}
-	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
-	if err != nil {
-		return nil, err
-	}
+	hopts := pr.set.MILP.HiGHS
 	s := &search{job: job, pr: pr, solver: solver, hopts: hopts, stats: map[string]any{"binary_tests": pr.view.NumTests()}}
 	_, fractional := job.Data.FractionalWeight()
-	s.whole = job.Problem.Objective == model.MinError && job.Problem.LeafCost == 0 && !fractional &&
-		!milp.IsExternal(solver) && job.Options.Float("gap") == 0
-	if _, set := hopts["mip_abs_gap"]; set {
-		s.whole = false
-	}
+	_, absGap := hopts["mip_abs_gap"]
+	s.wholeErrors = job.Problem.LeafCost == 0 && !fractional && !milp.IsExternal(solver) && pr.set.MILP.Gap == 0 && !absGap
+	s.whole = job.Problem.Objective == model.MinError && s.wholeErrors
 	if job.Problem.Objective == model.MinError {
 		res, err = s.minError(ctx)
 	} else {

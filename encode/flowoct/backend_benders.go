@@ -61,7 +61,7 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		seed, _ := e.AllCuts(ctx, x)
 		e.AddCuts(seed)
 		st["benders_seed_cuts"] = len(seed)
-		if job.Options.Bool("warm-start") && e.Model.CheckPoint(x, 1e-9) == nil {
+		if s.pr.set.WarmStart && e.Model.CheckPoint(x, 1e-9) == nil {
 			if err := offer(t); err != nil {
 				return nil, err
 			}
@@ -111,11 +111,11 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 		if x, ok := e.Point(bestTree); ok {
 			start = x
 		}
-		cuts, err := e.Violated(ctx, sol.X, 1e-6)
+		cuts, err := e.Violated(ctx, sol.X, milpjob.Tol)
 		if err != nil {
 			break // stopped: no claim from a partial search for cuts
 		}
-		tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
+		tol := milpjob.Tolerance(r.bestObj)
 		if len(cuts) == 0 && sol.Status == milp.StatusOptimal && math.Abs(r.bestObj-sol.Objective) <= tol {
 			// The master's optimum is a tree's true objective.
 			lb = math.Max(lb, sol.Objective)

@@ -73,10 +73,10 @@ type decomp struct {
 }
 
 // reaches reports whether bound b already rules out beating threshold t
-// (within the tolerance of an optimality claim, 1e-6 relative, which is
+// (within the tolerance of an optimality claim, milpjob.Tolerance, which is
 // wider than the hair below t a MILP's cutoff asks for: see cutoffFor).
 func reaches(b, t float64) bool {
-	return !math.IsInf(t, 1) && b >= t-1e-6*math.Max(1, math.Abs(t))
+	return !math.IsInf(t, 1) && b >= t-milpjob.Tolerance(t)
 }
 
 // plan groups the rows for a (sub)problem of depth k, without building
@@ -89,7 +89,7 @@ func (dc *decomp) plan(ctx context.Context, rows model.Bitset, k int) (*Encoding
 		o.Objective, o.MaxInternal = Errors, 0
 	}
 	o.Rows, o.Total, o.Local = rows, dc.total, true
-	o.Tight = dc.s.job.Options.Bool("tight")
+	o.Tight = dc.s.pr.set.Tight
 	e, err := Plan(ctx, dc.s.pr.view, o)
 	if errors.Is(err, ErrInput) {
 		return nil, backend.Invalid(err)
@@ -412,7 +412,7 @@ func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcom
 	}
 	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 		res.obj, res.tree = dc.eval(e, t)
-		if dc.s.job.Options.Bool("warm-start") {
+		if dc.s.pr.set.WarmStart {
 			params.Start = x
 		}
 	}
@@ -477,9 +477,9 @@ func graph(d *model.Dataset, v *model.BinaryView, t *dnode) *model.Graph {
 // decomposition: asked for (decompose > 0), the flow formulation on
 // in-process HiGHS (the milp-solver option), and no node limit (which
 // couples the two sides).
-func decomposes(job *backend.Job) bool {
+func decomposes(job *backend.Job, set Settings) bool {
 	solver, err := milpjob.NewSolver(job)
-	return err == nil && job.Options.Int("decompose") > 0 && job.Options.String("formulation") == "flow" &&
+	return err == nil && set.Decompose > 0 && !set.Benders &&
 		!milp.IsExternal(solver) && job.Problem.MaxNodes == 0 && job.Problem.MaxDepth >= 2
 }
 
@@ -488,7 +488,7 @@ func decomposes(job *backend.Job) bool {
 func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	job, d, p := s.job, s.job.Data, s.job.Problem
 	v := s.pr.view
-	levels := min(job.Options.Int("decompose"), p.MaxDepth-1)
+	levels := min(s.pr.set.Decompose, p.MaxDepth-1)
 	// The largest subtree MILP it may build is admitted first, as Size
 	// estimates it: a cap it passes is refused at once, not after the
 	// enumeration has run into it.
@@ -545,7 +545,7 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 	}
 	res.Model, res.Errors, res.Objective = best, best.Errors(d), bestObj
 	lb := math.Max(0, math.Min(out.lb, bestObj))
-	if bestObj <= lb+1e-6*math.Max(1, math.Abs(bestObj)) {
+	if bestObj <= lb+milpjob.Tolerance(bestObj) {
 		lb, res.Proved = bestObj, true // proven within the solver's tolerance
 	}
 	res.LowerBound = lb
@@ -558,7 +558,7 @@ func (s *search) decomposed(ctx context.Context) (*model.Result, error) {
 // positive row weights (a zero weight would make an error free).
 func (s *search) perfectDecomposable() bool {
 	job := s.job
-	if job.Options.Int("decompose") == 0 || milp.IsExternal(s.solver) || job.Problem.MaxNodes > 0 {
+	if s.pr.set.Decompose == 0 || milp.IsExternal(s.solver) || job.Problem.MaxNodes > 0 {
 		return false
 	}
 	for _, w := range job.Data.Weights {
@@ -587,13 +587,10 @@ func (s *search) perfectAt(ctx context.Context, k int) (*dnode, bool, error) {
 // counts leaves), else for any (the outcome counts errors, below cutoff
 // meaning none).
 func (s *search) perfectSearch(ctx context.Context, k int, size bool) (outcome, float64, error) {
-	job, d := s.job, s.job.Data
+	d := s.job.Data
 	ss := *s
 	_, fractional := d.FractionalWeight()
-	ss.whole = !fractional && job.Options.Float("gap") == 0
-	if _, set := s.hopts["mip_abs_gap"]; set {
-		ss.whole = false
-	}
+	ss.whole = s.wholeErrors
 	// With no error allowed, a side with a conflict ends a root at once:
 	// every level is enumerated, down to subtrees of depth 1.
 	levels := max(k-1, 0)

@@ -12,38 +12,32 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// solveOnly are the options that steer the solve but not the MILP; an
-// export refuses them.
-var solveOnly = []string{"gap", "warm-start", "lp-bound", "highs", "milp-solver", "formulation", "decompose", "tight"}
-
 // ExportFormat is "mps".
 func (Backend) ExportFormat() string { return "mps" }
 
 // exportEncoding builds the MILP an export or a decode is about: the
 // error objective at --depth, or for min-depth and min-size the MILP of
 // one depth (--depth K).
-func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, error) {
-	for _, k := range solveOnly {
-		if job.Options.IsSet(k) {
-			return nil, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
-		}
-	}
+func exportEncoding(ctx context.Context, job *backend.Job) (*Encoding, Settings, error) {
 	pr, err := prepare(ctx, job)
 	if err != nil {
-		return nil, err
+		return nil, Settings{}, err
+	}
+	if k := pr.set.SolveOnly; k != "" {
+		return nil, pr.set, milpjob.SolveOnlyError(k)
 	}
 	k := job.Problem.MaxDepth
 	if job.Problem.Objective != model.MinError {
 		k = depthCap(job.Problem)
 	}
 	if job.Problem.Objective != model.MinError && k < 1 {
-		return nil, backend.Invalidf("the exported MILP of %s is that of one depth: give --depth K", job.Problem.Objective)
+		return nil, pr.set, backend.Invalidf("the exported MILP of %s is that of one depth: give --depth K", job.Problem.Objective)
 	}
 	e, err := plan(ctx, job, pr.view, options(job, pr, k), false)
 	if err != nil {
-		return nil, err
+		return nil, pr.set, err
 	}
-	return e, e.Build(ctx)
+	return e, pr.set, e.Build(ctx)
 }
 
 // Export writes the MILP in free MPS format, with a comment header that
@@ -57,16 +51,17 @@ func (Backend) ExportFormats() []string { return []string{"mps", "lp"} }
 
 // ExportAs writes the MILP as MPS or CPLEX LP.
 func (Backend) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
-	e, err := exportEncoding(ctx, job)
+	e, set, err := exportEncoding(ctx, job)
 	if err != nil {
 		return err
 	}
-	e.Model.Comments = e.Header(job)
+	e.Model.Comments = e.Header(job, set)
 	return milp.Write(w, e.Model, format)
 }
 
-// Header is the comment block of an exported MILP.
-func (e *Encoding) Header(job *backend.Job) []string {
+// Header is the comment block of an exported MILP of the job (its
+// options set).
+func (e *Encoding) Header(job *backend.Job, set Settings) []string {
 	p := job.Problem
 	flags := []string{"--objective " + string(p.Objective), fmt.Sprintf("--depth %d", p.MaxDepth)}
 	if p.MaxNodes > 0 {
@@ -76,7 +71,7 @@ func (e *Encoding) Header(job *backend.Job) []string {
 		flags = append(flags, fmt.Sprintf("--leaf-cost %v", p.LeafCost))
 	}
 
-	if job.Options.Bool("drop-conflicts") {
+	if set.DropConflicts {
 		flags = append(flags, "--opt drop-conflicts=true")
 	}
 	what := map[Objective]string{Errors: "minimise the weighted errors", Nodes: "no error, fewest nodes", Feasible: "no error (feasibility)"}[e.Opts.Objective]
@@ -106,7 +101,7 @@ func (e *Encoding) Header(job *backend.Job) []string {
 // within its own tolerances: the result is feasible, not proven optimal.
 func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	e, err := exportEncoding(ctx, job)
+	e, _, err := exportEncoding(ctx, job)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,8 @@
 //
 // The LP relaxation of the flow form is weak at depth 2 and beyond
 // (fractional tests let every point's flow reach a leaf whose class is
-// split half and half; on cp4im's vote it is 0): the proof comes from
+// split half and half, so that it is often 0: docs/benchmarks.md, "The
+// tree MILPs against dl85 on cp4im"): the proof comes from
 // HiGHS's branching and cuts, helped by the greedy warm start. The tight
 // form (Options.Tight) states each leaf's class per its parent's test,
 // which makes a depth-1 tree's LP bound its optimum; the backend's
@@ -224,14 +225,9 @@ func Plan(ctx context.Context, v *model.BinaryView, o Options) (*Encoding, error
 		return nil, fmt.Errorf("%w: min support %d is negative", ErrInput, o.MinSupport)
 	}
 	e := &Encoding{Opts: o, View: v}
-	dup, comp, constant, err := v.RedundancyContext(ctx)
-	if err != nil {
+	var err error
+	if e.Tests, err = v.KeptTests(ctx); err != nil {
 		return nil, err
-	}
-	for t := range v.Tests {
-		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-			e.Tests = append(e.Tests, t)
-		}
 	}
 	if err := e.group(ctx); err != nil {
 		return nil, err

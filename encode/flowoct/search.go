@@ -21,21 +21,23 @@ type search struct {
 	stats  map[string]any
 	// whole: the objective takes whole values (errors of whole row
 	// weights, no leaf cost) and in-process HiGHS may stop once its
-	// bound is within wholeGap of the incumbent; its bounds are rounded
+	// bound is within milpjob.WholeGap of the incumbent; its bounds are rounded
 	// up.
 	whole bool
+	// wholeErrors: the errors of the job's rows take whole values (whole
+	// row weights, no leaf cost) and in-process HiGHS solves at gap 0
+	// with no absolute gap of its own: whole holds for every MILP of the
+	// error objective the job solves (the subtrees of min-depth's and
+	// min-size's decomposition too).
+	wholeErrors bool
 }
-
-// wholeGap is HiGHS's absolute gap for a whole objective: a bound above
-// the incumbent minus one proves it optimal.
-const wholeGap = 0.9999
 
 // params are the MILP solver's parameters for a solve from start.
 func (s *search) params(start []float64) milp.Params {
 	p := milpjob.Params(s.job, s.hopts)
 	p.Start, p.MemoryLimit = start, s.job.Budget.Limit()
 	if s.whole {
-		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(wholeGap)}
+		p.Options = map[string]string{"mip_abs_gap": fmt.Sprint(milpjob.WholeGap)}
 		for k, v := range s.hopts {
 			p.Options[k] = v
 		}
@@ -44,7 +46,7 @@ func (s *search) params(start []float64) milp.Params {
 }
 
 // wholeBound reads a solve of a whole objective: HiGHS's "optimal" only
-// says that its bound is within wholeGap of the point's objective, so the
+// says that its bound is within milpjob.WholeGap of the point's objective, so the
 // proven bound is that objective minus the gap, rounded up; any other
 // bound is rounded up too. The status is then feasible: the caller
 // compares its best model with the bound.
@@ -54,11 +56,11 @@ func (s *search) wholeBound(sol *milp.Solution) {
 	}
 	switch {
 	case sol.Status == milp.StatusOptimal:
-		sol.Bound = math.Ceil(sol.Objective - wholeGap - 1e-9)
+		sol.Bound = math.Ceil(sol.Objective - milpjob.WholeGap - 1e-9)
 		sol.Status = milp.StatusFeasible
 		sol.SolverStatus += " (within the absolute gap of a whole objective)"
 	case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
-		sol.Bound = math.Ceil(sol.Bound - 1e-6)
+		sol.Bound = milpjob.WholeBound(sol.Bound)
 	}
 }
 
@@ -73,11 +75,11 @@ type run struct {
 // solve builds and solves the MILP of depth k.
 func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	job, p, d := s.job, s.job.Problem, s.job.Data
-	if p.Objective == model.MinError && job.Options.String("formulation") == "benders" {
+	if p.Objective == model.MinError && s.pr.set.Benders {
 		return s.benders(ctx, k)
 	}
 	o := options(job, s.pr, k)
-	o.Tight = job.Options.Bool("tight")
+	o.Tight = s.pr.set.Tight
 	e, stopped, err := s.encode(ctx, o)
 	if stopped != nil || err != nil {
 		return stopped, err
@@ -104,7 +106,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	}
 	params := s.params(nil)
 	inProcess := !milp.IsExternal(s.solver)
-	if job.Options.Bool("warm-start") {
+	if s.pr.set.WarmStart {
 		t := e.Greedy()
 		if e.Opts.general() {
 			t = e.Prune(t)
@@ -146,7 +148,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 		r.optimal = claimed || sol.Status == milp.StatusFeasible && r.best != nil
 		return r, nil
 	}
-	tol := 1e-6 * math.Max(1, math.Abs(r.bestObj))
+	tol := milpjob.Tolerance(r.bestObj)
 	// A claimed optimum above a model we hold, or whose point decodes to
 	// another objective, is wrong.
 	wrong := claimed && (!consistent || r.bestObj < sol.Objective-tol)
@@ -168,7 +170,7 @@ func (s *search) minError(ctx context.Context) (*model.Result, error) {
 	if res, ok := oneLeaf(s.job); ok {
 		return res, nil
 	}
-	if decomposes(s.job) {
+	if decomposes(s.job, s.pr.set) {
 		return s.decomposed(ctx)
 	}
 	r, err := s.solve(ctx, s.job.Problem.MaxDepth, true)
@@ -286,7 +288,7 @@ func (s *search) perfect(ctx context.Context) (*model.Result, error) {
 		if r.optimal {
 			res.LowerBound, res.Proved = res.Objective, true
 		} else {
-			res.LowerBound = math.Max(res.LowerBound, math.Min(math.Ceil(r.sol.BoundOrZero()-1e-6), res.Objective))
+			res.LowerBound = math.Max(res.LowerBound, math.Min(milpjob.WholeBound(r.sol.BoundOrZero()), res.Objective))
 		}
 		return res, nil
 	}

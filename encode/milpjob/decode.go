@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/milp"
@@ -91,7 +90,7 @@ func Decode(r io.Reader, m *milp.Model, decode func(x []float64) (*model.Graph, 
 		// solution"): the point is kept, the word is not.
 		res.Stats["solver_claim_refuted"] = sol.SolverStatus
 	}
-	if sol.Status == milp.StatusOptimal && math.Abs(value-res.Objective) <= 1e-6*math.Max(1, math.Abs(res.Objective)) {
+	if sol.Status == milp.StatusOptimal && Same(res.Objective, value) {
 		// The MILP's optimum is the model's objective: the solver's word
 		// that nothing is better.
 		res.Claim(res.Objective, by)

@@ -87,7 +87,7 @@ func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	if err != nil {
 		return nil, err
 	}
-	hopts, err := HiGHSOptions(job.Options.String(OptHiGHS))
+	mo, err := JobOptions(job)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	stats["binaries"], stats["nonzeros"] = m.NumIntegers(), m.NumNonzeros()
 	_, fractional := job.Data.FractionalWeight()
 	s := Single{Model: m, Decode: e.Decode, Whole: job.Problem.LeafCost == 0 && !fractional}
-	res, err = SolveSingle(ctx, job, solver, hopts, s, stats)
+	res, err = SolveSingle(ctx, job, solver, mo.HiGHS, s, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -116,16 +116,10 @@ func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	return res, nil
 }
 
-// solveOnly are the options that steer the solve but not the MILP; an
-// export refuses them.
-var solveOnly = []string{"gap", "lp-bound", "highs", "milp-solver"}
-
 // built is the MILP an export or a decode is about.
 func (f FormJob) built(ctx context.Context, job *backend.Job) (Form, error) {
-	for _, k := range solveOnly {
-		if job.Options.IsSet(k) {
-			return nil, backend.Invalidf("option %s steers the solve, not the MILP: export and decode do not take it", k)
-		}
+	if k := readOptions(job).SolveOnly; k != "" {
+		return nil, SolveOnlyError(k)
 	}
 	e, err := f.plan(ctx, job, false)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -20,71 +19,10 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// Option names the MILP backends share.
-const (
-	OptGap     = "gap"
-	OptHiGHS   = "highs"
-	OptSolver  = "milp-solver"
-	OptLPBound = "lp-bound"
-)
-
-// GapParam is the relative gap at which HiGHS may stop.
-func GapParam() backend.Param {
-	return backend.FloatParam(OptGap, 0, "relative gap at which HiGHS may stop (0 = prove optimality)").AtLeast(0)
-}
-
-// HiGHSParam is the list of further HiGHS options.
-func HiGHSParam() backend.Param {
-	return backend.StringParam(OptHiGHS, "", "further HiGHS options, NAME=VALUE[,NAME=VALUE...] (e.g. mip_heuristic_effort=0.3,presolve=off)")
-}
-
-// SolverParam picks the MILP solver; note, when not empty, follows the
-// shared help text.
-func SolverParam(note string) backend.Param {
-	help := milp.SolverSpecHelp
-	if note != "" {
-		help += "; " + note
-	}
-	return backend.StringParam(OptSolver, "highs", help).Checked(milp.CheckSolverSpec)
-}
-
-// LPBoundParam asks for the LP relaxation's bound first.
-func LPBoundParam(def bool) backend.Param {
-	return backend.BoolParam(OptLPBound, def, "solve the LP relaxation first and report its bound (stats lp_bound; in-process HiGHS only)")
-}
-
-// HiGHSOptions parses the highs option's NAME=VALUE list; a malformed
-// entry is an error wrapping backend.ErrInvalid.
-func HiGHSOptions(s string) (map[string]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	m := map[string]string{}
-	for _, kv := range strings.Split(s, ",") {
-		k, val, ok := strings.Cut(kv, "=")
-		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
-		if !ok || k == "" || val == "" {
-			return nil, backend.Invalidf("option highs: %q is not NAME=VALUE", kv)
-		}
-		m[k] = val
-	}
-	return m, nil
-}
-
-// NewSolver is the solver the job's milp-solver option names; a bad
-// specification is an error wrapping backend.ErrInvalid.
-func NewSolver(job *backend.Job) (milp.Solver, error) {
-	s, err := milp.NewSolver(job.Options.String(OptSolver))
-	if err != nil {
-		return nil, backend.Invalid(err)
-	}
-	return s, nil
-}
-
 // Params are the solver parameters every MILP backend sets from its job:
 // threads, the relative gap, the seed and the further HiGHS options.
 func Params(job *backend.Job, highs map[string]string) milp.Params {
-	return milp.Params{Threads: job.Threads, RelGap: job.Options.Float(OptGap), Seed: int(job.Seed), Options: highs}
+	return milp.Params{Threads: job.Threads, RelGap: readOptions(job).Gap, Seed: int(job.Seed), Options: highs}
 }
 
 // LPBound solves the LP relaxation of m within a fifth of the time left
@@ -92,7 +30,7 @@ func Params(job *backend.Job, highs map[string]string) milp.Params {
 // and the solver is in-process HiGHS, and records its bound in stats
 // (lp_bound, lp_seconds). A failed relaxation records nothing.
 func LPBound(ctx context.Context, job *backend.Job, solver milp.Solver, m *milp.Model, stats map[string]any) {
-	if !job.Options.Bool(OptLPBound) || !milp.HiGHSEnabled || milp.IsExternal(solver) {
+	if !readOptions(job).LPBound || !milp.HiGHSEnabled || milp.IsExternal(solver) {
 		return
 	}
 	lctx, cancel := ctx, context.CancelFunc(func() {})
@@ -131,11 +69,23 @@ func Solve(ctx context.Context, solver milp.Solver, m *milp.Model, p milp.Params
 	return sol, nil
 }
 
+// Tol is the relative tolerance of a MILP solver's objective values:
+// solvers hold integrality and rows to about 1e-6, so an objective
+// within Tol·max(1, |x|) of x is x (see Tolerance).
+const Tol = 1e-6
+
+// Tolerance is the tolerance at objective value x: Tol·max(1, |x|).
+func Tolerance(x float64) float64 { return Tol * math.Max(1, math.Abs(x)) }
+
+// WholeBound is a bound b on a whole objective rounded up to the whole
+// value it proves (within Tol: a bound a hair below a whole value
+// proves that value).
+func WholeBound(b float64) float64 { return math.Ceil(b - Tol) }
+
 // Same reports whether a solver's objective of a point is the decoded
-// model's objective, within the solver's tolerances (integral to about
-// 1e-6, relative).
+// model's objective, within the solver's tolerances (Tolerance of obj).
 func Same(obj, milpObj float64) bool {
-	return math.Abs(obj-milpObj) <= 1e-6*math.Max(1, math.Abs(obj))
+	return math.Abs(obj-milpObj) <= Tolerance(obj)
 }
 
 // WrongClaim is the error about an external solver's optimality claim

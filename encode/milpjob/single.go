@@ -52,7 +52,7 @@ func SolveSingle(ctx context.Context, job *backend.Job, solver milp.Solver, hopt
 		}
 	}
 	external := milp.IsExternal(solver)
-	whole := s.Whole && !external && job.Options.Float(OptGap) == 0
+	whole := s.Whole && !external && readOptions(job).Gap == 0
 	if _, set := hopts["mip_abs_gap"]; set {
 		whole = false
 	}
@@ -83,7 +83,7 @@ func SolveSingle(ctx context.Context, job *backend.Job, solver milp.Solver, hopt
 			sol.Status = milp.StatusFeasible
 			sol.SolverStatus += " (within the absolute gap of a whole objective)"
 		case !math.IsInf(sol.Bound, 0) && !math.IsNaN(sol.Bound):
-			sol.Bound = math.Ceil(sol.Bound - 1e-6)
+			sol.Bound = WholeBound(sol.Bound)
 		}
 		stats["milp_status"], stats["milp_solver_status"], stats["milp_bound"] = string(sol.Status), sol.SolverStatus, sol.BoundOrZero()
 	}
@@ -99,7 +99,7 @@ func SolveSingle(ctx context.Context, job *backend.Job, solver milp.Solver, hopt
 		offer(g)
 	}
 	claimed := sol.Status == milp.StatusOptimal
-	tol := 1e-6 * math.Max(1, math.Abs(bestObj))
+	tol := Tolerance(bestObj)
 	wrong := claimed && (!consistent || bestObj < sol.Objective-tol)
 	optimal := claimed && !wrong && bestObj <= sol.Objective+tol
 	if whole && best != nil && bestObj <= sol.Bound+tol {

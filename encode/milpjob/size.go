@@ -5,8 +5,8 @@ import "github.com/odtkit/odtkit/backend"
 // Bytes per column, row and non-zero of HiGHS's copy of a MILP solved in
 // process: the matrix row- and column-wise, its presolved copy, the LP
 // relaxation and the first nodes' data. Calibrated on the peak resident
-// memory of short solves of milp-odt on pima-indians-diabetes and of
-// milp-flowoct on vote (docs/benchmarks.md); HiGHS's branch and bound
+// memory of short solves (the data: docs/benchmarks.md, "Figures behind
+// constants and defaults"); HiGHS's branch and bound
 // grows beyond this as it runs, and the binding stops it at the memory
 // cap.
 const (

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 )
 
@@ -97,11 +98,14 @@ func (e *Encoding) addErrorCuts(ctx context.Context) {
 	if diagram := e.Opts.DiagramCut && e.diagramSkeleton(); (diagram || e.Opts.CountCut) && !e.Opts.Multivariate && e.nInt > 1 {
 		v = e.newGroupView()
 	}
+	// The diagram search runs first; both cuts read its outcome, so
+	// that neither depends on the other having been added.
 	if e.Opts.DiagramCut {
-		e.addDiagramCut(ctx, v, idx, val)
+		e.diagram = e.searchDiagrams(ctx, v)
+		e.addDiagramCut(e.diagram, idx, val)
 	}
 	if e.Opts.CountCut {
-		e.addCountCut(ctx, v, slices.Clone(idx), slices.Clone(val), floor)
+		e.addCountCut(ctx, v, e.diagram, slices.Clone(idx), slices.Clone(val), floor)
 	}
 	if e.Opts.Multivariate || stump <= floor+slack || e.nInt <= 1 {
 		return
@@ -152,7 +156,7 @@ func (e *Encoding) cutoffBelow(obj float64) (cutoff float64, ok bool) {
 	for s := range e.nInt {
 		// The largest k with k·w + s·c < obj, robust to the rounding of
 		// obj itself (a value k·w + s·c computed in floats).
-		k := math.Ceil((obj-float64(s)*c)/w-1e-6) - 1
+		k := math.Ceil((obj-float64(s)*c)/w-milpjob.Tol) - 1
 		if k < 0 || k > float64(len(e.x)) {
 			continue
 		}

@@ -7,14 +7,16 @@ import (
 	"slices"
 	"time"
 
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
 
 // diagramWork caps the steps of diagramSearch (group visits of its
-// sweeps, about 12 ns each): about 6 s, 25 times what iris needs on
-// skeletons of depth 3 (docs/benchmarks.md, "Figures behind constants
-// and defaults").
+// sweeps): a few seconds, well above what small data needs on skeletons
+// of depth 3, so that the search finishes where its bound can pay and
+// costs little where it cannot (the figures: docs/benchmarks.md,
+// "Figures behind constants and defaults").
 const diagramWork = 5e8
 
 // diagramSearch is a branch and bound over the univariate diagrams of a
@@ -617,20 +619,20 @@ func (s *diagramSearch) layers() [][]*hNode {
 	return layers
 }
 
-// addDiagramCut runs the diagram search within its share of the time
-// and adds its bound as err + c·N ≥ bound (N: the active internal nodes
-// but the root; err the cost expression errIdx·errVal), and keeps its
-// best diagram when its objective re-evaluated on the data is the
-// search's (foundIncumbent turns it into an incumbent of the whole MILP).
-func (e *Encoding) addDiagramCut(ctx context.Context, v *groupView, errIdx []int, errVal []float64) {
+// searchDiagrams runs the diagram search within its share of the time
+// and returns its outcome (nil: the search does not run on this data),
+// with its best diagram when its objective re-evaluated on the data is
+// the search's (foundIncumbent turns it into an incumbent of the whole
+// MILP).
+func (e *Encoding) searchDiagrams(ctx context.Context, v *groupView) *diagramStats {
 	s := e.newDiagramSearch(ctx, v)
 	if s == nil {
-		return
+		return nil
 	}
 	// Work at least: the options of every root, two sweeps each.
 	T := float64(len(v.tests) + 1)
 	if T*T*float64(len(v.groups)*len(e.cols)) > diagramWork {
-		return
+		return nil
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc
@@ -639,18 +641,26 @@ func (e *Encoding) addDiagramCut(ctx context.Context, v *groupView, errIdx []int
 	}
 	start := time.Now()
 	bound, finished := s.run()
-	e.diagram = &diagramStats{seconds: time.Since(start).Seconds(), bound: bound, finished: finished}
+	ds := &diagramStats{seconds: time.Since(start).Seconds(), bound: bound, finished: finished}
 	if layers := s.layers(); layers != nil {
 		// The diagram is re-evaluated on the data; its point is made once
 		// the MILP is whole, and checked against it (side constraints
 		// included) before it is used.
 		if inc := e.incumbent(layers); inc != nil && math.Abs(inc.Objective-s.best) <= 1e-9 {
-			e.diagram.found = layers
+			ds.found = layers
 		}
 	}
-	if bound <= 0 || !e.nodeCostInRows("cut_diagram") {
+	return ds
+}
+
+// addDiagramCut adds the bound of the diagram search ds (nil: none) as
+// err + c·N ≥ bound (N: the active internal nodes but the root; err the
+// cost expression errIdx·errVal).
+func (e *Encoding) addDiagramCut(ds *diagramStats, errIdx []int, errVal []float64) {
+	if ds == nil || ds.bound <= 0 || !e.nodeCostInRows("cut_diagram") {
 		return
 	}
+	bound := ds.bound
 	c := e.NodeCost()
 	idx, val := slices.Clone(errIdx), slices.Clone(errVal)
 	for u := 1; u < e.nInt; u++ {
@@ -680,7 +690,7 @@ func (e *Encoding) foundIncumbent() *Incumbent {
 		return nil
 	}
 	inc.X = e.point(e.diagram.found)
-	if e.Model.CheckPoint(inc.X, 1e-6) != nil {
+	if e.Model.CheckPoint(inc.X, milpjob.Tol) != nil {
 		return nil
 	}
 	return inc

@@ -42,10 +42,11 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		return singleLeaf(job, tree), nil
 	}
-	hopts, err := milpjob.HiGHSOptions(job.Options.String(milpjob.OptHiGHS))
+	set, err := JobSettings(job)
 	if err != nil {
 		return nil, err
 	}
+	hopts := set.MILP.HiGHS
 	size, release, err := admit(job, tree, true)
 	defer release()
 	if err != nil {
@@ -66,10 +67,10 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	if !milp.HiGHSEnabled && !external {
 		return nil, milp.ErrNotEnabled
 	}
-	d, p, v := job.Data, job.Problem, job.Options
+	d, p := job.Data, job.Problem
 	stats := map[string]any{"columns": len(e.Model.Columns), "rows": len(e.Model.Rows),
 		"binaries": e.Model.NumIntegers(), "nonzeros": e.Model.NumNonzeros(), "size_estimate": size,
-		"formulation": job.Options.String("formulation")}
+		"formulation": set.Formulation}
 	var best *model.Graph
 	bestObj := math.Inf(1)
 	offer := func(g *model.Graph) {
@@ -81,7 +82,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 	params := milpjob.Params(job, hopts)
 	params.MemoryLimit = job.Budget.Limit()
 	milpjob.LPBound(ctx, job, solver, e.Model, stats)
-	if v.Bool("warm-start") {
+	if set.WarmStart {
 		// Step 1: within 10% of the time left, at most 60 s.
 		budget := 60 * time.Second
 		if dl, ok := ctx.Deadline(); ok {
@@ -89,7 +90,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		}
 		hctx, cancel := context.WithTimeout(ctx, budget)
 		start := time.Now()
-		inc := e.Heuristic(hctx, v.Int("restarts"), uint64(job.Seed))
+		inc := e.Heuristic(hctx, set.Restarts, uint64(job.Seed))
 		cancel()
 		stats["heuristic_seconds"] = time.Since(start).Seconds()
 		if inc != nil {
@@ -98,7 +99,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 			// incumbent, a start and a cutoff only when it satisfies the MILP,
 			// or the cutoff's infeasibility would "prove" a model that breaks
 			// them.
-			if err := e.Model.CheckPoint(inc.X, 1e-6); err != nil {
+			if err := e.Model.CheckPoint(inc.X, milpjob.Tol); err != nil {
 				stats["heuristic_rejected"] = err.Error()
 				inc = nil
 			}
@@ -110,7 +111,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		if inc != nil && !external {
 			// The paper's cutoff, plus the model itself as a MIP start.
 			params.Cutoff, params.HasCutoff, params.Start = bestObj, true, inc.X
-			if c, ok := e.cutoffBelow(bestObj); ok && v.Bool("lattice-cutoff") {
+			if c, ok := e.cutoffBelow(bestObj); ok && set.LatticeCutoff {
 				params.Cutoff = c
 				stats["cutoff"] = c
 			}
@@ -163,7 +164,7 @@ func solveJob(ctx context.Context, job *backend.Job, tree bool) (*model.Result, 
 		return res, nil
 	}
 	proven := milpProven(sol, params.HasCutoff, consistent, bestObj)
-	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-1e-6*math.Max(1, math.Abs(bestObj))) {
+	if external && sol.Status == milp.StatusOptimal && (!consistent || bestObj < sol.Objective-milpjob.Tolerance(bestObj)) {
 		// A program's optimality claim that its own point or the
 		// heuristic's model contradicts is a wrong answer, never an optimum.
 		return nil, milpjob.WrongClaim(solver, sol.Objective, stats["decoded_objective"], bestObj)
@@ -216,7 +217,7 @@ func milpProven(sol *milp.Solution, hasCutoff, consistent bool, bestObj float64)
 		// and λ integral to ~1e-6) of the diagram's, as consistent checks;
 		// the same tolerance here (found: a point 3e-9 below the decoded
 		// diagram's objective made a closed search "unproven").
-		return consistent && bestObj <= sol.Objective+1e-6*math.Max(1, math.Abs(bestObj))
+		return consistent && bestObj <= sol.Objective+milpjob.Tolerance(bestObj)
 	}
 	return false
 }

@@ -227,7 +227,7 @@ func Gapped(t *testing.T, b backend.Backend, seed uint64, ws []Weights, opts []m
 						t.Fatalf("%s: bounds reported %v, brute force %v", name, bounds, want)
 					}
 				}
-				allow := math.Max(job.Options.Float("abs-gap"), job.Options.Float("gap")*res.Objective)
+				allow := allowedGap(job, res.Objective)
 				if res.LowerBound > want+1e-9 || res.Objective < want-1e-9 || res.Objective-res.LowerBound > allow+1e-9 {
 					t.Fatalf("%s: objective %v bound %v (allowed gap %v), brute force %v", name, res.Objective, res.LowerBound, allow, want)
 				}

@@ -128,15 +128,11 @@ func SolvePerfect(ctx context.Context, v *model.BinaryView, cfg PerfectConfig) *
 	s := &perfect{ctx: ctx, v: v, cfg: cfg, nodes: map[string]*node{}}
 	defer func() { cfg.Budget.Release(s.reserved) }()
 	res := &PerfectResult{}
-	dup, comp, constant, err := v.RedundancyContext(ctx)
+	tests, err := v.KeptTests(ctx)
 	if err != nil {
 		return res // stopped before any search: nothing proven
 	}
-	for t := range v.Tests {
-		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-			s.tests = append(s.tests, t)
-		}
-	}
+	s.tests = tests
 	s.groups = groupTests(v, s.tests)
 	root := cfg.Keep
 	_, nc, n := s.classes(root)

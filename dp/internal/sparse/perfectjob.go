@@ -43,7 +43,11 @@ func DepthCap(p model.Problem) (int, bool) { return p.DepthLimit() }
 func SolvePerfectJob(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
 	p := job.Problem
-	keep, dropped, err := job.Data.ConsistentRows(job.Options.Bool("drop-conflicts"))
+	o, err := JobOptions(job)
+	if err != nil {
+		return nil, err
+	}
+	keep, dropped, err := job.Data.ConsistentRows(o.DropConflicts)
 	if err != nil {
 		return nil, backend.Invalid(err)
 	}
