@@ -212,7 +212,7 @@ func answerWCNF(ctx context.Context, f []byte) (*answers, error) {
 		if err != nil {
 			return nil, err
 		}
-		from = sat.AddCNF(s, w.hard, from)
+		sat.AddCNF(s, w.hard, from)
 		for best > 0 {
 			if l := cnt.AtLeast(best); l != 0 {
 				s.AddClause(l.Not())

@@ -9,9 +9,9 @@ import (
 const (
 	// OptFormulation chooses the MILP: FormulationPublished (the
 	// default) or FormulationBinaryLeaves.
-	OptFormulation = "formulation"
+	OptFormulation = milpjob.OptFormulation
 	// FormulationPublished is BinOCT exactly as Verwer & Zhang state it.
-	FormulationPublished = "published"
+	FormulationPublished = milpjob.FormulationPublished
 	// FormulationBinaryLeaves declares the row-to-leaf variables binary
 	// (Options.BinaryLeaves).
 	FormulationBinaryLeaves = "binary-leaves"
@@ -19,15 +19,8 @@ const (
 
 // Options state the MILP.
 type Options struct {
-	Depth int
-	// MinSupport is the least number of rows of a leaf that holds rows
-	// (1: any).
-	MinSupport int
-	// LeafCost is the problem's λ (0: the error objective).
-	LeafCost float64
-	// MaxSplits caps the splits of the model, leaves holding rows less one
-	// (0: no cap).
-	MaxSplits int
+	// Tree is what the MILP takes from the problem.
+	milpjob.Tree
 	// BinaryLeaves makes the l_rl binary instead of continuous (the
 	// authors' code has it as an option, bool_decision); the MILP's
 	// points and LP relaxation are the same.
@@ -39,14 +32,7 @@ func (o Options) extended() bool { return o.MinSupport > 1 || o.LeafCost > 0 || 
 
 // params are milp-binoct's options.
 func params() []backend.Param {
-	return []backend.Param{
-		backend.EnumParam(OptFormulation, FormulationPublished, []string{FormulationPublished, FormulationBinaryLeaves}, "the MILP: published is BinOCT as Verwer & Zhang state it (errors only; a leaf cost, --min-support and --max-nodes add one used-leaf variable per leaf); binary-leaves declares the row-to-leaf variables binary rather than continuous (an option of the authors' code: the same points and LP relaxation)"),
-		milpjob.SolverParam(""),
-		milpjob.GapParam(),
-		milpjob.LPBoundParam(true),
-		milpjob.HiGHSParam(),
-		backend.TrustSolverParam(),
-	}
+	return milpjob.SingleParams(FormulationBinaryLeaves, "the MILP: published is BinOCT as Verwer & Zhang state it (errors only; a leaf cost, --min-support and --max-nodes add one used-leaf variable per leaf); binary-leaves declares the row-to-leaf variables binary rather than continuous (an option of the authors' code: the same points and LP relaxation)")
 }
 
 // JobOptions states the MILP of a job: the problem's depth, minimum
@@ -54,14 +40,8 @@ func params() []backend.Param {
 // options choose (the paper's unless formulation says otherwise). A
 // formulation it does not know is refused with backend.ErrInvalid.
 func JobOptions(job *backend.Job) (Options, error) {
-	p := job.Problem
-	o := Options{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes}
-	switch f := job.Options.String(OptFormulation); f {
-	case "", FormulationPublished:
-	case FormulationBinaryLeaves:
-		o.BinaryLeaves = true
-	default:
-		return o, backend.Invalidf("milp-binoct: option %s=%q: want %s or %s", OptFormulation, f, FormulationPublished, FormulationBinaryLeaves)
-	}
-	return o, nil
+	o := Options{Tree: milpjob.TreeOf(job.Problem)}
+	var err error
+	o.BinaryLeaves, err = milpjob.Alternative(job, "milp-binoct", FormulationBinaryLeaves)
+	return o, err
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
 )
 
 // Option names the MILP backends share.
@@ -131,4 +132,57 @@ func NewSolver(job *backend.Job) (milp.Solver, error) {
 		return nil, backend.Invalid(err)
 	}
 	return s, nil
+}
+
+// The option that chooses a MILP form's model, and the value every form
+// has: the paper's model exactly.
+const (
+	OptFormulation       = "formulation"
+	FormulationPublished = "published"
+)
+
+// Tree is what a tree MILP takes from the job's problem.
+type Tree struct {
+	// Depth is the tree's maximum depth.
+	Depth int
+	// MinSupport is the least number of rows of a leaf that holds rows
+	// (1: any).
+	MinSupport int
+	// LeafCost is the problem's λ (0: the error objective).
+	LeafCost float64
+	// MaxSplits caps the splits of the model (0: no cap).
+	MaxSplits int
+}
+
+// TreeOf is the Tree of a problem.
+func TreeOf(p model.Problem) Tree {
+	return Tree{Depth: p.MaxDepth, MinSupport: p.MinSupport, LeafCost: p.LeafCost, MaxSplits: p.MaxNodes}
+}
+
+// SingleParams are the options of a MILP form solved whole
+// (SolveSingle): its formulation option, published or alt (help says
+// what each is), then the solver's options.
+func SingleParams(alt, help string) []backend.Param {
+	return []backend.Param{
+		backend.EnumParam(OptFormulation, FormulationPublished, []string{FormulationPublished, alt}, help),
+		SolverParam(""),
+		GapParam(),
+		LPBoundParam(true),
+		HiGHSParam(),
+		backend.TrustSolverParam(),
+	}
+}
+
+// Alternative reads the formulation option of the backend name's form,
+// whose one model besides the published one is alt: whether alt is
+// asked for. Another value is refused with backend.ErrInvalid.
+func Alternative(job *backend.Job, name, alt string) (bool, error) {
+	switch f := job.Options.String(OptFormulation); f {
+	case "", FormulationPublished:
+		return false, nil
+	case alt:
+		return true, nil
+	default:
+		return false, backend.Invalidf("%s: option %s=%q: want %s or %s", name, OptFormulation, f, FormulationPublished, alt)
+	}
 }

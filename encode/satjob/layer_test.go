@@ -194,11 +194,9 @@ func newChoice(rng *rand.Rand) choice {
 		c.costs[i] = 1 + rng.IntN(6)
 	}
 	c.cnf.Add(c.x...)
-	var excluded [][2]int
 	for a := range n {
 		for b := a + 1; b < n; b++ {
 			if rng.IntN(3) == 0 {
-				excluded = append(excluded, [2]int{a, b})
 				c.cnf.Add(c.x[a].Not(), c.x[b].Not())
 			}
 		}

@@ -255,15 +255,6 @@ func TestWeightsFractional(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, raw map[string]string) backend.Values {
-	t.Helper()
-	v, err := satodd.Backend{}.Info().Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // TestSearchClauseBudget: a formula with its counter above the clause
 // budget ends the search at once with the incumbent, unproven; with the
 // budget lifted the same search proves a better diagram.
