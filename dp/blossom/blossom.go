@@ -243,15 +243,11 @@ func prepare(ctx context.Context, v *model.BinaryView, s Config) (*prepared, err
 			p.tests = append(p.tests, t)
 		}
 	} else {
-		dup, comp, constant, err := v.RedundancyContext(ctx)
+		kept, err := v.KeptTests(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("blossom: preparing the data: %w", err)
 		}
-		for t := range v.Tests {
-			if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-				p.tests = append(p.tests, t)
-			}
-		}
+		p.tests = kept
 	}
 	m := len(p.tests)
 	// Row-major bit vectors of the kept tests, by block transposes.

@@ -127,18 +127,13 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	}
 	// Tests that are duplicates or complements of earlier ones, or
 	// constant, change no optimum: leave them out.
-	dup, comp, constant, err := v.RedundancyContext(ctx)
+	orig, err := v.KeptTests(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dl85: %w", err)
 	}
-	var cols [][]uint64
-	var orig []int
-	for t := range v.Tests {
-		if dup[t] >= 0 || comp[t] >= 0 || constant[t] {
-			continue
-		}
-		cols = append(cols, v.True[t])
-		orig = append(orig, t)
+	cols := make([][]uint64, len(orig))
+	for k, t := range orig {
+		cols[k] = v.True[t]
 	}
 	d, err := dl85.NewData(v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
 	if err != nil {

@@ -112,17 +112,12 @@ func prepare(ctx context.Context, job *backend.Job, k int) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	dup, comp, constant, err := v.RedundancyContext(ctx)
+	kept, err := v.KeptTests(ctx)
 	if err != nil {
 		return nil, err
 	}
 	in := &Instance{View: v, Classes: d.NumClasses(), Goal: goalOf(p.Objective), Depth: k,
-		MinSupport: max(p.MinSupport, 1), MaxTests: p.MaxNodes, ErrorUnit: 1, Upper: -1, Lower: -1}
-	for t := range v.Tests {
-		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-			in.Tests = append(in.Tests, t)
-		}
-	}
+		MinSupport: max(p.MinSupport, 1), MaxTests: p.MaxNodes, ErrorUnit: 1, Upper: -1, Lower: -1, Tests: kept}
 	part, n, err := v.Partition(ctx, in.Tests, nil)
 	if err != nil {
 		return nil, err

@@ -45,16 +45,11 @@ func PrepareExamples(ctx context.Context, d *model.Dataset, dropConflicts bool, 
 		return nil, fmt.Errorf("the binary view of every threshold (%d tests over %d rows) does not fit in %s, and the minimum depth and size need them all: refused before building the formula (raise --memory-limit)",
 			v.FullTests, v.N, backend.MB(maxBytes))
 	}
-	dup, comp, constant, err := v.RedundancyContext(ctx)
+	kept, err := v.KeptTests(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := &Examples{View: v, Keep: keep, Dropped: dropped}
-	for t := range v.Tests {
-		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-			p.Tests = append(p.Tests, t)
-		}
-	}
+	p := &Examples{View: v, Keep: keep, Dropped: dropped, Tests: kept}
 	if p.Reps, err = distinctRows(ctx, v, p.Tests, keep); err != nil {
 		return nil, err
 	}

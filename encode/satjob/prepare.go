@@ -51,16 +51,11 @@ func PrepareWithin(ctx context.Context, v *model.BinaryView, tooLarge func(group
 	if r, ok := d.FractionalWeight(); ok {
 		return nil, fmt.Errorf("row %d has weight %v; only whole weights are taken", r+1, d.Weights[r])
 	}
-	dup, comp, constant, err := v.RedundancyContext(ctx)
+	kept, err := v.KeptTests(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{View: v, Classes: len(v.Class)}
-	for t := range v.Tests {
-		if dup[t] < 0 && comp[t] < 0 && !constant[t] {
-			p.Tests = append(p.Tests, t)
-		}
-	}
+	p := &Prepared{View: v, Classes: len(v.Class), Tests: kept}
 	var check func(int) error
 	if tooLarge != nil {
 		check = func(groups int) error { return tooLarge(groups, len(p.Tests)) }
