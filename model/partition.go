@@ -51,3 +51,26 @@ func (v *BinaryView) Partition(ctx context.Context, tests []int, check func(part
 	}
 	return part, n, nil
 }
+
+// Groups is Partition with the parts numbered by their first row: group[r]
+// is row r's group, reps[g] the first row of group g (so reps ascend).
+func (v *BinaryView) Groups(ctx context.Context, tests []int, check func(parts int) error) (group []int32, reps []int, err error) {
+	part, n, err := v.Partition(ctx, tests, check)
+	if err != nil {
+		return nil, nil, err
+	}
+	index := make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
+	for r := range v.N {
+		g := index[part[r]]
+		if g < 0 {
+			g = int32(len(reps))
+			index[part[r]] = g
+			reps = append(reps, r)
+		}
+		part[r] = g
+	}
+	return part, reps, nil
+}

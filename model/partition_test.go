@@ -84,3 +84,46 @@ func TestPartitionStops(t *testing.T) {
 		t.Fatalf("cancelled: %v, want the cause", err)
 	}
 }
+
+// Groups numbers Partition's parts by their first row: a row starts a
+// new group exactly when no earlier row agrees with it on every test,
+// and that row is the group's representative.
+func TestGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	rows := 200
+	d := &model.Dataset{Name: "g", Classes: []string{"a", "b"}, Labels: make([]int, rows)}
+	for j := range 4 {
+		f := model.Feature{Name: fmt.Sprint("x", j), Values: make([]float64, rows)}
+		for r := range rows {
+			f.Values[r] = float64(rng.IntN(2))
+		}
+		d.Features = append(d.Features, f)
+	}
+	v := model.Binarize(d)
+	tests := []int{0, 1, 2, 3}
+	group, reps, err := v.Groups(context.Background(), tests, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]int{}
+	for r := range rows {
+		key := ""
+		for _, t := range tests {
+			key += fmt.Sprint(v.Value(t, r))
+		}
+		if _, ok := first[key]; !ok {
+			first[key] = len(first)
+		}
+		if g := int(group[r]); g != first[key] {
+			t.Fatalf("row %d is in group %d, want %d (groups numbered by first row)", r, g, first[key])
+		}
+	}
+	if len(reps) != len(first) {
+		t.Fatalf("%d representatives, %d distinct rows", len(reps), len(first))
+	}
+	for g, r := range reps {
+		if int(group[r]) != g || g > 0 && reps[g-1] >= r {
+			t.Fatalf("representative %d of group %d: group %d, previous %v", r, g, group[r], reps[:g])
+		}
+	}
+}

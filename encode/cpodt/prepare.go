@@ -118,21 +118,15 @@ func prepare(ctx context.Context, job *backend.Job, k int) (*Instance, error) {
 	}
 	in := &Instance{View: v, Classes: d.NumClasses(), Goal: goalOf(p.Objective), Depth: k,
 		MinSupport: max(p.MinSupport, 1), MaxTests: p.MaxNodes, ErrorUnit: 1, Upper: -1, Lower: -1, Tests: kept}
-	part, n, err := v.Partition(ctx, in.Tests, nil)
+	group, reps, err := v.Groups(ctx, in.Tests, nil)
 	if err != nil {
 		return nil, err
 	}
-	index := make([]int32, n)
-	for i := range index {
-		index[i] = -1
+	in.Groups = make([]Group, len(reps))
+	for g, r := range reps {
+		in.Groups[g] = Group{Rep: r, Weight: make([]int64, in.Classes)}
 	}
-	for r := range v.N {
-		g := index[part[r]]
-		if g < 0 {
-			g = int32(len(in.Groups))
-			index[part[r]] = g
-			in.Groups = append(in.Groups, Group{Rep: r, Weight: make([]int64, in.Classes)})
-		}
+	for r, g := range group {
 		w := int64(math.Round(d.Weight(r)))
 		in.Groups[g].Weight[d.Labels[r]] += w
 		in.Groups[g].Rows++

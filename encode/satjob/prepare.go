@@ -60,22 +60,15 @@ func PrepareWithin(ctx context.Context, v *model.BinaryView, tooLarge func(group
 	if tooLarge != nil {
 		check = func(groups int) error { return tooLarge(groups, len(p.Tests)) }
 	}
-	id, n, err := v.Partition(ctx, p.Tests, check)
+	group, reps, err := v.Groups(ctx, p.Tests, check)
 	if err != nil {
 		return nil, err
 	}
-	// Groups are numbered by their first row.
-	index := make([]int32, n)
-	for i := range index {
-		index[i] = -1
+	p.Groups = make([]Group, len(reps))
+	for g, r := range reps {
+		p.Groups[g] = Group{Rep: r, Count: make([]int, p.Classes)}
 	}
-	for r := range v.N {
-		g := index[id[r]]
-		if g < 0 {
-			g = int32(len(p.Groups))
-			index[id[r]] = g
-			p.Groups = append(p.Groups, Group{Rep: r, Count: make([]int, p.Classes)})
-		}
+	for r, g := range group {
 		w := int(d.Weight(r))
 		p.Groups[g].Count[d.Labels[r]] += w
 		p.Total += w
