@@ -116,6 +116,10 @@ func (s *solver) ascend(ctx context.Context, in *Instance, report bool) (run *Ru
 		top = min(top, g.Depth()-1)
 	}
 	least = int(ownBound(in, s.job.Problem))
+	if top < 0 {
+		// The known tree is a single leaf: no shallower depth to refute.
+		return &Run{Outcome: &Outcome{Unsat: true}}, least, nil
+	}
 	for k := min(least, top); ; k++ {
 		in.Depth, in.Lower = k, in.Objective(0, k, 0)
 		if err := in.fits(); err != nil {
@@ -231,10 +235,11 @@ func (s *solver) prepare(ctx context.Context) (*Instance, error) {
 		}
 	}
 	switch {
-	case fits && in.Goal == GoalSize:
+	case fits && in.Goal == GoalSize && g.Depth() > 0:
 		// Not an incumbent of min-size: deeper than the least depth, it
 		// may have fewer nodes than every tree of least depth. It is the
-		// answer only when the search stops before any other.
+		// answer only when the search stops before any other. (A single
+		// leaf is of least depth and size: it is the incumbent.)
 		s.fallback = g
 	case fits:
 		s.offer(in, g, in.objectiveOf(g), false)
