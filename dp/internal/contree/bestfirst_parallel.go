@@ -221,27 +221,9 @@ func (s *solver) parallelBestFirst(in Input, root *view, leaf, start *Node) Resu
 		stopped = stopped || w.stop
 	}
 	inc := p.inc.Load()
-	res := Result{Stats: s.stats}
 	if !stopped {
 		r.floor, r.q = min(r.floor, inc.errors), r.q[:0] // every alternative is settled
 	}
 	r.report(s, inc.errors)
-	if stopped {
-		res.Tree, res.Errors = inc.tree, inc.errors
-		res.Stopped = true
-		res.LowerBound = min(max(r.bound(inc.errors), s.irreducible(in, root)), inc.errors)
-		res.Cause = p.cause
-		return res
-	}
-	t := inc.tree
-	if inc.key != 0 {
-		t = canonical(ws, root, d, t)
-		for _, w := range ws[:2] {
-			s.cfg.Budget.Release(w.held)
-			res.Stats.add(w.stats) // the canonical re-solves
-		}
-	}
-	res.Tree, res.Errors = t, t.Errors
-	res.LowerBound, res.Optimal = t.Errors, true
-	return res
+	return s.rootResult(ws, p, root, d, stopped, max(r.bound(inc.errors), s.irreducible(in, root)))
 }

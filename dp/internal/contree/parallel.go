@@ -251,12 +251,20 @@ func (s *solver) parallel(in Input, root *view, leaf *Node) Result {
 		s.stats.add(w.stats)
 		stopped = stopped || w.stop
 	}
+	return s.rootResult(ws, p, root, d, stopped, s.irreducible(in, root))
+}
+
+// rootResult is a parallel root search's result once its workers ws are
+// done: when stopped, the incumbent with lower (at most its errors) as
+// its bound; else the incumbent, made canonical when workers may have
+// found it in different orders (see canonical), proven optimal.
+func (s *solver) rootResult(ws []*solver, p *shared, root *view, d int, stopped bool, lower int) Result {
 	inc := p.inc.Load()
 	res := Result{Stats: s.stats}
 	if stopped {
 		res.Tree, res.Errors = inc.tree, inc.errors
 		res.Stopped = true
-		res.LowerBound = min(s.irreducible(in, root), inc.errors)
+		res.LowerBound = min(lower, inc.errors)
 		res.Cause = p.cause
 		return res
 	}
