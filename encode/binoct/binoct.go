@@ -40,6 +40,10 @@ type Encoding struct {
 	p, e          [][]int // [leaf][class]
 	lr            [][]int // lr[r][leaf]
 	u             []int   // per leaf, when extended
+	// Strengthen only: q[l][j][k], leaf l predicts k and its parent tests
+	// column j; w[r][l], row r reaches leaf l and is of its class.
+	q [][][]int
+	w [][]int
 }
 
 // Plan prepares the encoding of d without building the MILP.
@@ -183,6 +187,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 		if o.MaxSplits > 0 {
 			m.AddRow("max_splits", -milp.Inf, float64(o.MaxSplits+1), e.u, ones(e.nLeaves))
 		}
+	}
+	if o.Strengthen {
+		return e.strengthen(ctx)
 	}
 	return nil
 }
@@ -337,6 +344,9 @@ func (e *Encoding) Witness() []float64 {
 	if m == nil || n == 0 || n < max(e.Opts.MinSupport, 1) {
 		return nil
 	}
+	if e.capped() {
+		return e.witnessCapped()
+	}
 	x := make([]float64, len(m.Columns))
 	for nd := range e.nInt {
 		x[e.f[nd][0]] = 1
@@ -360,6 +370,9 @@ func (e *Encoding) Witness() []float64 {
 	}
 	if e.u != nil {
 		x[e.u[0]] = 1
+	}
+	if e.w != nil {
+		e.witnessStrengthen(x, k)
 	}
 	return x
 }

@@ -10,20 +10,38 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
+// plan plans the MILP of formulation form.
+func plan(d *model.Dataset, tree milpjob.Tree, form string) milpjob.Form {
+	return binoct.Plan(d, binoct.Options{Tree: tree,
+		BinaryLeaves: form == binoct.FormulationBinaryLeaves,
+		Strengthen:   form == binoct.FormulationStrengthened})
+}
+
 // TestForm runs the checks of a MILP form solved whole on milp-binoct:
 // optima against brute force and dl85, the conformance suite, the CBC
 // round trip, the witness, false infeasibility claims and the
-// formulation option (published or binary-leaves).
+// formulation option (published, binary-leaves or strengthened).
 func TestForm(t *testing.T) {
 	formtest.Run(t, formtest.Spec{
-		Backend:     "milp-binoct",
-		Alternative: binoct.FormulationBinaryLeaves,
-		Plan: func(d *model.Dataset, tree milpjob.Tree, alt bool) milpjob.Form {
-			return binoct.Plan(d, binoct.Options{Tree: tree, BinaryLeaves: alt})
-		},
-		JobOptions: func(job *backend.Job) (milpjob.Tree, bool, error) {
+		Backend:      "milp-binoct",
+		Alternatives: []string{binoct.FormulationBinaryLeaves, binoct.FormulationStrengthened},
+		Plan:         plan,
+		JobOptions: func(job *backend.Job) (milpjob.Tree, string, error) {
 			o, err := binoct.JobOptions(job)
-			return o.Tree, o.BinaryLeaves, err
+			form := binoct.FormulationPublished
+			switch {
+			case o.Strengthen:
+				form = binoct.FormulationStrengthened
+			case o.BinaryLeaves:
+				form = binoct.FormulationBinaryLeaves
+			}
+			return o.Tree, form, err
 		},
 	})
+}
+
+// TestStrengthenedLPBound: the strengthened MILP's LP relaxation bounds
+// the optimum from above the published one's, which is 0.
+func TestStrengthenedLPBound(t *testing.T) {
+	formtest.LPBoundAbove(t, plan, binoct.FormulationStrengthened)
 }

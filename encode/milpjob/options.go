@@ -134,11 +134,14 @@ func NewSolver(job *backend.Job) (milp.Solver, error) {
 	return s, nil
 }
 
-// The option that chooses a MILP form's model, and the value every form
-// has: the paper's model exactly.
+// The option that chooses a MILP form's model, the value every form
+// has (the paper's model exactly), and the name of a form's valid
+// strengthening (the paper's model with inequalities added that keep an
+// optimal tree and lift the LP bound).
 const (
-	OptFormulation       = "formulation"
-	FormulationPublished = "published"
+	OptFormulation          = "formulation"
+	FormulationPublished    = "published"
+	FormulationStrengthened = "strengthened"
 )
 
 // Tree is what a tree MILP takes from the job's problem.
@@ -160,11 +163,11 @@ func TreeOf(p model.Problem) Tree {
 }
 
 // SingleParams are the options of a MILP form solved whole
-// (SolveSingle): its formulation option, published or alt (help says
-// what each is), then the solver's options.
-func SingleParams(alt, help string) []backend.Param {
+// (SolveSingle): its formulation option, published or one of alts (help
+// says what each is), then the solver's options.
+func SingleParams(help string, alts ...string) []backend.Param {
 	return []backend.Param{
-		backend.EnumParam(OptFormulation, FormulationPublished, []string{FormulationPublished, alt}, help),
+		backend.EnumParam(OptFormulation, FormulationPublished, append([]string{FormulationPublished}, alts...), help),
 		SolverParam(""),
 		GapParam(),
 		LPBoundParam(true),
@@ -173,16 +176,19 @@ func SingleParams(alt, help string) []backend.Param {
 	}
 }
 
-// Alternative reads the formulation option of the backend name's form,
-// whose one model besides the published one is alt: whether alt is
-// asked for. Another value is refused with backend.ErrInvalid.
-func Alternative(job *backend.Job, name, alt string) (bool, error) {
-	switch f := job.Options.String(OptFormulation); f {
-	case "", FormulationPublished:
-		return false, nil
-	case alt:
-		return true, nil
-	default:
-		return false, backend.Invalidf("%s: option %s=%q: want %s or %s", name, OptFormulation, f, FormulationPublished, alt)
+// Formulation reads the formulation option of the backend name's form,
+// whose models besides the published one are alts: the value asked for,
+// FormulationPublished when none is. Another value is refused with
+// backend.ErrInvalid.
+func Formulation(job *backend.Job, name string, alts ...string) (string, error) {
+	f := job.Options.String(OptFormulation)
+	if f == "" || f == FormulationPublished {
+		return FormulationPublished, nil
 	}
+	for _, a := range alts {
+		if f == a {
+			return f, nil
+		}
+	}
+	return FormulationPublished, backend.Invalidf("%s: option %s=%q: want %s or %s", name, OptFormulation, f, FormulationPublished, strings.Join(alts, " or "))
 }

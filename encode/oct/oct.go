@@ -46,6 +46,11 @@ type Encoding struct {
 	l, L    []int   // per leaf
 	nt      []int   // N_t per leaf
 	nkt, ck [][]int // N_kt, c_kt: [leaf][class]
+	// Strengthen only: q[t][j][k], leaf t predicts k and its parent
+	// splits on column j (j = len(Cols): it does not split); w[i][t],
+	// row i is in leaf t and of its class.
+	q [][][]int
+	w [][]int
 }
 
 // Alpha is the paper's complexity weight α of a leaf cost λ: the
@@ -224,6 +229,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 			}
 		}
 	}
+	if o.Strengthen {
+		return e.strengthen(ctx)
+	}
 	return nil
 }
 
@@ -374,5 +382,6 @@ func (e *Encoding) Witness() []float64 {
 	}
 	x[e.ck[t][k]] = 1
 	x[e.L[t]] = total - counts[k]
+	e.witnessStrengthen(x, k)
 	return x
 }

@@ -10,20 +10,38 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
+// plan plans the MILP of formulation form.
+func plan(d *model.Dataset, tree milpjob.Tree, form string) milpjob.Form {
+	return oct.Plan(d, oct.Options{Tree: tree,
+		Aggregate:  form == oct.FormulationAggregated || form == oct.FormulationStrengthened,
+		Strengthen: form == oct.FormulationStrengthened})
+}
+
 // TestForm runs the checks of a MILP form solved whole on milp-oct:
 // optima against brute force and dl85, the conformance suite, the CBC
 // round trip, the witness, false infeasibility claims and the
-// formulation option (published or aggregated).
+// formulation option (published, aggregated or strengthened).
 func TestForm(t *testing.T) {
 	formtest.Run(t, formtest.Spec{
-		Backend:     "milp-oct",
-		Alternative: oct.FormulationAggregated,
-		Plan: func(d *model.Dataset, tree milpjob.Tree, alt bool) milpjob.Form {
-			return oct.Plan(d, oct.Options{Tree: tree, Aggregate: alt})
-		},
-		JobOptions: func(job *backend.Job) (milpjob.Tree, bool, error) {
+		Backend:      "milp-oct",
+		Alternatives: []string{oct.FormulationAggregated, oct.FormulationStrengthened},
+		Plan:         plan,
+		JobOptions: func(job *backend.Job) (milpjob.Tree, string, error) {
 			o, err := oct.JobOptions(job)
-			return o.Tree, o.Aggregate, err
+			form := oct.FormulationPublished
+			switch {
+			case o.Strengthen:
+				form = oct.FormulationStrengthened
+			case o.Aggregate:
+				form = oct.FormulationAggregated
+			}
+			return o.Tree, form, err
 		},
 	})
+}
+
+// TestStrengthenedLPBound: the strengthened MILP's LP relaxation bounds
+// the optimum from above the published one's, which is 0.
+func TestStrengthenedLPBound(t *testing.T) {
+	formtest.LPBoundAbove(t, plan, oct.FormulationStrengthened)
 }

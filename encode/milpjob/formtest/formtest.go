@@ -31,14 +31,15 @@ import (
 type Spec struct {
 	// Backend is its name in odtkit's registry.
 	Backend string
-	// Alternative is its formulation option's value besides published.
-	Alternative string
-	// Plan plans the form of d for the tree t, the Alternative
-	// formulation when alt.
-	Plan func(d *model.Dataset, t milpjob.Tree, alt bool) milpjob.Form
-	// JobOptions reads a job's options: the tree and whether the
-	// Alternative formulation is asked for.
-	JobOptions func(job *backend.Job) (milpjob.Tree, bool, error)
+	// Alternatives are its formulation option's values besides
+	// published.
+	Alternatives []string
+	// Plan plans the form of d for the tree t in the formulation form
+	// (published or one of the Alternatives).
+	Plan func(d *model.Dataset, t milpjob.Tree, form string) milpjob.Form
+	// JobOptions reads a job's options: the tree and the formulation
+	// asked for.
+	JobOptions func(job *backend.Job) (milpjob.Tree, string, error)
 }
 
 // Run runs every check of the form, each as a subtest.
@@ -159,7 +160,7 @@ func solve(t *testing.T, d *model.Dataset, p model.Problem, name string, opts ma
 
 // agreesWithBruteForce: on generated data (numeric and categorical
 // columns, two and three classes, weights, a minimum leaf size, a leaf
-// cost) the form's proven optimum, in both formulations, is the
+// cost) the form's proven optimum, in every formulation, is the
 // brute-force optimum and dl85's.
 func agreesWithBruteForce(t *testing.T, s Spec) {
 	needHiGHS(t)
@@ -171,7 +172,7 @@ func agreesWithBruteForce(t *testing.T, s Spec) {
 		d := RandomData(uint64(10+i), 9+i%3, 2, 2+i%2, i%2 == 1)
 		want := Brute(d, p)
 		dl := solve(t, d, p, "dl85", nil)
-		for _, form := range []string{milpjob.FormulationPublished, s.Alternative} {
+		for _, form := range append([]string{milpjob.FormulationPublished}, s.Alternatives...) {
 			got := solve(t, d, p, s.Backend, map[string]string{milpjob.OptFormulation: form})
 			if math.Abs(got.Objective-want) > 1e-9 || math.Abs(dl.Objective-want) > 1e-9 {
 				t.Errorf("%s %+v %s: %s %v, dl85 %v, brute force %v", d.Name, p, form, s.Backend, got.Objective, dl.Objective, want)
@@ -205,8 +206,19 @@ func Testdata(t *testing.T, name string) *model.Dataset {
 	return d
 }
 
+// forms are the form's formulations: published, then the Alternatives.
+func (s Spec) forms() []string {
+	return append([]string{milpjob.FormulationPublished}, s.Alternatives...)
+}
+
+// formOptions are the options that ask for formulation form.
+func formOptions(form string) map[string]string {
+	return map[string]string{milpjob.OptFormulation: form}
+}
+
 // testdataAgrees: on the repository's data the form proves dl85's
-// optimum, with a minimum leaf size and a leaf cost too.
+// optimum in every formulation, with a minimum leaf size and a leaf cost
+// too.
 func testdataAgrees(t *testing.T, s Spec) {
 	needHiGHS(t)
 	cases := []struct {
@@ -219,31 +231,42 @@ func testdataAgrees(t *testing.T, s Spec) {
 	}
 	for _, c := range cases {
 		d := Testdata(t, c.file)
-		got := solve(t, d, c.p, s.Backend, nil)
 		dl := solve(t, d, c.p, "dl85", nil)
-		if math.Abs(got.Objective-dl.Objective) > 1e-9 {
-			t.Errorf("%s %+v: %s %v, dl85 %v", c.file, c.p, s.Backend, got.Objective, dl.Objective)
+		for _, form := range s.forms() {
+			got := solve(t, d, c.p, s.Backend, formOptions(form))
+			if math.Abs(got.Objective-dl.Objective) > 1e-9 {
+				t.Errorf("%s %+v %s: %s %v, dl85 %v", c.file, c.p, form, s.Backend, got.Objective, dl.Objective)
+			}
 		}
 	}
 }
 
-// conformance runs the backend conformance suite.
+// conformance runs the backend conformance suite in every formulation
+// (with -short, the published one only).
 func conformance(t *testing.T, s Spec) {
 	needHiGHS(t)
-	c := backendtest.Config{Verify: odtkit.Verify, Brute: 6, Rows: 12}
-	if testing.Short() {
-		c.Brute = 3
-	}
 	b, ok := odtkit.DefaultRegistry().Get(s.Backend)
 	if !ok {
 		t.Fatalf("%s is not registered", s.Backend)
 	}
-	backendtest.Run(t, b, c)
+	for _, form := range s.forms() {
+		if testing.Short() && form != milpjob.FormulationPublished {
+			continue
+		}
+		t.Run(form, func(t *testing.T) {
+			c := backendtest.Config{Verify: odtkit.Verify, Brute: 6, Rows: 12, Options: formOptions(form)}
+			if testing.Short() {
+				c.Brute = 3
+			}
+			backendtest.Run(t, b, c)
+		})
+	}
 }
 
-// exportSolvedByCBC: the exported MPS file, solved by CBC and decoded,
-// gives the optimum dl85 proves; CBC's word that it is optimal is a
-// claimed bound, not a proof, unless the solver is trusted.
+// exportSolvedByCBC: the exported MPS file of every formulation, solved
+// by CBC and decoded, gives the optimum dl85 proves; CBC's word that it
+// is optimal is a claimed bound, not a proof, unless the solver is
+// trusted.
 func exportSolvedByCBC(t *testing.T, s Spec) {
 	if _, err := exec.LookPath("cbc"); err != nil {
 		t.Skip("cbc is not installed")
@@ -254,13 +277,21 @@ func exportSolvedByCBC(t *testing.T, s Spec) {
 	if want == 0 {
 		t.Fatal("a zero optimum needs no claim: pick data with errors")
 	}
+	for _, form := range s.forms() {
+		t.Run(form, func(t *testing.T) { cbcRoundTrip(t, s.Backend, form, d, p, want) })
+	}
+}
+
+// cbcRoundTrip exports the MILP of formulation form, solves it with CBC
+// and decodes CBC's answer, which must be the optimum want.
+func cbcRoundTrip(t *testing.T, name, form string, d *model.Dataset, p model.Problem, want float64) {
 	dir := t.TempDir()
 	mps, sol := filepath.Join(dir, "form.mps"), filepath.Join(dir, "form.sol")
 	f, err := os.Create(mps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := odtkit.Settings{Backend: s.Backend}
+	st := odtkit.Settings{Backend: name, Options: formOptions(form)}
 	if _, err := odtkit.Export(context.Background(), f, d, p, st); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +310,7 @@ func exportSolvedByCBC(t *testing.T, s Spec) {
 		}
 		ts := st
 		if trust {
-			ts.Options = map[string]string{backend.OptTrustSolver: "true"}
+			ts.Options = map[string]string{milpjob.OptFormulation: form, backend.OptTrustSolver: "true"}
 		}
 		res, err := odtkit.Decode(context.Background(), r, d, p, ts)
 		r.Close()
@@ -293,73 +324,76 @@ func exportSolvedByCBC(t *testing.T, s Spec) {
 	}
 }
 
-// witnessIsAPoint: the witness is a point of the MILP (both
-// formulations, with weights, a minimum leaf size, a leaf cost and a cap
+// witnessIsAPoint: the witness is a point of the MILP in every
+// formulation (with weights, a minimum leaf size, a leaf cost and a cap
 // on the splits) whose tree is one leaf making the majority class's
 // errors; with a minimum leaf size above the rows there is none.
 func witnessIsAPoint(t *testing.T, s Spec) {
-	cases := []struct {
-		tree milpjob.Tree
-		alt  bool
-	}{
-		{milpjob.Tree{Depth: 0}, false}, {milpjob.Tree{Depth: 1}, false}, {milpjob.Tree{Depth: 2}, false},
-		{milpjob.Tree{Depth: 3}, true}, {milpjob.Tree{Depth: 2, MinSupport: 4, LeafCost: 0.05, MaxSplits: 2}, false},
-		{milpjob.Tree{Depth: 2, MinSupport: 3}, true},
+	trees := []milpjob.Tree{
+		{Depth: 0}, {Depth: 1}, {Depth: 2}, {Depth: 3},
+		{Depth: 2, MinSupport: 4, LeafCost: 0.05, MaxSplits: 2}, {Depth: 2, MinSupport: 3},
 	}
-	for i, c := range cases {
-		d := RandomData(uint64(40+i), 10, 2, 2+i%2, i%2 == 1)
-		e := s.Plan(d, c.tree, c.alt)
+	for _, form := range s.forms() {
+		for i, tree := range trees {
+			d := RandomData(uint64(40+i), 10, 2, 2+i%2, i%2 == 1)
+			e := s.Plan(d, tree, form)
+			if err := e.Build(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			x := e.Witness()
+			if x == nil {
+				t.Fatalf("%s %+v: no witness", form, tree)
+			}
+			if err := e.MILP().CheckPoint(x, 1e-9); err != nil {
+				t.Fatalf("%s %+v: the witness is not a point: %v", form, tree, err)
+			}
+			g, err := e.Decode(x)
+			if err != nil {
+				t.Fatalf("%s %+v: %v", form, tree, err)
+			}
+			_, want := model.Majority(d.ClassCounts())
+			if g.InternalNodes() != 0 || math.Abs(g.WeightedErrors(d)-want) > 1e-9 {
+				t.Errorf("%s %+v: the witness is a tree of %d splits and %v errors, want one leaf of %v", form, tree, g.InternalNodes(), g.WeightedErrors(d), want)
+			}
+		}
+		e := s.Plan(RandomData(1, 5, 2, 2, false), milpjob.Tree{Depth: 1, MinSupport: 6}, form)
 		if err := e.Build(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		x := e.Witness()
-		if x == nil {
-			t.Fatalf("%+v: no witness", c)
+		if x := e.Witness(); x != nil {
+			t.Errorf("%s: a witness with a minimum leaf size above the rows", form)
 		}
-		if err := e.MILP().CheckPoint(x, 1e-9); err != nil {
-			t.Fatalf("%+v: the witness is not a point: %v", c, err)
-		}
-		g, err := e.Decode(x)
-		if err != nil {
-			t.Fatalf("%+v: %v", c, err)
-		}
-		_, want := model.Majority(d.ClassCounts())
-		if g.InternalNodes() != 0 || math.Abs(g.WeightedErrors(d)-want) > 1e-9 {
-			t.Errorf("%+v: the witness is a tree of %d splits and %v errors, want one leaf of %v", c, g.InternalNodes(), g.WeightedErrors(d), want)
-		}
-	}
-	e := s.Plan(RandomData(1, 5, 2, 2, false), milpjob.Tree{Depth: 1, MinSupport: 6}, false)
-	if err := e.Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if x := e.Witness(); x != nil {
-		t.Errorf("a witness with a minimum leaf size above the rows")
 	}
 }
 
-// decodeRefusesFalseInfeasible: a solution file that says "infeasible"
-// without a point is refused when a tree of one leaf meets the minimum
-// leaf size, and taken as the solver's claim (no solution, unless the
-// solver is trusted) when none does.
+// decodeRefusesFalseInfeasible: in every formulation, a solution file
+// that says "infeasible" without a point is refused when a tree of one
+// leaf meets the minimum leaf size, and taken as the solver's claim (no
+// solution, unless the solver is trusted) when none does.
 func decodeRefusesFalseInfeasible(t *testing.T, s Spec) {
 	d := RandomData(3, 8, 2, 2, false)
-	st := odtkit.Settings{Backend: s.Backend}
 	answer := "Model status\nInfeasible\n"
-	_, err := odtkit.Decode(context.Background(), strings.NewReader(answer), d, model.Problem{MaxDepth: 2, MinSupport: 3}, st)
-	if !errors.Is(err, milpjob.ErrRefutedInfeasible) {
-		t.Errorf("a false infeasibility: got %v, want ErrRefutedInfeasible", err)
-	}
-	res, err := odtkit.Decode(context.Background(), strings.NewReader(answer), d, model.Problem{MaxDepth: 2, MinSupport: 9}, st)
-	if err != nil || res.Model != nil || res.ClaimedBy == "" {
-		t.Fatalf("an infeasibility no tree refutes: got %v, %v; want the solver's claim", res, err)
-	}
-	if res.Status != model.StatusNoSolution {
-		t.Errorf("an untrusted claim of infeasibility: status %s, want %s", res.Status, model.StatusNoSolution)
+	for _, form := range s.forms() {
+		st := odtkit.Settings{Backend: s.Backend, Options: formOptions(form)}
+		for _, p := range []model.Problem{{MaxDepth: 2, MinSupport: 3}, {MaxDepth: 2}} {
+			_, err := odtkit.Decode(context.Background(), strings.NewReader(answer), d, p, st)
+			if !errors.Is(err, milpjob.ErrRefutedInfeasible) {
+				t.Errorf("%s %+v: a false infeasibility: got %v, want ErrRefutedInfeasible", form, p, err)
+			}
+		}
+		res, err := odtkit.Decode(context.Background(), strings.NewReader(answer), d, model.Problem{MaxDepth: 2, MinSupport: 9}, st)
+		if err != nil || res.Model != nil || res.ClaimedBy == "" {
+			t.Fatalf("%s: an infeasibility no tree refutes: got %v, %v; want the solver's claim", form, res, err)
+		}
+		if res.Status != model.StatusNoSolution {
+			t.Errorf("%s: an untrusted claim of infeasibility: status %s, want %s", form, res.Status, model.StatusNoSolution)
+		}
 	}
 }
 
 // jobOptions: the problem states the MILP's tree; the formulation is the
-// paper's unless the Alternative is asked for, and another is refused.
+// paper's unless another is asked for, and one the form does not know is
+// refused.
 func jobOptions(t *testing.T, s Spec) {
 	b, ok := odtkit.DefaultRegistry().Get(s.Backend)
 	if !ok {
@@ -367,25 +401,68 @@ func jobOptions(t *testing.T, s Spec) {
 	}
 	d := RandomData(5, 8, 2, 2, false)
 	p := model.Problem{MaxDepth: 2, MinSupport: 3, LeafCost: 0.01, MaxNodes: 2}
-	for _, c := range []struct {
-		raw map[string]string
-		alt bool
-	}{
-		{nil, false},
-		{map[string]string{milpjob.OptFormulation: milpjob.FormulationPublished}, false},
-		{map[string]string{milpjob.OptFormulation: s.Alternative}, true},
-	} {
+	cases := []struct {
+		raw  map[string]string
+		form string
+	}{{nil, milpjob.FormulationPublished}}
+	for _, form := range s.forms() {
+		cases = append(cases, struct {
+			raw  map[string]string
+			form string
+		}{formOptions(form), form})
+	}
+	for _, c := range cases {
 		job, err := backend.NewJob(b.Info(), d, p, c.raw)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tree, alt, err := s.JobOptions(job)
+		tree, form, err := s.JobOptions(job)
 		want := milpjob.Tree{Depth: job.Problem.MaxDepth, MinSupport: 3, LeafCost: 0.01, MaxSplits: 2}
-		if err != nil || tree != want || alt != c.alt {
-			t.Errorf("%v: got %+v, %v, %v; want %+v, %v", c.raw, tree, alt, err, want, c.alt)
+		if err != nil || tree != want || form != c.form {
+			t.Errorf("%v: got %+v, %v, %v; want %+v, %v", c.raw, tree, form, err, want, c.form)
 		}
 	}
 	if _, err := backend.NewJob(b.Info(), d, p, map[string]string{milpjob.OptFormulation: "strong"}); err == nil {
 		t.Errorf("formulation=strong accepted")
+	}
+}
+
+// LPBoundAbove checks that the LP relaxation of formulation form is a
+// valid bound at least the published MILP's: on generated data and on
+// monk1 (error objective, depths 1 and 2) it is at least the published
+// LP bound and at most the brute-force optimum, and on monk1 at depth 1,
+// where the published bound is 0, it is above 0.
+func LPBoundAbove(t *testing.T, plan func(d *model.Dataset, t milpjob.Tree, form string) milpjob.Form, form string) {
+	needHiGHS(t)
+	lp := func(d *model.Dataset, tree milpjob.Tree, f string) float64 {
+		t.Helper()
+		e := plan(d, tree, f)
+		if err := e.Build(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		sol, err := milp.HiGHS().Solve(context.Background(), milp.Relaxation(e.MILP()), milp.Params{Threads: 1})
+		if err != nil || sol.Status != milp.StatusOptimal {
+			t.Fatalf("%s %+v: the LP relaxation: %v, %v", f, tree, sol, err)
+		}
+		return sol.Objective
+	}
+	cases := []struct {
+		d     *model.Dataset
+		depth int
+	}{
+		{RandomData(60, 14, 2, 2, false), 1}, {RandomData(61, 14, 3, 3, true), 2},
+		{Testdata(t, "monk1.csv"), 1}, {Testdata(t, "monk1.csv"), 2},
+	}
+	for i, c := range cases {
+		tree := milpjob.Tree{Depth: c.depth}
+		pub, strong := lp(c.d, tree, milpjob.FormulationPublished), lp(c.d, tree, form)
+		opt := Brute(c.d, model.Problem{MaxDepth: c.depth})
+		t.Logf("%s depth %d: LP bound %v published, %v %s; optimum %v", c.d.Name, c.depth, pub, strong, form, opt)
+		if strong < pub-1e-6 || strong > opt+1e-6 {
+			t.Errorf("%s depth %d: LP bound %v (%s) against %v (published) and the optimum %v", c.d.Name, c.depth, strong, form, pub, opt)
+		}
+		if i == 2 && strong < 1e-6 {
+			t.Errorf("%s depth %d: LP bound %v (%s), want above 0", c.d.Name, c.depth, strong, form)
+		}
 	}
 }

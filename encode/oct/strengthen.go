@@ -1,0 +1,175 @@
+package oct
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/odtkit/odtkit/milp"
+)
+
+// strengthen adds the inequalities of formulation=strengthened to the
+// built MILP. Each keeps an optimal tree of every problem; together they
+// route the rows of 0/1 columns without a big-M and lift the LP bound:
+//
+//   - first gap: b_m ≥ Σ_j ε_j·a_jm. A split below its column's first gap
+//     sends every row high; it is left out of the decoded tree, and the
+//     point whose node m does not split and whose subtree below m's high
+//     child is moved up to m (its lowest level not splitting) has the
+//     same leaves' rows and one split less: no objective rises.
+//   - least value: a row whose value on the column is the least goes low
+//     (with the first gap, x_ij = 0 < b_m): Σ_{t high of m} z_it ≤ 1 −
+//     Σ_{j: x_ij = 0} a_jm.
+//   - greatest value: a row whose value is the greatest never goes low
+//     (x_ij + ε_j > 1 ≥ b_m), nor does any row at a node that does not
+//     split: Σ_{t low of m} z_it ≤ Σ_{j: x_ij < 1} a_jm.
+//   - per-row errors: q_tjk ≥ 0 (leaf t predicts k and its parent splits
+//     on column j, or does not split) with Σ_k q_tjk ≤ a_jp (≤ 1 − d_p
+//     for the parent not splitting, a high leaf only) and Σ_j q_tjk ≤
+//     c_kt; w_it ≥ 0 (row i is in leaf t, which predicts its class) with
+//     w_it ≤ z_it and w_it ≤ Σ q_{t,j,y_i} over the columns j on which
+//     row i can take leaf t's side of its parent (low: x_ij < 1; high:
+//     x_ij > 0, or no split); L_t ≥ N_t − Σ_i w_i·w_it. At every point
+//     of a tree the q, w of its splits and classes meet these rows with
+//     L_t at its published value, so no tree is cut off or costs more;
+//     in the LP a depth-1 tree's bound is that of a mixture of stumps,
+//     where the big-M rows of L_t allow 0.
+//
+// For a 0/1 column the two routing rows say exactly which side a row
+// takes; for other columns they bound the extremes and the published
+// path rows (kept) route the rest.
+func (e *Encoding) strengthen(ctx context.Context) error {
+	d, m := e.Data, e.Model
+	n, K, P := d.Rows(), d.NumClasses(), len(e.Cols)
+	for t := range e.nInt {
+		idx, val := []int{e.b[t]}, []float64{1}
+		for j := range P {
+			idx, val = append(idx, e.a[t][j]), append(val, -e.eps[j])
+		}
+		m.AddRow(fmt.Sprintf("gap_%d", t), 0, milp.Inf, idx, val)
+	}
+	for i := range n {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return context.Cause(ctx)
+			}
+		}
+		for t := range e.nInt {
+			idx, val := []int{}, []float64{}
+			for _, l := range e.leafRange(t, true) {
+				idx, val = append(idx, e.z[i][l]), append(val, 1)
+			}
+			for j := range P {
+				if e.x(i, j) < 1 {
+					idx, val = append(idx, e.a[t][j]), append(val, -1)
+				}
+			}
+			m.AddRow(fmt.Sprintf("low_%d_%d", i, t), -milp.Inf, 0, idx, val)
+			idx, val = idx[:0], val[:0]
+			for _, l := range e.leafRange(t, false) {
+				idx, val = append(idx, e.z[i][l]), append(val, 1)
+			}
+			for j := range P {
+				if e.x(i, j) == 0 {
+					idx, val = append(idx, e.a[t][j]), append(val, 1)
+				}
+			}
+			m.AddRow(fmt.Sprintf("high_%d_%d", i, t), -milp.Inf, 1, idx, val)
+		}
+	}
+
+	// q per leaf: columns 0..P−1 its parent's, P no split (a high leaf
+	// only); none at depth 0, where w ≤ c states the class.
+	e.q = make([][][]int, e.nLeaves)
+	if e.nInt > 0 {
+		for t := range e.nLeaves {
+			p, low := e.parent(t)
+			e.q[t] = make([][]int, P+1)
+			for j := range P + 1 {
+				if j == P && low {
+					continue
+				}
+				e.q[t][j] = make([]int, K)
+				idx, val := []int{}, []float64{}
+				for k := range K {
+					e.q[t][j][k] = m.AddContinuous(fmt.Sprintf("q_%d_%d_%d", t, j, k), 0, 1, 0)
+					idx, val = append(idx, e.q[t][j][k]), append(val, 1)
+				}
+				if j < P {
+					m.AddRow(fmt.Sprintf("qa_%d_%d", t, j), -milp.Inf, 0, append(idx, e.a[p][j]), append(val, -1))
+				} else {
+					m.AddRow(fmt.Sprintf("qa_%d_none", t), -milp.Inf, 1, append(idx, e.d[p]), append(val, 1))
+				}
+			}
+			for k := range K {
+				idx, val := []int{e.ck[t][k]}, []float64{-1}
+				for j := range P + 1 {
+					if e.q[t][j] != nil {
+						idx, val = append(idx, e.q[t][j][k]), append(val, 1)
+					}
+				}
+				m.AddRow(fmt.Sprintf("qc_%d_%d", t, k), -milp.Inf, 0, idx, val)
+			}
+		}
+	}
+	e.w = make([][]int, n)
+	for i := range n {
+		e.w[i] = make([]int, e.nLeaves)
+		for t := range e.nLeaves {
+			e.w[i][t] = m.AddContinuous(fmt.Sprintf("w_%d_%d", i, t), 0, 1, 0)
+		}
+	}
+	for t := range e.nLeaves {
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
+		idxL, valL := []int{e.L[t], e.nt[t]}, []float64{1, -1}
+		_, low := e.parent(t)
+		for i := range n {
+			y := d.Labels[i]
+			m.AddRow(fmt.Sprintf("wz_%d_%d", i, t), -milp.Inf, 0, []int{e.w[i][t], e.z[i][t]}, []float64{1, -1})
+			idx, val := []int{e.w[i][t]}, []float64{1}
+			if e.nInt == 0 {
+				idx, val = append(idx, e.ck[t][y]), append(val, -1)
+			} else {
+				for j := range P {
+					if low && e.x(i, j) < 1 || !low && e.x(i, j) > 0 {
+						idx, val = append(idx, e.q[t][j][y]), append(val, -1)
+					}
+				}
+				if !low {
+					idx, val = append(idx, e.q[t][P][y]), append(val, -1)
+				}
+			}
+			m.AddRow(fmt.Sprintf("wq_%d_%d", i, t), -milp.Inf, 0, idx, val)
+			idxL, valL = append(idxL, e.w[i][t]), append(valL, d.Weight(i))
+		}
+		m.AddRow(fmt.Sprintf("Lw_%d", t), 0, milp.Inf, idxL, valL)
+	}
+	return nil
+}
+
+// parent is leaf t's parent branch node and whether t is its low child
+// (depth at least 1).
+func (e *Encoding) parent(t int) (p int, low bool) {
+	node := e.nInt + t
+	p = (node - 1) / 2
+	return p, node == 2*p+1
+}
+
+// witnessStrengthen completes the witness x (no split, every row in the
+// last leaf, which predicts class k) with the strengthened MILP's
+// variables.
+func (e *Encoding) witnessStrengthen(x []float64, k int) {
+	if e.w == nil {
+		return
+	}
+	t := e.nLeaves - 1
+	if e.nInt > 0 {
+		x[e.q[t][len(e.Cols)][k]] = 1
+	}
+	for i := range e.Data.Rows() {
+		if e.Data.Labels[i] == k {
+			x[e.w[i][t]] = 1
+		}
+	}
+}
