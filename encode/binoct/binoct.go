@@ -153,6 +153,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 			return context.Cause(ctx)
 		}
 		for j := range P {
+			if e.capped() && len(e.Cols[j].Values) == 2 {
+				continue // strengthen's routing rows route a 0/1 column
+			}
 			e.pathRows(m, nd, j)
 		}
 	}

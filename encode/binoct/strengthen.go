@@ -44,6 +44,10 @@ func (e *Encoding) capped() bool {
 //     t_pi); Σ_c e_lc ≥ Σ_r w_r·(l_rl − w_rl). At every point of a tree
 //     the q, w of its tests and classes meet these rows with the e_lc at
 //     their published values, so no tree is cut off or costs more.
+//
+// Under the cap a 0/1 column's split has τ = 0, and the least- and
+// greatest-value rows then say all its path rows say (rows of value 0
+// low, of value 1 high): Build leaves those out.
 func (e *Encoding) strengthen(ctx context.Context) error {
 	d, m := e.Data, e.Model
 	n, K, P := d.Rows(), d.NumClasses(), len(e.Cols)
@@ -73,28 +77,50 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			for l := lo; l <= hi; l++ {
 				idx, val = append(idx, e.lr[r][l]), append(val, 1)
 			}
+			// Σ_j f_nj = 1: the row over the fewer columns, Σ_{k=0} f ≤ 1
+			// or −Σ_{k>0} f ≤ 0.
+			var first, rest []int
 			for j := range P {
 				if e.Cols[j].Index[r] == 0 {
-					idx, val = append(idx, e.f[nd][j]), append(val, 1)
+					first = append(first, e.f[nd][j])
+				} else {
+					rest = append(rest, e.f[nd][j])
 				}
 			}
-			m.AddRow(fmt.Sprintf("least_%d_%d", r, nd), -milp.Inf, 1, idx, val)
+			ub := 1.0
+			if len(first) <= len(rest) {
+				idx, val = appendCoef(idx, val, first, 1)
+			} else {
+				idx, val = appendCoef(idx, val, rest, -1)
+				ub = 0
+			}
+			m.AddRow(fmt.Sprintf("least_%d_%d", r, nd), -milp.Inf, ub, idx, val)
 			idx, val = idx[:0], val[:0]
 			lo, hi = e.leavesBelow(nd, false)
 			for l := lo; l <= hi; l++ {
 				idx, val = append(idx, e.lr[r][l]), append(val, 1)
 			}
+			var last, below []int
 			for j := range P {
 				if top(r, j) {
-					idx, val = append(idx, e.f[nd][j]), append(val, 1)
+					last = append(last, e.f[nd][j])
+				} else {
+					below = append(below, e.f[nd][j])
 				}
+			}
+			ub = 1.0
+			if len(last) <= len(below) {
+				idx, val = appendCoef(idx, val, last, 1)
+			} else {
+				idx, val = appendCoef(idx, val, below, -1)
+				ub = 0
 			}
 			if !capped {
 				for _, c := range e.t[nd] {
 					idx, val = append(idx, c), append(val, -1)
 				}
 			}
-			m.AddRow(fmt.Sprintf("greatest_%d_%d", r, nd), -milp.Inf, 1, idx, val)
+			m.AddRow(fmt.Sprintf("greatest_%d_%d", r, nd), -milp.Inf, ub, idx, val)
 		}
 	}
 
@@ -172,6 +198,14 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 		m.AddRow(fmt.Sprintf("ew_%d", l), 0, milp.Inf, idxE, valE)
 	}
 	return nil
+}
+
+// appendCoef appends the columns cols, each with coefficient c.
+func appendCoef(idx []int, val []float64, cols []int, c float64) ([]int, []float64) {
+	for _, col := range cols {
+		idx, val = append(idx, col), append(val, c)
+	}
+	return idx, val
 }
 
 // parent is leaf l's parent branch node and whether l is its low child

@@ -141,10 +141,13 @@ func (e *Encoding) Build(ctx context.Context) error {
 		}
 	}
 	e.z = make([][]int, n)
+	// Routed exactly, a row's leaf is whole once the tree is: z_it need
+	// not be declared integer.
+	zInt := !e.routedExactly()
 	for i := range n {
 		e.z[i] = make([]int, e.nLeaves)
 		for t := range e.nLeaves {
-			e.z[i][t] = m.AddBinary(fmt.Sprintf("z_%d_%d", i, t), 0)
+			e.z[i][t] = m.AddColumn(fmt.Sprintf("z_%d_%d", i, t), 0, 1, 0, zInt)
 		}
 	}
 
@@ -212,6 +215,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 		idx, val := make([]int, e.nLeaves), ones(e.nLeaves)
 		copy(idx, e.z[i])
 		m.AddRow(fmt.Sprintf("assign_%d", i), 1, 1, idx, val)
+		if e.routedExactly() {
+			continue // strengthen's routing rows route every row
+		}
 		if o.Aggregate {
 			for m0 := range e.nInt {
 				for _, left := range []bool{true, false} {

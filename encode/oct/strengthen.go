@@ -36,7 +36,8 @@ import (
 //
 // For a 0/1 column the two routing rows say exactly which side a row
 // takes; for other columns they bound the extremes and the published
-// path rows (kept) route the rest.
+// path rows route the rest. When every column is 0/1 the path rows are
+// left out (routedExactly).
 func (e *Encoding) strengthen(ctx context.Context) error {
 	d, m := e.Data, e.Model
 	n, K, P := d.Rows(), d.NumClasses(), len(e.Cols)
@@ -54,26 +55,40 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 		}
 		for t := range e.nInt {
-			idx, val := []int{}, []float64{}
-			for _, l := range e.leafRange(t, true) {
-				idx, val = append(idx, e.z[i][l]), append(val, 1)
-			}
+			// low: Σ z ≤ Σ_{x<1} a = d − Σ_{x=1} a; high: Σ z ≤ 1 −
+			// Σ_{x=0} a = 1 − d + Σ_{x>0} a; each stated over the fewer
+			// columns.
+			var lt, eq []int
 			for j := range P {
 				if e.x(i, j) < 1 {
-					idx, val = append(idx, e.a[t][j]), append(val, -1)
+					lt = append(lt, e.a[t][j])
+				} else {
+					eq = append(eq, e.a[t][j])
 				}
+			}
+			idx, val := e.sideSum(i, t, true)
+			if len(lt) <= len(eq)+1 {
+				idx, val = appendCoef(idx, val, lt, -1)
+			} else {
+				idx, val = appendCoef(append(idx, e.d[t]), append(val, -1), eq, 1)
 			}
 			m.AddRow(fmt.Sprintf("low_%d_%d", i, t), -milp.Inf, 0, idx, val)
-			idx, val = idx[:0], val[:0]
-			for _, l := range e.leafRange(t, false) {
-				idx, val = append(idx, e.z[i][l]), append(val, 1)
-			}
+			var zero, pos []int
 			for j := range P {
 				if e.x(i, j) == 0 {
-					idx, val = append(idx, e.a[t][j]), append(val, 1)
+					zero = append(zero, e.a[t][j])
+				} else {
+					pos = append(pos, e.a[t][j])
 				}
 			}
-			m.AddRow(fmt.Sprintf("high_%d_%d", i, t), -milp.Inf, 1, idx, val)
+			idx, val = e.sideSum(i, t, false)
+			if len(zero) <= len(pos)+1 {
+				idx, val = appendCoef(idx, val, zero, 1)
+				m.AddRow(fmt.Sprintf("high_%d_%d", i, t), -milp.Inf, 1, idx, val)
+			} else {
+				idx, val = appendCoef(append(idx, e.d[t]), append(val, 1), pos, -1)
+				m.AddRow(fmt.Sprintf("high_%d_%d", i, t), -milp.Inf, 1, idx, val)
+			}
 		}
 	}
 
@@ -146,6 +161,43 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 		m.AddRow(fmt.Sprintf("Lw_%d", t), 0, milp.Inf, idxL, valL)
 	}
 	return nil
+}
+
+// sideSum is the z of row i in the leaves on node t's low or high side,
+// each with coefficient 1.
+func (e *Encoding) sideSum(i, t int, low bool) ([]int, []float64) {
+	var idx []int
+	var val []float64
+	for _, l := range e.leafRange(t, low) {
+		idx, val = append(idx, e.z[i][l]), append(val, 1)
+	}
+	return idx, val
+}
+
+// appendCoef appends the columns cols, each with coefficient c.
+func appendCoef(idx []int, val []float64, cols []int, c float64) ([]int, []float64) {
+	for _, col := range cols {
+		idx, val = append(idx, col), append(val, c)
+	}
+	return idx, val
+}
+
+// routedExactly reports whether the strengthened MILP leaves out the
+// big-M path rows: when every column is 0/1 (two values), the first-gap
+// and extreme-value rows send every row of a split node low when its
+// value is 0 and high when it is 1, and every row of a node that does
+// not split high, which is all the path rows say at an integer point
+// (the threshold of a split is then 1, of no split 0).
+func (e *Encoding) routedExactly() bool {
+	if !e.Opts.Strengthen {
+		return false
+	}
+	for _, c := range e.Cols {
+		if len(c.Values) != 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // parent is leaf t's parent branch node and whether t is its low child
