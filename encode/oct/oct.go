@@ -46,11 +46,15 @@ type Encoding struct {
 	l, L    []int   // per leaf
 	nt      []int   // N_t per leaf
 	nkt, ck [][]int // N_kt, c_kt: [leaf][class]
+	// rep[i] is the first row identical to row i on every split column
+	// and the class (strengthened; i itself otherwise).
+	rep []int
 	// Strengthen only: q[t][j][k], leaf t predicts k and its parent
 	// splits on column j (j = len(Cols): it does not split); w[i][t],
 	// row i is in leaf t and of its class.
-	q [][][]int
-	w [][]int
+	q  [][][]int
+	qs [][]int // Q_tk = Σ_j q_tjk
+	w  [][]int
 }
 
 // Alpha is the paper's complexity weight α of a leaf cost λ: the
@@ -144,7 +148,12 @@ func (e *Encoding) Build(ctx context.Context) error {
 	// Routed exactly, a row's leaf is whole once the tree is: z_it need
 	// not be declared integer.
 	zInt := !e.routedExactly()
+	e.rep = e.groups()
 	for i := range n {
+		if r := e.rep[i]; r != i {
+			e.z[i] = e.z[r] // identical rows share their leaf
+			continue
+		}
 		e.z[i] = make([]int, e.nLeaves)
 		for t := range e.nLeaves {
 			e.z[i][t] = m.AddColumn(fmt.Sprintf("z_%d_%d", i, t), 0, 1, 0, zInt)
@@ -182,7 +191,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 		for i := range n {
 			idxN, valN = append(idxN, e.z[i][t]), append(valN, d.Weight(i))
 			idxS, valS = append(idxS, e.z[i][t]), append(valS, 1)
-			m.AddRow(fmt.Sprintf("used_%d_%d", i, t), -milp.Inf, 0, []int{e.z[i][t], e.l[t]}, []float64{1, -1})
+			if e.rep[i] == i {
+				m.AddRow(fmt.Sprintf("used_%d_%d", i, t), -milp.Inf, 0, []int{e.z[i][t], e.l[t]}, []float64{1, -1})
+			}
 		}
 		m.AddRow(fmt.Sprintf("Nt_%d", t), 0, 0, idxN, valN)
 		m.AddRow(fmt.Sprintf("minsup_%d", t), 0, milp.Inf, idxS, valS)
@@ -211,6 +222,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 			if err := ctx.Err(); err != nil {
 				return context.Cause(ctx)
 			}
+		}
+		if e.rep[i] != i {
+			continue
 		}
 		idx, val := make([]int, e.nLeaves), ones(e.nLeaves)
 		copy(idx, e.z[i])

@@ -3,6 +3,7 @@ package oct
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/odtkit/odtkit/milp"
 )
@@ -54,6 +55,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 				return context.Cause(ctx)
 			}
 		}
+		if e.rep[i] != i {
+			continue
+		}
 		for t := range e.nInt {
 			// low: Σ z ≤ Σ_{x<1} a = d − Σ_{x=1} a; high: Σ z ≤ 1 −
 			// Σ_{x=0} a = 1 − d + Σ_{x>0} a; each stated over the fewer
@@ -94,7 +98,7 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 
 	// q per leaf: columns 0..P−1 its parent's, P no split (a high leaf
 	// only); none at depth 0, where w ≤ c states the class.
-	e.q = make([][][]int, e.nLeaves)
+	e.q, e.qs = make([][][]int, e.nLeaves), make([][]int, e.nLeaves)
 	if e.nInt > 0 {
 		for t := range e.nLeaves {
 			p, low := e.parent(t)
@@ -115,19 +119,27 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 					m.AddRow(fmt.Sprintf("qa_%d_none", t), -milp.Inf, 1, append(idx, e.d[p]), append(val, 1))
 				}
 			}
+			// Q_tk = Σ_j q_tjk ≤ c_kt.
+			e.qs[t] = make([]int, K)
 			for k := range K {
-				idx, val := []int{e.ck[t][k]}, []float64{-1}
+				e.qs[t][k] = m.AddContinuous(fmt.Sprintf("Q_%d_%d", t, k), 0, 1, 0)
+				m.AddRow(fmt.Sprintf("qc_%d_%d", t, k), -milp.Inf, 0, []int{e.qs[t][k], e.ck[t][k]}, []float64{1, -1})
+				idx, val := []int{e.qs[t][k]}, []float64{-1}
 				for j := range P + 1 {
 					if e.q[t][j] != nil {
 						idx, val = append(idx, e.q[t][j][k]), append(val, 1)
 					}
 				}
-				m.AddRow(fmt.Sprintf("qc_%d_%d", t, k), -milp.Inf, 0, idx, val)
+				m.AddRow(fmt.Sprintf("qsum_%d_%d", t, k), 0, 0, idx, val)
 			}
 		}
 	}
 	e.w = make([][]int, n)
 	for i := range n {
+		if r := e.rep[i]; r != i {
+			e.w[i] = e.w[r]
+			continue
+		}
 		e.w[i] = make([]int, e.nLeaves)
 		for t := range e.nLeaves {
 			e.w[i][t] = m.AddContinuous(fmt.Sprintf("w_%d_%d", i, t), 0, 1, 0)
@@ -140,27 +152,69 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 		idxL, valL := []int{e.L[t], e.nt[t]}, []float64{1, -1}
 		_, low := e.parent(t)
 		for i := range n {
+			idxL, valL = append(idxL, e.w[i][t]), append(valL, d.Weight(i))
+			if e.rep[i] != i {
+				continue
+			}
 			y := d.Labels[i]
 			m.AddRow(fmt.Sprintf("wz_%d_%d", i, t), -milp.Inf, 0, []int{e.w[i][t], e.z[i][t]}, []float64{1, -1})
+			// w_it ≤ Σ_{j∈S} q_{t,j,y} = Q_ty − Σ_{j∉S} q_{t,j,y}, over the
+			// fewer columns.
 			idx, val := []int{e.w[i][t]}, []float64{1}
 			if e.nInt == 0 {
 				idx, val = append(idx, e.ck[t][y]), append(val, -1)
 			} else {
-				for j := range P {
-					if low && e.x(i, j) < 1 || !low && e.x(i, j) > 0 {
-						idx, val = append(idx, e.q[t][j][y]), append(val, -1)
+				var in, out []int
+				for j := range P + 1 {
+					switch {
+					case e.q[t][j] == nil:
+					case j == P, low && e.x(i, j) < 1, !low && e.x(i, j) > 0:
+						in = append(in, e.q[t][j][y])
+					default:
+						out = append(out, e.q[t][j][y])
 					}
 				}
-				if !low {
-					idx, val = append(idx, e.q[t][P][y]), append(val, -1)
+				if len(in) <= len(out)+1 {
+					idx, val = appendCoef(idx, val, in, -1)
+				} else {
+					idx, val = appendCoef(append(idx, e.qs[t][y]), append(val, -1), out, 1)
 				}
 			}
 			m.AddRow(fmt.Sprintf("wq_%d_%d", i, t), -milp.Inf, 0, idx, val)
-			idxL, valL = append(idxL, e.w[i][t]), append(valL, d.Weight(i))
 		}
 		m.AddRow(fmt.Sprintf("Lw_%d", t), 0, milp.Inf, idxL, valL)
 	}
 	return nil
+}
+
+// groups maps each row to the first row identical to it on every split
+// column and in its class: such rows take the same path in every tree,
+// and the strengthened MILP gives them one z_it and one w_it (the
+// published MILP one per row: every row its own).
+func (e *Encoding) groups() []int {
+	n := e.Data.Rows()
+	rep := make([]int, n)
+	if !e.Opts.Strengthen {
+		for i := range rep {
+			rep[i] = i
+		}
+		return rep
+	}
+	first := map[string]int{}
+	key := make([]byte, 0, 4*(len(e.Cols)+1))
+	for i := range n {
+		key = strconv.AppendInt(key[:0], int64(e.Data.Labels[i]), 10)
+		for _, c := range e.Cols {
+			key = strconv.AppendInt(append(key, ','), int64(c.Index[i]), 10)
+		}
+		r, ok := first[string(key)]
+		if !ok {
+			r = i
+			first[string(key)] = i
+		}
+		rep[i] = r
+	}
+	return rep
 }
 
 // sideSum is the z of row i in the leaves on node t's low or high side,
@@ -217,7 +271,7 @@ func (e *Encoding) witnessStrengthen(x []float64, k int) {
 	}
 	t := e.nLeaves - 1
 	if e.nInt > 0 {
-		x[e.q[t][len(e.Cols)][k]] = 1
+		x[e.q[t][len(e.Cols)][k]], x[e.qs[t][k]] = 1, 1
 	}
 	for i := range e.Data.Rows() {
 		if e.Data.Labels[i] == k {
