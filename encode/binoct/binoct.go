@@ -40,10 +40,14 @@ type Encoding struct {
 	p, e          [][]int // [leaf][class]
 	lr            [][]int // lr[r][leaf]
 	u             []int   // per leaf, when extended
+	// rep[r] is the first row identical to row r on every split column
+	// and the class (strengthened; r itself otherwise).
+	rep []int
 	// Strengthen only: q[l][j][k], leaf l predicts k and its parent tests
 	// column j; w[r][l], row r reaches leaf l and is of its class.
-	q [][][]int
-	w [][]int
+	q  [][][]int
+	qs [][]int // Q_lk = Σ_j q_ljk
+	w  [][]int
 }
 
 // Plan prepares the encoding of d without building the MILP.
@@ -111,7 +115,12 @@ func (e *Encoding) Build(ctx context.Context) error {
 		}
 	}
 	e.lr = make([][]int, n)
+	e.rep = e.groups()
 	for r := range n {
+		if g := e.rep[r]; g != r {
+			e.lr[r] = e.lr[g] // identical rows share their leaf
+			continue
+		}
 		e.lr[r] = make([]int, e.nLeaves)
 		for l := range e.nLeaves {
 			e.lr[r][l] = m.AddColumn(fmt.Sprintf("l_%d_%d", r, l), 0, 1, 0, o.BinaryLeaves)
@@ -134,6 +143,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 		m.AddRow(fmt.Sprintf("predict_%d", l), 1, 1, e.p[l], ones(K))
 	}
 	for r := range n {
+		if e.rep[r] != r {
+			continue
+		}
 		idx := append([]int(nil), e.lr[r]...)
 		m.AddRow(fmt.Sprintf("row_%d", r), 1, 1, idx, ones(e.nLeaves))
 	}

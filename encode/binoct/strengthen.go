@@ -3,6 +3,7 @@ package binoct
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
@@ -71,6 +72,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 				return context.Cause(ctx)
 			}
 		}
+		if e.rep[r] != r {
+			continue
+		}
 		for nd := range e.nInt {
 			idx, val := []int{}, []float64{}
 			lo, hi := e.leavesBelow(nd, true)
@@ -124,7 +128,7 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 		}
 	}
 
-	e.q = make([][][]int, e.nLeaves)
+	e.q, e.qs = make([][][]int, e.nLeaves), make([][]int, e.nLeaves)
 	if e.nInt > 0 {
 		for l := range e.nLeaves {
 			p, _ := e.parent(l)
@@ -138,17 +142,25 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 				}
 				m.AddRow(fmt.Sprintf("qf_%d_%d", l, j), -milp.Inf, 0, idx, val)
 			}
+			// Q_lk = Σ_j q_ljk ≤ p_lk.
+			e.qs[l] = make([]int, K)
 			for k := range K {
-				idx, val := []int{e.p[l][k]}, []float64{-1}
+				e.qs[l][k] = m.AddContinuous(fmt.Sprintf("Q_%d_%d", l, k), 0, 1, 0)
+				m.AddRow(fmt.Sprintf("qp_%d_%d", l, k), -milp.Inf, 0, []int{e.qs[l][k], e.p[l][k]}, []float64{1, -1})
+				idx, val := []int{e.qs[l][k]}, []float64{-1}
 				for j := range P {
 					idx, val = append(idx, e.q[l][j][k]), append(val, 1)
 				}
-				m.AddRow(fmt.Sprintf("qp_%d_%d", l, k), -milp.Inf, 0, idx, val)
+				m.AddRow(fmt.Sprintf("qsum_%d_%d", l, k), 0, 0, idx, val)
 			}
 		}
 	}
 	e.w = make([][]int, n)
 	for r := range n {
+		if g := e.rep[r]; g != r {
+			e.w[r] = e.w[g]
+			continue
+		}
 		e.w[r] = make([]int, e.nLeaves)
 		for l := range e.nLeaves {
 			e.w[r][l] = m.AddContinuous(fmt.Sprintf("w_%d_%d", r, l), 0, 1, 0)
@@ -167,19 +179,32 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			p, low = e.parent(l)
 		}
 		for r := range n {
+			idxE, valE = append(idxE, e.lr[r][l], e.w[r][l]), append(valE, -d.Weight(r), d.Weight(r))
+			if e.rep[r] != r {
+				continue
+			}
 			y := d.Labels[r]
 			m.AddRow(fmt.Sprintf("wl_%d_%d", r, l), -milp.Inf, 0, []int{e.w[r][l], e.lr[r][l]}, []float64{1, -1})
-			idxE, valE = append(idxE, e.lr[r][l], e.w[r][l]), append(valE, -d.Weight(r), d.Weight(r))
 			if e.nInt == 0 {
 				m.AddRow(fmt.Sprintf("wq_%d_%d", r, l), -milp.Inf, 0, []int{e.w[r][l], e.p[l][y]}, []float64{1, -1})
 				continue
 			}
-			idx, val := []int{e.w[r][l]}, []float64{1}
+			// w_rl ≤ Σ_{j∈S} q_{l,j,y} = Q_ly − Σ_{j∉S} q_{l,j,y}, over the
+			// fewer columns.
+			var in, out []int
 			for j := range P {
 				switch {
 				case !low && e.Cols[j].Index[r] > 0, low && (!capped || !top(r, j)):
-					idx, val = append(idx, e.q[l][j][y]), append(val, -1)
+					in = append(in, e.q[l][j][y])
+				default:
+					out = append(out, e.q[l][j][y])
 				}
+			}
+			idx, val := []int{e.w[r][l]}, []float64{1}
+			if len(in) <= len(out)+1 {
+				idx, val = appendCoef(idx, val, in, -1)
+			} else {
+				idx, val = appendCoef(append(idx, e.qs[l][y]), append(val, -1), out, 1)
 			}
 			m.AddRow(fmt.Sprintf("wq_%d_%d", r, l), -milp.Inf, 0, idx, val)
 			if low && !capped {
@@ -198,6 +223,36 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 		m.AddRow(fmt.Sprintf("ew_%d", l), 0, milp.Inf, idxE, valE)
 	}
 	return nil
+}
+
+// groups maps each row to the first row identical to it on every split
+// column and in its class: such rows take the same path in every tree,
+// and the strengthened MILP gives them one l_rl and one w_rl (the
+// published MILP one per row).
+func (e *Encoding) groups() []int {
+	n := e.Data.Rows()
+	rep := make([]int, n)
+	if !e.Opts.Strengthen {
+		for r := range rep {
+			rep[r] = r
+		}
+		return rep
+	}
+	first := map[string]int{}
+	key := make([]byte, 0, 4*(len(e.Cols)+1))
+	for r := range n {
+		key = strconv.AppendInt(key[:0], int64(e.Data.Labels[r]), 10)
+		for _, c := range e.Cols {
+			key = strconv.AppendInt(append(key, ','), int64(c.Index[r]), 10)
+		}
+		g, ok := first[string(key)]
+		if !ok {
+			g = r
+			first[string(key)] = r
+		}
+		rep[r] = g
+	}
+	return rep
 }
 
 // appendCoef appends the columns cols, each with coefficient c.
@@ -221,7 +276,7 @@ func (e *Encoding) parent(l int) (p int, low bool) {
 // strengthened MILP's variables.
 func (e *Encoding) witnessStrengthen(x []float64, k int) {
 	if e.nInt > 0 {
-		x[e.q[0][0][k]] = 1
+		x[e.q[0][0][k]], x[e.qs[0][k]] = 1, 1
 	}
 	for r := range e.Data.Rows() {
 		if e.Data.Labels[r] == k {
@@ -244,7 +299,7 @@ func (e *Encoding) witnessCapped() []float64 {
 	perLeaf := make([][]float64, e.nLeaves)
 	for l := range e.nLeaves {
 		x[e.p[l][k]] = 1
-		x[e.q[l][0][k]] = 1
+		x[e.q[l][0][k]], x[e.qs[l][k]] = 1, 1
 		perLeaf[l] = make([]float64, d.NumClasses())
 	}
 	for r := range d.Rows() {
