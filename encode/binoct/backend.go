@@ -32,7 +32,7 @@ func (Backend) Info() backend.Info {
 		Name:        "milp-binoct",
 		Family:      backend.FamilyMILP,
 		Paper:       "Verwer & Zhang, Learning Optimal Classification Trees Using a Binary Linear Program Formulation, AAAI 2019",
-		Description: "optimal tree by BinOCT, the binary linear program of Verwer & Zhang (2019): thresholds by a binary encoding over each column's sorted values, path constraints over value ranges, as published (a baseline: milp-flowoct and milp-odt are stronger), on HiGHS (build with -tags highs) or any MILP solver by command; MPS/LP export",
+		Description: "optimal tree by BinOCT, the binary linear program of Verwer & Zhang (2019): thresholds by a binary encoding over each column's sorted values, path constraints over value ranges, as published by default (a baseline: milp-flowoct and milp-odt are stronger; formulation=strengthened adds valid inequalities that route 0/1 columns without a big-M and lift the LP bound), on HiGHS (build with -tags highs) or any MILP solver by command; MPS/LP export",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "numeric (categorical columns as 0/1 indicators)",
 		Exact:       true,

@@ -68,6 +68,9 @@ func (e *Encoding) Size(solving bool) backend.Size {
 		rows, nz = c.Add(rows, B), c.Add(nz, c.Mul(B, P))
 	}
 	for j := range e.Cols {
+		if e.capped() && len(e.Cols[j].Values) == 2 {
+			continue // no path rows: strengthen routes a 0/1 column
+		}
 		pr, cov, lits := e.pathCount(j)
 		for nd := range e.nInt {
 			lo, hi := e.leavesBelow(nd, false)
@@ -85,6 +88,17 @@ func (e *Encoding) Size(solving bool) backend.Size {
 		if e.Opts.MaxSplits > 0 {
 			rows, nz = c.Add(rows, 1), c.Add(nz, L)
 		}
+	}
+	if e.Opts.Strengthen {
+		// Counted per row, not per group of identical rows (an upper
+		// bound): q, Q, w; the cap, two routing rows per row and branch
+		// node, q's two rows, w ≤ l and w ≤ Σ q (and w ≤ Σ q + Σ t) per
+		// row and leaf, Σ e ≥ Σ w(l − w) per leaf.
+		Bits := int64(e.Bits)
+		cols = c.Add(cols, c.Mul(L, c.Mul(P, K)), c.Mul(L, K), c.Mul(n, L))
+		rows = c.Add(rows, B, c.Mul(n, 2*B), c.Mul(L, P), c.Mul(L, 2*K), c.Mul(n, 3*L), L)
+		nz = c.Add(nz, c.Mul(B, P+Bits), c.Mul(n, c.Mul(2*B, P+L+Bits)),
+			c.Mul(L, c.Mul(P, K+1)), c.Mul(L, c.Mul(K, P+3)), c.Mul(n, c.Mul(L, 2*(P+Bits)+4)), c.Mul(L, c.Mul(2, n)+K))
 	}
 	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
 	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))

@@ -32,7 +32,7 @@ func (Backend) Info() backend.Info {
 		Name:        "milp-oct",
 		Family:      backend.FamilyMILP,
 		Paper:       "Bertsimas & Dunn, Optimal Classification Trees, Machine Learning 106(7), 2017",
-		Description: "optimal tree by OCT, the big-M MILP of Bertsimas & Dunn (2017) with univariate splits on data normalised to [0, 1], as published (a baseline: milp-flowoct and milp-odt are stronger), on HiGHS (build with -tags highs) or any MILP solver by command; MPS/LP export",
+		Description: "optimal tree by OCT, the big-M MILP of Bertsimas & Dunn (2017) with univariate splits on data normalised to [0, 1], as published by default (a baseline: milp-flowoct and milp-odt are stronger; formulation=strengthened adds valid inequalities that route 0/1 columns without a big-M and lift the LP bound), on HiGHS (build with -tags highs) or any MILP solver by command; MPS/LP export",
 		Objectives:  []model.Objective{model.MinError},
 		Input:       "numeric (categorical columns as 0/1 indicators)",
 		Exact:       true,

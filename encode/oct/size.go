@@ -33,17 +33,30 @@ func (e *Encoding) Size(solving bool) backend.Size {
 	nz := c.Add(c.Mul(B, P+1), c.Mul(2, B), c.Mul(2, B),
 		c.Mul(L, c.Mul(2, n+1)), c.Mul(L, K+1), c.Mul(L, n+K), c.Mul(L, c.Mul(K, 8)),
 		c.Mul(2, c.Mul(n, L)), c.Mul(n, L))
-	if e.Opts.Aggregate {
+	switch {
+	case e.routedExactly():
+		// No path rows (strengthen states the routing).
+	case e.Opts.Aggregate:
 		// Per row, two path rows per branch node, each over the leaves of
 		// its side; the leaves of one level's sides are the L leaves.
 		rows = c.Add(rows, c.Mul(n, 2*B))
 		nz = c.Add(nz, c.Mul(n, c.Add(c.Mul(2*B, P+1), c.Mul(L, D))))
-	} else {
+	default:
 		rows = c.Add(rows, c.Mul(n, c.Mul(L, D)))
 		nz = c.Add(nz, c.Mul(n, c.Mul(L, c.Mul(D, P+2))))
 	}
 	if e.Opts.MaxSplits > 0 {
 		rows, nz = c.Add(rows, 1), c.Add(nz, B)
+	}
+	if e.Opts.Strengthen {
+		// Counted per row, not per group of identical rows (an upper
+		// bound): q, Q, w; the first-gap rows, two routing rows per row
+		// and branch node, q's two rows, w ≤ z and w ≤ Σ q per row and
+		// leaf, L_t ≥ N_t − Σ w per leaf.
+		cols = c.Add(cols, c.Mul(L, c.Mul(P+1, K)), c.Mul(L, K), c.Mul(n, L))
+		rows = c.Add(rows, B, c.Mul(n, 2*B), c.Mul(L, P+1), c.Mul(L, 2*K), c.Mul(n, 2*L), L)
+		nz = c.Add(nz, c.Mul(B, P+1), c.Mul(n, c.Add(c.Mul(2*B, P+2), c.Mul(L, D))),
+			c.Mul(L, c.Mul(P+1, K+1)), c.Mul(L, c.Mul(K, P+4)), c.Mul(n, c.Mul(L, P+4)), c.Mul(L, n+2))
 	}
 	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
 	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
