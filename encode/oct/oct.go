@@ -209,7 +209,9 @@ func (e *Encoding) Build(ctx context.Context) error {
 			// L_t ≥ N_t − N_kt − W(1 − c_kt); L_t ≤ N_t − N_kt + W·c_kt.
 			cols := []int{e.L[t], e.nt[t], e.nkt[t][k], e.ck[t][k]}
 			m.AddRow(fmt.Sprintf("Lge_%d_%d", t, k), -W, milp.Inf, cols, []float64{1, -1, 1, -W})
-			m.AddRow(fmt.Sprintf("Lle_%d_%d", t, k), -milp.Inf, 0, cols, []float64{1, -1, 1, -W})
+			if !e.splitAll() {
+				m.AddRow(fmt.Sprintf("Lle_%d_%d", t, k), -milp.Inf, 0, cols, []float64{1, -1, 1, -W})
+			}
 			idxC, valC = append(idxC, e.ck[t][k]), append(valC, 1)
 		}
 		m.AddRow(fmt.Sprintf("class_%d", t), 0, 0, idxC, valC)
@@ -384,6 +386,9 @@ func (e *Encoding) Witness() []float64 {
 	n := d.Rows()
 	if m == nil || n == 0 || n < max(e.Opts.MinSupport, 1) {
 		return nil
+	}
+	if e.splitAll() {
+		return e.witnessSplitAll()
 	}
 	x := make([]float64, len(m.Columns))
 	t := e.nLeaves - 1

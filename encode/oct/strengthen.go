@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/odtkit/odtkit/milp"
+	"github.com/odtkit/odtkit/model"
 )
 
 // strengthen adds the inequalities of formulation=strengthened to the
@@ -35,6 +36,18 @@ import (
 //     in the LP a depth-1 tree's bound is that of a mixture of stumps,
 //     where the big-M rows of L_t allow 0.
 //
+//   - every node splits, for the error objective alone (no leaf cost,
+//     minimum leaf size or cap on the splits): d_t = 1. A node that does
+//     not split sends its rows high; splitting it on any column with its
+//     low subtree a copy of its high one (the same splits and classes)
+//     sends every row to a leaf of the class it reached before, so the
+//     errors are the same; repeated top-down, every node splits. The
+//     published upper bounds on L_t (L_t ≤ N_t − N_kt + W·c_kt, which
+//     make a leaf predict its majority class) are then left out: L_t is
+//     minimised, so at an optimum it is the leaf's errors all the same,
+//     and a point of a tree of one leaf (every leaf predicting one
+//     class) is at hand as the witness.
+//
 // For a 0/1 column the two routing rows say exactly which side a row
 // takes; for other columns they bound the extremes and the published
 // path rows route the rest. When every column is 0/1 the path rows are
@@ -42,6 +55,11 @@ import (
 func (e *Encoding) strengthen(ctx context.Context) error {
 	d, m := e.Data, e.Model
 	n, K, P := d.Rows(), d.NumClasses(), len(e.Cols)
+	if e.splitAll() {
+		for t := range e.nInt {
+			m.Columns[e.d[t]].Lower = 1
+		}
+	}
 	for t := range e.nInt {
 		idx, val := []int{e.b[t]}, []float64{1}
 		for j := range P {
@@ -234,6 +252,61 @@ func appendCoef(idx []int, val []float64, cols []int, c float64) ([]int, []float
 		idx, val = append(idx, col), append(val, c)
 	}
 	return idx, val
+}
+
+// splitAll reports whether the strengthened MILP makes every node split:
+// for the error objective alone, with a branch node.
+func (e *Encoding) splitAll() bool {
+	o := e.Opts
+	return o.Strengthen && o.LeafCost == 0 && o.MinSupport <= 1 && o.MaxSplits == 0 && e.nInt > 0
+}
+
+// witnessSplitAll is the witness when every node splits: each splits on
+// column 0 at its first gap (the rows of its least value low, the others
+// high) and every leaf holding rows predicts the majority class k, a
+// tree of one leaf once decoded.
+func (e *Encoding) witnessSplitAll() []float64 {
+	d := e.Data
+	x := make([]float64, len(e.Model.Columns))
+	counts := d.ClassCounts()
+	k, _ := model.Majority(counts)
+	for t := range e.nInt {
+		x[e.d[t]], x[e.a[t][0]], x[e.b[t]] = 1, 1, e.eps[0]
+	}
+	nt := make([]float64, e.nLeaves)
+	nkt := make([][]float64, e.nLeaves)
+	for t := range nkt {
+		nkt[t] = make([]float64, d.NumClasses())
+	}
+	for i := range d.Rows() {
+		node := 0
+		for node < e.nInt {
+			if e.Cols[0].Index[i] == 0 {
+				node = 2*node + 1
+			} else {
+				node = 2*node + 2
+			}
+		}
+		t := node - e.nInt
+		x[e.z[i][t]] = 1
+		nt[t] += d.Weight(i)
+		nkt[t][d.Labels[i]] += d.Weight(i)
+		if d.Labels[i] == k {
+			x[e.w[i][t]] = 1
+		}
+	}
+	for t := range e.nLeaves {
+		if nt[t] == 0 {
+			continue
+		}
+		x[e.l[t]], x[e.ck[t][k]] = 1, 1
+		x[e.q[t][0][k]], x[e.qs[t][k]] = 1, 1
+		x[e.nt[t]], x[e.L[t]] = nt[t], nt[t]-nkt[t][k]
+		for c, v := range nkt[t] {
+			x[e.nkt[t][c]] = v
+		}
+	}
+	return x
 }
 
 // routedExactly reports whether the strengthened MILP leaves out the
