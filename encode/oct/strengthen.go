@@ -18,12 +18,15 @@ import (
 //     point whose node m does not split and whose subtree below m's high
 //     child is moved up to m (its lowest level not splitting) has the
 //     same leaves' rows and one split less: no objective rises.
+//
 //   - least value: a row whose value on the column is the least goes low
 //     (with the first gap, x_ij = 0 < b_m): Σ_{t high of m} z_it ≤ 1 −
 //     Σ_{j: x_ij = 0} a_jm.
+//
 //   - greatest value: a row whose value is the greatest never goes low
 //     (x_ij + ε_j > 1 ≥ b_m), nor does any row at a node that does not
 //     split: Σ_{t low of m} z_it ≤ Σ_{j: x_ij < 1} a_jm.
+//
 //   - per-row errors: q_tjk ≥ 0 (leaf t predicts k and its parent splits
 //     on column j, or does not split) with Σ_k q_tjk ≤ a_jp (≤ 1 − d_p
 //     for the parent not splitting, a high leaf only) and Σ_j q_tjk ≤
