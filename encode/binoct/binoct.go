@@ -11,7 +11,9 @@
 // with the distinct values, not with the rows. The objective is the
 // (weighted) errors. A leaf cost, a minimum leaf size and a cap on the
 // splits, which the paper does not state, add a used-leaf variable per
-// leaf (u_l) only when the problem asks for them.
+// leaf (u_l) only when the problem asks for them. Options.Strengthen
+// (strengthen.go) adds valid inequalities not in the paper, off by
+// default.
 package binoct
 
 import (

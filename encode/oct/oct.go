@@ -9,7 +9,9 @@
 // rows (l_t) and pay their misclassifications (L_t). The objective is
 // the paper's (1/L̂)·ΣL_t + α·Σd_t, stated in the problem's units (see
 // Encode). It is a baseline, stated as published; odtkit's own MILPs
-// (milp-odt, milp-flowoct) are the stronger ones.
+// (milp-odt, milp-flowoct) are the stronger ones. Options.Aggregate and
+// Options.Strengthen (strengthen.go) are strengthenings not in the
+// paper, off by default.
 package oct
 
 import (
