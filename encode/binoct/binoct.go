@@ -58,6 +58,16 @@ func Plan(d *model.Dataset, o Options) *Encoding {
 	return e
 }
 
+// Encode builds the BinOCT MILP of d (Plan, then Build), checking ctx
+// between nodes.
+func Encode(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
+	e := Plan(d, o)
+	if err := e.Build(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // leavesBelow are the leaves (0-based) under node n's low (high: false)
 // or high child.
 func (e *Encoding) leavesBelow(n int, high bool) (lo, hi int) {

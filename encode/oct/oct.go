@@ -8,7 +8,7 @@
 // their rows per class (N_kt, N_t), predict a class (c_kt) when they hold
 // rows (l_t) and pay their misclassifications (L_t). The objective is
 // the paper's (1/L̂)·ΣL_t + α·Σd_t, stated in the problem's units (see
-// Encode). It is a baseline, stated as published; odtkit's own MILPs
+// Encoding.Build). It is a baseline, stated as published; odtkit's own MILPs
 // (milp-odt, milp-flowoct) are the stronger ones.
 package oct
 
@@ -91,6 +91,16 @@ func Plan(d *model.Dataset, o Options) *Encoding {
 	_, e.Baseline = model.Majority(d.ClassCounts())
 	e.Total = d.TotalWeight()
 	return e
+}
+
+// Encode builds the OCT MILP of d (Plan, then Build), checking ctx
+// between rows of the data.
+func Encode(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
+	e := Plan(d, o)
+	if err := e.Build(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // x is row i's normalised value of column j.
