@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -156,14 +155,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 			res.LowerBound = float64(d.ConflictFloor())
 		}
 	}
-	if n := started.UncheckedRefutations(); n > 0 {
-		// The bounds above the floor rest on an external solver's
-		// refutations: its claim, not odtkit's proof.
-		claimed := res.LowerBound
-		res.LowerBound = min(res.LowerBound, float64(p.Floor))
-		res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
-		res.Stats["unchecked_refutations"] = n
-	}
+	// The bounds above the floor that rest on an external solver's
+	// refutations are its claim, not odtkit's proof.
+	satjob.ClaimUnchecked(res, started.UncheckedRefutations(), spec, float64(p.Floor))
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Stop = model.Ended(ctx, out.Stopped)
 	if proved {
