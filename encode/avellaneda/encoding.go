@@ -164,20 +164,16 @@ func (e *Encoding) stream(dst sat.ClauseAdder) {
 // NumClauses is the number of clauses of the formula, streamed or not.
 func (e *Encoding) NumClauses() int { return e.CNF.NumClauses() + e.streamed }
 
-// NewEncoding starts the encoding of a perfect tree of depth k (k >= 0) over the
-// given binary-view tests, with one example slot per row in rows (no
-// example clause yet; see AddExample). It adds clauses (1) (at least one
-// feature per node) and the chosen at-most-one clauses.
-func NewEncoding(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
-	return NewEncodingContext(context.Background(), nil, v, tests, rows, k, opt)
-}
-
-// NewEncodingContext is NewEncoding building under ctx and budget: the
-// formula checks ctx every few thousand literals and accounts its
-// clauses and variables in budget (nil: no cap), now and as it grows;
-// when either stops it, NewEncodingContext returns the error, and later
-// additions stop with Err set.
-func NewEncodingContext(ctx context.Context, budget *backend.Budget, v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
+// NewEncoding starts the encoding of a perfect tree of depth k (k >= 0)
+// over the given binary-view tests, with one example slot per row in
+// rows (no example clause yet; see AddExample): an encoding that grows,
+// where Encode builds one whole. It adds clauses (1) (at least one
+// feature per node) and the chosen at-most-one clauses. The formula
+// checks ctx every few thousand literals and accounts its clauses and
+// variables in budget (nil: no cap), now and as it grows; when either
+// stops it, NewEncoding returns the error, and later additions stop
+// with Err set.
+func NewEncoding(ctx context.Context, budget *backend.Budget, v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
 	amo := opt.AMO
 	if k < 0 || k > 20 {
 		return nil, fmt.Errorf("depth %d out of range [0, 20]", k)
