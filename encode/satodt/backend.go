@@ -155,9 +155,12 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 			res.LowerBound = float64(d.ConflictFloor())
 		}
 	}
-	// The bounds above the floor that rest on an external solver's
-	// refutations are its claim, not odtkit's proof.
-	satjob.ClaimUnchecked(res, started.UncheckedRefutations(), spec, float64(p.Floor))
+	if n := started.UncheckedRefutations(); n > 0 {
+		// The bounds above the floor that rest on an external solver's
+		// refutations are its claim, not odtkit's proof (p is nil when
+		// no formula was prepared, and then no solver ran).
+		satjob.ClaimUnchecked(res, n, spec, float64(p.Floor))
+	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Stop = model.Ended(ctx, out.Stopped)
 	if proved {
