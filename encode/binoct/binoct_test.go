@@ -1,6 +1,7 @@
 package binoct_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/odtkit/odtkit/backend"
@@ -18,8 +19,8 @@ func TestForm(t *testing.T) {
 	formtest.Run(t, formtest.Spec{
 		Backend:     "milp-binoct",
 		Alternative: binoct.FormulationBinaryLeaves,
-		Plan: func(d *model.Dataset, tree milpjob.Tree, alt bool) milpjob.Form {
-			return binoct.Plan(d, binoct.Options{Tree: tree, BinaryLeaves: alt})
+		Encode: func(ctx context.Context, d *model.Dataset, tree milpjob.Tree, alt bool) (milpjob.Form, error) {
+			return binoct.Encode(ctx, d, binoct.Options{Tree: tree, BinaryLeaves: alt})
 		},
 		JobOptions: func(job *backend.Job) (milpjob.Tree, bool, error) {
 			o, err := binoct.JobOptions(job)

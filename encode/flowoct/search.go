@@ -167,7 +167,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 
 // minError solves the error objective at the problem's depth.
 func (s *search) minError(ctx context.Context) (*model.Result, error) {
-	if res, ok := oneLeaf(s.job); ok {
+	if res, ok := milpjob.OneLeaf(s.job); ok {
 		return res, nil
 	}
 	if decomposes(s.job, s.pr.set) {

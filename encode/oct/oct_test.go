@@ -1,6 +1,7 @@
 package oct_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/odtkit/odtkit/backend"
@@ -18,8 +19,8 @@ func TestForm(t *testing.T) {
 	formtest.Run(t, formtest.Spec{
 		Backend:     "milp-oct",
 		Alternative: oct.FormulationAggregated,
-		Plan: func(d *model.Dataset, tree milpjob.Tree, alt bool) milpjob.Form {
-			return oct.Plan(d, oct.Options{Tree: tree, Aggregate: alt})
+		Encode: func(ctx context.Context, d *model.Dataset, tree milpjob.Tree, alt bool) (milpjob.Form, error) {
+			return oct.Encode(ctx, d, oct.Options{Tree: tree, Aggregate: alt})
 		},
 		JobOptions: func(job *backend.Job) (milpjob.Tree, bool, error) {
 			o, err := oct.JobOptions(job)

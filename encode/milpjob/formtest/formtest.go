@@ -1,4 +1,4 @@
-// Package formtest checks a MILP form solved whole (milpjob.FormJob),
+// Package formtest checks a MILP form solved whole (milpjob.Whole),
 // as milp-oct and milp-binoct are: its proven optima against brute force
 // and dl85 on generated data and on the repository's testdata, the
 // conformance suite, its MPS export solved by CBC and decoded, the
@@ -33,9 +33,9 @@ type Spec struct {
 	Backend string
 	// Alternative is its formulation option's value besides published.
 	Alternative string
-	// Plan plans the form of d for the tree t, the Alternative
+	// Encode builds the form of d for the tree t, the Alternative
 	// formulation when alt.
-	Plan func(d *model.Dataset, t milpjob.Tree, alt bool) milpjob.Form
+	Encode func(ctx context.Context, d *model.Dataset, t milpjob.Tree, alt bool) (milpjob.Form, error)
 	// JobOptions reads a job's options: the tree and whether the
 	// Alternative formulation is asked for.
 	JobOptions func(job *backend.Job) (milpjob.Tree, bool, error)
@@ -308,8 +308,8 @@ func witnessIsAPoint(t *testing.T, s Spec) {
 	}
 	for i, c := range cases {
 		d := RandomData(uint64(40+i), 10, 2, 2+i%2, i%2 == 1)
-		e := s.Plan(d, c.tree, c.alt)
-		if err := e.Build(context.Background()); err != nil {
+		e, err := s.Encode(context.Background(), d, c.tree, c.alt)
+		if err != nil {
 			t.Fatal(err)
 		}
 		x := e.Witness()
@@ -328,8 +328,8 @@ func witnessIsAPoint(t *testing.T, s Spec) {
 			t.Errorf("%+v: the witness is a tree of %d splits and %v errors, want one leaf of %v", c, g.InternalNodes(), g.WeightedErrors(d), want)
 		}
 	}
-	e := s.Plan(RandomData(1, 5, 2, 2, false), milpjob.Tree{Depth: 1, MinSupport: 6}, false)
-	if err := e.Build(context.Background()); err != nil {
+	e, err := s.Encode(context.Background(), RandomData(1, 5, 2, 2, false), milpjob.Tree{Depth: 1, MinSupport: 6}, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if x := e.Witness(); x != nil {
