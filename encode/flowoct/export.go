@@ -113,9 +113,6 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *
 // min-depth and min-size MILPs ask for no error, which it may make).
 func (e *Encoding) witness() []float64 {
 	t := e.Greedy()
-	if e.Opts.general() {
-		t = e.Prune(t)
-	}
 	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 		return x
 	}
