@@ -3,9 +3,7 @@ package avellaneda
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/bits"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -183,23 +181,12 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 		// gini may stop a moment before ctx reports its end.
 		res.Stop = model.StopGaveUp
 	}
-	if g == nil {
-		if out.Stopped {
-			return res, nil
-		}
-		return nil, fmt.Errorf("no tree found")
+	if err := satjob.Found(ctx, job, info(size).Name, res, g, out.Optimal, out.Stopped, s.Certify); err != nil {
+		return nil, err
 	}
-	res.Model = g
-	res.Errors = g.Errors(job.Data)
-	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.LowerBound = min(res.LowerBound, res.Objective)
-	if out.Optimal && !out.Stopped {
-		res.LowerBound, res.Proved = res.Objective, true
-		if err := satjob.Conclude(ctx, job, info(size).Name, res, s.Certify); err != nil {
-			return nil, err
-		}
+	if res.Model != nil {
+		ext.claims(res, p, size)
 	}
-	ext.claims(res, p, size)
 	return res, nil
 }
 
@@ -224,11 +211,6 @@ func external(s *Settings, job *backend.Job, o Options) *externals {
 // class, the leaves of every class), and an infeasibility or optimum
 // they gave is the solver's claim.
 func (e *externals) claims(res *model.Result, p *satjob.Examples, size bool) {
-	n := e.UncheckedRefutations()
-	if n == 0 {
-		return
-	}
-	claimed := res.LowerBound // the objective when proved
 	nc := p.PresentClasses()
 	own := 0
 	if nc > 1 {
@@ -237,9 +219,7 @@ func (e *externals) claims(res *model.Result, p *satjob.Examples, size bool) {
 	if size {
 		own = max(2*own+1, 2*max(nc, 1)-1)
 	}
-	res.LowerBound = min(res.LowerBound, float64(own))
-	res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(e.spec, "external:"))
-	res.Stats["unchecked_refutations"] = n
+	satjob.ClaimUnchecked(res, e.UncheckedRefutations(), e.spec, float64(own))
 }
 
 // formulaNodes translates Problem.MaxNodes, a bound on internal (test)

@@ -288,7 +288,7 @@ func TestDecodePrunes(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := 2 + it%3
-		e, err := NewEncoding(p.View, p.Tests, p.Reps, k, Options{})
+		e, err := NewEncoding(context.Background(), nil, p.View, p.Tests, p.Reps, k, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -92,11 +92,13 @@ type chain struct {
 // (variables and groups always do); the incremental loop of this package
 // streams them to its solver instead (see stream).
 type Encoding struct {
+	// Guarded is the formula and what its building answers to (Err,
+	// Release).
+	satjob.Guarded
 	View *model.BinaryView
 	// Tests maps the encoding's features to binary-view tests.
 	Tests []int
 	Depth int
-	CNF   *sat.CNF
 	// Variable groups.
 	F, C, X sat.Group
 	// Node limit (zero groups until LimitLeaves): U, and the counter H
@@ -130,27 +132,13 @@ type Encoding struct {
 	sink     sat.ClauseAdder
 	streamed int
 	// tree is the tree of the last model read (readTree), root its root.
-	tree  []treeNode
-	root  int32
-	guard satjob.Guard
-}
-
-// Err is why building the formula stopped: its context ended or its
-// memory budget was exhausted (nil while it grows; see NewEncodingContext). Once
-// it is set, no clause is added any more: the formula is incomplete and
-// must not be solved.
-func (e *Encoding) Err() error {
-	return e.guard.Err(e.CNF)
-}
-
-// Release returns the bytes the formula accounted in its budget.
-func (e *Encoding) Release() {
-	e.guard.Release()
+	tree []treeNode
+	root int32
 }
 
 // add appends a clause to the formula: to CNF, or to the sink.
 func (e *Encoding) add(lits ...sat.Lit) {
-	if !e.guard.Clause(e.CNF, len(lits)) {
+	if !e.Admit(len(lits)) {
 		return
 	}
 	if e.sink != nil {
@@ -176,20 +164,16 @@ func (e *Encoding) stream(dst sat.ClauseAdder) {
 // NumClauses is the number of clauses of the formula, streamed or not.
 func (e *Encoding) NumClauses() int { return e.CNF.NumClauses() + e.streamed }
 
-// NewEncoding starts the encoding of a perfect tree of depth k (k >= 0) over the
-// given binary-view tests, with one example slot per row in rows (no
-// example clause yet; see AddExample). It adds clauses (1) (at least one
-// feature per node) and the chosen at-most-one clauses.
-func NewEncoding(v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
-	return NewEncodingContext(context.Background(), nil, v, tests, rows, k, opt)
-}
-
-// NewEncodingContext is NewEncoding building under ctx and budget: the
-// formula checks ctx every few thousand literals and accounts its
-// clauses and variables in budget (nil: no cap), now and as it grows;
-// when either stops it, NewEncodingContext returns the error, and later
-// additions stop with Err set.
-func NewEncodingContext(ctx context.Context, budget *backend.Budget, v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
+// NewEncoding starts the encoding of a perfect tree of depth k (k >= 0)
+// over the given binary-view tests, with one example slot per row in
+// rows (no example clause yet; see AddExample): an encoding that grows,
+// where Encode builds one whole. It adds clauses (1) (at least one
+// feature per node) and the chosen at-most-one clauses. The formula
+// checks ctx every few thousand literals and accounts its clauses and
+// variables in budget (nil: no cap), now and as it grows; when either
+// stops it, NewEncoding returns the error, and later additions stop
+// with Err set.
+func NewEncoding(ctx context.Context, budget *backend.Budget, v *model.BinaryView, tests []int, rows []int, k int, opt Options) (*Encoding, error) {
 	amo := opt.AMO
 	if k < 0 || k > 20 {
 		return nil, fmt.Errorf("depth %d out of range [0, 20]", k)
@@ -199,8 +183,7 @@ func NewEncodingContext(ctx context.Context, budget *backend.Budget, v *model.Bi
 	}
 	m, nc := len(tests), len(v.Class)
 	inner, leaves := (1<<k)-1, 1<<k
-	e := &Encoding{cutLevel: k, View: v, Tests: tests, Depth: k, CNF: &sat.CNF{}, rows: rows, added: make([]bool, len(rows)), opt: opt,
-		guard: satjob.NewGuard(ctx, budget)}
+	e := &Encoding{Guarded: satjob.NewGuarded(ctx, budget), cutLevel: k, View: v, Tests: tests, Depth: k, rows: rows, added: make([]bool, len(rows)), opt: opt}
 	e.classOf = make([]int, len(rows))
 	for i, r := range rows {
 		e.classOf[i] = -1

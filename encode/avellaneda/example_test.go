@@ -79,7 +79,7 @@ func ExampleEncoding_AddDirectClauses() {
 	if err != nil {
 		panic(err)
 	}
-	e, err := avellaneda.NewEncoding(p.View, p.Tests, p.Reps, 1, avellaneda.Options{})
+	e, err := avellaneda.NewEncoding(context.Background(), nil, p.View, p.Tests, p.Reps, 1, avellaneda.Options{})
 	if err != nil {
 		panic(err)
 	}

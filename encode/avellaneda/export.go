@@ -65,7 +65,7 @@ func Encode(ctx context.Context, p *satjob.Examples, name string, k, maxNodes in
 }
 
 // encode is Encode accounting the formula in budget (see
-// NewEncodingContext); the caller releases it (Encoding.Release).
+// NewEncoding); the caller releases it (Encoding.Release).
 func encode(ctx context.Context, budget *backend.Budget, p *satjob.Examples, name string, k, maxNodes int, opt Options) (*Encoding, error) {
 	if maxNodes < 0 {
 		return nil, fmt.Errorf("max nodes %d is negative", maxNodes)
@@ -77,7 +77,7 @@ func encode(ctx context.Context, budget *backend.Budget, p *satjob.Examples, nam
 		// constant on the data; those were removed, so build depth 0.
 		k, note = 0, "the data has a single class: depth 0 formula"
 	}
-	e, err := NewEncodingContext(ctx, budget, p.View, p.Tests, p.Reps, k, opt)
+	e, err := NewEncoding(ctx, budget, p.View, p.Tests, p.Reps, k, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ type run struct {
 // newRun starts Algorithm 3 at depth k on a new solver, or on recycle
 // (reset) when it is not nil.
 func newRun(ctx context.Context, p *satjob.Examples, k int, s *Settings, seed []int, calls *int, recycle *sat.CDCL, sb *slotBits) (*run, error) {
-	enc, err := NewEncodingContext(ctx, s.Budget, p.View, p.Tests, p.Reps, k, s.Options)
+	enc, err := NewEncoding(ctx, s.Budget, p.View, p.Tests, p.Reps, k, s.Options)
 	if err != nil {
 		return nil, err
 	}

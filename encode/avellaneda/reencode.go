@@ -62,7 +62,7 @@ func reencode(ctx context.Context, job *backend.Job, pr lrat.Proof, size bool) (
 		return nil, err
 	}
 	s := settings(job, o)
-	e, err := NewEncodingContext(ctx, job.Budget, p.View, p.Tests, p.Reps, k, s.Options)
+	e, err := NewEncoding(ctx, job.Budget, p.View, p.Tests, p.Reps, k, s.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // Estimate is the size, estimated without building it, of the formula of
 // depth k over the given number of examples (with the node limit's
 // counter when maxNodes > 0): its variables, clauses and literals, and
-// the bytes the building accounts (see NewEncodingContext). The counts
+// the bytes the building accounts (see NewEncoding). The counts
 // follow NewEncoding, AddExample,
 // LimitLeaves and the class cuts; the per-example clauses of the numeric
 // columns are counted as if no example met a threshold chain's end.

@@ -68,6 +68,16 @@ func Plan(d *model.Dataset, o Options) *Encoding {
 	return e
 }
 
+// Encode builds the BinOCT MILP of d (Plan, then Build), checking ctx
+// between nodes.
+func Encode(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
+	e := Plan(d, o)
+	if err := e.Build(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // leavesBelow are the leaves (0-based) under node n's low (high: false)
 // or high child.
 func (e *Encoding) leavesBelow(n int, high bool) (lo, hi int) {
@@ -138,18 +148,18 @@ func (e *Encoding) Build(ctx context.Context) error {
 	// One column per node, one class per leaf, one leaf per row.
 	for nd := range e.nInt {
 		if P > 0 {
-			m.AddRow(fmt.Sprintf("feature_%d", nd), 1, 1, e.f[nd], ones(P))
+			m.AddRow(fmt.Sprintf("feature_%d", nd), 1, 1, e.f[nd], milpjob.Ones(P))
 		}
 	}
 	for l := range e.nLeaves {
-		m.AddRow(fmt.Sprintf("predict_%d", l), 1, 1, e.p[l], ones(K))
+		m.AddRow(fmt.Sprintf("predict_%d", l), 1, 1, e.p[l], milpjob.Ones(K))
 	}
 	for r := range n {
 		if e.rep[r] != r {
 			continue
 		}
 		idx := append([]int(nil), e.lr[r]...)
-		m.AddRow(fmt.Sprintf("row_%d", r), 1, 1, idx, ones(e.nLeaves))
+		m.AddRow(fmt.Sprintf("row_%d", r), 1, 1, idx, milpjob.Ones(e.nLeaves))
 	}
 
 	// Path constraints, per node and column, over the binary search on
@@ -202,7 +212,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 			}
 		}
 		if o.MaxSplits > 0 {
-			m.AddRow("max_splits", -milp.Inf, float64(o.MaxSplits+1), e.u, ones(e.nLeaves))
+			m.AddRow("max_splits", -milp.Inf, float64(o.MaxSplits+1), e.u, milpjob.Ones(e.nLeaves))
 		}
 	}
 	if o.Strengthen {
@@ -284,69 +294,40 @@ func (e *Encoding) pathRows(m *milp.Model, nd, j int) {
 	walk(nil, 0, 0)
 }
 
-func ones(n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 1
-	}
-	return v
-}
-
-// Tree is the tree of a point: per branch node its column (−1: none,
-// when no column splits) and threshold index τ (rows of value index at
-// most τ go low); per leaf its class.
-type Tree struct {
-	Col, Tau []int
-	Class    []int
-}
-
-// TreeOf reads the tree of a MILP point (values rounded).
-func (e *Encoding) TreeOf(x []float64) (Tree, error) {
+// TreeOf reads the tree of a MILP point (values rounded): a split's
+// value index is its threshold index τ, the bits t_ni.
+func (e *Encoding) TreeOf(x []float64) (milpjob.ColumnTree, error) {
 	if len(x) != len(e.Model.Columns) {
-		return Tree{}, fmt.Errorf("binoct: %d values for %d columns", len(x), len(e.Model.Columns))
+		return milpjob.ColumnTree{}, fmt.Errorf("binoct: %d values for %d columns", len(x), len(e.Model.Columns))
 	}
-	t := Tree{Col: make([]int, e.nInt), Tau: make([]int, e.nInt), Class: make([]int, e.nLeaves)}
+	t := milpjob.NewColumnTree(e.Opts.Depth)
 	for nd := range e.nInt {
-		t.Col[nd] = -1
-		for j, c := range e.f[nd] {
-			if x[c] > 0.5 {
-				if t.Col[nd] >= 0 {
-					return t, fmt.Errorf("binoct: node %d tests two columns (%d and %d)", nd, t.Col[nd], j)
-				}
-				t.Col[nd] = j
-			}
+		switch on := milpjob.Set(x, e.f[nd]); len(on) {
+		case 0:
+		case 1:
+			t.Col[nd] = on[0]
+		default:
+			t.Col[nd] = on[0]
+			return t, fmt.Errorf("binoct: node %d tests two columns (%d and %d)", nd, on[0], on[1])
 		}
 		for i, c := range e.t[nd] {
 			if x[c] > 0.5 {
-				t.Tau[nd] |= 1 << (e.Bits - 1 - i)
+				t.K[nd] |= 1 << (e.Bits - 1 - i)
 			}
 		}
 	}
-	for l := range e.nLeaves {
-		t.Class[l] = -1
-		for c, col := range e.p[l] {
-			if x[col] > 0.5 {
-				t.Class[l] = c
-			}
-		}
-	}
+	t.ReadClasses(x, e.p)
 	return t, nil
 }
 
-// Graph is the model of tree t (see milpjob.TreeGraph).
-func (e *Encoding) Graph(t Tree) *model.Graph {
-	return milpjob.TreeGraph(e.Data, e.Cols, e.Opts.Depth,
-		func(n int) (int, int) { return t.Col[n], t.Tau[n] }, false,
-		func(n int) int { return t.Class[n-e.nInt] })
-}
-
-// Decode reads the model of a MILP point.
+// Decode reads the model of a MILP point: a node that tests no column
+// (none splits the rows) sends its rows low.
 func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 	t, err := e.TreeOf(x)
 	if err != nil {
 		return nil, err
 	}
-	return e.Graph(t), nil
+	return t.Graph(e.Data, e.Cols, false), nil
 }
 
 // Witness is a point of the built MILP known without a solver: the tree
@@ -356,15 +337,15 @@ func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 // when the data has fewer rows than the minimum leaf size (no tree is
 // then feasible) or the MILP is not built.
 func (e *Encoding) Witness() []float64 {
-	d, m := e.Data, e.Model
-	n := d.Rows()
-	if m == nil || n == 0 || n < max(e.Opts.MinSupport, 1) {
+	d := e.Data
+	x := milpjob.Witness(e.Model, d, e.Opts.MinSupport)
+	if x == nil {
 		return nil
 	}
 	if e.capped() {
-		return e.witnessCapped()
+		return e.witnessCapped(x)
 	}
-	x := make([]float64, len(m.Columns))
+	n := d.Rows()
 	for nd := range e.nInt {
 		x[e.f[nd][0]] = 1
 		for _, c := range e.t[nd] {

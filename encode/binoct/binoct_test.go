@@ -1,6 +1,7 @@
 package binoct_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/odtkit/odtkit/backend"
@@ -10,9 +11,9 @@ import (
 	"github.com/odtkit/odtkit/model"
 )
 
-// plan plans the MILP of formulation form.
-func plan(d *model.Dataset, tree milpjob.Tree, form string) milpjob.Form {
-	return binoct.Plan(d, binoct.Options{Tree: tree,
+// encode builds the MILP of formulation form.
+func encode(ctx context.Context, d *model.Dataset, tree milpjob.Tree, form string) (milpjob.Form, error) {
+	return binoct.Encode(ctx, d, binoct.Options{Tree: tree,
 		BinaryLeaves: form == binoct.FormulationBinaryLeaves,
 		Strengthen:   form == binoct.FormulationStrengthened})
 }
@@ -25,7 +26,7 @@ func TestForm(t *testing.T) {
 	formtest.Run(t, formtest.Spec{
 		Backend:      "milp-binoct",
 		Alternatives: []string{binoct.FormulationBinaryLeaves, binoct.FormulationStrengthened},
-		Plan:         plan,
+		Encode:       encode,
 		JobOptions: func(job *backend.Job) (milpjob.Tree, string, error) {
 			o, err := binoct.JobOptions(job)
 			form := binoct.FormulationPublished
@@ -43,5 +44,5 @@ func TestForm(t *testing.T) {
 // TestStrengthenedLPBound: the strengthened MILP's LP relaxation bounds
 // the optimum from above the published one's, which is 0.
 func TestStrengthenedLPBound(t *testing.T) {
-	formtest.LPBoundAbove(t, plan, binoct.FormulationStrengthened)
+	formtest.LPBoundAbove(t, encode, binoct.FormulationStrengthened)
 }

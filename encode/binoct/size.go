@@ -5,15 +5,6 @@ import (
 	"github.com/odtkit/odtkit/encode/milpjob"
 )
 
-// Bytes per entry of the estimate: those of milp-oct's and
-// milp-flowoct's estimates, whose MILPs are built the same way.
-const (
-	colBytes       = 2 * 96
-	rowBytes       = 2 * 112
-	nzBytes        = 2 * 40
-	highsBaseBytes = 80 << 20
-)
-
 // pathCount is what the path constraints of one node and column j hold:
 // the constraints, the rows they cover (each weighs the leaves of one
 // side) and their literals, as pathRows writes them.
@@ -54,10 +45,10 @@ func (e *Encoding) pathCount(j int) (rows, covered, lits int64) {
 	return
 }
 
-// Size is the size of the planned MILP, counted from the data before
+// Estimate is the size of the planned MILP, counted from the data before
 // anything is built, and the bytes of the Go model (with solving: plus
 // the MILP solver's copy of it).
-func (e *Encoding) Size(solving bool) backend.Size {
+func (e *Encoding) Estimate(solving bool) backend.Size {
 	var c backend.Counter
 	n, K, P := int64(e.Data.Rows()), int64(e.Data.NumClasses()), int64(len(e.Cols))
 	B, L := int64(e.nInt), int64(e.nLeaves)
@@ -100,13 +91,5 @@ func (e *Encoding) Size(solving bool) backend.Size {
 		nz = c.Add(nz, c.Mul(B, P+Bits), c.Mul(n, c.Mul(2*B, P+L+Bits)),
 			c.Mul(L, c.Mul(P, K+1)), c.Mul(L, c.Mul(K, P+3)), c.Mul(n, c.Mul(L, 2*(P+Bits)+4)), c.Mul(L, c.Mul(2, n)+K))
 	}
-	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
-	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
-	if solving {
-		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
-	}
-	if c.Over {
-		s.Bytes = 1<<63 - 1
-	}
-	return s
+	return milpjob.Estimate(&c, cols, rows, nz, solving, milpjob.HiGHSBaseBytes)
 }

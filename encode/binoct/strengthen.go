@@ -285,12 +285,12 @@ func (e *Encoding) witnessStrengthen(x []float64, k int) {
 	}
 }
 
-// witnessCapped is the witness of a capped MILP (no split may send
-// every row low): every node tests column 0 at τ = 0 and every leaf
-// predicts the majority class k, a tree of one leaf once decoded.
-func (e *Encoding) witnessCapped() []float64 {
+// witnessCapped completes the zero point x to the witness of a capped
+// MILP (no split may send every row low): every node tests column 0 at
+// τ = 0 and every leaf predicts the majority class k, a tree of one leaf
+// once decoded.
+func (e *Encoding) witnessCapped(x []float64) []float64 {
 	d := e.Data
-	x := make([]float64, len(e.Model.Columns))
 	counts := d.ClassCounts()
 	k, _ := model.Majority(counts)
 	for nd := range e.nInt {

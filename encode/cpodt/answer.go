@@ -44,9 +44,11 @@ type Solution struct {
 	Line int
 }
 
-// Outcome is what a MiniZinc answer said: its solutions (each passed to
-// the stream's callback), and how the search ended.
-type Outcome struct {
+// Answer is what the solver's answer said: its solutions (each passed
+// to the stream's callback), and how its search ended. It is not an
+// Outcome as the SAT packages have one (their search of several solver
+// calls): cp-odt's search is one run of the solver (Run).
+type Answer struct {
 	// Solutions counts the complete solutions; Last is the last one.
 	Solutions int
 	Last      *Solution
@@ -74,7 +76,7 @@ type Stream struct {
 	OnSolution func(*Solution) error
 	Limit      int64
 
-	out     Outcome
+	out     Answer
 	line    int
 	partial []byte       // the start of a line not ended yet
 	block   bytes.Buffer // the solution being read
@@ -177,8 +179,8 @@ func (s *Stream) take(line string) error {
 }
 
 // Close ends the answer: a line not ended, or a solution without its
-// ---------- line, is a truncated answer (Outcome.Truncated).
-func (s *Stream) Close() (*Outcome, error) {
+// ---------- line, is a truncated answer (Answer.Truncated).
+func (s *Stream) Close() (*Answer, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -202,7 +204,7 @@ func (s *Stream) Close() (*Outcome, error) {
 }
 
 // ReadAnswer reads a whole MiniZinc answer (see Stream).
-func ReadAnswer(r io.Reader, onSolution func(*Solution) error) (*Outcome, error) {
+func ReadAnswer(r io.Reader, onSolution func(*Solution) error) (*Answer, error) {
 	s := &Stream{OnSolution: onSolution}
 	br := bufio.NewReader(r)
 	if _, err := io.Copy(s, br); err != nil {

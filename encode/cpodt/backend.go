@@ -118,7 +118,7 @@ func (s *solver) ascend(ctx context.Context, in *Instance, report bool) (run *Ru
 	least = int(ownBound(in, s.job.Problem))
 	if top < 0 {
 		// The known tree is a single leaf: no shallower depth to refute.
-		return &Run{Outcome: &Outcome{Unsat: true}}, least, nil
+		return &Run{Answer: &Answer{Unsat: true}}, least, nil
 	}
 	for k := min(least, top); ; k++ {
 		in.Depth, in.Lower = k, in.Objective(0, k, 0)
@@ -127,7 +127,7 @@ func (s *solver) ascend(ctx context.Context, in *Instance, report bool) (run *Ru
 		}
 		s.stats["depth_searched"] = k
 		run, err = s.run(ctx, in, report)
-		if err != nil || run.Stopped || !run.Outcome.Unsat {
+		if err != nil || run.Stopped || !run.Answer.Unsat {
 			return run, least, err
 		}
 		least = k + 1
@@ -151,7 +151,7 @@ func (s *solver) known() *model.Graph {
 // incumbent is optimal; otherwise the last run's end (finish), with the
 // refuted depths as a claimed bound.
 func (s *solver) settle(ctx context.Context, in *Instance, run *Run, least int) (*model.Result, error) {
-	if !run.Stopped && run.Outcome.Unsat && s.best != nil && least >= s.best.Depth() {
+	if !run.Stopped && run.Answer.Unsat && s.best != nil && least >= s.best.Depth() {
 		res := s.result(ctx, in, false)
 		res.Claim(res.Objective, s.refutedBy())
 		return res, nil
@@ -283,8 +283,8 @@ func (s *solver) run(ctx context.Context, in *Instance, report bool) (*Run, erro
 		}})
 	if run != nil {
 		s.stats["solver_seconds"] = addFloat(s.stats["solver_seconds"], run.Seconds)
-		if run.Outcome != nil {
-			s.stats["solutions"] = addInt(s.stats["solutions"], run.Outcome.Solutions)
+		if run.Answer != nil {
+			s.stats["solutions"] = addInt(s.stats["solutions"], run.Answer.Solutions)
 		}
 	}
 	if err != nil {
@@ -313,7 +313,7 @@ func (s *solver) solveSize(ctx context.Context, in *Instance) (*model.Result, er
 	if s.last != nil {
 		s.offer(in, s.last, in.objectiveOf(s.last), false)
 	}
-	out := run.Outcome
+	out := run.Answer
 	least0 := s.last
 	if least0 == nil && !run.Stopped && out.Unsat && s.fallback != nil && least >= s.fallback.Depth() {
 		// Every depth below the greedy tree's is refuted: it is of least
@@ -350,7 +350,7 @@ func (s *solver) solveSize(ctx context.Context, in *Instance) (*model.Result, er
 // the solver's claim that its last solution is optimal (a proof when
 // trusted); an unsatisfiable model its claim that no tree exists.
 func (s *solver) finish(ctx context.Context, in *Instance, run *Run) (*model.Result, error) {
-	out := run.Outcome
+	out := run.Answer
 	by := "MiniZinc solver " + strings.TrimPrefix(s.spec, "external:") + " (search complete)"
 	switch {
 	case run.Stopped:

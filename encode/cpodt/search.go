@@ -73,7 +73,7 @@ type Settings struct {
 
 // Run is what a run of the solver gave.
 type Run struct {
-	Outcome *Outcome
+	Answer *Answer
 	// Argv is the command line run.
 	Argv []string
 	// Stopped: the context ended the run.
@@ -174,7 +174,7 @@ func Solve(ctx context.Context, in *Instance, s Settings) (*Run, error) {
 			return run, fmt.Errorf("cp-odt: solver %q: %w", run.Argv[0], err)
 		}
 	}
-	run.Outcome = out
+	run.Answer = out
 	if hasTimeLimit && !out.Complete && !out.Unsat {
 		// MiniZinc stopped at the time limit it was given: the search
 		// ended as the deadline would have ended it.

@@ -16,15 +16,19 @@ const (
 	baseBytes    = 64 << 20
 )
 
-// Size estimates the model of the job before the data is grouped: at
-// most one group per row, the binary view's tests (one per distinct
+// Size estimates the model of the job (Estimate).
+func (Backend) Size(job *backend.Job) (backend.Size, error) {
+	return Estimate(job.Data, job.Problem)
+}
+
+// Estimate is the size of the model of problem p on d, counted before
+// the data is grouped: at most one group per row, the binary view's tests (one per distinct
 // value of a column), the complete tree of the problem's depth (for
 // min-depth and min-size without a depth limit, about log2(rows)+2:
 // the greedy tree's depth is not known yet). The routing takes G·K
 // element constraints over F+1 values, the counts L·C loads over G
 // items.
-func (Backend) Size(job *backend.Job) (backend.Size, error) {
-	d, p := job.Data, job.Problem
+func Estimate(d *model.Dataset, p model.Problem) (backend.Size, error) {
 	g := int64(d.Rows())
 	f := int64(testCount(d))
 	k, capped := p.DepthLimit()

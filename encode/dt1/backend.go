@@ -3,8 +3,6 @@ package dt1
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -129,24 +127,12 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 	if out.Stopped {
 		res.Stop = model.StopGaveUp
 	}
-	g := out.Model
-	if g == nil {
-		if out.Stopped {
-			return res, nil
-		}
-		return nil, fmt.Errorf("no tree found")
+	if err := satjob.Found(ctx, job, "sat-dt1", res, out.Model, out.Optimal, out.Stopped, s.Certify); err != nil {
+		return nil, err
 	}
-	res.Model = g
-	res.Errors = g.Errors(job.Data)
-	res.Objective = job.Problem.Evaluate(job.Data, g)
-	res.LowerBound = min(res.LowerBound, res.Objective)
-	if out.Optimal && !out.Stopped {
-		res.LowerBound, res.Proved = res.Objective, true
-		if err := satjob.Conclude(ctx, job, "sat-dt1", res, s.Certify); err != nil {
-			return nil, err
-		}
+	if res.Model != nil {
+		claims(res, p, unchecked, spec)
 	}
-	claims(res, p, unchecked, spec)
 	return res, nil
 }
 
@@ -154,13 +140,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 // unchecked refutations to its claimed bound: the result keeps the bound
 // of its classes alone.
 func claims(res *model.Result, p *satjob.Examples, unchecked int, spec string) {
-	if unchecked == 0 {
-		return
-	}
-	claimed := res.LowerBound // the objective when proved
-	res.LowerBound = min(res.LowerBound, float64(leastNodes(p)))
-	res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
-	res.Stats["unchecked_refutations"] = unchecked
+	satjob.ClaimUnchecked(res, unchecked, spec, float64(leastNodes(p)))
 }
 
 // formulaNodes translates Problem.MaxNodes, a bound on internal (test)

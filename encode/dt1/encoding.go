@@ -58,13 +58,15 @@ const (
 // Encoding is the formula of a tree of exactly N nodes over every
 // example (one per distinct row).
 type Encoding struct {
+	// Guarded is the formula and what its building answers to (Err,
+	// Release).
+	satjob.Guarded
 	View *model.BinaryView
 	// Tests maps the encoding's features to binary-view tests.
 	Tests []int
 	// Rows holds the examples' binary-view rows.
 	Rows []int
 	N    int
-	CNF  *sat.CNF
 	opt  Options
 	nc   int // classes of the view (c variables: 1 when nc ≤ 2)
 	// Literals by the paper's indices, 1-based nodes (index 0 unused);
@@ -75,24 +77,13 @@ type Encoding struct {
 	a, u   [][]sat.Lit // a[j][r], u[j][r]
 	d0, d1 [][]sat.Lit // d0[j][r], d1[j][r]
 	c      [][]sat.Lit // c[j][k]; one column (k = 0: the second class) with two classes
-	guard  satjob.Guard
 }
 
-// Err is why building the formula stopped (nil when it is whole).
-func (e *Encoding) Err() error {
-	return e.guard.Err(e.CNF)
-}
-
-// Release returns the bytes the formula accounted in its budget.
-func (e *Encoding) Release() {
-	e.guard.Release()
-}
-
+// add appends a clause to the formula.
 func (e *Encoding) add(lits ...sat.Lit) {
-	if !e.guard.Clause(e.CNF, len(lits)) {
-		return
+	if e.Admit(len(lits)) {
+		e.CNF.Add(lits...)
 	}
-	e.CNF.Add(lits...)
 }
 
 // LR is the paper's LR(i): the possible left children of node i in a tree
@@ -132,8 +123,8 @@ func Encode(ctx context.Context, budget *backend.Budget, v *model.BinaryView, te
 		opt.AMO = AMOSequential
 	}
 	K := len(tests)
-	e := &Encoding{View: v, Tests: tests, Rows: rows, N: n, CNF: &sat.CNF{}, opt: opt, nc: len(v.Class),
-		guard: satjob.NewGuard(ctx, budget)}
+	e := &Encoding{View: v, Tests: tests, Rows: rows, N: n, opt: opt, nc: len(v.Class),
+		Guarded: satjob.NewGuarded(ctx, budget)}
 	cnf := e.CNF
 	cnf.Comments = append(cnf.Comments,
 		fmt.Sprintf("odtkit DT1 encoding (Narodytska, Ignatiev, Pereira & Marques-Silva, IJCAI 2018): a tree of exactly %d nodes", n),

@@ -50,9 +50,6 @@ func (s *search) benders(ctx context.Context, k int) (*run, error) {
 	}
 	var start []float64
 	t := e.Greedy()
-	if e.Opts.general() {
-		t = e.Prune(t)
-	}
 	if x, ok := e.Point(t); ok {
 		// Seed the master with the minimum cuts of the greedy tree's
 		// paths (valid whatever tree the master picks).

@@ -303,9 +303,6 @@ func (dc *decomp) solve(ctx context.Context, rows model.Bitset, k, level int, cu
 			continue // a side cannot hold a leaf: no tree has this root
 		}
 		gt := e.greedy(j)
-		if e.Opts.general() {
-			gt = e.Prune(gt)
-		}
 		r.score, _ = dc.eval(e, gt)
 		better(dc.eval(e, gt))
 		roots = append(roots, r)
@@ -407,9 +404,6 @@ func (dc *decomp) milp(ctx context.Context, e *Encoding, cutoff float64) (outcom
 	res := outcome{obj: math.Inf(1), lb: math.Inf(-1)}
 	params := dc.s.params(nil)
 	t := e.Greedy()
-	if e.Opts.general() {
-		t = e.Prune(t)
-	}
 	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 		res.obj, res.tree = dc.eval(e, t)
 		if dc.s.pr.set.WarmStart {

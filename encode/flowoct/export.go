@@ -78,8 +78,8 @@ func (e *Encoding) Header(job *backend.Job, set Settings) []string {
 	h := []string{
 		fmt.Sprintf("odtkit milp-flowoct: FlowOCT (Aghaei, Gomez & Vayanos 2024), depth %d, %s; %d rows in %d groups of identical tests, %d binary tests",
 			e.Opts.Depth, what, e.View.N, len(e.groups), len(e.Tests)),
-		"solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL)",
-		fmt.Sprintf("decode a solution with: odt decode --backend milp-flowoct %s DATA SOL", strings.Join(flags, " ")),
+		milpjob.SolveLine,
+		milpjob.DecodeLine("milp-flowoct", flags),
 		"nodes n in heap order: root 0, children 2n+1 (test false) and 2n+2 (test true)",
 		"b_n_j: node n tests test j; p_n: node n predicts; w_n_c: node n predicts class c",
 		"z_g_n: flow of group g into node n; s_g_n_c: flow of group g to the sink at n for class c",
@@ -113,9 +113,6 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *
 // min-depth and min-size MILPs ask for no error, which it may make).
 func (e *Encoding) witness() []float64 {
 	t := e.Greedy()
-	if e.Opts.general() {
-		t = e.Prune(t)
-	}
 	if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 		return x
 	}

@@ -3,6 +3,7 @@ package flowoct_test
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -35,6 +36,18 @@ func TestPublishedIsTheUndecomposedLooseMILP(t *testing.T) {
 	}
 	if pub.Decompose != 0 || pub.Tight || pub.Benders || old.Decompose != 0 || old.Tight || old.Published || !pub.Published {
 		t.Errorf("published %+v, decompose=0 tight=false %+v", pub, old)
+	}
+	// Beyond the name and what an export refuses, the two spellings are
+	// one setting: the solve reads nothing else, so it runs the same
+	// search on any data (the StrongTree cells in docs/benchmarks.md
+	// measure it).
+	if old.SolveOnly == "" || pub.SolveOnly != "" {
+		t.Errorf("solve-only option: published %q, decompose=0 tight=false %q", pub.SolveOnly, old.SolveOnly)
+	}
+	same, alt := pub, old
+	same.Published, same.SolveOnly, alt.SolveOnly = false, "", ""
+	if !reflect.DeepEqual(same, alt) {
+		t.Errorf("formulation=published solves as %+v, decompose=0 tight=false as %+v", same, alt)
 	}
 	def, err := settings(t, p, nil)
 	if err != nil {

@@ -52,7 +52,7 @@ func plan(ctx context.Context, job *backend.Job, v *model.BinaryView, o Options,
 // estimate (with solving: HiGHS's copy included) passes the job's memory
 // cap or what a MILP solver can index.
 func admit(job *backend.Job, e *Encoding, solving bool) error {
-	s := e.Size(solving)
+	s := e.Estimate(solving)
 	what := fmt.Sprintf("the milp-flowoct MILP of depth %d", e.Opts.Depth)
 	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
 		return backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
@@ -61,7 +61,7 @@ func admit(job *backend.Job, e *Encoding, solving bool) error {
 }
 
 // Size estimates the MILP a solve of the job builds first (see
-// Encoding.Size): the error objective's at its depth (decomposed: the
+// Encoding.Estimate): the error objective's at its depth (decomposed: the
 // largest subtree MILP below the enumerated levels), the depth-0 MILP of
 // the depth-by-depth search of min-depth and min-size, the Benders
 // master without its cuts.
@@ -74,7 +74,7 @@ func (b Backend) Size(job *backend.Job) (backend.Size, error) {
 	if err != nil {
 		return backend.Size{}, err
 	}
-	return e.Size(true), nil
+	return e.Estimate(true), nil
 }
 
 // firstPlan plans (without building it) the MILP a solve of the job

@@ -108,9 +108,6 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 	inProcess := !milp.IsExternal(s.solver)
 	if s.pr.set.WarmStart {
 		t := e.Greedy()
-		if e.Opts.general() {
-			t = e.Prune(t)
-		}
 		if x, ok := e.Point(t); ok && e.Model.CheckPoint(x, 1e-9) == nil {
 			if g, err := e.Decode(x); err == nil {
 				offer(g)
@@ -167,7 +164,7 @@ func (s *search) solve(ctx context.Context, k int, report bool) (*run, error) {
 
 // minError solves the error objective at the problem's depth.
 func (s *search) minError(ctx context.Context) (*model.Result, error) {
-	if res, ok := oneLeaf(s.job); ok {
+	if res, ok := milpjob.OneLeaf(s.job); ok {
 		return res, nil
 	}
 	if decomposes(s.job, s.pr.set) {

@@ -7,35 +7,19 @@ import (
 	"github.com/odtkit/odtkit/encode/milpjob"
 )
 
-// Bytes per entry of the estimate: a column and a row of milp.Model with
-// their names and the Encoding's indices, a non-zero (an int index and a
-// float64 value, its copy in the matrix the MPS and LP writers and the
-// HiGHS binding transpose, and the garbage of building rows), doubled for
-// what a collected heap holds between collections (HiGHS's own copy is
-// milpjob.HiGHSBytes). Calibrated on the peak resident memory of exports
-// and solves (the data: docs/benchmarks.md, "Figures behind constants and
-// defaults").
-const (
-	colBytes = 2 * 96
-	rowBytes = 2 * 112
-	nzBytes  = 2 * 40
-	// highsBaseBytes is what an in-process HiGHS solve holds whatever
-	// the MILP (its workers, the LP's factorisation, the search's pools).
-	highsBaseBytes = 80 << 20
-	// subtreeBaseBytes takes its place for the subtree MILPs of a
-	// decomposed solve: each is small (of depth 1 with decompose=2 at
-	// depth 3), solved near its root and freed before the next, so the
-	// run's peak is the process's own floor (runtime, data, binary view)
-	// and HiGHS's least; calibrated on the peak resident memory of
-	// decomposed depth-3 solves (docs/benchmarks.md, "milp-flowoct's
-	// memory estimate of a decomposed solve").
-	subtreeBaseBytes = 32 << 20
-)
+// subtreeBaseBytes takes the place of milpjob.HiGHSBaseBytes for the
+// subtree MILPs of a decomposed solve: each is small (of depth 1 with
+// decompose=2 at depth 3), solved near its root and freed before the
+// next, so the run's peak is the process's own floor (runtime, data,
+// binary view) and HiGHS's least; calibrated on the peak resident memory
+// of decomposed depth-3 solves (docs/benchmarks.md, "milp-flowoct's
+// memory estimate of a decomposed solve").
+const subtreeBaseBytes = 32 << 20
 
-// Size is the size of the planned MILP (see Plan), counted exactly from
-// the groups and tests before anything is built, and the bytes of the
-// Go model (with solving: plus the MILP solver's copy of it).
-func (e *Encoding) Size(solving bool) backend.Size {
+// Estimate is the size of the planned MILP (see Plan), counted exactly
+// from the groups and tests before anything is built, and the bytes of
+// the Go model (with solving: plus the MILP solver's copy of it).
+func (e *Encoding) Estimate(solving bool) backend.Size {
 	var c backend.Counter
 	o := e.Opts
 	gen := o.general()
@@ -146,14 +130,11 @@ func (e *Encoding) Size(solving bool) backend.Size {
 			c.Mul(2, c.Mul(G, nInt)), c.Mul(nInt, arcs), // arcs: the child and the tests
 			c.Mul(2, sinks)) // sinks
 	}
-	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
-	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
-	switch {
-	case solving && e.subtree:
-		s.Bytes = c.Add(s.Bytes, subtreeBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
-	case solving:
-		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
+	base := int64(milpjob.HiGHSBaseBytes)
+	if e.subtree {
+		base = subtreeBaseBytes
 	}
+	s := milpjob.Estimate(&c, cols, rows, nz, solving, base)
 	if c.Over {
 		s = backend.Size{Variables: math.MaxInt64, Constraints: math.MaxInt64, NonZeros: math.MaxInt64, Bytes: math.MaxInt64}
 	}

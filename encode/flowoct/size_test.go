@@ -32,7 +32,7 @@ func TestSizeExact(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want := e.Size(false)
+					want := e.Estimate(false)
 					if err := e.Build(context.Background()); err != nil {
 						t.Fatal(err)
 					}

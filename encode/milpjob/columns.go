@@ -1,8 +1,10 @@
 package milpjob
 
 import (
+	"math/bits"
 	"slices"
 
+	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
 
@@ -131,4 +133,78 @@ func TreeGraph(d *model.Dataset, cols []Column, depth int, split func(n int) (co
 		rows[r] = r
 	}
 	return bld.Graph(walk(0, rows).id)
+}
+
+// Set lists, in order, the indices k of vars whose value in the point x
+// rounds to one (above one half): a node's one-hot column or a leaf's
+// class, as a tree MILP's decode reads them.
+func Set(x []float64, vars []int) []int {
+	var on []int
+	for k, v := range vars {
+		if x[v] > 0.5 {
+			on = append(on, k)
+		}
+	}
+	return on
+}
+
+// A ColumnTree is the tree of a point of a threshold MILP (milp-oct,
+// milp-binoct), a complete tree in heap order: per branch node its
+// column (−1: it does not split) and the value index K at or below which
+// rows go low; per leaf its class (−1: none).
+type ColumnTree struct {
+	Col, K []int
+	Class  []int
+}
+
+// NewColumnTree is the tree of depth depth with no split and no class.
+func NewColumnTree(depth int) ColumnTree {
+	t := ColumnTree{Col: make([]int, 1<<depth-1), K: make([]int, 1<<depth-1), Class: make([]int, 1<<depth)}
+	for n := range t.Col {
+		t.Col[n] = -1
+	}
+	for l := range t.Class {
+		t.Class[l] = -1
+	}
+	return t
+}
+
+// ReadClasses sets each leaf l's class to the last k whose variable
+// classes[l][k] rounds to one in the point x (none: −1).
+func (t ColumnTree) ReadClasses(x []float64, classes [][]int) {
+	for l := range t.Class {
+		t.Class[l] = -1
+		if on := Set(x, classes[l]); len(on) > 0 {
+			t.Class[l] = on[len(on)-1]
+		}
+	}
+}
+
+// Graph is the model of the tree on d and its columns (see TreeGraph):
+// the rows of a branch node that does not split go high when highSide.
+func (t ColumnTree) Graph(d *model.Dataset, cols []Column, highSide bool) *model.Graph {
+	nInt := len(t.Col)
+	return TreeGraph(d, cols, bits.Len(uint(nInt)),
+		func(n int) (int, int) { return t.Col[n], t.K[n] }, highSide,
+		func(n int) int { return t.Class[n-nInt] })
+}
+
+// Witness starts the point of a form's witness, a tree of one leaf: the
+// zero point of the built MILP m, or nil when m is not built or d has no
+// row or fewer rows than minSupport (no tree is then feasible).
+func Witness(m *milp.Model, d *model.Dataset, minSupport int) []float64 {
+	n := d.Rows()
+	if m == nil || n == 0 || n < max(minSupport, 1) {
+		return nil
+	}
+	return make([]float64, len(m.Columns))
+}
+
+// Ones is n coefficients of one, a row's that sums its variables.
+func Ones(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
 }

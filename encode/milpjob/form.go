@@ -14,12 +14,13 @@ import (
 )
 
 // A Form is a tree MILP solved whole, as a paper states it (milp-oct,
-// milp-binoct): planned from the job without building it, sized, built,
-// and its points decoded. FormJob runs the job steps every such backend
-// shares over it.
+// milp-binoct): the Encoding of a formulation package, planned from the
+// job without building it, sized, built, and its points decoded. Whole
+// runs the job steps every such backend shares over it.
 type Form interface {
-	// Size estimates the MILP (with HiGHS's copy when solving).
-	Size(solving bool) backend.Size
+	// Estimate is the size of the planned MILP, counted before it is
+	// built (with HiGHS's copy when solving).
+	Estimate(solving bool) backend.Size
 	// Build builds the MILP; MILP returns it once built.
 	Build(ctx context.Context) error
 	MILP() *milp.Model
@@ -35,25 +36,46 @@ type Form interface {
 	Witness() []float64
 }
 
-// FormJob is a backend of a Form: its Info and how a job plans its form
-// (an error for options the form cannot state).
-type FormJob struct {
-	Info backend.Info
-	Plan func(job *backend.Job) (Form, error)
+// A Spec states a backend of a Form: its Info and how a job plans its
+// form (an error for options the form cannot state).
+type Spec interface {
+	Info() backend.Info
+	Plan(job *backend.Job) (Form, error)
+}
+
+// Whole is the backend of a Form solved whole, stated by S: a backend
+// type embeds it (type Backend struct{ milpjob.Whole[spec] }) and has
+// its Info, Size, Solve, MPS and LP export and Decode, the steps every
+// such backend shares, run over the form S plans. Its zero value is
+// ready to use.
+type Whole[S Spec] struct{}
+
+// The optional interfaces every backend of a Form implements.
+var (
+	_ backend.Decoder        = Whole[Spec]{}
+	_ backend.FormatExporter = Whole[Spec]{}
+	_ backend.Sizer          = Whole[Spec]{}
+)
+
+// Info is S's Info.
+func (Whole[S]) Info() backend.Info {
+	var s S
+	return s.Info()
 }
 
 // plan checks the job and plans its MILP, refusing (wrapped in
 // backend.ErrInvalid) one whose estimate passes the memory cap.
-func (f FormJob) plan(ctx context.Context, job *backend.Job, solving bool) (Form, error) {
+func (w Whole[S]) plan(ctx context.Context, job *backend.Job, solving bool) (Form, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	e, err := f.Plan(job)
+	var spec S
+	e, err := spec.Plan(job)
 	if err != nil {
 		return nil, err
 	}
-	s := e.Size(solving)
-	what := fmt.Sprintf("the %s MILP of depth %d", f.Info.Name, job.Problem.MaxDepth)
+	s := e.Estimate(solving)
+	what := fmt.Sprintf("the %s MILP of depth %d", spec.Info().Name, job.Problem.MaxDepth)
 	if s.Variables > math.MaxInt32 || s.Constraints > math.MaxInt32 || s.NonZeros > math.MaxInt32 {
 		return nil, backend.Invalidf("%s would have %s, more than a MILP solver can index (2^31-1 of each) (lower --depth)", what, s)
 	}
@@ -63,20 +85,22 @@ func (f FormJob) plan(ctx context.Context, job *backend.Job, solving bool) (Form
 	return e, nil
 }
 
-// Size estimates the job's MILP (with HiGHS's copy).
-func (f FormJob) Size(job *backend.Job) (backend.Size, error) {
-	e, err := f.Plan(job)
+// Size estimates the job's MILP (with HiGHS's copy): the form's
+// Estimate.
+func (Whole[S]) Size(job *backend.Job) (backend.Size, error) {
+	var spec S
+	e, err := spec.Plan(job)
 	if err != nil {
 		return backend.Size{}, err
 	}
-	return e.Size(true), nil
+	return e.Estimate(true), nil
 }
 
 // Solve builds the MILP and solves it whole (SolveSingle).
-func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
+func (w Whole[S]) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
 	start := time.Now()
-	e, err := f.plan(ctx, job, true)
+	e, err := w.plan(ctx, job, true)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, backend.ErrInvalid) {
 			return &model.Result{Stop: model.StopOf(ctx)}, nil
@@ -117,36 +141,47 @@ func (f FormJob) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 }
 
 // built is the MILP an export or a decode is about.
-func (f FormJob) built(ctx context.Context, job *backend.Job) (Form, error) {
+func (w Whole[S]) built(ctx context.Context, job *backend.Job) (Form, error) {
 	if k := readOptions(job).SolveOnly; k != "" {
 		return nil, SolveOnlyError(k)
 	}
-	e, err := f.plan(ctx, job, false)
+	e, err := w.plan(ctx, job, false)
 	if err != nil {
 		return nil, err
 	}
 	return e, e.Build(ctx)
 }
 
+// ExportFormat is "mps".
+func (Whole[S]) ExportFormat() string { return "mps" }
+
+// ExportFormats are "mps" and "lp" (CPLEX LP).
+func (Whole[S]) ExportFormats() []string { return []string{"mps", "lp"} }
+
+// Export writes the MILP in free MPS format.
+func (w Whole[S]) Export(ctx context.Context, out io.Writer, job *backend.Job) error {
+	return w.ExportAs(ctx, out, job, "mps")
+}
+
 // ExportAs writes the MILP as MPS or CPLEX LP, with the form's comment
 // header (the columns' map and the decode command).
-func (f FormJob) ExportAs(ctx context.Context, w io.Writer, job *backend.Job, format string) error {
-	e, err := f.built(ctx, job)
+func (w Whole[S]) ExportAs(ctx context.Context, out io.Writer, job *backend.Job, format string) error {
+	e, err := w.built(ctx, job)
 	if err != nil {
 		return err
 	}
 	m := e.MILP()
 	m.Comments = e.Header(job)
-	return milp.Write(w, m, format)
+	return milp.Write(out, m, format)
 }
 
 // Decode reads a MILP solver's solution file for the exported MILP,
 // checks it against the MILP and decodes it. A claimed infeasibility
 // without a point is refused when the form's witness is a point of the
 // MILP (ErrRefutedInfeasible), taken as a claim otherwise.
-func (f FormJob) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
+func (w Whole[S]) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	e, err := f.built(ctx, job)
+	e, err := w.built(ctx, job)
 	if err != nil {
 		return nil, err
 	}

@@ -131,8 +131,9 @@ func SolveSingle(ctx context.Context, job *backend.Job, solver milp.Solver, hopt
 // a tree of L ≥ 2 leaves costs at least L·λ ≥ λ + e/W, the single leaf's
 // objective, so the majority leaf is optimal and its objective is the
 // bound. ok is false for every other job; the MILP then sees a leaf cost
-// below e/W ≤ 1, a coefficient of the same scale as the errors'. A small
-// margin leaves the ties to the MILP.
+// below e/W ≤ 1, a coefficient of the same scale as the errors' (a leaf
+// cost of 1e300, which HiGHS would read as infinite, never reaches it).
+// A small margin leaves the ties to the MILP.
 func OneLeaf(job *backend.Job) (res *model.Result, ok bool) {
 	d, p := job.Data, job.Problem
 	if p.Objective != model.MinError || p.LeafCost <= 0 || d.Rows() < p.MinSupport {

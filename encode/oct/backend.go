@@ -1,10 +1,7 @@
 package oct
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/encode/milpjob"
@@ -17,7 +14,11 @@ import (
 // with a minimum leaf size, a leaf cost (the paper's α) and a cap on the
 // splits. It exports the MILP and decodes a MILP solver's solution file
 // for it.
-type Backend struct{}
+type Backend struct{ milpjob.Whole[spec] }
+
+// spec states milp-oct for milpjob.Whole: its Info and how a job plans
+// its MILP.
+type spec struct{}
 
 // The optional interfaces milp-oct implements.
 var (
@@ -27,7 +28,7 @@ var (
 )
 
 // Info describes milp-oct.
-func (Backend) Info() backend.Info {
+func (spec) Info() backend.Info {
 	return backend.Info{
 		Name:        "milp-oct",
 		Family:      backend.FamilyMILP,
@@ -42,23 +43,13 @@ func (Backend) Info() backend.Info {
 	}
 }
 
-// job is milp-oct's run of the shared steps of a tree MILP solved whole.
-func job() milpjob.FormJob {
-	return milpjob.FormJob{Info: Backend{}.Info(), Plan: func(j *backend.Job) (milpjob.Form, error) {
-		o, err := JobOptions(j)
-		if err != nil {
-			return nil, err
-		}
-		return Plan(j.Data, o), nil
-	}}
-}
-
-// Size estimates the job's MILP (with HiGHS's copy).
-func (Backend) Size(j *backend.Job) (backend.Size, error) { return job().Size(j) }
-
-// Solve builds the MILP and solves it.
-func (Backend) Solve(ctx context.Context, j *backend.Job) (*model.Result, error) {
-	return job().Solve(ctx, j)
+// Plan plans the job's MILP (see JobOptions) without building it.
+func (spec) Plan(j *backend.Job) (milpjob.Form, error) {
+	o, err := JobOptions(j)
+	if err != nil {
+		return nil, err
+	}
+	return Plan(j.Data, o), nil
 }
 
 // MILP is the built MILP.
@@ -69,63 +60,18 @@ func (e *Encoding) Stats() map[string]any {
 	return map[string]any{"columns_split": len(e.Cols), "epsilon_min": e.epsMin, "epsilon_max": e.epsMax, "baseline_error": e.Baseline, "alpha": e.Alpha()}
 }
 
-// ExportFormat is "mps".
-func (Backend) ExportFormat() string { return "mps" }
-
-// ExportFormats are "mps" and "lp" (CPLEX LP).
-func (Backend) ExportFormats() []string { return []string{"mps", "lp"} }
-
-// Export writes the MILP in free MPS format.
-func (b Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error {
-	return b.ExportAs(ctx, w, job, "mps")
-}
-
-// ExportAs writes the MILP as MPS or CPLEX LP, with a comment header that
-// maps the columns and gives the decode command.
-func (Backend) ExportAs(ctx context.Context, w io.Writer, j *backend.Job, format string) error {
-	return job().ExportAs(ctx, w, j, format)
-}
-
 // Header is the comment block of an exported MILP.
 func (e *Encoding) Header(job *backend.Job) []string {
-	p := job.Problem
-	flags := []string{fmt.Sprintf("--depth %d", p.MaxDepth)}
-	if p.MaxNodes > 0 {
-		flags = append(flags, fmt.Sprintf("--max-nodes %d", p.MaxNodes))
-	}
-	if p.LeafCost > 0 {
-		flags = append(flags, fmt.Sprintf("--leaf-cost %v", p.LeafCost))
-	}
-	if p.MinSupport > 1 {
-		flags = append(flags, fmt.Sprintf("--min-support %d", p.MinSupport))
-	}
 	h := []string{
 		fmt.Sprintf("odtkit milp-oct: OCT (Bertsimas & Dunn 2017), univariate, depth %d, N_min %d, alpha %v (leaf cost %v), baseline error %v; %d rows, %d columns split",
 			e.Opts.Depth, max(e.Opts.MinSupport, 1), e.Alpha(), e.Opts.LeafCost, e.Baseline, e.Data.Rows(), len(e.Cols)),
-		"solve it with one of: highs --solution_file SOL FILE; cbc FILE solve solu SOL; glpsol --freemps FILE.mps -w SOL (or glpsol --lp FILE.lp -w SOL)",
-		fmt.Sprintf("decode a solution with: odt decode --backend milp-oct %s DATA SOL", strings.Join(flags, " ")),
+		milpjob.SolveLine,
+		milpjob.DecodeLine("milp-oct", milpjob.TreeFlags(job.Problem)),
 		"branch nodes t in heap order (root 0, children 2t+1 left/low and 2t+2 right/high); leaves numbered 0.. left to right",
 		"d_t: node t splits; a_t_j: on column j; b_t: threshold on the normalised column (low: x + eps_j <= b_t, high: x >= b_t)",
 		"z_i_t: row i in leaf t; l_t: leaf t holds rows; c_t_k: it predicts class k; N_t, N_t_k: its rows; L_t: its misclassified weight",
 	}
-	var cs []string
-	for j, c := range e.Cols {
-		f := e.Data.Features[c.Feature]
-		name := f.Name
-		if c.Level >= 0 {
-			name += "==" + f.Levels[c.Level]
-		}
-		cs = append(cs, fmt.Sprintf("%d=%s[%v..%v,eps %.6g]", j, name, c.Values[0], c.Values[len(c.Values)-1], e.eps[j]))
-	}
-	// Short comment lines: CBC reads a long one as data.
-	for k := 0; k < len(cs); k += 6 {
-		h = append(h, "columns j: "+strings.Join(cs[k:min(k+6, len(cs))], " "))
-	}
-	return h
-}
-
-// Decode reads a MILP solver's solution file for the exported MILP,
-// checks it against the MILP and decodes it.
-func (Backend) Decode(ctx context.Context, j *backend.Job, r io.Reader) (*model.Result, error) {
-	return job().Decode(ctx, j, r)
+	return append(h, milpjob.ColumnLines(e.Data, e.Cols, func(j int, c milpjob.Column) string {
+		return fmt.Sprintf("[%v..%v,eps %.6g]", c.Values[0], c.Values[len(c.Values)-1], e.eps[j])
+	})...)
 }

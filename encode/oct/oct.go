@@ -8,7 +8,7 @@
 // their rows per class (N_kt, N_t), predict a class (c_kt) when they hold
 // rows (l_t) and pay their misclassifications (L_t). The objective is
 // the paper's (1/L̂)·ΣL_t + α·Σd_t, stated in the problem's units (see
-// Encode). It is a baseline, stated as published; odtkit's own MILPs
+// Encoding.Build). It is a baseline, stated as published; odtkit's own MILPs
 // (milp-odt, milp-flowoct) are the stronger ones. Options.Aggregate and
 // Options.Strengthen (strengthen.go) are strengthenings not in the
 // paper, off by default.
@@ -104,6 +104,16 @@ func Plan(d *model.Dataset, o Options) *Encoding {
 	return e
 }
 
+// Encode builds the OCT MILP of d (Plan, then Build), checking ctx
+// between rows of the data.
+func Encode(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
+	e := Plan(d, o)
+	if err := e.Build(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // x is row i's normalised value of column j.
 func (e *Encoding) x(i, j int) float64 { return e.norm[j][e.Cols[j].Index[i]] }
 
@@ -177,7 +187,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 		splits = append(splits, e.d[t])
 	}
 	if o.MaxSplits > 0 && len(splits) > 0 {
-		m.AddRow("max_splits", -milp.Inf, float64(o.MaxSplits), splits, ones(len(splits)))
+		m.AddRow("max_splits", -milp.Inf, float64(o.MaxSplits), splits, milpjob.Ones(len(splits)))
 	}
 
 	// Leaves: N_kt and N_t count the rows, c_kt picks a class of a leaf
@@ -230,7 +240,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 		if e.rep[i] != i {
 			continue
 		}
-		idx, val := make([]int, e.nLeaves), ones(e.nLeaves)
+		idx, val := make([]int, e.nLeaves), milpjob.Ones(e.nLeaves)
 		copy(idx, e.z[i])
 		m.AddRow(fmt.Sprintf("assign_%d", i), 1, 1, idx, val)
 		if e.routedExactly() {
@@ -303,45 +313,26 @@ func (e *Encoding) pathRow(m *milp.Model, i, n int, left bool, ls []int) {
 	m.AddRow(fmt.Sprintf("right_%d_%d_%d", i, ls[0], n), -1, milp.Inf, idx, val)
 }
 
-func ones(n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 1
-	}
-	return v
-}
-
-// Tree is the tree of a point: per branch node its column (−1: no
-// split) and the value index at or below which rows go low; per leaf its
-// class (−1: it holds no row).
-type Tree struct {
-	Col, K []int
-	Class  []int
-}
-
 // TreeOf reads the tree of a MILP point (values rounded). A split's
 // value index is the last value whose normalised value, plus ε_j, is
 // within b_t up to half of ε_j (the rows of the point's low side).
-func (e *Encoding) TreeOf(x []float64) (Tree, error) {
+func (e *Encoding) TreeOf(x []float64) (milpjob.ColumnTree, error) {
 	if len(x) != len(e.Model.Columns) {
-		return Tree{}, fmt.Errorf("oct: %d values for %d columns", len(x), len(e.Model.Columns))
+		return milpjob.ColumnTree{}, fmt.Errorf("oct: %d values for %d columns", len(x), len(e.Model.Columns))
 	}
-	t := Tree{Col: make([]int, e.nInt), K: make([]int, e.nInt), Class: make([]int, e.nLeaves)}
+	t := milpjob.NewColumnTree(e.Opts.Depth)
 	for n := range e.nInt {
-		t.Col[n] = -1
 		if x[e.d[n]] < 0.5 {
 			continue
 		}
-		for j, c := range e.a[n] {
-			if x[c] > 0.5 {
-				if t.Col[n] >= 0 {
-					return t, fmt.Errorf("oct: node %d splits on two columns (%d and %d)", n, t.Col[n], j)
-				}
-				t.Col[n] = j
-			}
-		}
-		if t.Col[n] < 0 {
+		switch on := milpjob.Set(x, e.a[n]); len(on) {
+		case 0:
 			return t, fmt.Errorf("oct: node %d splits on no column", n)
+		case 1:
+			t.Col[n] = on[0]
+		default:
+			t.Col[n] = on[0]
+			return t, fmt.Errorf("oct: node %d splits on two columns (%d and %d)", n, on[0], on[1])
 		}
 		j := t.Col[n]
 		t.K[n] = -1
@@ -351,32 +342,18 @@ func (e *Encoding) TreeOf(x []float64) (Tree, error) {
 			}
 		}
 	}
-	for l := range e.nLeaves {
-		t.Class[l] = -1
-		for k, c := range e.ck[l] {
-			if x[c] > 0.5 {
-				t.Class[l] = k
-			}
-		}
-	}
+	t.ReadClasses(x, e.ck)
 	return t, nil
 }
 
-// Graph is the model of tree t (see milpjob.TreeGraph): a branch node
-// that does not split sends its rows high, as OCT does.
-func (e *Encoding) Graph(t Tree) *model.Graph {
-	return milpjob.TreeGraph(e.Data, e.Cols, e.Opts.Depth,
-		func(n int) (int, int) { return t.Col[n], t.K[n] }, true,
-		func(n int) int { return t.Class[n-e.nInt] })
-}
-
-// Decode reads the model of a MILP point.
+// Decode reads the model of a MILP point: a branch node that does not
+// split sends its rows high, as OCT does.
 func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 	t, err := e.TreeOf(x)
 	if err != nil {
 		return nil, err
 	}
-	return e.Graph(t), nil
+	return t.Graph(e.Data, e.Cols, true), nil
 }
 
 // Witness is a point of the built MILP known without a solver: the tree
@@ -384,15 +361,15 @@ func (e *Encoding) Decode(x []float64) (*model.Graph, error) {
 // which predicts the majority class). It is nil when the data has fewer
 // rows than N_min (no tree is then feasible) or the MILP is not built.
 func (e *Encoding) Witness() []float64 {
-	d, m := e.Data, e.Model
-	n := d.Rows()
-	if m == nil || n == 0 || n < max(e.Opts.MinSupport, 1) {
+	d := e.Data
+	x := milpjob.Witness(e.Model, d, e.Opts.MinSupport)
+	if x == nil {
 		return nil
 	}
 	if e.splitAll() {
-		return e.witnessSplitAll()
+		return e.witnessSplitAll(x)
 	}
-	x := make([]float64, len(m.Columns))
+	n := d.Rows()
 	t := e.nLeaves - 1
 	x[e.l[t]] = 1
 	counts := make([]float64, d.NumClasses())

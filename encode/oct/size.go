@@ -5,23 +5,10 @@ import (
 	"github.com/odtkit/odtkit/encode/milpjob"
 )
 
-// Bytes per entry of the estimate: a column and a row of milp.Model with
-// their names, a non-zero (an int index and a float64 value, and its
-// copies in the writers and the HiGHS binding), doubled for what a
-// collected heap holds between collections; highsBaseBytes is what an
-// in-process HiGHS solve holds whatever the MILP. The figures of
-// milp-flowoct's estimate, whose MILPs are built the same way.
-const (
-	colBytes       = 2 * 96
-	rowBytes       = 2 * 112
-	nzBytes        = 2 * 40
-	highsBaseBytes = 80 << 20
-)
-
-// Size is the size of the planned MILP, counted from the data before
+// Estimate is the size of the planned MILP, counted from the data before
 // anything is built, and the bytes of the Go model (with solving: plus
 // the MILP solver's copy of it).
-func (e *Encoding) Size(solving bool) backend.Size {
+func (e *Encoding) Estimate(solving bool) backend.Size {
 	var c backend.Counter
 	n, K, P := int64(e.Data.Rows()), int64(e.Data.NumClasses()), int64(len(e.Cols))
 	B, L, D := int64(e.nInt), int64(e.nLeaves), int64(e.Opts.Depth)
@@ -58,13 +45,5 @@ func (e *Encoding) Size(solving bool) backend.Size {
 		nz = c.Add(nz, c.Mul(B, P+1), c.Mul(n, c.Add(c.Mul(2*B, P+2), c.Mul(L, D))),
 			c.Mul(L, c.Mul(P+1, K+1)), c.Mul(L, c.Mul(K, P+4)), c.Mul(n, c.Mul(L, P+4)), c.Mul(L, n+2))
 	}
-	s := backend.Size{Variables: cols, Constraints: rows, NonZeros: nz}
-	s.Bytes = c.Add(c.Mul(colBytes, cols), c.Mul(rowBytes, rows), c.Mul(nzBytes, nz))
-	if solving {
-		s.Bytes = c.Add(s.Bytes, highsBaseBytes, milpjob.HiGHSBytes(&c, cols, rows, nz))
-	}
-	if c.Over {
-		s.Bytes = 1<<63 - 1
-	}
-	return s
+	return milpjob.Estimate(&c, cols, rows, nz, solving, milpjob.HiGHSBaseBytes)
 }

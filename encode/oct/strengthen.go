@@ -264,13 +264,12 @@ func (e *Encoding) splitAll() bool {
 	return o.Strengthen && o.LeafCost == 0 && o.MinSupport <= 1 && o.MaxSplits == 0 && e.nInt > 0
 }
 
-// witnessSplitAll is the witness when every node splits: each splits on
-// column 0 at its first gap (the rows of its least value low, the others
-// high) and every leaf holding rows predicts the majority class k, a
-// tree of one leaf once decoded.
-func (e *Encoding) witnessSplitAll() []float64 {
+// witnessSplitAll completes the zero point x to the witness when every
+// node splits: each splits on column 0 at its first gap (the rows of its
+// least value low, the others high) and every leaf holding rows predicts
+// the majority class k, a tree of one leaf once decoded.
+func (e *Encoding) witnessSplitAll(x []float64) []float64 {
 	d := e.Data
-	x := make([]float64, len(e.Model.Columns))
 	counts := d.ClassCounts()
 	k, _ := model.Majority(counts)
 	for t := range e.nInt {

@@ -70,7 +70,7 @@ func encode(ctx context.Context, job *backend.Job, tree bool) (*Encoding, error)
 	if err != nil {
 		return nil, err
 	}
-	e, err := EncodeContext(ctx, job.Data, o)
+	e, err := Encode(ctx, job.Data, o)
 	if errors.Is(err, ErrInput) {
 		return nil, backend.Invalid(err)
 	}

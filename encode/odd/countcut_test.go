@@ -72,7 +72,7 @@ func sumInts(s []int) int {
 func TestTestFloorsMatchEnumeration(t *testing.T) {
 	for seed := range uint64(6) {
 		d := randomNumeric(seed, 14+2*int(seed), 2+int(seed%2), 2+int(seed%3))
-		e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}})
+		e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2, 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func irisEncoding(t *testing.T) *Encoding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2, 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestTestFloorsIris(t *testing.T) {
 func TestTreeFloor(t *testing.T) {
 	for seed := range uint64(6) {
 		d := randomBinary(seed, 20+3*int(seed), 3+int(seed%3), 2+int(seed%2))
-		e, err := Encode(d, Options{Skeleton: []int{1, 2}})
+		e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestHugeAlphaRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, alpha := range []float64{0.01, 1e20, 1e300} {
-		e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha, ErrorCuts: true, CountCut: true, DiagramCut: true})
+		e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha, ErrorCuts: true, CountCut: true, DiagramCut: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -92,7 +92,7 @@ func checkRouting(t *testing.T, e *Encoding, g *model.Graph, a []float64, b floa
 func TestDecodeUnivariateThresholdsAndSides(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	d := decodeData(40, r)
-	e, err := Encode(d, Options{Skeleton: []int{1}})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestDecodeUnivariateThresholdsAndSides(t *testing.T) {
 func TestDecodeZeroWeightAndConstantColumn(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	d := decodeData(30, r)
-	e, err := Encode(d, Options{Skeleton: []int{1}})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestDecodeZeroWeightAndConstantColumn(t *testing.T) {
 func TestDecodeMultivariateRawWeights(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	d := decodeData(50, r)
-	e, err := Encode(d, Options{Skeleton: []int{1}, Multivariate: true})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1}, Multivariate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestDecodeMultivariateRawWeights(t *testing.T) {
 // whose errors are recomputed on the data.
 func TestDecodeIgnoresClaimedErrors(t *testing.T) {
 	d := randomBinary(4, 40, 4, 2)
-	e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.01})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestDiagramSearchMatchesTheMILP(t *testing.T) {
 			case 2:
 				o.Epsilon = 0.3 // forbids the thresholds of columns of 5 values
 			}
-			e, err := Encode(d, o)
+			e, err := Encode(context.Background(), d, o)
 			if err != nil {
 				t.Fatal(err)
 			}

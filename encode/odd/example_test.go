@@ -17,7 +17,7 @@ func ExampleEncode() {
 			{Name: "b", Kind: model.Numeric, Values: []float64{0, 1, 0, 1}},
 		},
 		Labels: []int{0, 1, 1, 0}, Classes: []string{"no", "yes"}}
-	e, err := odd.Encode(d, odd.Options{Skeleton: []int{1, 2}, Alpha: 0.1})
+	e, err := odd.Encode(context.Background(), d, odd.Options{Skeleton: []int{1, 2}, Alpha: 0.1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -86,7 +86,7 @@ func TestTreeSpecialCaseMatchesExhaustiveSearch(t *testing.T) {
 	}{{0, 60, 5, 2, 1}, {1, 40, 4, 3, 1}, {2, 24, 4, 2, 2}, {3, 30, 3, 2, 2}, {4, 20, 4, 3, 2}}
 	for _, c := range cases {
 		d := randomBinary(c.seed, c.n, c.f, c.k)
-		e, err := Encode(d, Options{Skeleton: TreeSkeleton(c.depth), Tree: true})
+		e, err := Encode(context.Background(), d, Options{Skeleton: TreeSkeleton(c.depth), Tree: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,9 +105,9 @@ func TestDiagramNeverWorseThanTree(t *testing.T) {
 	for seed := range uint64(3) {
 		d := randomBinary(10+seed, 16, 3, 2)
 		opts := Options{Skeleton: []int{1, 2}, Alpha: 0.05}
-		ed, _ := Encode(d, opts)
+		ed, _ := Encode(context.Background(), d, opts)
 		opts.Tree = true
-		et, _ := Encode(d, opts)
+		et, _ := Encode(context.Background(), d, opts)
 		_, od := solveDecode(t, ed, d)
 		_, ot := solveDecode(t, et, d)
 		if od > ot+1e-9 {
@@ -118,8 +118,8 @@ func TestDiagramNeverWorseThanTree(t *testing.T) {
 
 func TestMultivariateNeverWorseThanUnivariate(t *testing.T) {
 	d := randomBinary(21, 16, 3, 2)
-	eu, _ := Encode(d, Options{Skeleton: []int{1, 2}})
-	em, _ := Encode(d, Options{Skeleton: []int{1, 2}, Multivariate: true})
+	eu, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}})
+	em, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}, Multivariate: true})
 	_, ou := solveDecode(t, eu, d)
 	gm, om := solveDecode(t, em, d)
 	if om > ou+1e-9 {
@@ -132,7 +132,7 @@ func TestMultivariateNeverWorseThanUnivariate(t *testing.T) {
 
 func TestParsimonyCap(t *testing.T) {
 	d := randomBinary(5, 24, 4, 2)
-	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, MaxActive: 1})
+	e, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}, MaxActive: 1})
 	g, _ := solveDecode(t, e, d)
 	if g.InternalNodes() != 1 {
 		t.Fatalf("cap 1: %d internal nodes", g.InternalNodes())
@@ -145,7 +145,7 @@ func TestParsimonyCap(t *testing.T) {
 
 func TestStabilityForbidsSmallNodes(t *testing.T) {
 	d := randomBinary(6, 24, 4, 2)
-	free, _ := Encode(d, Options{Skeleton: []int{1, 2}})
+	free, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}})
 	g0, o0 := solveDecode(t, free, d)
 	// The smallest flow through a non-root node of the free optimum.
 	small := d.Rows()
@@ -159,7 +159,7 @@ func TestStabilityForbidsSmallNodes(t *testing.T) {
 		t.Skip("the free optimum uses only the root")
 	}
 	S := small + 1
-	st, _ := Encode(d, Options{Skeleton: []int{1, 2}, MinFlow: S})
+	st, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}, MinFlow: S})
 	g, o := solveDecode(t, st, d)
 	cnt = through(g, d)
 	for v, nd := range g.Nodes {
@@ -197,7 +197,7 @@ func TestFairnessRatio(t *testing.T) {
 		return r1 / float64(len(g1)), r0 / float64(len(g0))
 	}
 	fair := &Fairness{Column: 0, Positive: 1, Xi: 0.8}
-	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, Fair: fair})
+	e, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}, Fair: fair})
 	g, _ := solveDecode(t, e, d)
 	r1, r0 := rate(g)
 	if r1 < 0.8*r0-1e-9 || r0 < 0.8*r1-1e-9 {
@@ -210,7 +210,7 @@ func TestFairnessRatio(t *testing.T) {
 
 func TestHeuristicCutoff(t *testing.T) {
 	d := randomBinary(3, 16, 3, 2)
-	e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.01})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2, 2}, Alpha: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestExportedMPSSolvedByHiGHSProgram(t *testing.T) {
 		t.Skip("the highs command-line program is not installed (scripts/install-highs.sh installs it)")
 	}
 	d := randomBinary(9, 20, 3, 2)
-	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, Alpha: 0.1})
+	e, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}, Alpha: 0.1})
 	_, want := solveDecode(t, e, d)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "odd.mps")
@@ -307,7 +307,7 @@ func TestCategoricalAndRawNumericDecoding(t *testing.T) {
 		}
 		d.Labels = append(d.Labels, l)
 	}
-	e, err := Encode(d, Options{Skeleton: []int{1, 2}})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestStrengtheningsKeepTheOptimum(t *testing.T) {
 		for s, on := range []bool{false, true} {
 			o := c.o
 			o.ErrorCuts, o.FirstLayerOrder, o.PairCut, o.CountCut, o.DiagramCut = on, on, on, on, on
-			e, err := Encode(d, o)
+			e, err := Encode(context.Background(), d, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -380,7 +380,7 @@ func TestSmallFloorsMatchTheMILP(t *testing.T) {
 	for seed := range uint64(2) {
 		d := randomBinary(seed, 10+2*int(seed), 3, 2+int(seed%2))
 		for _, sk := range [][]int{{1, 2, 2}, {1, 2}, {1, 1, 2}} {
-			e, err := Encode(d, Options{Skeleton: sk})
+			e, err := Encode(context.Background(), d, Options{Skeleton: sk})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -392,7 +392,7 @@ func TestSmallFloorsMatchTheMILP(t *testing.T) {
 				if cap > e.InternalNodes() {
 					continue
 				}
-				c, err := Encode(d, Options{Skeleton: sk, MaxActive: cap})
+				c, err := Encode(context.Background(), d, Options{Skeleton: sk, MaxActive: cap})
 				if err != nil {
 					t.Fatal(err)
 				}

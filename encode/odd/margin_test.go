@@ -1,6 +1,7 @@
 package odd
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func closeValues() *model.Dataset {
 
 func TestMarginsFromTheData(t *testing.T) {
 	d := closeValues()
-	e, err := Encode(d, Options{Skeleton: TreeSkeleton(2), Tree: true})
+	e, err := Encode(context.Background(), d, Options{Skeleton: TreeSkeleton(2), Tree: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestMarginsFromTheData(t *testing.T) {
 		t.Fatalf("the heuristic's point is not a solution of the MILP: %v", err)
 	}
 	// An explicit epsilon applies to every column.
-	e2, err := Encode(d, Options{Skeleton: TreeSkeleton(2), Tree: true, Epsilon: 0.01})
+	e2, err := Encode(context.Background(), d, Options{Skeleton: TreeSkeleton(2), Tree: true, Epsilon: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,17 +82,17 @@ func TestMarginsFromTheData(t *testing.T) {
 
 func TestObliqueMarginTooSmallRefused(t *testing.T) {
 	d := closeValues()
-	_, err := Encode(d, Options{Skeleton: []int{1}, Multivariate: true})
+	_, err := Encode(context.Background(), d, Options{Skeleton: []int{1}, Multivariate: true})
 	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "feature x") || !strings.Contains(err.Error(), "1.00001") {
 		t.Fatalf("oblique splits on values 1e-8 apart after scaling: %v, want an input error naming x and its values", err)
 	}
 	// With the margin given, the request is the user's.
-	if _, err := Encode(d, Options{Skeleton: []int{1}, Multivariate: true, Epsilon: 1e-9}); err != nil {
+	if _, err := Encode(context.Background(), d, Options{Skeleton: []int{1}, Multivariate: true, Epsilon: 1e-9}); err != nil {
 		t.Fatal(err)
 	}
 	// Values that scaling leaves apart get the oblique margin min(1e-4, gap).
 	d.Features[0].Values[10] = 1.00002
-	e, err := Encode(d, Options{Skeleton: []int{1}, Multivariate: true})
+	e, err := Encode(context.Background(), d, Options{Skeleton: []int{1}, Multivariate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestObliqueMarginTooSmallRefused(t *testing.T) {
 func TestOneClassHasAnEmptyTerminal(t *testing.T) {
 	d := &model.Dataset{Name: "one", Classes: []string{"a"},
 		Features: []model.Feature{{Name: "x", Kind: model.Numeric, Values: []float64{1, 2, 3}}}, Labels: []int{0, 0, 0}}
-	e, err := Encode(d, Options{Skeleton: TreeSkeleton(2), Tree: true})
+	e, err := Encode(context.Background(), d, Options{Skeleton: TreeSkeleton(2), Tree: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -444,14 +444,9 @@ func (c column) value(d *model.Dataset, r int) float64 {
 	return min(1, max(0, (v-c.min)/c.rng))
 }
 
-// Encode builds the MILP for the data and options.
-func Encode(d *model.Dataset, o Options) (*Encoding, error) {
-	return EncodeContext(context.Background(), d, o)
-}
-
-// EncodeContext is Encode stopping with ctx's cause when ctx ends (the
-// model grows with rows × nodes × arcs).
-func EncodeContext(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
+// Encode builds the MILP for the data and options, stopping with ctx's
+// cause when ctx ends (the model grows with rows × nodes × arcs).
+func Encode(ctx context.Context, d *model.Dataset, o Options) (*Encoding, error) {
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}

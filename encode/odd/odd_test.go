@@ -34,7 +34,7 @@ func TestBinariesPerRowAreExactlyLambda(t *testing.T) {
 		var others []int
 		for _, n := range []int{10, 25, 60} {
 			d := randomBinary(1, n, 4, 3)
-			e, err := Encode(d, o)
+			e, err := Encode(context.Background(), d, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,14 +66,14 @@ func rowsWithPrefix(e *Encoding, p string) int {
 func TestExtensionsAddTheirConstraints(t *testing.T) {
 	d := randomBinary(2, 30, 4, 2)
 	base := Options{Skeleton: []int{1, 2, 2}}
-	e0, err := Encode(d, base)
+	e0, err := Encode(context.Background(), d, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	V := 5
 	check := func(name string, o Options, prefix string, want int) {
 		t.Helper()
-		e, err := Encode(d, o)
+		e, err := Encode(context.Background(), d, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestExtensionsAddTheirConstraints(t *testing.T) {
 	o.Fair = &Fairness{Column: 3, Positive: 1, Xi: 0.8}
 	check("fairness", o, "c19_", 2)
 	// The fairness column is not a split column any more.
-	ef, _ := Encode(d, o)
+	ef, _ := Encode(context.Background(), d, o)
 	if len(ef.cols) != len(e0.cols)-1 || len(ef.A[0]) != 3 {
 		t.Errorf("fairness column still among the split columns")
 	}
@@ -104,7 +104,7 @@ func TestExtensionsAddTheirConstraints(t *testing.T) {
 	}
 	o = base
 	o.Multivariate = true
-	em, _ := Encode(d, o)
+	em, _ := Encode(context.Background(), d, o)
 	if rowsWithPrefix(em, "c15_")+rowsWithPrefix(em, "c16") != 0 {
 		t.Errorf("multivariate model has univariate rows")
 	}
@@ -116,12 +116,12 @@ func TestExtensionsAddTheirConstraints(t *testing.T) {
 	// Symmetry breaking: (11) per node and negative arc, (12) in layer 2.
 	o = base
 	o.NoSymmetryBreaking = true
-	en, _ := Encode(d, o)
+	en, _ := Encode(context.Background(), d, o)
 	if rowsWithPrefix(en, "c11_")+rowsWithPrefix(en, "c12_") != 0 || rowsWithPrefix(e0, "c12_") != 1 || rowsWithPrefix(e0, "c11_") == 0 {
 		t.Errorf("symmetry rows: with %d/%d, without %d/%d", rowsWithPrefix(e0, "c11_"), rowsWithPrefix(e0, "c12_"), rowsWithPrefix(en, "c11_"), rowsWithPrefix(en, "c12_"))
 	}
 	// Tree: only arcs to the two children slots (and terminals).
-	et, _ := Encode(d, Options{Skeleton: TreeSkeleton(3), Tree: true})
+	et, _ := Encode(context.Background(), d, Options{Skeleton: TreeSkeleton(3), Tree: true})
 	for _, c := range et.Model.Columns {
 		var s byte
 		var u, v int
@@ -159,13 +159,13 @@ func TestEncodeRejectsBadInput(t *testing.T) {
 		{cat, Options{Skeleton: []int{1}, Fair: &Fairness{Column: 0}}, "0/1"},
 	}
 	for _, c := range cases {
-		_, err := Encode(c.d, c.o)
+		_, err := Encode(context.Background(), c.d, c.o)
 		if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Encode(%+v) = %v, want an error about %q", c.o, err, c.want)
+			t.Errorf("Encode(context.Background(), %+v) = %v, want an error about %q", c.o, err, c.want)
 		}
 	}
 	// Categorical features are one-hot for univariate splits.
-	e, err := Encode(cat, Options{Skeleton: []int{1}})
+	e, err := Encode(context.Background(), cat, Options{Skeleton: []int{1}})
 	if err != nil || len(e.cols) != 3 {
 		t.Fatalf("categorical one-hot: %v, %d columns", err, len(e.cols))
 	}
@@ -188,7 +188,7 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 			{Skeleton: []int{1, 2, 3, 3}, Alpha: 0.1, ErrorCuts: true, FirstLayerOrder: true, PairCut: true, CountCut: true},
 			{Skeleton: TreeSkeleton(3), Tree: true, Alpha: 0.02, ErrorCuts: true, FirstLayerOrder: true, PairCut: true, CountCut: true},
 		} {
-			e, err := Encode(d, o)
+			e, err := Encode(context.Background(), d, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +217,7 @@ func TestHeuristicPointIsFeasible(t *testing.T) {
 func TestErrorFloors(t *testing.T) {
 	for seed := range uint64(8) {
 		d := randomBinary(seed, 20+3*int(seed), 3+int(seed%3), 2+int(seed%2))
-		e, err := Encode(d, Options{Skeleton: []int{1, 2}})
+		e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,8 +263,8 @@ func TestErrorFloors(t *testing.T) {
 		if _, ok := e.pairFloor(ctx); ok {
 			t.Fatalf("seed %d: the pair scan ignored a cancelled context", seed)
 		}
-		if _, err := EncodeContext(ctx, d, Options{Skeleton: []int{1, 2}}); !errors.Is(err, context.Canceled) {
-			t.Fatalf("seed %d: EncodeContext after cancel: %v", seed, err)
+		if _, err := Encode(ctx, d, Options{Skeleton: []int{1, 2}}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("seed %d: Encode after cancel: %v", seed, err)
 		}
 	}
 }
@@ -273,7 +273,7 @@ func TestErrorFloors(t *testing.T) {
 func TestCutoffBelow(t *testing.T) {
 	d := randomBinary(3, 30, 4, 2)
 	for _, alpha := range []float64{0, 0.01, 0.3, 1} {
-		e, err := Encode(d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha})
+		e, err := Encode(context.Background(), d, Options{Skeleton: []int{1, 2, 2}, Alpha: alpha})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,7 +302,7 @@ func TestCutoffBelow(t *testing.T) {
 			}
 		}
 	}
-	e, _ := Encode(d, Options{Skeleton: []int{1, 2}, RowCost: make([]float64, d.Rows())})
+	e, _ := Encode(context.Background(), d, Options{Skeleton: []int{1, 2}, RowCost: make([]float64, d.Rows())})
 	e.Opts.RowCost[1] = 2
 	if _, ok := e.cutoffBelow(1); ok {
 		t.Fatal("a lattice cutoff with unequal row costs")

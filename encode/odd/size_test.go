@@ -52,7 +52,7 @@ func TestEstimateMatchesTheModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := Encode(c.d, c.o)
+			e, err := Encode(context.Background(), c.d, c.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestEncodeStopsWithTheContext(t *testing.T) {
 	d := randomNumeric(8, 50, 3, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := EncodeContext(ctx, d, Options{Skeleton: TreeSkeleton(8), Tree: true}); !errors.Is(err, context.Canceled) {
+	if _, err := Encode(ctx, d, Options{Skeleton: TreeSkeleton(8), Tree: true}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
 }

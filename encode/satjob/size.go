@@ -155,3 +155,30 @@ func (g *Guard) Release() {
 	g.budget.Release(g.reserved)
 	g.reserved = 0
 }
+
+// Guarded is a formula that grows under a Guard: a SAT formulation's
+// Encoding embeds it for its CNF, Err and Release, and adds each clause
+// only when Admit lets it.
+type Guarded struct {
+	CNF   *sat.CNF
+	guard Guard
+}
+
+// NewGuarded is an empty formula guarded by ctx (nil: none) and budget
+// (nil: no cap).
+func NewGuarded(ctx context.Context, budget *backend.Budget) Guarded {
+	return Guarded{CNF: &sat.CNF{}, guard: NewGuard(ctx, budget)}
+}
+
+// Err is why building the formula stopped: its context ended or its
+// memory budget was exhausted (nil while it grows). Once it is set, no
+// clause is added any more: the formula is incomplete and must not be
+// solved.
+func (f *Guarded) Err() error { return f.guard.Err(f.CNF) }
+
+// Release returns the bytes the formula accounted in its budget.
+func (f *Guarded) Release() { f.guard.Release() }
+
+// Admit accounts a clause of n literals about to be added; false means
+// the building has stopped and the clause must not be added.
+func (f *Guarded) Admit(n int) bool { return f.guard.Clause(f.CNF, n) }

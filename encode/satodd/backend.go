@@ -3,7 +3,6 @@ package satodd
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -144,13 +143,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	if res.Proved = proved; proved {
 		res.LowerBound = res.Objective
 	}
-	if n := started.UncheckedRefutations(); n > 0 {
-		// The bounds above the floor rest on an external solver's
-		// refutations: its claim, not odtkit's proof.
-		res.Claim(res.LowerBound, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
-		res.LowerBound = min(res.LowerBound, objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)))
-		res.Stats["unchecked_refutations"] = n
-	}
+	// The bounds above the floor that rest on an external solver's
+	// refutations are its claim, not odtkit's proof.
+	satjob.ClaimUnchecked(res, started.UncheckedRefutations(), spec, objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)))
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Stop = model.Ended(ctx, out.Stopped)
 	if proved {

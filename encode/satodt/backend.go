@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/odtkit/odtkit/backend"
@@ -157,12 +156,10 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		}
 	}
 	if n := started.UncheckedRefutations(); n > 0 {
-		// The bounds above the floor rest on an external solver's
-		// refutations: its claim, not odtkit's proof.
-		claimed := res.LowerBound
-		res.LowerBound = min(res.LowerBound, float64(p.Floor))
-		res.Claim(claimed, "external SAT solver "+strings.TrimPrefix(spec, "external:"))
-		res.Stats["unchecked_refutations"] = n
+		// The bounds above the floor that rest on an external solver's
+		// refutations are its claim, not odtkit's proof (p is nil when
+		// no formula was prepared, and then no solver ran).
+		satjob.ClaimUnchecked(res, n, spec, float64(p.Floor))
 	}
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Stop = model.Ended(ctx, out.Stopped)

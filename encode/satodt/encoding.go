@@ -68,7 +68,7 @@ type Encoding struct {
 }
 
 // Encode writes the formula of depth d ≥ 1 for the prepared data: the
-// tree's clauses (NewFormula) and every group's (AddGroup). ctx is
+// tree's clauses (NewEncoding) and every group's (AddGroup). ctx is
 // polled while it grows.
 func Encode(ctx context.Context, p *satjob.Prepared, d int, o Options) (*Encoding, error) {
 	f, err := NewEncoding(p, d, o)
@@ -84,9 +84,10 @@ func Encode(ctx context.Context, p *satjob.Prepared, d int, o Options) (*Encodin
 	return f, nil
 }
 
-// NewFormula allocates every variable of the formula of depth d ≥ 1 and
-// adds the clauses of the tree alone: a test per node (none repeating
-// an ancestor's unless o.Repeats) and at most one class per leaf. The
+// NewEncoding starts the formula of depth d ≥ 1, an encoding that grows
+// (Encode builds one whole): it allocates every variable and adds the
+// clauses of the tree alone, a test per node (none repeating an
+// ancestor's unless o.Repeats) and at most one class per leaf. The
 // groups' clauses come with AddGroup.
 func NewEncoding(p *satjob.Prepared, d int, o Options) (*Encoding, error) {
 	if d < 1 {

@@ -1,6 +1,9 @@
 package satodt
 
 import (
+	"context"
+
+	"github.com/odtkit/odtkit/dp/cart"
 	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -11,81 +14,43 @@ type Assignment struct {
 	Test, Class []int
 }
 
-// Greedy grows a complete tree of depth d ≥ 1 top-down: each node takes
-// the test whose two sides' majority errors add up least (ties: lowest
-// index) among the tests its ancestors do not use (unless o.Repeats),
-// and each leaf predicts its rows' majority (its parent's when no row
-// reaches it). It is a first assignment for the search to start from.
+// Greedy is cart's complete tree of depth d ≥ 1 (dp/cart: the test of
+// least Gini impurity at each node) on the prepared rows and kept tests
+// (at least one), with no test repeated on a path unless o.Repeats (or
+// there are fewer tests than levels); a leaf no row reaches predicts its
+// parent's class. With o.Dead, a node above two leaves of one class then
+// tests 0, as the formula asks. It is a first assignment for the search
+// to start from.
 func Greedy(p *satjob.Prepared, d int, o Options) Assignment {
 	nodes := 1<<d - 1
 	a := Assignment{Test: make([]int, nodes), Class: make([]int, 1<<d)}
-	errOf := func(cnt []int) (int, int) {
-		k, best, tot := 0, -1, 0
-		for c, x := range cnt {
-			tot += x
-			if x > best {
-				k, best = c, x
-			}
-		}
-		return k, tot - best
+	tests := p.Tests
+	if tests == nil {
+		tests = []int{} // none (nil would be all the view's)
 	}
-	lo, hi := make([]int, p.Classes), make([]int, p.Classes)
-	var grow func(n int, groups []int, used []int, parent int)
-	grow = func(n int, groups []int, used []int, parent int) {
-		cnt := make([]int, p.Classes)
-		for _, g := range groups {
-			for k, x := range p.Groups[g].Count {
-				cnt[k] += x
-			}
-		}
-		k, _ := errOf(cnt)
-		if len(groups) == 0 {
-			k = parent
-		}
+	cfg := cart.Config{Complete: true, Tests: tests, NoRepeat: !o.Repeats && len(p.Tests) >= d}
+	tree, _ := cart.GrowTree(context.Background(), p.View, d, cfg)
+	index := make(map[int]int, len(p.Tests))
+	for j, vt := range p.Tests {
+		index[vt] = j
+	}
+	var put func(n int, nd *cart.Node)
+	put = func(n int, nd *cart.Node) {
 		if n >= nodes {
-			a.Class[n-nodes] = k
+			a.Class[n-nodes] = nd.Class
 			return
 		}
-		best, bestErr := -1, 0
-		for t := range p.Tests {
-			if !o.Repeats && len(p.Tests) >= d && contains(used, t) {
-				continue
-			}
-			clear(lo)
-			clear(hi)
-			for _, g := range groups {
-				side := lo
-				if p.Value(g, t) {
-					side = hi
-				}
-				for c, x := range p.Groups[g].Count {
-					side[c] += x
-				}
-			}
-			_, el := errOf(lo)
-			_, eh := errOf(hi)
-			if best < 0 || el+eh < bestErr {
-				best, bestErr = t, el+eh
-			}
+		if nd.Test < 0 {
+			// No test allowed (none kept): the leaves below take its class.
+			put(2*n+1, nd)
+			put(2*n+2, nd)
+			return
 		}
-		a.Test[n] = best
-		var gl, gh []int
-		for _, g := range groups {
-			if p.Value(g, best) {
-				gh = append(gh, g)
-			} else {
-				gl = append(gl, g)
-			}
-		}
-		used = append(used, best)
-		grow(2*n+1, gl, used, k)
-		grow(2*n+2, gh, used, k)
+		a.Test[n] = index[nd.Test]
+		put(2*n+1, nd.Low)
+		put(2*n+2, nd.High)
 	}
-	all := make([]int, len(p.Groups))
-	for g := range all {
-		all[g] = g
-	}
-	grow(0, all, nil, 0)
+	put(0, tree)
 	if o.Dead && p.Classes == 2 {
 		for m := 1<<(d-1) - 1; m < nodes; m++ {
 			if a.Class[2*m+1-nodes] == a.Class[2*m+2-nodes] {
@@ -94,15 +59,6 @@ func Greedy(p *satjob.Prepared, d int, o Options) Assignment {
 		}
 	}
 	return a
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Values is the assignment of the formula's variables (indexed by

@@ -1,4 +1,4 @@
-// Package formtest checks a MILP form solved whole (milpjob.FormJob),
+// Package formtest checks a MILP form solved whole (milpjob.Whole),
 // as milp-oct and milp-binoct are: its proven optima against brute force
 // and dl85 on generated data and on the repository's testdata, the
 // conformance suite, its MPS export solved by CBC and decoded, the
@@ -34,13 +34,17 @@ type Spec struct {
 	// Alternatives are its formulation option's values besides
 	// published.
 	Alternatives []string
-	// Plan plans the form of d for the tree t in the formulation form
+	// Encode builds the form of d for the tree t in the formulation form
 	// (published or one of the Alternatives).
-	Plan func(d *model.Dataset, t milpjob.Tree, form string) milpjob.Form
+	Encode Encoder
 	// JobOptions reads a job's options: the tree and the formulation
 	// asked for.
 	JobOptions func(job *backend.Job) (milpjob.Tree, string, error)
 }
+
+// An Encoder builds the form of d for the tree t in the formulation
+// form.
+type Encoder func(ctx context.Context, d *model.Dataset, t milpjob.Tree, form string) (milpjob.Form, error)
 
 // Run runs every check of the form, each as a subtest.
 func Run(t *testing.T, s Spec) {
@@ -336,8 +340,8 @@ func witnessIsAPoint(t *testing.T, s Spec) {
 	for _, form := range s.forms() {
 		for i, tree := range trees {
 			d := RandomData(uint64(40+i), 10, 2, 2+i%2, i%2 == 1)
-			e := s.Plan(d, tree, form)
-			if err := e.Build(context.Background()); err != nil {
+			e, err := s.Encode(context.Background(), d, tree, form)
+			if err != nil {
 				t.Fatal(err)
 			}
 			x := e.Witness()
@@ -356,8 +360,8 @@ func witnessIsAPoint(t *testing.T, s Spec) {
 				t.Errorf("%s %+v: the witness is a tree of %d splits and %v errors, want one leaf of %v", form, tree, g.InternalNodes(), g.WeightedErrors(d), want)
 			}
 		}
-		e := s.Plan(RandomData(1, 5, 2, 2, false), milpjob.Tree{Depth: 1, MinSupport: 6}, form)
-		if err := e.Build(context.Background()); err != nil {
+		e, err := s.Encode(context.Background(), RandomData(1, 5, 2, 2, false), milpjob.Tree{Depth: 1, MinSupport: 6}, form)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if x := e.Witness(); x != nil {
@@ -432,12 +436,12 @@ func jobOptions(t *testing.T, s Spec) {
 // monk1 (error objective, depths 1 and 2) it is at least the published
 // LP bound and at most the brute-force optimum, and on monk1 at depth 1,
 // where the published bound is 0, it is above 0.
-func LPBoundAbove(t *testing.T, plan func(d *model.Dataset, t milpjob.Tree, form string) milpjob.Form, form string) {
+func LPBoundAbove(t *testing.T, encode Encoder, form string) {
 	needHiGHS(t)
 	lp := func(d *model.Dataset, tree milpjob.Tree, f string) float64 {
 		t.Helper()
-		e := plan(d, tree, f)
-		if err := e.Build(context.Background()); err != nil {
+		e, err := encode(context.Background(), d, tree, f)
+		if err != nil {
 			t.Fatal(err)
 		}
 		sol, err := milp.HiGHS().Solve(context.Background(), milp.Relaxation(e.MILP()), milp.Params{Threads: 1})
