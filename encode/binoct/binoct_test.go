@@ -19,9 +19,9 @@ func encode(ctx context.Context, d *model.Dataset, tree milpjob.Tree, form strin
 }
 
 // TestForm runs the checks of a MILP form solved whole on milp-binoct:
-// optima against brute force and dl85, the conformance suite, the CBC
-// round trip, the witness, false infeasibility claims and the
-// formulation option (published, binary-leaves or strengthened).
+// optima against brute force and dl85, the witness, false infeasibility
+// claims and the formulation option in every formulation, and the
+// conformance suite and the CBC round trip of the published one (published, binary-leaves or strengthened).
 func TestForm(t *testing.T) {
 	formtest.Run(t, formtest.Spec{
 		Backend:      "milp-binoct",

@@ -1,9 +1,10 @@
 // Package formtest checks a MILP form solved whole (milpjob.Whole),
-// as milp-oct and milp-binoct are: its proven optima against brute force
-// and dl85 on generated data and on the repository's testdata, the
-// conformance suite, its MPS export solved by CBC and decoded, the
-// witness it refuses false infeasibility claims with, and its
-// formulation option. A form's tests call Run with its Spec.
+// as milp-oct and milp-binoct are: in every formulation, its proven
+// optima against brute force and dl85 on generated data and on the
+// repository's testdata, the witness it refuses false infeasibility
+// claims with, and its formulation option; in the published one (the
+// default), the conformance suite and its MPS export solved by CBC and
+// decoded. A form's tests call Run with its Spec.
 package formtest
 
 import (
@@ -245,32 +246,31 @@ func testdataAgrees(t *testing.T, s Spec) {
 	}
 }
 
-// conformance runs the backend conformance suite in every formulation
-// (with -short, the published one only).
+// conformance runs the backend conformance suite on the published
+// formulation, the backend's default. The suite checks the job steps
+// (cancellation, incumbents, determinism, exports, certificates), which
+// the formulations share through milpjob.Whole; each Alternative's
+// MILP is checked for exactness on its own (agreesWithBruteForce,
+// testdataAgrees, witnessIsAPoint), so the suite's minutes are spent
+// once.
 func conformance(t *testing.T, s Spec) {
 	needHiGHS(t)
 	b, ok := odtkit.DefaultRegistry().Get(s.Backend)
 	if !ok {
 		t.Fatalf("%s is not registered", s.Backend)
 	}
-	for _, form := range s.forms() {
-		if testing.Short() && form != milpjob.FormulationPublished {
-			continue
-		}
-		t.Run(form, func(t *testing.T) {
-			c := backendtest.Config{Verify: odtkit.Verify, Brute: 6, Rows: 12, Options: formOptions(form)}
-			if testing.Short() {
-				c.Brute = 3
-			}
-			backendtest.Run(t, b, c)
-		})
+	c := backendtest.Config{Verify: odtkit.Verify, Brute: 6, Rows: 12}
+	if testing.Short() {
+		c.Brute = 3
 	}
+	backendtest.Run(t, b, c)
 }
 
-// exportSolvedByCBC: the exported MPS file of every formulation, solved
-// by CBC and decoded, gives the optimum dl85 proves; CBC's word that it
-// is optimal is a claimed bound, not a proof, unless the solver is
-// trusted.
+// exportSolvedByCBC: the exported MPS file of the published formulation,
+// solved by CBC and decoded, gives the optimum dl85 proves; CBC's word
+// that it is optimal is a claimed bound, not a proof, unless the solver
+// is trusted. The export and decode steps are the formulations' shared
+// ones (milpjob.Whole), so one round trip checks them.
 func exportSolvedByCBC(t *testing.T, s Spec) {
 	if _, err := exec.LookPath("cbc"); err != nil {
 		t.Skip("cbc is not installed")
@@ -281,9 +281,7 @@ func exportSolvedByCBC(t *testing.T, s Spec) {
 	if want == 0 {
 		t.Fatal("a zero optimum needs no claim: pick data with errors")
 	}
-	for _, form := range s.forms() {
-		t.Run(form, func(t *testing.T) { cbcRoundTrip(t, s.Backend, form, d, p, want) })
-	}
+	cbcRoundTrip(t, s.Backend, milpjob.FormulationPublished, d, p, want)
 }
 
 // cbcRoundTrip exports the MILP of formulation form, solves it with CBC
