@@ -127,7 +127,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 		}
 	}
 	e.lr = make([][]int, n)
-	e.rep = e.groups()
+	e.rep = milpjob.SameRows(e.Data, e.Cols, o.Strengthen)
 	for r := range n {
 		if g := e.rep[r]; g != r {
 			e.lr[r] = e.lr[g] // identical rows share their leaf

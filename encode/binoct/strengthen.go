@@ -3,8 +3,8 @@ package binoct
 import (
 	"context"
 	"fmt"
-	"strconv"
 
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -93,9 +93,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 			ub := 1.0
 			if len(first) <= len(rest) {
-				idx, val = appendCoef(idx, val, first, 1)
+				idx, val = milpjob.AppendCoefs(idx, val, first, 1)
 			} else {
-				idx, val = appendCoef(idx, val, rest, -1)
+				idx, val = milpjob.AppendCoefs(idx, val, rest, -1)
 				ub = 0
 			}
 			m.AddRow(fmt.Sprintf("least_%d_%d", r, nd), -milp.Inf, ub, idx, val)
@@ -114,9 +114,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 			ub = 1.0
 			if len(last) <= len(below) {
-				idx, val = appendCoef(idx, val, last, 1)
+				idx, val = milpjob.AppendCoefs(idx, val, last, 1)
 			} else {
-				idx, val = appendCoef(idx, val, below, -1)
+				idx, val = milpjob.AppendCoefs(idx, val, below, -1)
 				ub = 0
 			}
 			if !capped {
@@ -202,9 +202,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 			idx, val := []int{e.w[r][l]}, []float64{1}
 			if len(in) <= len(out)+1 {
-				idx, val = appendCoef(idx, val, in, -1)
+				idx, val = milpjob.AppendCoefs(idx, val, in, -1)
 			} else {
-				idx, val = appendCoef(append(idx, e.qs[l][y]), append(val, -1), out, 1)
+				idx, val = milpjob.AppendCoefs(append(idx, e.qs[l][y]), append(val, -1), out, 1)
 			}
 			m.AddRow(fmt.Sprintf("wq_%d_%d", r, l), -milp.Inf, 0, idx, val)
 			if low && !capped {
@@ -223,44 +223,6 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 		m.AddRow(fmt.Sprintf("ew_%d", l), 0, milp.Inf, idxE, valE)
 	}
 	return nil
-}
-
-// groups maps each row to the first row identical to it on every split
-// column and in its class: such rows take the same path in every tree,
-// and the strengthened MILP gives them one l_rl and one w_rl (the
-// published MILP one per row).
-func (e *Encoding) groups() []int {
-	n := e.Data.Rows()
-	rep := make([]int, n)
-	if !e.Opts.Strengthen {
-		for r := range rep {
-			rep[r] = r
-		}
-		return rep
-	}
-	first := map[string]int{}
-	key := make([]byte, 0, 4*(len(e.Cols)+1))
-	for r := range n {
-		key = strconv.AppendInt(key[:0], int64(e.Data.Labels[r]), 10)
-		for _, c := range e.Cols {
-			key = strconv.AppendInt(append(key, ','), int64(c.Index[r]), 10)
-		}
-		g, ok := first[string(key)]
-		if !ok {
-			g = r
-			first[string(key)] = r
-		}
-		rep[r] = g
-	}
-	return rep
-}
-
-// appendCoef appends the columns cols, each with coefficient c.
-func appendCoef(idx []int, val []float64, cols []int, c float64) ([]int, []float64) {
-	for _, col := range cols {
-		idx, val = append(idx, col), append(val, c)
-	}
-	return idx, val
 }
 
 // parent is leaf l's parent branch node and whether l is its low child

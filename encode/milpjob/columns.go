@@ -3,6 +3,7 @@ package milpjob
 import (
 	"math/bits"
 	"slices"
+	"strconv"
 
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
@@ -207,4 +208,44 @@ func Ones(n int) []float64 {
 		v[i] = 1
 	}
 	return v
+}
+
+// SameRows maps each row of d to the first row identical to it on every
+// column of cols and in its class: such rows take the same path in every
+// tree on those columns and count alike, so a MILP may give them one
+// set of routing variables. With distinct false, every row maps to
+// itself.
+func SameRows(d *model.Dataset, cols []Column, distinct bool) []int {
+	n := d.Rows()
+	rep := make([]int, n)
+	if !distinct {
+		for i := range rep {
+			rep[i] = i
+		}
+		return rep
+	}
+	first := map[string]int{}
+	key := make([]byte, 0, 4*(len(cols)+1))
+	for i := range n {
+		key = strconv.AppendInt(key[:0], int64(d.Labels[i]), 10)
+		for _, c := range cols {
+			key = strconv.AppendInt(append(key, ','), int64(c.Index[i]), 10)
+		}
+		r, ok := first[string(key)]
+		if !ok {
+			r = i
+			first[string(key)] = i
+		}
+		rep[i] = r
+	}
+	return rep
+}
+
+// AppendCoefs appends the MILP columns vars to a row's indices idx and
+// values val, each with the coefficient c.
+func AppendCoefs(idx []int, val []float64, vars []int, c float64) ([]int, []float64) {
+	for _, v := range vars {
+		idx, val = append(idx, v), append(val, c)
+	}
+	return idx, val
 }

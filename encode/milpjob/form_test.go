@@ -82,3 +82,28 @@ func TestHeaderLines(t *testing.T) {
 		t.Errorf("ColumnLines: %q", lines)
 	}
 }
+
+// TestSameRows: rows identical on the columns and in the class share the
+// first one's index, rows differing in either keep their own; without
+// distinct every row is its own.
+func TestSameRows(t *testing.T) {
+	d := &model.Dataset{Classes: []string{"a", "b"}, Labels: []int{0, 0, 1, 0, 0},
+		Features: []model.Feature{
+			{Name: "x", Kind: model.Numeric, Values: []float64{1, 1, 1, 2, 1}},
+			{Name: "y", Kind: model.Numeric, Values: []float64{5, 5, 5, 5, 6}},
+		}}
+	cols := Columns(d)
+	if got := SameRows(d, cols, true); !slices.Equal(got, []int{0, 0, 2, 3, 4}) {
+		t.Errorf("SameRows: %v, want [0 0 2 3 4]", got)
+	}
+	if got := SameRows(d, cols[:1], true); !slices.Equal(got, []int{0, 0, 2, 3, 0}) {
+		t.Errorf("SameRows on x only: %v, want [0 0 2 3 0]", got)
+	}
+	if got := SameRows(d, cols, false); !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
+		t.Errorf("SameRows without distinct: %v, want [0 1 2 3 4]", got)
+	}
+	idx, val := AppendCoefs([]int{7}, []float64{1}, []int{2, 5}, -1)
+	if !slices.Equal(idx, []int{7, 2, 5}) || !slices.Equal(val, []float64{1, -1, -1}) {
+		t.Errorf("AppendCoefs: %v, %v", idx, val)
+	}
+}

@@ -160,7 +160,7 @@ func (e *Encoding) Build(ctx context.Context) error {
 	// Routed exactly, a row's leaf is whole once the tree is: z_it need
 	// not be declared integer.
 	zInt := !e.routedExactly()
-	e.rep = e.groups()
+	e.rep = milpjob.SameRows(e.Data, e.Cols, o.Strengthen)
 	for i := range n {
 		if r := e.rep[i]; r != i {
 			e.z[i] = e.z[r] // identical rows share their leaf

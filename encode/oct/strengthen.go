@@ -3,8 +3,8 @@ package oct
 import (
 	"context"
 	"fmt"
-	"strconv"
 
+	"github.com/odtkit/odtkit/encode/milpjob"
 	"github.com/odtkit/odtkit/milp"
 	"github.com/odtkit/odtkit/model"
 )
@@ -93,9 +93,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 			idx, val := e.sideSum(i, t, true)
 			if len(lt) <= len(eq)+1 {
-				idx, val = appendCoef(idx, val, lt, -1)
+				idx, val = milpjob.AppendCoefs(idx, val, lt, -1)
 			} else {
-				idx, val = appendCoef(append(idx, e.d[t]), append(val, -1), eq, 1)
+				idx, val = milpjob.AppendCoefs(append(idx, e.d[t]), append(val, -1), eq, 1)
 			}
 			m.AddRow(fmt.Sprintf("low_%d_%d", i, t), -milp.Inf, 0, idx, val)
 			var zero, pos []int
@@ -108,10 +108,10 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 			idx, val = e.sideSum(i, t, false)
 			if len(zero) <= len(pos)+1 {
-				idx, val = appendCoef(idx, val, zero, 1)
+				idx, val = milpjob.AppendCoefs(idx, val, zero, 1)
 				m.AddRow(fmt.Sprintf("high_%d_%d", i, t), -milp.Inf, 1, idx, val)
 			} else {
-				idx, val = appendCoef(append(idx, e.d[t]), append(val, 1), pos, -1)
+				idx, val = milpjob.AppendCoefs(append(idx, e.d[t]), append(val, 1), pos, -1)
 				m.AddRow(fmt.Sprintf("high_%d_%d", i, t), -milp.Inf, 1, idx, val)
 			}
 		}
@@ -196,9 +196,9 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 					}
 				}
 				if len(in) <= len(out)+1 {
-					idx, val = appendCoef(idx, val, in, -1)
+					idx, val = milpjob.AppendCoefs(idx, val, in, -1)
 				} else {
-					idx, val = appendCoef(append(idx, e.qs[t][y]), append(val, -1), out, 1)
+					idx, val = milpjob.AppendCoefs(append(idx, e.qs[t][y]), append(val, -1), out, 1)
 				}
 			}
 			m.AddRow(fmt.Sprintf("wq_%d_%d", i, t), -milp.Inf, 0, idx, val)
@@ -208,36 +208,6 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 	return nil
 }
 
-// groups maps each row to the first row identical to it on every split
-// column and in its class: such rows take the same path in every tree,
-// and the strengthened MILP gives them one z_it and one w_it (the
-// published MILP one per row: every row its own).
-func (e *Encoding) groups() []int {
-	n := e.Data.Rows()
-	rep := make([]int, n)
-	if !e.Opts.Strengthen {
-		for i := range rep {
-			rep[i] = i
-		}
-		return rep
-	}
-	first := map[string]int{}
-	key := make([]byte, 0, 4*(len(e.Cols)+1))
-	for i := range n {
-		key = strconv.AppendInt(key[:0], int64(e.Data.Labels[i]), 10)
-		for _, c := range e.Cols {
-			key = strconv.AppendInt(append(key, ','), int64(c.Index[i]), 10)
-		}
-		r, ok := first[string(key)]
-		if !ok {
-			r = i
-			first[string(key)] = i
-		}
-		rep[i] = r
-	}
-	return rep
-}
-
 // sideSum is the z of row i in the leaves on node t's low or high side,
 // each with coefficient 1.
 func (e *Encoding) sideSum(i, t int, low bool) ([]int, []float64) {
@@ -245,14 +215,6 @@ func (e *Encoding) sideSum(i, t int, low bool) ([]int, []float64) {
 	var val []float64
 	for _, l := range e.leafRange(t, low) {
 		idx, val = append(idx, e.z[i][l]), append(val, 1)
-	}
-	return idx, val
-}
-
-// appendCoef appends the columns cols, each with coefficient c.
-func appendCoef(idx []int, val []float64, cols []int, c float64) ([]int, []float64) {
-	for _, col := range cols {
-		idx, val = append(idx, col), append(val, c)
 	}
 	return idx, val
 }
