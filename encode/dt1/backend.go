@@ -67,6 +67,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 		NewSolver: o.SAT.NewSolver,
 		Options:   o,
 		Bisect:    o.Bisect,
+		Down:      o.Down,
 		MaxNodes:  formulaNodes(job.Problem.MaxNodes),
 		Report:    job.Report,
 		Budget:    job.Budget,
@@ -78,7 +79,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 		// A certificate proves the bound by the refuted counts alone:
 		// every count from the classes' least up, as the upward search
 		// refutes them, and no node limit to end in infeasibility.
-		if s.Bisect || s.MaxNodes > 0 {
+		if s.Bisect || s.Down || s.MaxNodes > 0 {
 			return nil, backend.Invalidf("certify: sat-dt1 certifies the upward search without a node limit (search=up, no --max-nodes)")
 		}
 		if s.Certify, err = satjob.Start(job); err != nil {

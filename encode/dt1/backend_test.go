@@ -3,6 +3,7 @@ package dt1_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -137,7 +138,11 @@ func TestBruteForceAndDP(t *testing.T) {
 		d := consistent(randomData(rng, 10+rng.IntN(20), 3+rng.IntN(3), 2+i%2))
 		want := bruteNodes(d)
 		got := solve(t, d, "sat-dt1", model.MinNodes, nil)
-		for _, opts := range []map[string]string{{"search": "bisect"}, {"leaf-counting": "false"}} {
+		for _, opts := range []map[string]string{
+			{"search": "bisect"}, {"search": "down"}, {"leaf-counting": "false"},
+			{"nonempty-leaves": "true"}, {"nonempty-leaves": "true", "search": "down"},
+			{"impure-splits": "true"}, {"impure-splits": "true", "nonempty-leaves": "true"},
+		} {
 			if o := solve(t, d, "sat-dt1", model.MinNodes, opts); o != got {
 				t.Errorf("%s: sat-dt1 %v proves %d nodes, the default %d", d.Name, opts, o, got)
 			}
@@ -256,6 +261,7 @@ func TestCertify(t *testing.T) {
 	for _, o := range []map[string]string{
 		{"certify": t.TempDir(), "sat-solver": "gini"},
 		{"certify": t.TempDir(), "search": "bisect"},
+		{"certify": t.TempDir(), "search": "down"},
 	} {
 		if _, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "sat-dt1", Options: o}); err == nil {
 			t.Errorf("certify with %v: no error", o)
@@ -361,3 +367,76 @@ func TestEncodingRanges(t *testing.T) {
 }
 
 var _ backend.Backend = dt1.Backend{}
+
+// TestDescentLemma: on random consistent data the formula of every odd
+// count from the optimum to 2E−1 (E examples) is satisfiable with and
+// without nonempty-leaves — the lemma a refutation of the descent and
+// the bisection rests on — while impure-splits refutes some count above
+// the optimum on some instance (so it is rightly kept to the upward
+// search); the descent from a node limit alone (no incumbent) proves
+// the optimum at a limit of the optimum and infeasibility below it.
+func TestDescentLemma(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	impureGap := false
+	for i := range 12 {
+		d := consistent(randomData(rng, 8+rng.IntN(8), 3, 2+i%2))
+		want := bruteNodes(d)
+		p, err := satjob.PrepareExamples(context.Background(), d, false, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := want; n <= 2*len(p.Reps)-1; n += 2 {
+			for _, o := range []dt1.Options{{}, {NonEmptyLeaves: true}, {ImpureSplits: true}} {
+				e, err := dt1.Encode(context.Background(), nil, p.View, p.Tests, p.Reps, n, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := sat.NewCDCL()
+				sat.AddCNF(s, e.CNF, 0)
+				st, err := s.Solve(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case o.ImpureSplits:
+					impureGap = impureGap || st == sat.Unsatisfiable
+					if n == want && st != sat.Satisfiable {
+						t.Errorf("%s: impure-splits refutes the optimum %d", d.Name, want)
+					}
+				case st != sat.Satisfiable:
+					t.Errorf("%s, %+v: %d nodes %s, optimum %d, %d examples", d.Name, o, n, st, want, len(p.Reps))
+				}
+			}
+		}
+		if want < 3 {
+			continue
+		}
+		for _, o := range []dt1.Options{{}, {NonEmptyLeaves: true}} {
+			for _, limit := range []int{want, want - 2} {
+				out, err := dt1.MinNodes(context.Background(), p, dt1.Settings{Options: o, Down: true, MaxNodes: limit})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if limit == want && (!out.Optimal || out.Nodes != want) || limit < want && !out.Infeasible {
+					t.Errorf("%s, %+v, node limit %d: %+v, optimum %d", d.Name, o, limit, out, want)
+				}
+			}
+		}
+	}
+	if !impureGap {
+		t.Errorf("impure-splits refuted no count above an optimum: the data do not show why it needs the upward search")
+	}
+}
+
+// TestImpureSplitsSearch: impure-splits with a search other than up is a
+// bad request.
+func TestImpureSplitsSearch(t *testing.T) {
+	d := consistent(randomData(rand.New(rand.NewPCG(1, 2)), 12, 3, 2))
+	for _, search := range []string{"bisect", "down"} {
+		_, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinNodes, MaxDepth: model.NoDepthLimit},
+			odtkit.Settings{Backend: "sat-dt1", Options: map[string]string{"impure-splits": "true", "search": search}})
+		if err == nil || !errors.Is(err, backend.ErrInvalid) {
+			t.Errorf("impure-splits, search=%s: %v", search, err)
+		}
+	}
+}

@@ -29,7 +29,9 @@
 //     with more classes, c[j][k]: leaf j has class k (a generalisation:
 //     one variable per class, at least one per leaf);
 //   - λ[t][i], τ[t][i] (the paper's refinement, Options.NoCounting): at
-//     least t of nodes 1..i are leaves, internal nodes.
+//     least t of nodes 1..i are leaves, internal nodes;
+//   - x[j][e] (strengthenings, not the paper's: Options.NonEmptyLeaves,
+//     Options.ImpureSplits): example e reaches node j.
 package dt1
 
 import (
@@ -128,7 +130,7 @@ func Encode(ctx context.Context, budget *backend.Budget, v *model.BinaryView, te
 	cnf := e.CNF
 	cnf.Comments = append(cnf.Comments,
 		fmt.Sprintf("odtkit DT1 encoding (Narodytska, Ignatiev, Pereira & Marques-Silva, IJCAI 2018): a tree of exactly %d nodes", n),
-		fmt.Sprintf("%d features (binary-view tests), %d classes, %d examples, at-most-one: %s, leaf counting: %v", K, e.nc, len(rows), opt.AMO, !opt.NoCounting))
+		fmt.Sprintf("%d features (binary-view tests), %d classes, %d examples, at-most-one: %s, leaf counting: %v, nonempty leaves: %v, impure splits: %v", K, e.nc, len(rows), opt.AMO, !opt.NoCounting, opt.NonEmptyLeaves, opt.ImpureSplits))
 	// Variables, group by group, in the paper's order.
 	g := cnf.NewGroup("v", "v[i-1]: node i (1..N, root 1) is a leaf", n)
 	e.v = make([]sat.Lit, n+1)
@@ -199,6 +201,9 @@ func Encode(ctx context.Context, budget *backend.Budget, v *model.BinaryView, te
 	}
 	e.discrimination()
 	e.examples()
+	if opt.NonEmptyLeaves || opt.ImpureSplits {
+		e.reach()
+	}
 	if err := e.Err(); err != nil {
 		e.Release()
 		return nil, err
@@ -446,6 +451,80 @@ func (e *Encoding) examples() {
 						e.add(append(cl[:base], -e.v[j], -e.c[j][k])...)
 					}
 				}
+			}
+		}
+	}
+}
+
+// reach adds the strengthenings Options.NonEmptyLeaves and
+// Options.ImpureSplits, which are not the paper's, over variables
+// x[j][e] that hold only if example e reaches node j (no ancestor's test
+// sends it elsewhere: no d0 or d1 of j against its values); x[j][e] on a
+// leaf gives the leaf e's class. NonEmptyLeaves: every leaf has some
+// x[j][e]. ImpureSplits: every internal node has x[j][e] for examples
+// of two classes (for each class k, an example not of class k).
+//
+// Both keep the fewest nodes: a consistent tree with an empty leaf
+// becomes one of fewer nodes when the leaf's parent is replaced by the
+// leaf's sibling, and one with an internal node all of whose examples
+// have one class becomes one of fewer nodes when that node is replaced
+// by a leaf of the class; a tree of the fewest nodes has neither.
+// NonEmptyLeaves keeps the lemma of MinNodes (a refuted count refutes
+// the smaller ones): a leaf that holds two distinct examples splits on
+// a test that tells them apart (no test on its path does) into two
+// leaves of its class, neither empty, so below 2E−1 nodes for E examples
+// a tree of N nodes without an empty leaf gives one of N+2. ImpureSplits
+// does not (that split is pure): with it a refuted count refutes that
+// count alone.
+func (e *Encoding) reach() {
+	n, E := e.N, len(e.Rows)
+	v := e.View
+	g := e.CNF.NewGroup("x", "x[j-1][e]: example e (the e-th distinct row) reaches node j", n, E)
+	class := make([]int, E)
+	for k, row := range e.Rows {
+		class[k] = -1
+		for c := range v.Class {
+			if v.Class[c].Has(row) {
+				class[k] = c
+			}
+		}
+	}
+	cl := make([]sat.Lit, 0, E+1)
+	for j := 1; j <= n; j++ {
+		for k, row := range e.Rows {
+			x := g.Lit(j-1, k)
+			for r, t := range e.Tests {
+				if v.True[t].Has(row) {
+					e.add(-x, -e.d1[j][r])
+				} else {
+					e.add(-x, -e.d0[j][r])
+				}
+			}
+			switch y := class[k]; {
+			case e.nc <= 2 && y == 1:
+				e.add(-x, -e.v[j], e.c[j][0])
+			case e.nc <= 2:
+				e.add(-x, -e.v[j], -e.c[j][0])
+			default:
+				e.add(-x, -e.v[j], e.c[j][y])
+			}
+		}
+		if e.opt.NonEmptyLeaves {
+			cl = append(cl[:0], -e.v[j])
+			for k := range E {
+				cl = append(cl, g.Lit(j-1, k))
+			}
+			e.add(cl...)
+		}
+		if e.opt.ImpureSplits {
+			for c := range e.nc {
+				cl = append(cl[:0], e.v[j])
+				for k := range E {
+					if class[k] != c {
+						cl = append(cl, g.Lit(j-1, k))
+					}
+				}
+				e.add(cl...)
 			}
 		}
 	}

@@ -123,7 +123,7 @@ func TestAdmitsTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opt := range []Options{{}, {NoCounting: true, AMO: AMOPairwise}} {
+		for _, opt := range []Options{{}, {NoCounting: true, AMO: AMOPairwise}, {NonEmptyLeaves: true, ImpureSplits: true}} {
 			e, err := Encode(context.Background(), nil, p.View, p.Tests, p.Reps, g.Size(), opt)
 			if err != nil {
 				t.Fatal(err)

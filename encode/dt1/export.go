@@ -37,7 +37,7 @@ func (Backend) Export(ctx context.Context, w io.Writer, job *backend.Job) error 
 		counting = "false"
 	}
 	e.CNF.Comments = append(e.CNF.Comments,
-		fmt.Sprintf("decode: odt decode --backend sat-dt1 --max-nodes %d --opt amo=%s --opt leaf-counting=%s DATA SOLVER_OUTPUT", (n-1)/2, opt.AMO, counting),
+		fmt.Sprintf("decode: odt decode --backend sat-dt1 --max-nodes %d --opt amo=%s --opt leaf-counting=%s --opt nonempty-leaves=%v --opt impure-splits=%v DATA SOLVER_OUTPUT", (n-1)/2, opt.AMO, counting, opt.NonEmptyLeaves, opt.ImpureSplits),
 		"examples: the first data row of each distinct vector of tests, in row order")
 	return e.CNF.WriteDIMACS(w)
 }

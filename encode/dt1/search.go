@@ -23,6 +23,12 @@ type Settings struct {
 	// upward. A refuted count then refutes every smaller one by the lemma
 	// of MinNodes.
 	Bisect bool
+	// Down tries two below the best tree's count (the incumbent's, then
+	// each tree found) until a count is refuted, which refutes every
+	// smaller one by the lemma of MinNodes: one refutation proves the
+	// optimum, the one just below it. Without an incumbent it starts at
+	// MaxNodes when set, else it climbs as the upward search does.
+	Down bool
 	// MaxNodes, when positive, is the largest node count tried (leaves
 	// included): no consistent tree within it is Infeasible.
 	MaxNodes int
@@ -73,7 +79,8 @@ func leastNodes(p *satjob.Examples) int {
 //
 // Upward (the default) tries N = 2c−1, 2c+1, ... for c classes until one
 // is satisfiable: every smaller count is refuted, or impossible by the
-// classes. Bisection (Settings.Bisect) rests on a lemma: when a
+// classes. Bisection (Settings.Bisect) and the descent (Settings.Down)
+// rest on a lemma: when a
 // consistent tree of M nodes exists and M < 2^(K+1)−1 for K features, one
 // of M+2 nodes exists — a leaf whose path does not test every feature
 // (there is one unless the tree is complete of depth K) splits on a
@@ -82,6 +89,9 @@ func leastNodes(p *satjob.Examples) int {
 // refutes every smaller one below the incumbent's count, itself below
 // 2^(K+1)−1 as a consistent tree never tests a feature twice on a path.
 func MinNodes(ctx context.Context, p *satjob.Examples, s Settings) (*Outcome, error) {
+	if s.Options.ImpureSplits && (s.Bisect || s.Down) {
+		return nil, fmt.Errorf("impure-splits refutes one node count at a time: it needs the upward search")
+	}
 	out := &Outcome{}
 	lo := leastNodes(p)
 	out.LowerBound = lo
@@ -104,9 +114,14 @@ func MinNodes(ctx context.Context, p *satjob.Examples, s Settings) (*Outcome, er
 	}
 	for lo <= limit && (out.Model == nil || lo < out.Nodes) {
 		n := lo
-		if s.Bisect && out.Model != nil {
+		switch {
+		case s.Bisect && out.Model != nil:
 			// The odd count halfway between lo and the incumbent's.
 			n = lo + 2*((out.Nodes-lo)/4)
+		case s.Down && out.Model != nil:
+			n = out.Nodes - 2
+		case s.Down && s.MaxNodes > 0:
+			n = limit - (1 - limit%2) // the largest odd count within the limit
 		}
 		st, g, err := s.call(ctx, p, n, out)
 		if err != nil {

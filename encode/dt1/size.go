@@ -45,6 +45,21 @@ func Estimate(p *satjob.Examples, n int, opt Options) backend.Size {
 		clauses = c.Add(clauses, c.Mul(5, cnt))
 		lits = c.Add(lits, c.Mul(14, cnt))
 	}
+	if opt.NonEmptyLeaves || opt.ImpureSplits {
+		// x: a binary clause per node, example and feature, a ternary one
+		// per node and example, and the clauses of E+1 literals per node.
+		nx := c.Mul(N, E)
+		per := int64(0)
+		if opt.NonEmptyLeaves {
+			per++
+		}
+		if opt.ImpureSplits {
+			per += nc
+		}
+		vars = c.Add(vars, nx)
+		clauses = c.Add(clauses, c.Mul(nx, K+1), c.Mul(N, per))
+		lits = c.Add(lits, c.Mul(nx, 2*K+3), c.Mul(c.Mul(N, per), E+1))
+	}
 	// Examples: one clause per example, leaf and other class.
 	other := max(nc-1, 1)
 	ex := c.Mul(E, c.Mul(N, other))
