@@ -126,18 +126,8 @@ func (e *Encoding) Build(ctx context.Context) error {
 			e.e[l][c] = m.AddContinuous(fmt.Sprintf("e_%d_%d", l, c), 0, milp.Inf, ecost)
 		}
 	}
-	e.lr = make([][]int, n)
 	e.rep = milpjob.SameRows(e.Data, e.Cols, o.Strengthen)
-	for r := range n {
-		if g := e.rep[r]; g != r {
-			e.lr[r] = e.lr[g] // identical rows share their leaf
-			continue
-		}
-		e.lr[r] = make([]int, e.nLeaves)
-		for l := range e.nLeaves {
-			e.lr[r][l] = m.AddColumn(fmt.Sprintf("l_%d_%d", r, l), 0, 1, 0, o.BinaryLeaves)
-		}
-	}
+	e.lr = milpjob.RowColumns(m, e.rep, e.nLeaves, "l", o.BinaryLeaves)
 	if o.extended() {
 		e.u = make([]int, e.nLeaves)
 		for l := range e.nLeaves {

@@ -155,17 +155,7 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 		}
 	}
-	e.w = make([][]int, n)
-	for r := range n {
-		if g := e.rep[r]; g != r {
-			e.w[r] = e.w[g]
-			continue
-		}
-		e.w[r] = make([]int, e.nLeaves)
-		for l := range e.nLeaves {
-			e.w[r][l] = m.AddContinuous(fmt.Sprintf("w_%d_%d", r, l), 0, 1, 0)
-		}
-	}
+	e.w = milpjob.RowColumns(m, e.rep, e.nLeaves, "w", false)
 	for l := range e.nLeaves {
 		if err := ctx.Err(); err != nil {
 			return context.Cause(ctx)

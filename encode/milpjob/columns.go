@@ -1,6 +1,7 @@
 package milpjob
 
 import (
+	"fmt"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -248,4 +249,23 @@ func AppendCoefs(idx []int, val []float64, vars []int, c float64) ([]int, []floa
 		idx, val = append(idx, v), append(val, c)
 	}
 	return idx, val
+}
+
+// RowColumns adds, for every row that is its own representative in rep
+// (SameRows), one column in [0, 1] per leaf, named name_i_t and integer
+// when integer is true, and gives every other row its representative's
+// columns: identical rows share their leaf.
+func RowColumns(m *milp.Model, rep []int, leaves int, name string, integer bool) [][]int {
+	cols := make([][]int, len(rep))
+	for i, r := range rep {
+		if r != i {
+			cols[i] = cols[r]
+			continue
+		}
+		cols[i] = make([]int, leaves)
+		for t := range leaves {
+			cols[i][t] = m.AddColumn(fmt.Sprintf("%s_%d_%d", name, i, t), 0, 1, 0, integer)
+		}
+	}
+	return cols
 }

@@ -156,21 +156,10 @@ func (e *Encoding) Build(ctx context.Context) error {
 			e.ck[t][k] = m.AddBinary(fmt.Sprintf("c_%d_%d", t, k), 0)
 		}
 	}
-	e.z = make([][]int, n)
 	// Routed exactly, a row's leaf is whole once the tree is: z_it need
 	// not be declared integer.
-	zInt := !e.routedExactly()
 	e.rep = milpjob.SameRows(e.Data, e.Cols, o.Strengthen)
-	for i := range n {
-		if r := e.rep[i]; r != i {
-			e.z[i] = e.z[r] // identical rows share their leaf
-			continue
-		}
-		e.z[i] = make([]int, e.nLeaves)
-		for t := range e.nLeaves {
-			e.z[i][t] = m.AddColumn(fmt.Sprintf("z_%d_%d", i, t), 0, 1, 0, zInt)
-		}
-	}
+	e.z = milpjob.RowColumns(m, e.rep, e.nLeaves, "z", !e.routedExactly())
 
 	// Branch nodes: Σ_j a_jt = d_t; b_t ≤ d_t; d_t ≤ d_p(t).
 	var splits []int

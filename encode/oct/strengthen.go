@@ -155,17 +155,7 @@ func (e *Encoding) strengthen(ctx context.Context) error {
 			}
 		}
 	}
-	e.w = make([][]int, n)
-	for i := range n {
-		if r := e.rep[i]; r != i {
-			e.w[i] = e.w[r]
-			continue
-		}
-		e.w[i] = make([]int, e.nLeaves)
-		for t := range e.nLeaves {
-			e.w[i][t] = m.AddContinuous(fmt.Sprintf("w_%d_%d", i, t), 0, 1, 0)
-		}
-	}
+	e.w = milpjob.RowColumns(m, e.rep, e.nLeaves, "w", false)
 	for t := range e.nLeaves {
 		if err := ctx.Err(); err != nil {
 			return context.Cause(ctx)
