@@ -77,14 +77,8 @@ func answerDIMACS(ctx context.Context, f []byte) (*answers, error) {
 	}
 	s := sat.NewCDCL()
 	sat.AddCNF(s, cnf, 0)
-	st, err := s.Solve(ctx)
-	switch {
-	case err != nil:
-		return nil, err
-	case st == sat.Unsatisfiable:
-		return &answers{claim: []byte("s UNSATISFIABLE\n"), plain: []byte("s UNKNOWN\n"), infeasible: true}, nil
-	case st != sat.Satisfiable:
-		return nil, fmt.Errorf("the CDCL solver stopped on the exported DIMACS: %w", context.Cause(ctx))
+	if a, err := refuted(ctx, s, "DIMACS"); a != nil || err != nil {
+		return a, err
 	}
 	a := "s SATISFIABLE\n" + vLine(cnf.NumVars, func(v int) bool { return s.Value(sat.Lit(v)) })
 	// A model is no claim: it is checked, so both answers are the same.
@@ -190,14 +184,8 @@ func answerWCNF(ctx context.Context, f []byte) (*answers, error) {
 		}
 		return c
 	}
-	st, err := s.Solve(ctx)
-	switch {
-	case err != nil:
-		return nil, err
-	case st == sat.Unsatisfiable:
-		return &answers{claim: []byte("s UNSATISFIABLE\n"), plain: []byte("s UNKNOWN\n"), infeasible: true}, nil
-	case st != sat.Satisfiable:
-		return nil, fmt.Errorf("the CDCL solver stopped on the exported WCNF: %w", context.Cause(ctx))
+	if a, err := refuted(ctx, s, "WCNF"); a != nil || err != nil {
+		return a, err
 	}
 	best := cost()
 	model := make([]bool, w.vars+1)
@@ -305,4 +293,20 @@ func answerMZN(ctx context.Context, f []byte, dir string) (*answers, error) {
 		}
 	}
 	return &answers{claim: out, plain: plain, optimum: true}, nil
+}
+
+// refuted runs the CDCL solver s on an exported formula (format names it):
+// its refutation is the answers of an infeasible problem, a stop or an
+// error is an error, and a model gives nil, nil for the caller to read.
+func refuted(ctx context.Context, s *sat.CDCL, format string) (*answers, error) {
+	st, err := s.Solve(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case st == sat.Unsatisfiable:
+		return &answers{claim: []byte("s UNSATISFIABLE\n"), plain: []byte("s UNKNOWN\n"), infeasible: true}, nil
+	case st != sat.Satisfiable:
+		return nil, fmt.Errorf("the CDCL solver stopped on the exported %s: %w", format, context.Cause(ctx))
+	}
+	return nil, nil
 }
