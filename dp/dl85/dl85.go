@@ -30,6 +30,10 @@ type Config struct {
 	// IndexOrder tries tests in their index order instead of by
 	// decreasing information gain.
 	IndexOrder bool
+	// NoDive starts the search from the best single split instead of the
+	// dive's tree: greedy tests above optimal depth-2 branches (depth 3
+	// and more).
+	NoDive bool
 	// OnIncumbent, when set, receives each improving tree and its
 	// (weighted) training error.
 	OnIncumbent func(g *model.Graph, err float64)
@@ -141,7 +145,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	}
 	cfg := dl85.Config{MaxDepth: maxDepth, MinSupport: minSupport,
 		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget, Workers: s.Workers,
-		AbsGap: s.AbsGap, RelGap: s.RelGap, OnBound: s.OnBound}
+		AbsGap: s.AbsGap, RelGap: s.RelGap, OnBound: s.OnBound, NoDive: s.NoDive}
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
 	}

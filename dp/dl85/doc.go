@@ -12,6 +12,17 @@
 // definitions, objective values and conflicting-row handling (the
 // drop-conflicts option) as sat-depth and sat-size.
 //
+// At depth 3 and more the search starts from the dive's tree: at each
+// level the test of highest information gain (the test the search tries
+// first), down to the last two levels, which are solved exactly by the
+// depth-2 step and cached for the search. DL8.5 improves its tree only
+// when both branches of a root test have been searched through; on large
+// data at depth 5 or 6 that can take longer than the time limit, and
+// the best single split was all a stopped run had to show. The dive's
+// tree is also the search's first upper bound. A dl85 search that
+// proves its tree optimal returns the same tree with the dive as without
+// it (option dive=false).
+//
 // The one-worker search reports its proven lower bound each time it
 // rises (Config.OnBound, Job.Bound): the least, over the root's tests,
 // of what their branches have established. The options gap and abs-gap

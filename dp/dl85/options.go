@@ -36,7 +36,8 @@ func JobOptions(job *backend.Job) (Options, error) {
 func jobConfig(job *backend.Job) Config {
 	o := job.Options
 	s := Config{MaxDepth: job.Problem.MaxDepth, MinSupport: job.Problem.MinSupport,
-		CacheMB: o.Float("cache-mb"), NoDepth2: !o.Bool("depth2"), IndexOrder: o.String("order") == "index"}
+		CacheMB: o.Float("cache-mb"), NoDepth2: !o.Bool("depth2"), IndexOrder: o.String("order") == "index",
+		NoDive: !o.Bool("dive")}
 	if s.CacheMB == 0 && job.Budget.Limit() > 0 {
 		s.CacheMB = float64(job.Budget.Limit()) / (2 << 20)
 	}

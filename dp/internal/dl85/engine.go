@@ -82,6 +82,10 @@ type Config struct {
 	// only for trees better than the incumbent by more than that, and
 	// Result.Gap tells when the tree returned is not proven optimal.
 	AbsGap, RelGap float64
+	// NoDive starts the search from the best single split instead of a
+	// tree of greedy tests above optimal depth-2 branches (see dive):
+	// for measuring what the dive saves.
+	NoDive bool
 	// OnBound, when set, receives each rise of the root's lower bound in
 	// the sequential search: the least, over the root's tests, of what
 	// their branches have established (see rootBound).
@@ -275,6 +279,21 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	}
 	st := rule.InitialState(Context{Error: rootErr, Size: d.N})
 	ub := math.Inf(1)
+	if cfg.MaxDepth >= 3 && !cfg.NoDive {
+		// A first complete tree before the search: DL8.5 improves its
+		// tree only when a root test's two branches are searched through,
+		// which at depth 6 on thousands of rows can take longer than the
+		// time limit. The dive's depth-2 branches are solved exactly and
+		// cached, so the search reuses them.
+		if t, e := s.dive(0, rootCnt, d.N, nil, st, all); t != nil {
+			report(t, e)
+			if !s.gapped() {
+				// Search for better trees only. (A gapped root sets its
+				// own level from the trees it finds.)
+				ub = res.Err
+			}
+		}
+	}
 	stuck := false
 	for {
 		s.iter++
@@ -799,6 +818,79 @@ func (s *search[T]) orderTests(nd *level[T]) []int32 {
 	s.order[lv], s.gain[lv] = ord, gains
 	nd.gains, nd.bestGain = gains, bestGain
 	return ord
+}
+
+// dive returns a tree of the branch at level lv (rows s.sets[lv], n
+// rows, class weights cnt, cache key key, rule state st) and its error:
+// at each level the test of highest information gain (the first the
+// search tries), and the optimal tree of the last two levels, found by
+// the search itself (with the depth-2 step, whose exact results are
+// cached). It returns nil when the search stops meanwhile.
+func (s *search[T]) dive(lv int, cnt []float64, n int, key []byte, st T, parentAct []int32) (*Tree, float64) {
+	leafErr, leafCls := leafOf(cnt)
+	if s.cfg.MaxDepth-lv <= 2 || leafErr == 0 || n < 2*s.minsup {
+		r := s.node(lv, cnt, n, key, math.Inf(1), st, parentAct, nil)
+		return r.tree, r.err
+	}
+	if s.stopped() {
+		return nil, 0
+	}
+	rows := s.sets[lv]
+	act, fn, fc := s.actives(lv, rows, n, parentAct)
+	if len(act) == 0 {
+		return s.leaves[leafCls], leafErr
+	}
+	nd := level[T]{lv: lv, cnt: cnt, n: n, rows: rows, key: key, st: st, act: act, fn: fn, fc: fc, childAct: act}
+	if s.cfg.NoInheritTests {
+		nd.childAct = s.all
+	}
+	k := s.orderTests(&nd)[0]
+	f := act[k]
+	d := s.d
+	nc := d.NC
+	hi := fc[int(k)*nc : (int(k)+1)*nc]
+	cLo, cHi := make([]float64, nc), make([]float64, nc)
+	for c := range nc {
+		cHi[c] = hi[c]
+		cLo[c] = cnt[c] - hi[c]
+	}
+	nHi := fn[k]
+	nLo := n - nHi
+	eLo, _ := leafOf(cLo)
+	eHi, _ := leafOf(cHi)
+	ctx := Context{Index: 0, Depth: lv, Gain: nd.gains[k], BestGain: nd.bestGain}
+	next := s.sets[lv+1]
+	s.keyLo[lv] = childKey(s.keyLo[lv], key, uint32(2*f))
+	for wi, x := range rows {
+		next[wi] = x &^ d.cols[f][wi]
+	}
+	ctx.Error, ctx.Size = eLo, nLo
+	lt, le := s.dive(lv+1, cLo, nLo, s.keyLo[lv], s.rule.Update(st, ctx), nd.childAct)
+	if lt == nil {
+		return nil, 0
+	}
+	s.keyHi[lv] = childKey(s.keyHi[lv], key, uint32(2*f+1))
+	for wi, x := range rows {
+		next[wi] = x & d.cols[f][wi]
+	}
+	ctx.Error, ctx.Size = eHi, nHi
+	ht, he := s.dive(lv+1, cHi, nHi, s.keyHi[lv], s.rule.Update(st, ctx), nd.childAct)
+	if ht == nil {
+		return nil, 0
+	}
+	if le+he >= leafErr {
+		return s.leaves[leafCls], leafErr
+	}
+	if lv == 0 {
+		// The search reports the best single split before any deeper
+		// tree, and keeps it when nothing beats it: so must the dive,
+		// for the search to return the same tree with it as without it
+		// (and as the parallel search's canonical tree).
+		if r1 := s.depth1(cnt, n, act, fn, fc, math.Inf(1)); r1.tree != nil && r1.err <= le+he {
+			return r1.tree, r1.err
+		}
+	}
+	return &Tree{Test: int(f), Lo: lt, Hi: ht}, le + he
 }
 
 // split searches the two children of test nd.act[k], at position i of
