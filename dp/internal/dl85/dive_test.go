@@ -215,3 +215,32 @@ func TestDiveSameTree(t *testing.T) {
 		}
 	}
 }
+
+// TestDiveAtFloor: where the dive's tree makes only the irreducible
+// errors (rows equal on every test with different classes), it is
+// optimal and no search follows: the search's node count is that of
+// the dive's depth-2 branches alone, and the tree is the one the search
+// without the dive proves optimal.
+func TestDiveAtFloor(t *testing.T) {
+	hit := 0
+	for seed := uint64(1); seed <= 30; seed++ {
+		v := model.Binarize(modeltest.Binary(40, 3, seed))
+		d := viewData(t, v)
+		const depth = 6
+		for _, workers := range []int{1, 2} {
+			on := solveFull(t, d, Config{MaxDepth: depth, Depth2: true, Workers: workers})
+			off := solveFull(t, d, Config{MaxDepth: depth, Depth2: true, Workers: workers, NoDive: true})
+			checkResult(t, v, on, depth)
+			if on.Err != off.Err || !sameTree(on.Tree, off.Tree) {
+				t.Fatalf("seed %d, %d workers: error %v with the dive, %v without, or another tree", seed, workers, on.Err, off.Err)
+			}
+			if on.Nodes <= 1<<(depth-2) {
+				hit++
+			}
+		}
+	}
+	if hit < 20 {
+		t.Fatalf("%d of 60 runs settled by the dive alone", hit)
+	}
+	t.Logf("%d of 60 runs settled by the dive alone", hit)
+}

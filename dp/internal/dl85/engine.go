@@ -294,8 +294,15 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			}
 		}
 	}
+	// A tree with no more errors than the irreducible ones (rows equal on
+	// every test with different classes) is optimal: the search is left
+	// out. Such a tree from the dive is also the one the search would
+	// return (see dive), so the parallel search's canonical tree is not
+	// sought either.
+	atFloor := res.Err <= irr
+	res.Optimal = atFloor
 	stuck := false
-	for {
+	for !res.Optimal {
 		s.iter++
 		r := s.node(0, rootCnt, d.N, nil, ub, st, all, report)
 		if r.tree != nil {
@@ -329,7 +336,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	}
 	if res.Optimal {
 		res.LB = res.Err
-		if s.sh != nil {
+		if s.sh != nil && !atFloor {
 			// The tree the workers' timing picked among equally good
 			// ones gives way to the canonical one (see the package doc).
 			if t := s.canonicalRoot(rootCnt, res.Err); t != nil {
