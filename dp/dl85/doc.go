@@ -22,9 +22,8 @@
 // tree is also the search's first upper bound, and when it makes no more
 // errors than the irreducible ones (rows equal on every test with
 // different classes) it is optimal and the search is left out. A dl85
-// search that
-// proves its tree optimal returns the same tree with the dive as without
-// it (option dive=false).
+// search that proves its tree optimal returns the same tree with the
+// dive as without it (option dive=false).
 //
 // The one-worker search reports its proven lower bound each time it
 // rises (Config.OnBound, Job.Bound): the least, over the root's tests,
