@@ -44,11 +44,7 @@ func TestDive(t *testing.T) {
 					continue // the dive did not beat the leaf
 				}
 				checked++
-				all := make([]int, v.N)
-				for i := range all {
-					all[i] = i
-				}
-				checkDive(t, v, first, all, depth)
+				checkDive(t, v, first, allRows(v), depth)
 
 				on := solveFull(t, d, Config{MaxDepth: depth, Depth2: true, Workers: workers})
 				off := solveFull(t, d, Config{MaxDepth: depth, Depth2: true, Workers: workers, NoDive: true})
@@ -156,6 +152,7 @@ func gainOf(v *model.BinaryView, rows []int, f int) (float64, bool) {
 	return entropyOf(classCounts(v, rows)) - float64(len(lo))/n*entropyOf(classCounts(v, lo)) - float64(len(hi))/n*entropyOf(classCounts(v, hi)), true
 }
 
+// errorsOn is the weighted error of tr on rows.
 func errorsOn(v *model.BinaryView, tr *Tree, rows []int) float64 {
 	e := 0.0
 	for _, r := range rows {
@@ -168,10 +165,19 @@ func errorsOn(v *model.BinaryView, tr *Tree, rows []int) float64 {
 			}
 		}
 		if n.Class != v.Data.Labels[r] {
-			e++
+			e += v.Data.Weight(r)
 		}
 	}
 	return e
+}
+
+// allRows lists the view's rows.
+func allRows(v *model.BinaryView) []int {
+	rows := make([]int, v.N)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
 }
 
 // bruteErr is the least error of a tree of depth at most rd on rows,

@@ -24,24 +24,8 @@ func viewData(t testing.TB, v *model.BinaryView) *Data {
 	return d
 }
 
-// treeErrors re-evaluates t on the view's rows.
-func treeErrors(v *model.BinaryView, t *Tree) float64 {
-	e := 0.0
-	for r := range v.N {
-		n := t
-		for n.Test >= 0 {
-			if v.Value(n.Test, r) {
-				n = n.Hi
-			} else {
-				n = n.Lo
-			}
-		}
-		if n.Class != v.Data.Labels[r] {
-			e += v.Data.Weight(r)
-		}
-	}
-	return e
-}
+// treeErrors re-evaluates t on the view's rows (their weighted errors).
+func treeErrors(v *model.BinaryView, t *Tree) float64 { return errorsOn(v, t, allRows(v)) }
 
 func checkResult(t *testing.T, v *model.BinaryView, r Result, depth int) {
 	t.Helper()
