@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/odtkit/odtkit/sat/drat"
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
@@ -190,16 +191,70 @@ func Certifiable(spec string) error {
 	return fmt.Errorf("%w, not %q", ErrNotCertifiable, spec)
 }
 
-// withProof replaces {proof} in a command line's words by path and
-// reports whether a word held it.
-func withProof(argv []string, path string) ([]string, bool) {
+// The proof placeholders of an external solver's command line.
+const (
+	lratPlaceholder = "{proof}"
+	dratPlaceholder = "{drat}"
+)
+
+// proofKind is the proof an external solver is asked for.
+type proofKind int
+
+const (
+	noProof proofKind = iota
+	lratProof
+	dratProof
+)
+
+// withProof replaces {proof} or {drat} in a command line's words by
+// path and reports which one a word held.
+func withProof(argv []string, path string) ([]string, proofKind) {
 	out := make([]string, len(argv))
-	found := false
+	kind := noProof
 	for i, a := range argv {
-		found = found || strings.Contains(a, "{proof}")
-		out[i] = strings.ReplaceAll(a, "{proof}", path)
+		switch {
+		case strings.Contains(a, lratPlaceholder):
+			kind = lratProof
+		case strings.Contains(a, dratPlaceholder):
+			kind = dratProof
+		}
+		out[i] = strings.ReplaceAll(strings.ReplaceAll(a, lratPlaceholder, path), dratPlaceholder, path)
 	}
-	return out, found
+	return out, kind
+}
+
+// checkDRATRefutation turns an external solver's DRAT proof that the
+// DIMACS formula in is unsatisfiable into LRAT (package drat, in the
+// directory dir) and checks that with package lrat.
+func checkDRATRefutation(ctx context.Context, in, proof, dir string) error {
+	c, err := lrat.ReadFormula(in)
+	if err != nil {
+		return fmt.Errorf("its formula: %w", err)
+	}
+	pf, err := lrat.OpenRegular(proof)
+	if err != nil {
+		return fmt.Errorf("its DRAT proof: %w", err)
+	}
+	defer pf.Close()
+	out := filepath.Join(dir, "elaborated.lrat")
+	of, err := os.Create(out)
+	if err != nil {
+		return fmt.Errorf("its DRAT proof: %w", err)
+	}
+	_, err = drat.Elaborate(ctx, c, pf, filepath.Base(proof), of, drat.Options{TempDir: dir})
+	if cerr := of.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("its DRAT proof: %w", err)
+	}
+	if err := c.CheckFile(ctx, out); err != nil {
+		return fmt.Errorf("its DRAT proof, elaborated to LRAT: %w", err)
+	}
+	if !c.Refuted() {
+		return fmt.Errorf("its DRAT proof, elaborated to LRAT: %w: no empty clause derived", lrat.ErrRefused)
+	}
+	return nil
 }
 
 // checkRefutation checks an external solver's LRAT proof that the DIMACS

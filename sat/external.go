@@ -24,8 +24,8 @@ import (
 // double quotes group words; no other shell syntax); a command line
 // wholly inside one pair of quotes, as in the option spelled
 // external:"minisat {in} {out}", has that pair removed first, unless the
-// quoted text names a program itself. Two placeholders
-// may appear inside words:
+// quoted text names a program itself. These placeholders
+// may appear inside words (at most one of {proof} and {drat}):
 //
 //   - {in}: the path of the DIMACS input; when absent, the path is
 //     appended as the last argument;
@@ -36,7 +36,12 @@ import (
 //     the input to (text; clause i of the input has ID i). An
 //     Unsatisfiable answer is then accepted only with a proof that
 //     derives the empty clause and that package lrat checks (Checked);
-//     a proof that does not check is an error.
+//     a proof that does not check is an error;
+//   - {drat}: the same with a DRAT proof (text or binary, as CaDiCaL,
+//     Kissat and Glucose write them: `cadical {in} {drat}`), which
+//     package drat turns into LRAT for package lrat to check; a lemma
+//     that does not follow by unit propagation (RAT lemmas included)
+//     makes the answer an error.
 //
 // The answer is read by ParseOutput: SAT-competition "s"/"v" lines, or
 // minisat's result file ("SAT" then the model line, "UNSAT", "INDET").
@@ -76,8 +81,8 @@ func UncheckedRefutations(s Solver) int {
 // confirmed (see the package function).
 func (e *External) UncheckedRefutations() int { return e.unchecked }
 
-// Checked reports whether the last answer was Unsatisfiable with an
-// LRAT proof ({proof}) that package lrat checked.
+// Checked reports whether the last answer was Unsatisfiable with a
+// proof ({proof} or {drat}) that package lrat checked.
 func (e *External) Checked() bool { return e.checked }
 
 // NewExternal parses the command line of an external solver.
@@ -100,7 +105,20 @@ func NewExternal(cmdline string) (*External, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("external SAT solver: empty command line")
 	}
+	if hasWord(argv, lratPlaceholder) && hasWord(argv, dratPlaceholder) {
+		return nil, errors.New("external SAT solver: the command line asks for two proofs, {proof} (LRAT) and {drat} (DRAT): give one")
+	}
 	return &External{argv: argv}, nil
+}
+
+// hasWord reports whether a word of argv holds s.
+func hasWord(argv []string, s string) bool {
+	for _, a := range argv {
+		if strings.Contains(a, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // quoted reports whether s (trimmed) is one single- or double-quoted
@@ -163,7 +181,7 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	if err := fh.Close(); err != nil {
 		return Unknown, fmt.Errorf("external SAT solver: %w", err)
 	}
-	proof := filepath.Join(dir, "proof.lrat")
+	proof := filepath.Join(dir, "proof")
 	words, proving := withProof(e.argv, proof)
 	so, err := RunSolver(ctx, words, in, out, e.OutputLimit)
 	if err != nil {
@@ -183,8 +201,12 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 			return Unknown, fmt.Errorf("external SAT solver %q: its model falsifies clause %d %v", argv[0], i, f.Clause(i))
 		}
 	}
-	if st == Unsatisfiable && proving {
-		if err := checkRefutation(ctx, in, proof); err != nil {
+	if st == Unsatisfiable && proving != noProof {
+		check := checkRefutation
+		if proving == dratProof {
+			check = func(ctx context.Context, in, proof string) error { return checkDRATRefutation(ctx, in, proof, dir) }
+		}
+		if err := check(ctx, in, proof); err != nil {
 			if ctx.Err() != nil {
 				return Unknown, nil
 			}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,6 +73,46 @@ func TestExternalProof(t *testing.T) {
 		}
 		if tc.proof == "bad.lrat" && !errors.Is(err, lrat.ErrRefused) {
 			t.Errorf("a refused proof's error does not wrap lrat.ErrRefused: %v", err)
+		}
+	}
+}
+
+// TestExternalDRAT runs external solvers that answer UNSAT with a DRAT
+// proof ({drat}): CaDiCaL's binary proof (when cadical is installed),
+// a fake solver's text proof that is wrong, and none. Only CaDiCaL's is
+// accepted; it is elaborated to LRAT and checked, and Checked says so.
+func TestExternalDRAT(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if _, err := NewExternal("cadical {in} {proof} {drat}"); err == nil || !strings.Contains(err.Error(), "two proofs") {
+		t.Errorf("a command line with {proof} and {drat}: got %v", err)
+	}
+	type run struct {
+		cmd  string
+		want string // the error ("" none)
+	}
+	runs := []run{
+		{`/bin/sh -c 'printf "1 0\n" > "$1"; echo "s UNSATISFIABLE"' fake {drat}`, "lemma 1 [1] does not follow by unit propagation"},
+		{`/bin/sh -c 'echo "s UNSATISFIABLE"' fake {drat}`, "no such file"},
+	}
+	if _, err := exec.LookPath("cadical"); err == nil {
+		runs = append(runs, run{"cadical -q {in} {drat}", ""})
+	} else {
+		t.Log("cadical is not installed (Debian: apt-get install cadical): its binary DRAT proof is not tried")
+	}
+	for _, tc := range runs {
+		e, err := NewExternal(tc.cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pigeons(e, 5)
+		st, err := e.Solve(context.Background())
+		switch {
+		case tc.want == "" && (err != nil || st != Unsatisfiable || !e.Checked() || UncheckedRefutations(e) != 0):
+			t.Errorf("%s: %v %v checked %v, want a checked UNSAT", tc.cmd, st, err, e.Checked())
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || e.Checked()):
+			t.Errorf("%s: %v %v, want an error saying %q", tc.cmd, st, err, tc.want)
 		}
 	}
 }

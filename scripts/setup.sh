@@ -6,7 +6,8 @@
 #   - scripts/install-highs.sh, when present (the MILP backend's HiGHS build).
 set -euo pipefail
 
-# Debian packages the project needs: minisat (external DIMACS solver in the SAT tests);
+# Debian packages the project needs: minisat (external DIMACS solver in the SAT tests); cadical
+# (its binary DRAT proofs, elaborated to LRAT and checked, in the sat and sat/drat tests);
 # clasp and minisat+ (MaxSAT / pseudo-Boolean round trips of sat-odt and sat-odd); chromium
 # (headless check of odt bench's report.html);
 # glpk-utils (glpsol, in the MPS export/decode round trip); cmake, g++, make, pkg-config,
@@ -14,7 +15,7 @@ set -euo pipefail
 # -pip, -setuptools, -wheel, -venv (the Python package, its install without a package index, its
 # tests); slurm-wlm, munge (scripts/slurm-test.sh's one-node Slurm cluster); minizinc, flatzinc
 # (cp-odt: the MiniZinc driver and Gecode's FlatZinc solver).
-PACKAGES="minisat clasp minisat+ glpk-utils chromium cmake g++ make pkg-config xz-utils
+PACKAGES="minisat cadical clasp minisat+ glpk-utils chromium cmake g++ make pkg-config xz-utils
 python3-numpy python3-sklearn python3-pandas python3-pytest python3-pip python3-setuptools
 python3-wheel python3-venv slurm-wlm munge minizinc flatzinc"
 # Installed when the release has them: coinor-cbc (cbc, in the MPS round trip); zsh and fish
