@@ -61,8 +61,9 @@ type External struct {
 	// none; see RunSolver): past it Solve fails with an error wrapping
 	// the memory limit's.
 	OutputLimit int64
-	// unchecked counts the Unsatisfiable answers no proof confirmed.
-	unchecked int
+	// unchecked counts the Unsatisfiable answers no proof confirmed,
+	// proven those a proof did.
+	unchecked, proven int
 }
 
 // UncheckedRefutations is the number of Unsatisfiable answers of s that
@@ -80,6 +81,20 @@ func UncheckedRefutations(s Solver) int {
 // UncheckedRefutations counts the Unsatisfiable answers no proof
 // confirmed (see the package function).
 func (e *External) UncheckedRefutations() int { return e.unchecked }
+
+// CheckedRefutations counts the Unsatisfiable answers whose proof
+// odtkit checked ({proof} or {drat}).
+func (e *External) CheckedRefutations() int { return e.proven }
+
+// CheckedRefutations is the number of an External solver's
+// Unsatisfiable answers whose proofs odtkit checked (0 for the
+// in-process solvers, whose refutations are odtkit's own search).
+func CheckedRefutations(s Solver) int {
+	if c, ok := s.(interface{ CheckedRefutations() int }); ok {
+		return c.CheckedRefutations()
+	}
+	return 0
+}
 
 // Checked reports whether the last answer was Unsatisfiable with a
 // proof ({proof} or {drat}) that package lrat checked.
@@ -213,6 +228,7 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 			return Unknown, fmt.Errorf("external SAT solver %q: its UNSAT answer: %w", argv[0], err)
 		}
 		e.checked = true
+		e.proven++
 	}
 	if st == Unsatisfiable && !e.checked {
 		e.unchecked++
@@ -491,12 +507,17 @@ func (s *Started) Wrap(newSolver func() (Solver, error)) func() (Solver, error) 
 }
 
 // UncheckedRefutations sums UncheckedRefutations over the solvers made.
-func (s *Started) UncheckedRefutations() int {
+func (s *Started) UncheckedRefutations() int { return s.sum(UncheckedRefutations) }
+
+// CheckedRefutations sums CheckedRefutations over the solvers made.
+func (s *Started) CheckedRefutations() int { return s.sum(CheckedRefutations) }
+
+func (s *Started) sum(count func(Solver) int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
 	for _, x := range s.list {
-		n += UncheckedRefutations(x)
+		n += count(x)
 	}
 	return n
 }

@@ -219,6 +219,7 @@ func (e *externals) claims(res *model.Result, p *satjob.Examples, size bool) {
 	if size {
 		own = max(2*own+1, 2*max(nc, 1)-1)
 	}
+	satjob.NoteChecked(res, e.CheckedRefutations())
 	satjob.ClaimUnchecked(res, e.UncheckedRefutations(), e.spec, float64(own))
 }
 

@@ -120,6 +120,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 		"seconds_prepare": prepSeconds,
 	}}
 	unchecked := started.UncheckedRefutations()
+	satjob.NoteChecked(res, started.CheckedRefutations())
 	if out.Infeasible {
 		res.Infeasible = true
 		claims(res, p, unchecked, spec)

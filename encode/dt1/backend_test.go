@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -438,5 +439,37 @@ func TestImpureSplitsSearch(t *testing.T) {
 		if err == nil || !errors.Is(err, backend.ErrInvalid) {
 			t.Errorf("impure-splits, search=%s: %v", search, err)
 		}
+	}
+}
+
+// TestCheckedExternal: with CaDiCaL writing DRAT proofs ({drat}) its
+// refutations are checked, so that sat-dt1 proves monk1's optimum
+// without trust-solver (the same as odtkit's CDCL), and the stats count
+// them; without a proof the same answers are only claimed. Skipped
+// without cadical.
+func TestCheckedExternal(t *testing.T) {
+	if _, err := exec.LookPath("cadical"); err != nil {
+		t.Skip("cadical is not installed (Debian: apt-get install cadical)")
+	}
+	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", "monk1.csv"), model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := solve(t, d, "sat-dt1", model.MinNodes, nil)
+	run := func(cmd string) *model.Result {
+		res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinNodes, MaxDepth: model.NoDepthLimit},
+			odtkit.Settings{Backend: "sat-dt1", Options: map[string]string{satjob.OptSolver: "external:" + cmd}, TimeLimit: time.Minute})
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		return res
+	}
+	res := run("cadical -q {in} {drat}")
+	if !res.Optimal || res.Objective != float64(own) || res.Stats["checked_refutations"] == nil || res.Stats["unchecked_refutations"] != nil || res.ClaimedBound != nil {
+		t.Errorf("with DRAT proofs: status %s, objective %v (own CDCL %d), claimed %v, stats %v", res.Status, res.Objective, own, res.ClaimedBound, res.Stats)
+	}
+	res = run("cadical -q {in}")
+	if res.Optimal || res.ClaimedBound == nil || res.Stats["unchecked_refutations"] == nil || res.Stats["checked_refutations"] != nil {
+		t.Errorf("without proofs: status %s, claimed %v, stats %v; want the optimum claimed", res.Status, res.ClaimedBound, res.Stats)
 	}
 }

@@ -25,6 +25,16 @@ func ClaimUnchecked(res *model.Result, n int, spec string, floor float64) {
 	res.Stats["unchecked_refutations"] = n
 }
 
+// NoteChecked records in res's stats (checked_refutations) the n
+// refutations of an external SAT solver whose proofs odtkit checked:
+// the bounds resting on them are proven, the solver having only found
+// them. Nothing changes when n is zero.
+func NoteChecked(res *model.Result, n int) {
+	if n > 0 {
+		res.Stats["checked_refutations"] = n
+	}
+}
+
 // ErrNoTree is the error of a search of a consistent tree that ended
 // without one, unstopped.
 var ErrNoTree = errors.New("no tree found")

@@ -25,6 +25,20 @@ func TestClaimUnchecked(t *testing.T) {
 	}
 }
 
+// TestNoteChecked: checked refutations are counted in the stats, none
+// leave them as they are.
+func TestNoteChecked(t *testing.T) {
+	res := &model.Result{Stats: map[string]any{}}
+	satjob.NoteChecked(res, 0)
+	if _, ok := res.Stats["checked_refutations"]; ok {
+		t.Fatal("no checked refutation was recorded")
+	}
+	satjob.NoteChecked(res, 2)
+	if res.Stats["checked_refutations"] != 2 {
+		t.Errorf("stats %v, want checked_refutations 2", res.Stats)
+	}
+}
+
 // TestFound: a found tree fills the result (its bound capped by the
 // objective, proven only when optimal and not stopped); no tree is
 // ErrNoTree unless the search was stopped.

@@ -145,6 +145,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	}
 	// The bounds above the floor that rest on an external solver's
 	// refutations are its claim, not odtkit's proof.
+	satjob.NoteChecked(res, started.CheckedRefutations())
 	satjob.ClaimUnchecked(res, started.UncheckedRefutations(), spec, objectiveOf(p.Floor*costs.Error, costs, totalWeight(d)))
 	res.LowerBound = min(res.LowerBound, res.Objective)
 	res.Stop = model.Ended(ctx, out.Stopped)

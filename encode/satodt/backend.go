@@ -155,6 +155,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 			res.LowerBound = float64(d.ConflictFloor())
 		}
 	}
+	satjob.NoteChecked(res, started.CheckedRefutations())
 	if n := started.UncheckedRefutations(); n > 0 {
 		// The bounds above the floor that rest on an external solver's
 		// refutations are its claim, not odtkit's proof (p is nil when
