@@ -1,6 +1,7 @@
 package sat
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -223,49 +224,87 @@ func withProof(argv []string, path string) ([]string, proofKind) {
 	return out, kind
 }
 
-// checkDRATRefutation turns an external solver's DRAT proof that the
-// DIMACS formula in is unsatisfiable into LRAT (package drat, in the
-// directory dir) and checks that with package lrat.
+// checkDRATRefutation checks an external solver's DRAT proof that the
+// DIMACS formula in is unsatisfiable (checkProof; dir holds the
+// elaborated LRAT proof).
 func checkDRATRefutation(ctx context.Context, in, proof, dir string) error {
 	c, err := lrat.ReadFormula(in)
 	if err != nil {
 		return fmt.Errorf("its formula: %w", err)
 	}
-	pf, err := lrat.OpenRegular(proof)
-	if err != nil {
-		return fmt.Errorf("its DRAT proof: %w", err)
-	}
-	defer pf.Close()
-	out := filepath.Join(dir, "elaborated.lrat")
-	of, err := os.Create(out)
-	if err != nil {
-		return fmt.Errorf("its DRAT proof: %w", err)
-	}
-	_, err = drat.Elaborate(ctx, c, pf, filepath.Base(proof), of, drat.Options{TempDir: dir})
-	if cerr := of.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("its DRAT proof: %w", err)
-	}
-	if err := c.CheckFile(ctx, out); err != nil {
-		return fmt.Errorf("its DRAT proof, elaborated to LRAT: %w", err)
-	}
-	if !c.Refuted() {
-		return fmt.Errorf("its DRAT proof, elaborated to LRAT: %w: no empty clause derived", lrat.ErrRefused)
-	}
-	return nil
+	return checkProof(ctx, c, proof, dratProof, dir)
 }
 
 // checkRefutation checks an external solver's LRAT proof that the DIMACS
 // formula in is unsatisfiable: every step, and a derived empty clause.
 func checkRefutation(ctx context.Context, in, proof string) error {
-	c, err := lrat.CheckFiles(ctx, in, proof)
+	c, err := lrat.ReadFormula(in)
 	if err != nil {
 		return fmt.Errorf("its proof: %w", err)
 	}
+	return checkProof(ctx, c, proof, lratProof, "")
+}
+
+// checkProof checks that the proof in file proof, LRAT or DRAT (kind),
+// refutes the formula c holds: an LRAT proof is checked by package lrat
+// as it is, a DRAT proof is first elaborated into LRAT (package drat) in
+// a file of the directory dir.
+func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKind, dir string) error {
+	lratFile := proof
+	if kind == dratProof {
+		pf, err := lrat.OpenRegular(proof)
+		if err != nil {
+			return fmt.Errorf("its DRAT proof: %w", err)
+		}
+		defer pf.Close()
+		lratFile = filepath.Join(dir, "elaborated.lrat")
+		of, err := os.Create(lratFile)
+		if err != nil {
+			return fmt.Errorf("its DRAT proof: %w", err)
+		}
+		_, err = drat.Elaborate(ctx, c, pf, proof, of, drat.Options{TempDir: dir})
+		if cerr := of.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("its DRAT proof: %w", err)
+		}
+	}
+	what := "its proof"
+	if kind == dratProof {
+		what = "its DRAT proof, elaborated to LRAT"
+	}
+	if err := c.CheckFile(ctx, lratFile); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	if !c.Refuted() {
-		return fmt.Errorf("its proof %s: %w: no empty clause derived", filepath.Base(proof), lrat.ErrRefused)
+		return fmt.Errorf("%s %s: %w: no empty clause derived", what, filepath.Base(lratFile), lrat.ErrRefused)
 	}
 	return nil
+}
+
+// CheckRefutation checks that the proof in file proof refutes f: an LRAT
+// proof (text) when the file's name ends in .lrat, else a DRAT proof
+// (text or binary), as a solver writes it for f's DIMACS form
+// (WriteDIMACS: clause i has ID i). It returns nil only when the proof
+// checks and derives the empty clause.
+func (f *CNF) CheckRefutation(ctx context.Context, proof string) error {
+	var b bytes.Buffer
+	if err := f.WriteDIMACS(&b); err != nil {
+		return err
+	}
+	c, err := lrat.ReadDIMACS(&b, "the formula")
+	if err != nil {
+		return err
+	}
+	kind := dratProof
+	if strings.HasSuffix(proof, ".lrat") {
+		kind = lratProof
+	}
+	dir, err := os.MkdirTemp("", "odtkit-proof-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	return checkProof(ctx, c, proof, kind, dir)
 }

@@ -208,13 +208,15 @@ func runDecode(e env, args []string) error {
 			"milp-flowoct, whether the solver read the MPS or the LP export; a MaxSAT or PB solver's\n"+
 			"output (s/o/v lines: integer, 0/1 string or named literals; the last v block) or z3's\n"+
 			"(z3 -model FILE) for sat-odt and sat-odd; MiniZinc's output (default or --output-mode json)\n"+
-			"for cp-odt; the format is recognised from the content.\n"+
+			"for cp-odt; the format is recognised from the content. An UNSAT answer of a SAT solver\n"+
+			"is the solver's claim unless --proof gives its DRAT or LRAT proof, which odt checks.\n"+
 			"It decodes the answer\n"+
 			"into a model, verifies the model on DATA, and prints the result like odt solve.", 2, 2)
-	var format, out string
+	var format, out, proof string
 	var ef encodingFlags
 	ef.declare(c)
 	c.StringVar(&format, "format", "text", "output `format`: text, json or dot")
+	c.StringVar(&proof, "proof", "", "the proof the SAT solver wrote of an UNSAT answer (sat-depth, sat-size, sat-dt1): `FILE` in DRAT (text or binary) or, named *.lrat, LRAT; checked, the answer's bound is proven, not the solver's claim (same as --opt proof=FILE)")
 	c.outFlag(&out, "write the result to `FILE` instead of stdout")
 	pos, err := c.parse(e.stdout, args)
 	if err != nil {
@@ -226,6 +228,12 @@ func runDecode(e env, args []string) error {
 	name, problem, opts, err := ef.request("")
 	if err != nil {
 		return err
+	}
+	if proof != "" {
+		if v, ok := opts["proof"]; ok && v != proof {
+			return usagef("--proof %s and --opt proof=%s name two proofs: give one", proof, v)
+		}
+		opts["proof"] = proof
 	}
 	noteRespelled(e.stderr, "decode", name, opts)
 	ctx, intr, stop := interruptContext(context.Background(), e.stderr, "stopping the decode, no result")

@@ -203,3 +203,69 @@ func TestDIMACSBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeProof: CaDiCaL refutes the exported formulas of monk1 just
+// below the optimum (sat-depth at depth K−1, sat-dt1 at N−2 nodes) and
+// writes a binary DRAT proof. odt decode --proof checks it: the answer
+// is then infeasible, with the bound K or N proven (not claimed);
+// without the proof it is only claimed; a proof cut short, or another
+// formula's, is refused (exit 2) naming the file; odt solve refuses the
+// option. Skipped without cadical.
+func TestDecodeProof(t *testing.T) {
+	if _, err := exec.LookPath("cadical"); err != nil {
+		t.Skip("cadical not installed (apt-get install cadical)")
+	}
+	data := "../../testdata/monk1.csv"
+	k := int(odtJSON(t, "solve", "-q", "--backend", "sat-depth", "--format", "json", data).Objective)
+	n := int(odtJSON(t, "solve", "-q", "--backend", "sat-dt1", "--objective", "min-nodes", "--format", "json", data).Objective)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		flags []string
+		bound int
+	}{
+		{"sat-depth", []string{"--backend", "sat-depth", "--depth", strconv.Itoa(k - 1)}, k},
+		{"sat-dt1", []string{"--backend", "sat-dt1", "--objective", "min-nodes", "--max-nodes", strconv.Itoa((n - 3) / 2)}, n},
+	} {
+		cnf, out, proof := filepath.Join(dir, c.name+".cnf"), filepath.Join(dir, c.name+".out"), filepath.Join(dir, c.name+".drat")
+		if _, stderr, code := odt(t, append(append([]string{"export", "--to", "dimacs"}, c.flags...), data, "-o", cnf)...); code != 0 {
+			t.Fatalf("%s: export exit %d: %s", c.name, code, stderr)
+		}
+		answer, _ := exec.Command("cadical", "-q", cnf, proof).Output()
+		if !strings.Contains(string(answer), "s UNSATISFIABLE") {
+			t.Fatalf("%s: cadical: %s", c.name, answer)
+		}
+		if err := os.WriteFile(out, answer, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		decode := func(extra ...string) []string {
+			return append(append(append([]string{"decode", "--format", "json"}, c.flags...), extra...), data, out)
+		}
+		r := odtJSONResult(t, decode("--proof", proof)...)
+		if r.Status != "infeasible" || r.LowerBound != float64(c.bound) || r.ClaimedBound != nil || r.TrustedSolver || r.Stats["checked_refutations"] != 1.0 {
+			t.Errorf("%s with the proof: %+v, want infeasible with the bound %d proven", c.name, r, c.bound)
+		}
+		r = odtJSONResult(t, decode()...)
+		if r.Status != "no-solution" || r.ClaimedBound == nil || *r.ClaimedBound != float64(c.bound) {
+			t.Errorf("%s without the proof: %+v, want the bound %d claimed", c.name, r, c.bound)
+		}
+		b, err := os.ReadFile(proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := filepath.Join(dir, c.name+"-cut.drat")
+		if err := os.WriteFile(cut, b[:len(b)/2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, code := odt(t, decode("--proof", cut)...); code != 2 || !strings.Contains(stderr, cut) {
+			t.Errorf("%s with a proof cut short: exit %d: %s", c.name, code, stderr)
+		}
+	}
+	// The sat-dt1 proof is not one of the sat-depth formula.
+	if _, stderr, code := odt(t, "decode", "--backend", "sat-depth", "--depth", strconv.Itoa(k-1), "--proof", filepath.Join(dir, "sat-dt1.drat"), data, filepath.Join(dir, "sat-depth.out")); code != 2 || !strings.Contains(stderr, "does not refute") {
+		t.Errorf("another formula's proof: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := odt(t, "solve", "--backend", "sat-dt1", "--objective", "min-nodes", "--opt", "proof=x.drat", data); code != 2 || !strings.Contains(stderr, "read by odt decode") {
+		t.Errorf("solve with a proof: exit %d: %s", code, stderr)
+	}
+}

@@ -104,6 +104,9 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 }
 
 func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, error) {
+	if err := satjob.RefuseProof(job); err != nil {
+		return nil, err
+	}
 	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err

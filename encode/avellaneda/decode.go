@@ -65,12 +65,22 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 	case sat.Unsatisfiable:
 		// The solver's word that no tree of depth k exists, nor of any
 		// smaller depth (a shallower tree is one of depth k too): every
-		// tree then has depth at least k+1 and 2(k+1)+1 nodes. odtkit
-		// cannot check it: a claim, infeasible only when trusted.
+		// tree then has depth at least k+1 and 2(k+1)+1 nodes. Without
+		// a proof (the proof option) odtkit cannot check it: a claim,
+		// infeasible only when trusted.
 		res.Infeasible = true
 		claimed := float64(k + 1)
 		if job.Problem.Objective == model.MinSize {
 			claimed = float64(2*(k+1) + 1)
+		}
+		checked, err := satjob.CheckAnswerProof(ctx, job, e.CNF)
+		if err != nil {
+			return nil, err
+		}
+		if checked {
+			res.LowerBound = claimed
+			satjob.NoteChecked(res, 1)
+			return res, nil
 		}
 		res.Claim(claimed, "the solver's answer (s UNSATISFIABLE)")
 		return res, nil

@@ -26,7 +26,7 @@ func params(size bool) []backend.Param {
 		backend.BoolParam("seed", false, "start each depth from the examples the previous depth needed instead of none (pays with pick=first, costs with nearest)"),
 	}
 	ps = append(ps, satjob.CertifyParams("")...)
-	ps = append(ps, backend.TrustSolverParam())
+	ps = append(ps, backend.TrustSolverParam(), satjob.ProofParam())
 	if size {
 		ps = append(ps, backend.EnumParam("size-search", "descend", []string{"descend", "bisect"}, "descend (bound = best tree's leaves − 1 until refuted) or bisect (the paper's bisection on the number of leaves)"))
 	}

@@ -58,6 +58,9 @@ func prepare(ctx context.Context, job *backend.Job) (Options, *satjob.Examples, 
 // Solve searches the node count.
 func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
+	if err := satjob.RefuseProof(job); err != nil {
+		return nil, err
+	}
 	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err

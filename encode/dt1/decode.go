@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/encode/satjob"
 	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
@@ -147,9 +148,19 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *
 	case sat.Unsatisfiable:
 		// The solver's word that no tree of exactly n nodes exists; by
 		// the lemma of MinNodes no smaller one does either, so every
-		// consistent tree has at least n+2 nodes. odtkit cannot check
-		// it: a claim, infeasible only when trusted.
+		// consistent tree has at least n+2 nodes. Without a proof (the
+		// proof option) odtkit cannot check it: a claim, infeasible only
+		// when trusted.
 		res.Infeasible = true
+		checked, err := satjob.CheckAnswerProof(ctx, job, e.CNF)
+		if err != nil {
+			return nil, err
+		}
+		if checked {
+			res.LowerBound = float64(n + 2)
+			satjob.NoteChecked(res, 1)
+			return res, nil
+		}
 		res.Claim(float64(n+2), "the solver's answer (s UNSATISFIABLE)")
 		return res, nil
 	case sat.Unknown:

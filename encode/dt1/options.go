@@ -23,7 +23,7 @@ func params() []backend.Param {
 		backend.EnumParam("search", "up", []string{"up", "bisect", "down"}, "node counts tried: up (2c-1, 2c+1, ... for c classes, until one is satisfiable), bisect (between the classes' bound and the greedy tree's count) or down (two below the best tree's count until one is refuted)"),
 	}
 	ps = append(ps, satjob.CertifyParams("search=up, no --max-nodes")...)
-	ps = append(ps, backend.TrustSolverParam())
+	ps = append(ps, backend.TrustSolverParam(), satjob.ProofParam())
 	return append(ps, encodingParams()...)
 }
 

@@ -1,6 +1,7 @@
 package satjob
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/odtkit/odtkit/backend"
@@ -63,4 +64,40 @@ func (o Options) Certifiable(maxsat []string) error {
 		return backend.Invalid(fmt.Errorf("%w, not the MaxSAT solver %q", sat.ErrNotCertifiable, maxsat[0]))
 	}
 	return nil
+}
+
+// OptProof names the decode option of the DIMACS backends that gives the
+// proof an external solver wrote of its UNSAT answer.
+const OptProof = "proof"
+
+// ProofParam is the proof option (odt decode --proof).
+func ProofParam() backend.Param {
+	return backend.StringParam(OptProof, "", "odt decode only: FILE, the proof the solver wrote of its UNSAT answer, LRAT (text; a name ending in .lrat) or DRAT (text or binary, e.g. cadical F.cnf FILE); checked against the formula built again, it makes the answer's bound odtkit's proof instead of the solver's claim")
+}
+
+// RefuseProof refuses the proof option in a solve: only a decode reads
+// a proof.
+func RefuseProof(job *backend.Job) error {
+	if job.Options.String(OptProof) != "" {
+		return backend.Invalidf("the option %s is read by odt decode, with the solver's answer; a solve runs its own solver (for checked refutations give it {drat} or {proof} in %s)", OptProof, OptSolver)
+	}
+	return nil
+}
+
+// CheckAnswerProof checks the proof the job's proof option names (if
+// any) against the formula f a decoded UNSAT answer is about. It
+// reports whether a proof was given; a proof that does not refute f is
+// an error of the answer (backend.Answer), naming the file.
+func CheckAnswerProof(ctx context.Context, job *backend.Job, f *sat.CNF) (bool, error) {
+	path := job.Options.String(OptProof)
+	if path == "" {
+		return false, nil
+	}
+	if err := f.CheckRefutation(ctx, path); err != nil {
+		if ctx.Err() != nil {
+			return false, err
+		}
+		return false, backend.Answer(backend.Invalidf("the proof %s does not refute the formula: %w", path, err))
+	}
+	return true, nil
 }
