@@ -227,12 +227,12 @@ func withProof(argv []string, path string) ([]string, proofKind) {
 // checkDRATRefutation checks an external solver's DRAT proof that the
 // DIMACS formula in is unsatisfiable (checkProof; dir holds the
 // elaborated LRAT proof).
-func checkDRATRefutation(ctx context.Context, in, proof, dir string) error {
+func checkDRATRefutation(ctx context.Context, in, proof, dir string, limit int64) error {
 	c, err := lrat.ReadFormula(in)
 	if err != nil {
 		return fmt.Errorf("its formula: %w", err)
 	}
-	return checkProof(ctx, c, proof, dratProof, dir)
+	return checkProof(ctx, c, proof, dratProof, dir, limit)
 }
 
 // checkRefutation checks an external solver's LRAT proof that the DIMACS
@@ -242,14 +242,15 @@ func checkRefutation(ctx context.Context, in, proof string) error {
 	if err != nil {
 		return fmt.Errorf("its proof: %w", err)
 	}
-	return checkProof(ctx, c, proof, lratProof, "")
+	return checkProof(ctx, c, proof, lratProof, "", 0)
 }
 
 // checkProof checks that the proof in file proof, LRAT or DRAT (kind),
 // refutes the formula c holds: an LRAT proof is checked by package lrat
 // as it is, a DRAT proof is first elaborated into LRAT (package drat) in
-// a file of the directory dir.
-func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKind, dir string) error {
+// a file of the directory dir, its memory capped at limit bytes (0 =
+// none; drat.Options.MaxBytes).
+func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKind, dir string, limit int64) error {
 	lratFile := proof
 	if kind == dratProof {
 		pf, err := lrat.OpenRegular(proof)
@@ -262,7 +263,7 @@ func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKi
 		if err != nil {
 			return fmt.Errorf("its DRAT proof: %w", err)
 		}
-		_, err = drat.Elaborate(ctx, c, pf, proof, of, drat.Options{TempDir: dir})
+		_, err = drat.Elaborate(ctx, c, pf, proof, of, drat.Options{TempDir: dir, MaxBytes: limit})
 		if cerr := of.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
@@ -287,8 +288,9 @@ func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKi
 // proof (text) when the file's name ends in .lrat, else a DRAT proof
 // (text or binary), as a solver writes it for f's DIMACS form
 // (WriteDIMACS: clause i has ID i). It returns nil only when the proof
-// checks and derives the empty clause.
-func (f *CNF) CheckRefutation(ctx context.Context, proof string) error {
+// checks and derives the empty clause. limit caps the memory of a DRAT
+// proof's elaboration (bytes, 0 = none; drat.Options.MaxBytes).
+func (f *CNF) CheckRefutation(ctx context.Context, proof string, limit int64) error {
 	var b bytes.Buffer
 	if err := f.WriteDIMACS(&b); err != nil {
 		return err
@@ -306,5 +308,5 @@ func (f *CNF) CheckRefutation(ctx context.Context, proof string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	return checkProof(ctx, c, proof, kind, dir)
+	return checkProof(ctx, c, proof, kind, dir, limit)
 }

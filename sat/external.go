@@ -58,8 +58,9 @@ type External struct {
 	// checked.
 	checked bool
 	// OutputLimit caps what is kept of the solver's answer (bytes, 0 =
-	// none; see RunSolver): past it Solve fails with an error wrapping
-	// the memory limit's.
+	// none; see RunSolver), and the memory of a DRAT proof's elaboration
+	// ({drat}): past it Solve fails with an error wrapping the memory
+	// limit's.
 	OutputLimit int64
 	// unchecked counts the Unsatisfiable answers no proof confirmed,
 	// proven those a proof did.
@@ -219,7 +220,9 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	if st == Unsatisfiable && proving != noProof {
 		check := checkRefutation
 		if proving == dratProof {
-			check = func(ctx context.Context, in, proof string) error { return checkDRATRefutation(ctx, in, proof, dir) }
+			check = func(ctx context.Context, in, proof string) error {
+				return checkDRATRefutation(ctx, in, proof, dir, e.OutputLimit)
+			}
 		}
 		if err := check(ctx, in, proof); err != nil {
 			if ctx.Err() != nil {

@@ -2,9 +2,11 @@ package satjob
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/model"
 	"github.com/odtkit/odtkit/sat"
 )
 
@@ -93,8 +95,8 @@ func CheckAnswerProof(ctx context.Context, job *backend.Job, f *sat.CNF) (bool, 
 	if path == "" {
 		return false, nil
 	}
-	if err := f.CheckRefutation(ctx, path); err != nil {
-		if ctx.Err() != nil {
+	if err := f.CheckRefutation(ctx, path, max(job.Budget.Limit(), 0)); err != nil {
+		if ctx.Err() != nil || errors.Is(err, model.ErrMemoryLimit) {
 			return false, err
 		}
 		return false, backend.Answer(backend.Invalidf("the proof %s does not refute the formula: %w", path, err))

@@ -39,6 +39,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/odtkit/odtkit/internal/memcap"
 	"github.com/odtkit/odtkit/sat/lrat"
 )
 
@@ -85,6 +86,10 @@ type Options struct {
 	// TempDir holds the temporary file of the lemmas' hints ("" = the
 	// system's default).
 	TempDir string
+	// MaxBytes caps the memory the clauses held take, as estimated from
+	// the arrays that hold them (0 = no cap): past it Elaborate stops
+	// with an error wrapping the memory cap's (model.ErrMemoryLimit).
+	MaxBytes int64
 }
 
 // Elaborate reads the DRAT proof (text or binary, told apart by its
@@ -130,6 +135,21 @@ func Elaborate(ctx context.Context, f Formula, proof io.Reader, name string, w i
 	}
 	e.inputs = int32(len(e.cls))
 	e.store.base = e.inputs
+	// capped checks the memory cap whenever the clauses' arrays grew.
+	grown := -1
+	capped := func() error {
+		if opt.MaxBytes <= 0 || cap(e.lits)+cap(e.cls) == grown {
+			return nil
+		}
+		grown = cap(e.lits) + cap(e.cls)
+		if b := e.bytes(); b > opt.MaxBytes {
+			return fmt.Errorf("%w: elaborating the DRAT proof %s holds %d clauses (about %.1f MiB) at lemma %d, past the cap of %.1f MiB", memcap.ErrLimit, name, len(e.cls), float64(b)/(1<<20), st.Added, float64(opt.MaxBytes)/(1<<20))
+		}
+		return nil
+	}
+	if err := capped(); err != nil {
+		return st, err
+	}
 
 	// The proof, until the empty clause follows.
 	var s step
@@ -160,6 +180,9 @@ func Elaborate(ctx context.Context, f Formula, proof io.Reader, name string, w i
 			return st, rd.errorf(s.at, "lemma %d %v does not follow by unit propagation from the clauses present (a RAT lemma, or a wrong proof)", st.Added, dimacs(lemma))
 		}
 		if err := e.addLemma(lemma); err != nil {
+			return st, err
+		}
+		if err := capped(); err != nil {
 			return st, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/odtkit/odtkit/internal/memcap"
 	"github.com/odtkit/odtkit/sat"
 	"github.com/odtkit/odtkit/sat/drat"
 	"github.com/odtkit/odtkit/sat/lrat"
@@ -339,6 +340,27 @@ func TestElaborateContext(t *testing.T) {
 	_, err := drat.Elaborate(ctx, f, strings.NewReader(text), "f.drat", &bytes.Buffer{}, drat.Options{TempDir: t.TempDir()})
 	if !errors.Is(err, stop) {
 		t.Fatalf("got %v, want the context's cause", err)
+	}
+}
+
+// TestElaborateMemoryCap: past its memory cap elaboration stops with an
+// error wrapping the cap's; under it the same proof is elaborated.
+func TestElaborateMemoryCap(t *testing.T) {
+	v, cs := pigeons(6)
+	both, ok := cdclDRAT(t, v, cs)
+	if !ok {
+		t.Fatal("php6 satisfiable")
+	}
+	cnf, text, _ := strings.Cut(both, "\x00")
+	for _, c := range []struct {
+		max  int64
+		fail bool
+	}{{16 << 10, true}, {64 << 20, false}} {
+		f, _ := lrat.ReadDIMACS(strings.NewReader(cnf), "f.cnf")
+		_, err := drat.Elaborate(context.Background(), f, strings.NewReader(text), "f.drat", &bytes.Buffer{}, drat.Options{TempDir: t.TempDir(), MaxBytes: c.max})
+		if got := errors.Is(err, memcap.ErrLimit); got != c.fail || (!c.fail && err != nil) {
+			t.Errorf("cap %d bytes: %v", c.max, err)
+		}
 	}
 }
 

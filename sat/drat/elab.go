@@ -76,6 +76,12 @@ func (e *elab) grow(v int) {
 	}
 }
 
+// bytes estimates the memory the clauses take: their literals, and per
+// clause its header, hash chain, hints' offset and two watches.
+func (e *elab) bytes() int64 {
+	return 4*int64(cap(e.lits)) + (16+4+8+8+16)*int64(cap(e.cls))
+}
+
 func (e *elab) clause(c int32) []int32 {
 	cl := e.cls[c]
 	return e.lits[cl.start : cl.start+int64(cl.n)]
