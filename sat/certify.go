@@ -178,7 +178,7 @@ func (c *Certifier) Discard() {
 const (
 	CertifyOption      = "certify"
 	CertifyForceOption = "certify-force"
-	CertifyHelp        = "directory DIR: write the formula, LRAT proof and refutation of every bound the optimum rests on there (index.json beside, stating the data, problem and claim) and check them before reporting certified: true (odtkit's CDCL solver; odt certify DIR DATA checks again); DIR must be missing or empty (certify-force=true replaces a certificate)"
+	CertifyHelp        = "directory DIR: write the formula, LRAT proof and refutation of every bound the optimum rests on there (index.json beside, stating the data, problem and claim) and check them before reporting certified: true (odtkit's CDCL solver; sat-dt1 also an external solver that writes proofs, {drat} or {proof}; odt certify DIR DATA checks again); DIR must be missing or empty (certify-force=true replaces a certificate)"
 	CertifyForceHelp   = "with certify=DIR: replace the certificate DIR holds"
 )
 
@@ -207,6 +207,20 @@ const (
 	dratProof
 )
 
+// CertifiableCalls is Certifiable for a search that gives each solver
+// one formula and one call without assumptions (sat-dt1): there an
+// external solver that writes proofs ({drat} or {proof}) is certifiable
+// too, its checked proof going into the certificate.
+func CertifiableCalls(spec string) error {
+	if Certifiable(spec) == nil {
+		return nil
+	}
+	if cmd, ok := strings.CutPrefix(strings.TrimSpace(spec), "external:"); ok && (strings.Contains(cmd, lratPlaceholder) || strings.Contains(cmd, dratPlaceholder)) {
+		return nil
+	}
+	return fmt.Errorf("%w, or an external solver that writes proofs ({drat} or {proof}), not %q", ErrNotCertifiable, spec)
+}
+
 // withProof replaces {proof} or {drat} in a command line's words by
 // path and reports which one a word held.
 func withProof(argv []string, path string) ([]string, proofKind) {
@@ -227,22 +241,24 @@ func withProof(argv []string, path string) ([]string, proofKind) {
 // checkDRATRefutation checks an external solver's DRAT proof that the
 // DIMACS formula in is unsatisfiable (checkProof; dir holds the
 // elaborated LRAT proof).
-func checkDRATRefutation(ctx context.Context, in, proof, dir string, limit int64) error {
+func checkDRATRefutation(ctx context.Context, in, proof, dir string, limit int64) (*lrat.Checker, string, error) {
 	c, err := lrat.ReadFormula(in)
 	if err != nil {
-		return fmt.Errorf("its formula: %w", err)
+		return nil, "", fmt.Errorf("its formula: %w", err)
 	}
-	return checkProof(ctx, c, proof, dratProof, dir, limit)
+	file, err := checkProof(ctx, c, proof, dratProof, dir, limit)
+	return c, file, err
 }
 
 // checkRefutation checks an external solver's LRAT proof that the DIMACS
 // formula in is unsatisfiable: every step, and a derived empty clause.
-func checkRefutation(ctx context.Context, in, proof string) error {
+func checkRefutation(ctx context.Context, in, proof string) (*lrat.Checker, string, error) {
 	c, err := lrat.ReadFormula(in)
 	if err != nil {
-		return fmt.Errorf("its proof: %w", err)
+		return nil, "", fmt.Errorf("its proof: %w", err)
 	}
-	return checkProof(ctx, c, proof, lratProof, "", 0)
+	file, err := checkProof(ctx, c, proof, lratProof, "", 0)
+	return c, file, err
 }
 
 // checkProof checks that the proof in file proof, LRAT or DRAT (kind),
@@ -250,25 +266,25 @@ func checkRefutation(ctx context.Context, in, proof string) error {
 // as it is, a DRAT proof is first elaborated into LRAT (package drat) in
 // a file of the directory dir, its memory capped at limit bytes (0 =
 // none; drat.Options.MaxBytes).
-func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKind, dir string, limit int64) error {
+func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKind, dir string, limit int64) (string, error) {
 	lratFile := proof
 	if kind == dratProof {
 		pf, err := lrat.OpenRegular(proof)
 		if err != nil {
-			return fmt.Errorf("its DRAT proof: %w", err)
+			return "", fmt.Errorf("its DRAT proof: %w", err)
 		}
 		defer pf.Close()
 		lratFile = filepath.Join(dir, "elaborated.lrat")
 		of, err := os.Create(lratFile)
 		if err != nil {
-			return fmt.Errorf("its DRAT proof: %w", err)
+			return "", fmt.Errorf("its DRAT proof: %w", err)
 		}
 		_, err = drat.Elaborate(ctx, c, pf, proof, of, drat.Options{TempDir: dir, MaxBytes: limit})
 		if cerr := of.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("its DRAT proof: %w", err)
+			return "", fmt.Errorf("its DRAT proof: %w", err)
 		}
 	}
 	what := "its proof"
@@ -276,12 +292,12 @@ func checkProof(ctx context.Context, c *lrat.Checker, proof string, kind proofKi
 		what = "its DRAT proof, elaborated to LRAT"
 	}
 	if err := c.CheckFile(ctx, lratFile); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	if !c.Refuted() {
-		return fmt.Errorf("%s %s: %w: no empty clause derived", what, filepath.Base(lratFile), lrat.ErrRefused)
+		return "", fmt.Errorf("%s %s: %w: no empty clause derived", what, filepath.Base(lratFile), lrat.ErrRefused)
 	}
-	return nil
+	return lratFile, nil
 }
 
 // CheckRefutation checks that the proof in file proof refutes f: an LRAT
@@ -308,5 +324,6 @@ func (f *CNF) CheckRefutation(ctx context.Context, proof string, limit int64) er
 		return err
 	}
 	defer os.RemoveAll(dir)
-	return checkProof(ctx, c, proof, kind, dir, limit)
+	_, err = checkProof(ctx, c, proof, kind, dir, limit)
+	return err
 }

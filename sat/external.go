@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/odtkit/odtkit/internal/proc"
+	"github.com/odtkit/odtkit/sat/lrat"
 	"io"
 	"os"
 	"os/exec"
@@ -65,6 +66,8 @@ type External struct {
 	// unchecked counts the Unsatisfiable answers no proof confirmed,
 	// proven those a proof did.
 	unchecked, proven int
+	// log keeps the checked proof for a certificate (StartProof).
+	log *externalProof
 }
 
 // UncheckedRefutations is the number of Unsatisfiable answers of s that
@@ -173,6 +176,12 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	if ctx.Err() != nil {
 		return Unknown, nil
 	}
+	if e.log != nil {
+		if len(assumptions) > 0 || e.log.calls > 0 {
+			return Unknown, fmt.Errorf("%w: an external solver's proof covers one call without assumptions", ErrNotCertifiable)
+		}
+		e.log.calls++
+	}
 	dir, err := os.MkdirTemp(e.Dir, "odtkit-sat-")
 	if err != nil {
 		return Unknown, fmt.Errorf("external SAT solver: %w", err)
@@ -220,11 +229,12 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 	if st == Unsatisfiable && proving != noProof {
 		check := checkRefutation
 		if proving == dratProof {
-			check = func(ctx context.Context, in, proof string) error {
+			check = func(ctx context.Context, in, proof string) (*lrat.Checker, string, error) {
 				return checkDRATRefutation(ctx, in, proof, dir, e.OutputLimit)
 			}
 		}
-		if err := check(ctx, in, proof); err != nil {
+		c, checkedFile, err := check(ctx, in, proof)
+		if err != nil {
 			if ctx.Err() != nil {
 				return Unknown, nil
 			}
@@ -232,6 +242,11 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		}
 		e.checked = true
 		e.proven++
+		if e.log != nil {
+			if err := e.log.keep(c, in, checkedFile); err != nil {
+				return Unknown, err
+			}
+		}
 	}
 	if st == Unsatisfiable && !e.checked {
 		e.unchecked++

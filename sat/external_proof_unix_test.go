@@ -116,3 +116,74 @@ func TestExternalDRAT(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalProofLog: an External solver that writes DRAT proofs logs
+// its one call's checked proof for a certificate: the formula it wrote
+// and the elaborated LRAT proof, whose empty clause Refutation names.
+// Without {drat} or {proof} it is not certifiable; with assumptions, or
+// a second call, the log is refused. Skipped without cadical.
+func TestExternalProofLog(t *testing.T) {
+	plain, err := NewExternal("minisat {in} {out}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.StartProof(filepath.Join(t.TempDir(), "p.log")); !errors.Is(err, ErrNotCertifiable) {
+		t.Errorf("StartProof without a proof placeholder: %v", err)
+	}
+	if err := CertifiableCalls("external:minisat {in} {out}"); !errors.Is(err, ErrNotCertifiable) {
+		t.Errorf("CertifiableCalls without a proof placeholder: %v", err)
+	}
+	if err := CertifiableCalls(`external:"cadical -q {in} {drat}"`); err != nil {
+		t.Errorf("CertifiableCalls with {drat}: %v", err)
+	}
+	if _, err := exec.LookPath("cadical"); err != nil {
+		t.Skip("cadical is not installed (Debian: apt-get install cadical)")
+	}
+	cert, err := NewCertifier(filepath.Join(t.TempDir(), "cert"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cert.Discard()
+	e, err := NewExternal("cadical -q {in} {drat}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cert.Start(e, "php5"); err != nil {
+		t.Fatal(err)
+	}
+	pigeons(e, 5)
+	if st, err := e.Solve(context.Background()); st != Unsatisfiable || err != nil || !e.Checked() {
+		t.Fatalf("php5: %v %v", st, err)
+	}
+	if _, err := e.Solve(context.Background()); !errors.Is(err, ErrNotCertifiable) {
+		t.Errorf("a second call while logging: %v", err)
+	}
+	id, clause, ok := e.Refutation()
+	if !ok || len(clause) != 0 {
+		t.Fatalf("refutation %d %v %v", id, clause, ok)
+	}
+	if err := cert.Finish(context.Background(), e, "php5", nil, Refuted{LogID: id, Bound: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cert.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	p := cert.Proofs[0]
+	c, err := lrat.CheckFiles(context.Background(), filepath.Join(cert.Dir, p.Formula), filepath.Join(cert.Dir, p.Proof))
+	if err != nil || !c.Refuted() {
+		t.Fatalf("the certificate's proof: %v", err)
+	}
+	if err := c.Refutes(p.Refutations[0]); err != nil {
+		t.Error(err)
+	}
+	// A call with assumptions is not logged.
+	e2, _ := NewExternal("cadical -q {in} {drat}")
+	if err := e2.StartProof(filepath.Join(t.TempDir(), "q.log")); err != nil {
+		t.Fatal(err)
+	}
+	pigeons(e2, 3)
+	if _, err := e2.Solve(context.Background(), 1); !errors.Is(err, ErrNotCertifiable) {
+		t.Errorf("a call with assumptions while logging: %v", err)
+	}
+	e2.dropProof()
+}

@@ -492,10 +492,15 @@ type ProofFiles struct {
 	FormulaBytes, ProofBytes        int64
 	Inputs, Steps, Added, Deletions int64
 	ids                             []int64
+	// identity: the log's IDs are the file's (an External solver's).
+	identity bool
 }
 
 // ID is the file's clause ID of a log ID (as Refutation gives).
 func (f *ProofFiles) ID(logID int64) int64 {
+	if f.identity {
+		return logID
+	}
 	if logID <= 0 || logID >= int64(len(f.ids)) {
 		return 0
 	}

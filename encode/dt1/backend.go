@@ -76,7 +76,7 @@ func (Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, 
 		Budget:    job.Budget,
 	}
 	if o.SAT.Certify != "" {
-		if err := o.SAT.Certifiable(nil); err != nil {
+		if err := o.SAT.CertifiableCalls(); err != nil {
 			return nil, err
 		}
 		// A certificate proves the bound by the refuted counts alone:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -261,6 +262,7 @@ func TestCertify(t *testing.T) {
 	}
 	for _, o := range []map[string]string{
 		{"certify": t.TempDir(), "sat-solver": "gini"},
+		{"certify": t.TempDir(), "sat-solver": "external:minisat {in} {out}"}, // writes no proof
 		{"certify": t.TempDir(), "search": "bisect"},
 		{"certify": t.TempDir(), "search": "down"},
 	} {
@@ -471,5 +473,55 @@ func TestCheckedExternal(t *testing.T) {
 	res = run("cadical -q {in}")
 	if res.Optimal || res.ClaimedBound == nil || res.Stats["unchecked_refutations"] == nil || res.Stats["checked_refutations"] != nil {
 		t.Errorf("without proofs: status %s, claimed %v, stats %v; want the optimum claimed", res.Status, res.ClaimedBound, res.Stats)
+	}
+}
+
+// TestCertifyExternal: with CaDiCaL writing DRAT proofs ({drat}), the
+// certificate holds each refuted formula and the LRAT proof its DRAT
+// proof was elaborated into; odt certify's re-derivation from the data
+// file proves the same bound as with odtkit's CDCL, and a tampered
+// proof is refused. Skipped without cadical.
+func TestCertifyExternal(t *testing.T) {
+	if _, err := exec.LookPath("cadical"); err != nil {
+		t.Skip("cadical is not installed (Debian: apt-get install cadical)")
+	}
+	path := filepath.Join("..", "..", "testdata", "monk1.csv")
+	d, err := model.ReadFile(path, model.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "cert")
+	p := model.Problem{Objective: model.MinNodes, MaxDepth: model.NoDepthLimit}
+	res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "sat-dt1",
+		Options: map[string]string{"certify": dir, satjob.OptSolver: "external:cadical -q {in} {drat}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := solve(t, d, "sat-dt1", model.MinNodes, nil)
+	if !res.Optimal || !res.Certified || res.Objective != float64(own) || len(res.Certificate.Bounds) != (own-3)/2 {
+		t.Fatalf("status %s certified %v objective %v (own CDCL %d), bounds %v", res.Status, res.Certified, res.Objective, own, res.Certificate)
+	}
+	sum, err := odtkit.CertifyDir(context.Background(), dir, path, 0)
+	if err != nil {
+		t.Fatalf("odt certify: %v", err)
+	}
+	if sum.Claim.Bound != res.Objective || sum.Claim.Objective != model.MinNodes {
+		t.Errorf("re-derived claim %+v, want min-nodes %v", sum.Claim, res.Objective)
+	}
+	// Drop the empty clause's hints from the last proof: refused.
+	proofs, _ := filepath.Glob(filepath.Join(dir, "*.lrat"))
+	last := proofs[len(proofs)-1]
+	b, err := os.ReadFile(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	f := strings.Fields(lines[len(lines)-1])
+	lines[len(lines)-1] = strings.Join([]string{f[0], "0", "0"}, " ")
+	if err := os.WriteFile(last, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := odtkit.CertifyDir(context.Background(), dir, path, 0); err == nil {
+		t.Errorf("a tampered proof %s was accepted", filepath.Base(last))
 	}
 }

@@ -68,6 +68,17 @@ func (o Options) Certifiable(maxsat []string) error {
 	return nil
 }
 
+// CertifiableCalls is Certifiable for a search that gives each solver
+// one formula and one call without assumptions (sat-dt1), where an
+// external solver that writes proofs is certifiable too
+// (sat.CertifiableCalls).
+func (o Options) CertifiableCalls() error {
+	if err := sat.CertifiableCalls(o.Solver); err != nil {
+		return backend.Invalid(err)
+	}
+	return nil
+}
+
 // OptProof names the decode option of the DIMACS backends that gives the
 // proof an external solver wrote of its UNSAT answer.
 const OptProof = "proof"

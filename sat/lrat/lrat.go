@@ -165,6 +165,20 @@ func (c *Checker) Refuted() bool {
 	return false
 }
 
+// EmptyClause is the ID of a live empty clause (the refutation), when
+// the proof derived one or the formula holds one.
+func (c *Checker) EmptyClause() (int64, bool) {
+	for i, cl := range c.clauses {
+		if cl != nil && len(cl) == 0 {
+			if c.ids == nil {
+				return int64(i), true
+			}
+			return c.ids[i], true
+		}
+	}
+	return 0, false
+}
+
 // Inputs is the number of clauses of the formula.
 func (c *Checker) Inputs() int64 { return c.inputs }
 
