@@ -178,7 +178,7 @@ func (c *Certifier) Discard() {
 const (
 	CertifyOption      = "certify"
 	CertifyForceOption = "certify-force"
-	CertifyHelp        = "directory DIR: write the formula, LRAT proof and refutation of every bound the optimum rests on there (index.json beside, stating the data, problem and claim) and check them before reporting certified: true (odtkit's CDCL solver; sat-dt1 also an external solver that writes proofs, {drat} or {proof}; odt certify DIR DATA checks again); DIR must be missing or empty (certify-force=true replaces a certificate)"
+	CertifyHelp        = "directory DIR: write the formula, LRAT proof and refutation of every bound the optimum rests on there (index.json beside, stating the data, problem and claim) and check them before reporting certified: true (odtkit's CDCL solver; sat-depth and sat-dt1 also an external solver that writes proofs, {drat} or {proof}; odt certify DIR DATA checks again); DIR must be missing or empty (certify-force=true replaces a certificate)"
 	CertifyForceHelp   = "with certify=DIR: replace the certificate DIR holds"
 )
 
@@ -207,10 +207,11 @@ const (
 	dratProof
 )
 
-// CertifiableCalls is Certifiable for a search that gives each solver
-// one formula and one call without assumptions (sat-dt1): there an
-// external solver that writes proofs ({drat} or {proof}) is certifiable
-// too, its checked proof going into the certificate.
+// CertifiableCalls is Certifiable for a search whose solver calls have
+// no assumptions and whose refutations each end a solver's formula
+// (sat-dt1, sat-depth): there an external solver that writes proofs
+// ({drat} or {proof}) is certifiable too, its checked proof going into
+// the certificate.
 func CertifiableCalls(spec string) error {
 	if Certifiable(spec) == nil {
 		return nil

@@ -12,10 +12,12 @@ import (
 )
 
 // An External solver whose command line asks for proofs ({drat} or
-// {proof}) logs the proof of its one call for a certificate: the formula
-// it wrote and the LRAT proof odtkit checked (the solver's own, or the
-// elaboration of its DRAT proof). It then covers a single call without
-// assumptions, as sat-dt1 makes for each node count (CertifiableCalls).
+// {proof}) logs the proof of its last refutation for a certificate: the
+// formula it wrote (every clause added so far) and the LRAT proof odtkit
+// checked (the solver's own, or the elaboration of its DRAT proof). Its
+// calls must then have no assumptions, as sat-dt1's (one call per node
+// count) and sat-depth's (calls as examples are added, until a depth is
+// refuted) have (CertifiableCalls).
 var _ ProofLogger = (*External)(nil)
 
 // externalProof is what an External solver keeps of its checked
@@ -26,11 +28,10 @@ type externalProof struct {
 	empty          int64  // the empty clause's ID in proof
 	inputs, added  int64
 	deleted        int64
-	calls          int
 }
 
 // keep moves the formula in and the checked LRAT proof into the log's
-// directory.
+// directory, in place of an earlier call's.
 func (p *externalProof) keep(c *lrat.Checker, in, proof string) error {
 	id, ok := c.EmptyClause()
 	if !ok {

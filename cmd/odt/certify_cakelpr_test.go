@@ -18,16 +18,28 @@ import (
 // not. It skips, saying so, where ../shared has no cake_lpr.
 func TestCertifyStandardCakeLPR(t *testing.T) {
 	checker := filepath.Join(shared.Dir(t, "tools/cake_lpr/cake_lpr"), "tools/cake_lpr/cake_lpr")
-	for _, tc := range []struct {
+	type certCase struct {
 		name string
 		data string
 		args []string
-	}{
+	}
+	cases := []certCase{
 		{"vote-depth2", "../../testdata/vote.txt", []string{"--backend", "sat-odt", "--depth", "2"}},
 		{"monk1-sat-depth", "../../testdata/monk1.csv", []string{"--backend", "sat-depth"}},
 		{"monk1-sat-size", "../../testdata/monk1.csv", []string{"--backend", "sat-size"}},
 		{"iris-sat-odd-1,2", "../../testdata/iris.csv", []string{"--backend", "sat-odd", "--skeleton", "1,2"}},
-	} {
+	}
+	// Certificates of CaDiCaL's refutations: the LRAT proofs its DRAT
+	// proofs were elaborated into.
+	if _, err := exec.LookPath("cadical"); err == nil {
+		cadical := []string{"--opt", "sat-solver=external:cadical -q {in} {drat}"}
+		cases = append(cases,
+			certCase{"monk1-sat-depth-cadical", "../../testdata/monk1.csv", append([]string{"--backend", "sat-depth"}, cadical...)},
+			certCase{"monk1-sat-dt1-cadical", "../../testdata/monk1.csv", append([]string{"--backend", "sat-dt1", "--objective", "min-nodes"}, cadical...)})
+	} else {
+		t.Log("cadical is not installed: certificates of its proofs are not tried")
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := certified(t, append(tc.args, tc.data)...)
 			std := filepath.Join(t.TempDir(), "standard")

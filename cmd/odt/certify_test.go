@@ -153,6 +153,8 @@ func TestCertifyRefused(t *testing.T) {
 	}{
 		{[]string{"solve", "--certify", dir, "--backend", "sat-odt", "--sat-solver", "gini", "../../testdata/vote.txt"}, `only odtkit's CDCL solver (sat-solver=cdcl) writes proofs, not "gini"`},
 		{[]string{"solve", "--certify", dir, "--backend", "sat-depth", "--sat-solver", "gini", "../../testdata/monk1.csv"}, `not "gini"`},
+		{[]string{"solve", "--certify", dir, "--backend", "sat-depth", "--sat-solver", "external:minisat {in} {out}", "../../testdata/monk1.csv"}, "or an external solver that writes proofs ({drat} or {proof})"},
+		{[]string{"solve", "--certify", dir, "--backend", "sat-size", "--sat-solver", "external:cadical -q {in} {drat}", "../../testdata/monk1.csv"}, "sat-size's descent refutes under assumptions"},
 		{[]string{"solve", "--certify", dir, "--backend", "sat-odt", "--opt", "search=rows", "../../testdata/vote.txt"}, "search=rows writes no proof"},
 		{[]string{"solve", "--certify", dir, "--backend", "dl85", "../../testdata/vote.txt"}, "has no option certify"},
 		{[]string{"solve", "--certify", dir, "--backend", "sat-odt", "--depth", "1,2", "../../testdata/vote.txt"}, "--certify certifies one solve"},

@@ -113,7 +113,19 @@ func solve(ctx context.Context, job *backend.Job, size bool) (*model.Result, err
 	}
 	s := settings(job, o)
 	if o.SAT.Certify != "" {
-		if err := o.SAT.Certifiable(nil); err != nil {
+		// sat-size's descent refutes under assumptions, which only
+		// odtkit's CDCL certifies; sat-depth's calls have none.
+		certifiable := o.SAT.CertifiableCalls
+		if size {
+			certifiable = func() error {
+				err := o.SAT.Certifiable(nil)
+				if err != nil && o.SAT.CertifiableCalls() == nil {
+					return backend.Invalidf("certify: sat-size's descent refutes under assumptions, which only odtkit's CDCL solver (sat-solver=cdcl) certifies, not %q (sat-depth and sat-dt1 take it)", o.SAT.Solver)
+				}
+				return err
+			}
+		}
+		if err := certifiable(); err != nil {
 			return nil, err
 		}
 		if s.Certify, err = satjob.Start(job); err != nil {

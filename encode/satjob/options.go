@@ -68,10 +68,10 @@ func (o Options) Certifiable(maxsat []string) error {
 	return nil
 }
 
-// CertifiableCalls is Certifiable for a search that gives each solver
-// one formula and one call without assumptions (sat-dt1), where an
-// external solver that writes proofs is certifiable too
-// (sat.CertifiableCalls).
+// CertifiableCalls is Certifiable for a search whose solver calls have
+// no assumptions and whose refutations each end a solver's formula
+// (sat-dt1, sat-depth), where an external solver that writes proofs is
+// certifiable too (sat.CertifiableCalls).
 func (o Options) CertifiableCalls() error {
 	if err := sat.CertifiableCalls(o.Solver); err != nil {
 		return backend.Invalid(err)
