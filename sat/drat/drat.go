@@ -30,6 +30,7 @@ package drat
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -64,6 +65,9 @@ type Stats struct {
 	// Kept is the number of lemmas the LRAT proof holds (the empty
 	// clause included), Hints the number of hints it gives them.
 	Kept, Hints int64
+	// Compactions counts the times the deleted clauses' literals were
+	// dropped from memory.
+	Compactions int
 }
 
 // Error is a proof refused: the file, the step's place in it (a line
@@ -90,6 +94,10 @@ type Options struct {
 	// the arrays that hold them (0 = no cap): past it Elaborate stops
 	// with an error wrapping the memory cap's (model.ErrMemoryLimit).
 	MaxBytes int64
+	// compactMin is the least number of deleted clauses' literals
+	// memory is compacted at (0: 1<<20; -1: at every deletion, for
+	// tests).
+	compactMin int64
 }
 
 // Elaborate reads the DRAT proof (text or binary, told apart by its
@@ -106,6 +114,7 @@ func Elaborate(ctx context.Context, f Formula, proof io.Reader, name string, w i
 	}
 	st.Binary = rd.binary
 	e := newElab(f.Vars())
+	e.compactMin = cmp.Or(opt.compactMin, 1<<20)
 	tmp, err := os.CreateTemp(opt.TempDir, "odtkit-drat-hints-")
 	if err != nil {
 		return st, fmt.Errorf("drat: %w", err)
@@ -190,6 +199,7 @@ func Elaborate(ctx context.Context, f Formula, proof io.Reader, name string, w i
 	e.stamp++
 	e.analyze(e.conflict)
 	final := slices.Clone(e.hints)
+	st.Compactions = e.compactions
 	if err := e.store.flush(); err != nil {
 		return st, err
 	}
@@ -231,7 +241,7 @@ func (e *elab) write(ctx context.Context, w io.Writer, final []int32, st *Stats)
 		}
 	}
 	mark(ncl, final)
-	var hs []int32
+	var ls, hs []int32
 	var err error
 	for c := ncl - 1; c >= e.inputs; c-- {
 		if !needed[c] {
@@ -240,7 +250,7 @@ func (e *elab) write(ctx context.Context, w io.Writer, final []int32, st *Stats)
 		if (ncl-c)%4096 == 0 && ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		if hs, err = e.store.get(c, hs[:0]); err != nil {
+		if ls, hs, err = e.store.get(c, ls[:0], hs[:0]); err != nil {
 			return err
 		}
 		mark(c, hs)
@@ -284,20 +294,21 @@ func (e *elab) write(ctx context.Context, w io.Writer, final []int32, st *Stats)
 		if (c-e.inputs)%4096 == 0 && ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		if hs, err = e.store.get(c, hs[:0]); err != nil {
+		if ls, hs, err = e.store.get(c, ls[:0], hs[:0]); err != nil {
 			return err
 		}
-		step(c, e.clause(c), hs)
+		step(c, ls, hs)
 		writeDels(c)
 	}
 	step(ncl, nil, final)
 	return bw.Flush()
 }
 
-// hintStore keeps the hints of every lemma in a temporary file (the
-// elaboration needs them again only for the lemmas the refutation
-// uses): per lemma, the number of hints and each hint's distance below
-// the lemma, as varints.
+// hintStore keeps the literals and hints of every lemma in a temporary
+// file (the elaboration needs them again only for the lemmas the
+// refutation uses, and drops deleted clauses' literals from memory):
+// per lemma, the number of literals and each literal, the number of
+// hints and each hint's distance below the lemma, as varints.
 type hintStore struct {
 	f    *os.File
 	w    *bufio.Writer
@@ -311,11 +322,15 @@ func newHintStore(f *os.File) *hintStore {
 	return &hintStore{f: f, w: bufio.NewWriterSize(f, 1<<16)}
 }
 
-// put appends the hints of lemma c, the clause index after the last
-// lemma's.
-func (s *hintStore) put(c int32, hints []int32) error {
+// put appends the literals and hints of lemma c, the clause index after
+// the last lemma's.
+func (s *hintStore) put(c int32, lits, hints []int32) error {
 	s.off = append(s.off, s.end)
-	s.buf = binary.AppendUvarint(s.buf[:0], uint64(len(hints)))
+	s.buf = binary.AppendUvarint(s.buf[:0], uint64(len(lits)))
+	for _, l := range lits {
+		s.buf = binary.AppendUvarint(s.buf, uint64(l))
+	}
+	s.buf = binary.AppendUvarint(s.buf, uint64(len(hints)))
 	for _, h := range hints {
 		s.buf = binary.AppendUvarint(s.buf, uint64(c-h))
 	}
@@ -334,8 +349,8 @@ func (s *hintStore) flush() error {
 	return nil
 }
 
-// get appends the hints of lemma c to hs.
-func (s *hintStore) get(c int32, hs []int32) ([]int32, error) {
+// get appends the literals of lemma c to ls and its hints to hs.
+func (s *hintStore) get(c int32, ls, hs []int32) ([]int32, []int32, error) {
 	k := int(c - s.base)
 	end := s.end
 	if k+1 < len(s.off) {
@@ -347,13 +362,20 @@ func (s *hintStore) get(c int32, hs []int32) ([]int32, error) {
 	}
 	b := s.buf[:n]
 	if _, err := s.f.ReadAt(b, s.off[k]); err != nil {
-		return hs, fmt.Errorf("drat: the hints' temporary file: %w", err)
+		return ls, hs, fmt.Errorf("drat: the hints' temporary file: %w", err)
 	}
-	cnt, i := binary.Uvarint(b)
+	nl, i := binary.Uvarint(b)
+	for range nl {
+		l, m := binary.Uvarint(b[i:])
+		i += m
+		ls = append(ls, int32(l))
+	}
+	cnt, m := binary.Uvarint(b[i:])
+	i += m
 	for range cnt {
 		d, m := binary.Uvarint(b[i:])
 		i += m
 		hs = append(hs, c-int32(d))
 	}
-	return hs, nil
+	return ls, hs, nil
 }

@@ -185,12 +185,18 @@ func toBinary(text string) []byte {
 // proof it writes with package lrat.
 func elaborate(t testing.TB, cnf string, proof []byte) (drat.Stats, error) {
 	t.Helper()
+	return elaborateWith(t, cnf, proof, drat.Options{TempDir: t.TempDir()})
+}
+
+// elaborateWith is elaborate with options.
+func elaborateWith(t testing.TB, cnf string, proof []byte, opt drat.Options) (drat.Stats, error) {
+	t.Helper()
 	f, err := lrat.ReadDIMACS(strings.NewReader(cnf), "f.cnf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	st, err := drat.Elaborate(context.Background(), f, bytes.NewReader(proof), "f.drat", &out, drat.Options{TempDir: t.TempDir()})
+	st, err := drat.Elaborate(context.Background(), f, bytes.NewReader(proof), "f.drat", &out, opt)
 	if err != nil {
 		return st, err
 	}
@@ -233,13 +239,22 @@ func TestElaborateCDCLProofs(t *testing.T) {
 		for _, form := range []struct {
 			name  string
 			proof []byte
-		}{{"text", []byte(text)}, {"binary", toBinary(text)}} {
-			st, err := elaborate(t, cnf, form.proof)
+			opt   drat.Options
+		}{
+			{"text", []byte(text), drat.Options{}},
+			{"binary", toBinary(text), drat.Options{}},
+			{"text, compacting", []byte(text), drat.WithCompaction(drat.Options{})},
+		} {
+			form.opt.TempDir = t.TempDir()
+			st, err := elaborateWith(t, cnf, form.proof, form.opt)
 			if err != nil {
 				t.Fatalf("%s (%s): %v", in.name, form.name, err)
 			}
-			if st.Binary != (form.name == "binary") {
+			if st.Binary != strings.HasPrefix(form.name, "binary") {
 				t.Errorf("%s (%s): read as binary = %v", in.name, form.name, st.Binary)
+			}
+			if (st.Compactions > 0) != (strings.HasSuffix(form.name, "compacting") && st.Deleted > 0) {
+				t.Errorf("%s (%s): %d compactions with %d deletions", in.name, form.name, st.Compactions, st.Deleted)
 			}
 			if st.Kept < 1 || st.Kept > st.Added+1 {
 				t.Errorf("%s (%s): %d lemmas kept of %d", in.name, form.name, st.Kept, st.Added)
@@ -366,7 +381,7 @@ func TestElaborateMemoryCap(t *testing.T) {
 
 // FuzzElaborate feeds arbitrary proofs of the pigeonhole formula of 4
 // pigeons: Elaborate must never panic, and whenever it accepts a proof
-// the LRAT proof it writes must check (elaborate fails the test
+// the LRAT proof it writes must check (elaborateWith fails the test
 // otherwise).
 func FuzzElaborate(f *testing.F) {
 	v, cs := pigeons(3)
@@ -381,6 +396,10 @@ func FuzzElaborate(f *testing.F) {
 	f.Add([]byte("1 0\n"))
 	f.Add([]byte("-1 -4 0\nd 1 2 3 0\n0\n"))
 	f.Fuzz(func(t *testing.T, proof []byte) {
-		elaborate(t, cnf, proof)
+		opt := drat.Options{TempDir: t.TempDir()}
+		if len(proof)%2 == 1 {
+			opt = drat.WithCompaction(opt) // half the inputs compact at every deletion
+		}
+		elaborateWith(t, cnf, proof, opt)
 	})
 }

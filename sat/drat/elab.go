@@ -50,9 +50,13 @@ type elab struct {
 	// the empty clause follows.
 	conflict int32
 	inputs   int32
-	hints    []int32
-	norm     []int32
-	store    *hintStore
+	// dead counts the literals of deleted clauses still in lits; at
+	// compactMin (and half of lits) they are dropped.
+	dead, compactMin int64
+	compactions      int
+	hints            []int32
+	norm             []int32
+	store            *hintStore
 }
 
 func newElab(vars int) *elab {
@@ -85,6 +89,24 @@ func (e *elab) bytes() int64 {
 func (e *elab) clause(c int32) []int32 {
 	cl := e.cls[c]
 	return e.lits[cl.start : cl.start+int64(cl.n)]
+}
+
+// compact drops the literals of deleted clauses (the lemmas' are in the
+// hint store for the LRAT proof); a deleted clause is never read again.
+func (e *elab) compact() {
+	lits := make([]int32, 0, int64(len(e.lits))-e.dead)
+	for c := range e.cls {
+		cl := &e.cls[c]
+		if cl.flags&deleted != 0 {
+			cl.start, cl.n = 0, 0
+			continue
+		}
+		start := int64(len(lits))
+		lits = append(lits, e.lits[cl.start:cl.start+int64(cl.n)]...)
+		cl.start = start
+	}
+	e.lits, e.dead = lits, 0
+	e.compactions++
 }
 
 // litHash hashes one literal (splitmix64); a clause's hash is the sum
@@ -159,7 +181,7 @@ func (e *elab) addInput(ds []int32) {
 // addLemma adds a lemma that passed its RUP check, with its hints.
 func (e *elab) addLemma(ls []int32) error {
 	c := e.storeClause(ls, 0)
-	if err := e.store.put(c, e.hints); err != nil {
+	if err := e.store.put(c, ls, e.hints); err != nil {
 		return err
 	}
 	e.addTop(c)
@@ -417,6 +439,10 @@ func (e *elab) delete(ds []int32) bool {
 		e.cls[c].flags |= deleted
 		if cl.n == 2 && cl.flags&watched != 0 {
 			e.detachBinary(c)
+		}
+		e.dead += int64(cl.n)
+		if e.compactMin < 0 || e.dead >= e.compactMin && 2*e.dead > int64(len(e.lits)) {
+			e.compact()
 		}
 		if prev < 0 {
 			if e.next[c] < 0 {
