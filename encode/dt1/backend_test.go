@@ -178,13 +178,21 @@ func solve(t *testing.T, d *model.Dataset, name string, obj model.Objective, opt
 	return int(res.Objective)
 }
 
-// TestMonk1 proves monk1 (testdata) at the fewest nodes dl85's min-nodes
-// proves, at most sat-size's.
-func TestMonk1(t *testing.T) {
-	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", "monk1.csv"), model.ReadOptions{})
+// monk1 reads testdata/monk1.csv.
+func monk1(t *testing.T) (string, *model.Dataset) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "monk1.csv")
+	d, err := model.ReadFile(path, model.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return path, d
+}
+
+// TestMonk1 proves monk1 (testdata) at the fewest nodes dl85's min-nodes
+// proves, at most sat-size's.
+func TestMonk1(t *testing.T) {
+	_, d := monk1(t)
 	got := solve(t, d, "sat-dt1", model.MinNodes, nil)
 	if dp, size := solve(t, d, "dl85", model.MinNodes, nil), solve(t, d, "sat-size", model.MinSize, nil); got != dp || got > size {
 		t.Fatalf("monk1: sat-dt1 %d nodes, dl85 min-nodes %d, sat-size %d", got, dp, size)
@@ -235,11 +243,7 @@ func TestMonk3(t *testing.T) {
 // (the formulas built again from the data file, the bound from the
 // refuted counts) proves the same bound.
 func TestCertify(t *testing.T) {
-	path := filepath.Join("..", "..", "testdata", "monk1.csv")
-	d, err := model.ReadFile(path, model.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, d := monk1(t)
 	dir := filepath.Join(t.TempDir(), "cert")
 	p := model.Problem{Objective: model.MinNodes, MaxDepth: model.NoDepthLimit}
 	res, err := odtkit.Solve(context.Background(), d, p,
@@ -453,10 +457,7 @@ func TestCheckedExternal(t *testing.T) {
 	if _, err := exec.LookPath("cadical"); err != nil {
 		t.Skip("cadical is not installed (Debian: apt-get install cadical)")
 	}
-	d, err := model.ReadFile(filepath.Join("..", "..", "testdata", "monk1.csv"), model.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, d := monk1(t)
 	own := solve(t, d, "sat-dt1", model.MinNodes, nil)
 	run := func(cmd string) *model.Result {
 		res, err := odtkit.Solve(context.Background(), d, model.Problem{Objective: model.MinNodes, MaxDepth: model.NoDepthLimit},
@@ -485,11 +486,7 @@ func TestCertifyExternal(t *testing.T) {
 	if _, err := exec.LookPath("cadical"); err != nil {
 		t.Skip("cadical is not installed (Debian: apt-get install cadical)")
 	}
-	path := filepath.Join("..", "..", "testdata", "monk1.csv")
-	d, err := model.ReadFile(path, model.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, d := monk1(t)
 	dir := filepath.Join(t.TempDir(), "cert")
 	p := model.Problem{Objective: model.MinNodes, MaxDepth: model.NoDepthLimit}
 	res, err := odtkit.Solve(context.Background(), d, p, odtkit.Settings{Backend: "sat-dt1",

@@ -339,15 +339,23 @@ func TestElaborateTopLevel(t *testing.T) {
 	}
 }
 
-// TestElaborateContext checks that a cancelled context stops the
-// elaboration with its cause.
-func TestElaborateContext(t *testing.T) {
+// php6 is the pigeonhole formula of 7 pigeons and its DRAT proof (text)
+// from odtkit's CDCL.
+func php6(t *testing.T) (cnf, proof string) {
+	t.Helper()
 	v, cs := pigeons(6)
 	both, ok := cdclDRAT(t, v, cs)
 	if !ok {
 		t.Fatal("php6 satisfiable")
 	}
-	cnf, text, _ := strings.Cut(both, "\x00")
+	cnf, proof, _ = strings.Cut(both, "\x00")
+	return cnf, proof
+}
+
+// TestElaborateContext checks that a cancelled context stops the
+// elaboration with its cause.
+func TestElaborateContext(t *testing.T) {
+	cnf, text := php6(t)
 	f, _ := lrat.ReadDIMACS(strings.NewReader(cnf), "f.cnf")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("stopped by the test")
@@ -361,12 +369,7 @@ func TestElaborateContext(t *testing.T) {
 // TestElaborateMemoryCap: past its memory cap elaboration stops with an
 // error wrapping the cap's; under it the same proof is elaborated.
 func TestElaborateMemoryCap(t *testing.T) {
-	v, cs := pigeons(6)
-	both, ok := cdclDRAT(t, v, cs)
-	if !ok {
-		t.Fatal("php6 satisfiable")
-	}
-	cnf, text, _ := strings.Cut(both, "\x00")
+	cnf, text := php6(t)
 	for _, c := range []struct {
 		max  int64
 		fail bool
