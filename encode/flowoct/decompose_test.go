@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -273,9 +275,20 @@ func TestPerfectDecompositionStoppedBound(t *testing.T) {
 // estimate of the depth-3 MILP and that of the depth-1 subtree MILPs the
 // decomposition builds, the decomposed solve (and --check, through
 // Size) admits the job and proves dl85's optimum, and the one MILP
-// (decompose=0) is refused before it is built.
+// (decompose=0) is refused before it is built. It runs in a process of
+// its own: the cap also stops HiGHS when the process's resident memory
+// nears it, and what the package's earlier tests left resident would
+// count against it.
 func TestDecompositionAdmitsWhatItSolves(t *testing.T) {
 	needHiGHS(t)
+	if os.Getenv("ODTKIT_FLOWOCT_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDecompositionAdmitsWhatItSolves$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "ODTKIT_FLOWOCT_CHILD=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the test in its own process: %v\n%s", err, out)
+		}
+		return
+	}
 	d := randomData(77, 400, 12, 2, true, false)
 	p := model.Problem{MaxDepth: 3}
 	sizeOf := func(opts map[string]string) int64 {
