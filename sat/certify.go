@@ -239,26 +239,16 @@ func withProof(argv []string, path string) ([]string, proofKind) {
 	return out, kind
 }
 
-// checkDRATRefutation checks an external solver's DRAT proof that the
-// DIMACS formula in is unsatisfiable (checkProof; dir holds the
-// elaborated LRAT proof).
-func checkDRATRefutation(ctx context.Context, in, proof, dir string, limit int64) (*lrat.Checker, string, error) {
+// checkRefutation checks an external solver's proof (LRAT or DRAT:
+// kind) that the DIMACS formula in is unsatisfiable (checkProof); it
+// returns the checker holding the proof's clauses and the LRAT file it
+// checked.
+func checkRefutation(ctx context.Context, in, proof string, kind proofKind, dir string, limit int64) (*lrat.Checker, string, error) {
 	c, err := lrat.ReadFormula(in)
 	if err != nil {
 		return nil, "", fmt.Errorf("its formula: %w", err)
 	}
-	file, err := checkProof(ctx, c, proof, dratProof, dir, limit)
-	return c, file, err
-}
-
-// checkRefutation checks an external solver's LRAT proof that the DIMACS
-// formula in is unsatisfiable: every step, and a derived empty clause.
-func checkRefutation(ctx context.Context, in, proof string) (*lrat.Checker, string, error) {
-	c, err := lrat.ReadFormula(in)
-	if err != nil {
-		return nil, "", fmt.Errorf("its proof: %w", err)
-	}
-	file, err := checkProof(ctx, c, proof, lratProof, "", 0)
+	file, err := checkProof(ctx, c, proof, kind, dir, limit)
 	return c, file, err
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/odtkit/odtkit/internal/proc"
-	"github.com/odtkit/odtkit/sat/lrat"
 	"io"
 	"os"
 	"os/exec"
@@ -224,13 +223,7 @@ func (e *External) Solve(ctx context.Context, assumptions ...Lit) (Status, error
 		}
 	}
 	if st == Unsatisfiable && proving != noProof {
-		check := checkRefutation
-		if proving == dratProof {
-			check = func(ctx context.Context, in, proof string) (*lrat.Checker, string, error) {
-				return checkDRATRefutation(ctx, in, proof, dir, e.OutputLimit)
-			}
-		}
-		c, checkedFile, err := check(ctx, in, proof)
+		c, checkedFile, err := checkRefutation(ctx, in, proof, proving, dir, e.OutputLimit)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Unknown, nil

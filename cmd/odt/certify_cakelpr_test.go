@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/internal/shared"
 )
@@ -17,7 +16,7 @@ import (
 // must print "s VERIFIED UNSAT", and a proof with a hint dropped must
 // not. It skips, saying so, where ../shared has no cake_lpr.
 func TestCertifyStandardCakeLPR(t *testing.T) {
-	checker := filepath.Join(shared.Dir(t, "tools/cake_lpr/cake_lpr"), "tools/cake_lpr/cake_lpr")
+	checker := shared.CakeLPR(t)
 	type certCase struct {
 		name string
 		data string
@@ -53,7 +52,7 @@ func TestCertifyStandardCakeLPR(t *testing.T) {
 			}
 			for _, cnf := range cnfs {
 				proof := strings.TrimSuffix(cnf, ".cnf") + ".lrat"
-				if got := cakeLPR(t, checker, cnf, proof); !strings.Contains(got, "s VERIFIED UNSAT") {
+				if got := shared.RunCakeLPR(t, checker, cnf, proof); !strings.Contains(got, "s VERIFIED UNSAT") {
 					t.Fatalf("cake_lpr %s: %s", filepath.Base(cnf), got)
 				}
 			}
@@ -70,27 +69,9 @@ func TestCertifyStandardCakeLPR(t *testing.T) {
 			if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if got := cakeLPR(t, checker, cnfs[0], bad); strings.Contains(got, "s VERIFIED UNSAT") {
+			if got := shared.RunCakeLPR(t, checker, cnfs[0], bad); strings.Contains(got, "s VERIFIED UNSAT") {
 				t.Fatalf("cake_lpr accepts a proof whose last step lost its conflict: %s", got)
 			}
 		})
 	}
-}
-
-// cakeLPR runs the checker on a formula and a proof and returns what it
-// printed.
-func cakeLPR(t *testing.T, checker, cnf, proof string) string {
-	t.Helper()
-	cmd := exec.Command(checker, cnf, proof)
-	done := make(chan struct{})
-	var out []byte
-	go func() { out, _ = cmd.CombinedOutput(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("cake_lpr %s: no answer in 2 minutes", filepath.Base(cnf))
-	}
-	return string(out)
 }

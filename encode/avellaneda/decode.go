@@ -68,21 +68,13 @@ func decode(ctx context.Context, job *backend.Job, r io.Reader) (*model.Result, 
 		// tree then has depth at least k+1 and 2(k+1)+1 nodes. Without
 		// a proof (the proof option) odtkit cannot check it: a claim,
 		// infeasible only when trusted.
-		res.Infeasible = true
-		claimed := float64(k + 1)
+		bound := float64(k + 1)
 		if job.Problem.Objective == model.MinSize {
-			claimed = float64(2*(k+1) + 1)
+			bound = float64(2*(k+1) + 1)
 		}
-		checked, err := satjob.CheckAnswerProof(ctx, job, e.CNF)
-		if err != nil {
+		if err := satjob.Unsatisfiable(ctx, job, e.CNF, res, bound); err != nil {
 			return nil, err
 		}
-		if checked {
-			res.LowerBound = claimed
-			satjob.NoteChecked(res, 1)
-			return res, nil
-		}
-		res.Claim(claimed, "the solver's answer (s UNSATISFIABLE)")
 		return res, nil
 	case sat.Unknown:
 		res.Stop = model.StopNone // read to its end: no model

@@ -151,17 +151,9 @@ func (Backend) Decode(ctx context.Context, job *backend.Job, r io.Reader) (res *
 		// consistent tree has at least n+2 nodes. Without a proof (the
 		// proof option) odtkit cannot check it: a claim, infeasible only
 		// when trusted.
-		res.Infeasible = true
-		checked, err := satjob.CheckAnswerProof(ctx, job, e.CNF)
-		if err != nil {
+		if err := satjob.Unsatisfiable(ctx, job, e.CNF, res, float64(n+2)); err != nil {
 			return nil, err
 		}
-		if checked {
-			res.LowerBound = float64(n + 2)
-			satjob.NoteChecked(res, 1)
-			return res, nil
-		}
-		res.Claim(float64(n+2), "the solver's answer (s UNSATISFIABLE)")
 		return res, nil
 	case sat.Unknown:
 		res.Stop = model.StopNone // read to its end: no model

@@ -97,11 +97,29 @@ func RefuseProof(job *backend.Job) error {
 	return nil
 }
 
-// CheckAnswerProof checks the proof the job's proof option names (if
-// any) against the formula f a decoded UNSAT answer is about. It
-// reports whether a proof was given; a proof that does not refute f is
-// an error of the answer (backend.Answer), naming the file.
-func CheckAnswerProof(ctx context.Context, job *backend.Job, f *sat.CNF) (bool, error) {
+// Unsatisfiable puts a decoded UNSAT answer for the formula f into res:
+// infeasible, with bound as its lower bound — proven when the job's
+// proof option names a proof that refutes f (checked_refutations 1),
+// else the solver's claim. A proof that does not refute f is an error
+// of the answer (backend.Answer), naming the file.
+func Unsatisfiable(ctx context.Context, job *backend.Job, f *sat.CNF, res *model.Result, bound float64) error {
+	res.Infeasible = true
+	checked, err := checkAnswerProof(ctx, job, f)
+	if err != nil {
+		return err
+	}
+	if checked {
+		res.LowerBound = bound
+		NoteChecked(res, 1)
+		return nil
+	}
+	res.Claim(bound, "the solver's answer (s UNSATISFIABLE)")
+	return nil
+}
+
+// checkAnswerProof checks the proof the job's proof option names (if
+// any) against the formula f; it reports whether a proof was given.
+func checkAnswerProof(ctx context.Context, job *backend.Job, f *sat.CNF) (bool, error) {
 	path := job.Options.String(OptProof)
 	if path == "" {
 		return false, nil

@@ -54,6 +54,30 @@ func Dir(tb testing.TB, need string) string {
 	return shared
 }
 
+// CakeLPRPath is the cake_lpr binary inside the shared folder.
+const CakeLPRPath = "tools/cake_lpr/cake_lpr"
+
+// CakeLPR returns the path of cake_lpr, the formally verified LRAT
+// checker in the shared folder, or skips tb when it is absent.
+func CakeLPR(tb testing.TB) string {
+	tb.Helper()
+	return filepath.Join(Dir(tb, CakeLPRPath), CakeLPRPath)
+}
+
+// RunCakeLPR runs cake_lpr (checker, from CakeLPR) on a formula and a
+// proof and returns what it printed; it fails tb when no answer comes
+// within two minutes.
+func RunCakeLPR(tb testing.TB, checker, cnf, proof string) string {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, checker, cnf, proof).CombinedOutput()
+	if ctx.Err() != nil {
+		tb.Fatalf("cake_lpr %s: no answer in 2 minutes", filepath.Base(cnf))
+	}
+	return string(out)
+}
+
 // Long reports whether the long suites run: ODTKIT_LONG=1 and not -short.
 func Long() bool { return os.Getenv("ODTKIT_LONG") == "1" && !testing.Short() }
 

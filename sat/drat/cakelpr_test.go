@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/odtkit/odtkit/internal/shared"
 	"github.com/odtkit/odtkit/sat/drat"
@@ -22,7 +21,7 @@ import (
 // CaDiCaL's binary DRAT proof of one when cadical is installed. It
 // skips, saying so, where ../shared has no cake_lpr.
 func TestCakeLPR(t *testing.T) {
-	checker := filepath.Join(shared.Dir(t, "tools/cake_lpr/cake_lpr"), "tools/cake_lpr/cake_lpr")
+	checker := shared.CakeLPR(t)
 	dir := t.TempDir()
 	type inst struct {
 		name       string
@@ -71,10 +70,8 @@ func TestCakeLPR(t *testing.T) {
 		}
 		lratPath := filepath.Join(dir, in.name+".lrat")
 		write(t, lratPath, out.String())
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		got, _ := exec.CommandContext(ctx, checker, in.cnf, lratPath).CombinedOutput()
-		cancel()
-		if !strings.Contains(string(got), "s VERIFIED UNSAT") {
+		got := shared.RunCakeLPR(t, checker, in.cnf, lratPath)
+		if !strings.Contains(got, "s VERIFIED UNSAT") {
 			t.Fatalf("%s: cake_lpr: %s", in.name, got)
 		}
 		t.Logf("%s: %d lemmas read, %d kept; cake_lpr: s VERIFIED UNSAT", in.name, st.Added, st.Kept)

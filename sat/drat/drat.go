@@ -87,8 +87,8 @@ var ErrNoRefutation = errors.New("the proof does not derive the empty clause")
 
 // Options tunes Elaborate; the zero value is the default.
 type Options struct {
-	// TempDir holds the temporary file of the lemmas' hints ("" = the
-	// system's default).
+	// TempDir holds the temporary file of the lemmas' literals and hints
+	// ("" = the system's default).
 	TempDir string
 	// MaxBytes caps the memory the clauses held take, as estimated from
 	// the arrays that hold them (0 = no cap): past it Elaborate stops
@@ -115,7 +115,7 @@ func Elaborate(ctx context.Context, f Formula, proof io.Reader, name string, w i
 	st.Binary = rd.binary
 	e := newElab(f.Vars())
 	e.compactMin = cmp.Or(opt.compactMin, 1<<20)
-	tmp, err := os.CreateTemp(opt.TempDir, "odtkit-drat-hints-")
+	tmp, err := os.CreateTemp(opt.TempDir, "odtkit-drat-lemmas-")
 	if err != nil {
 		return st, fmt.Errorf("drat: %w", err)
 	}
@@ -123,7 +123,7 @@ func Elaborate(ctx context.Context, f Formula, proof io.Reader, name string, w i
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}()
-	e.store = newHintStore(tmp)
+	e.store = newLemmaStore(tmp)
 
 	// The formula.
 	n := f.Inputs()
@@ -304,12 +304,12 @@ func (e *elab) write(ctx context.Context, w io.Writer, final []int32, st *Stats)
 	return bw.Flush()
 }
 
-// hintStore keeps the literals and hints of every lemma in a temporary
+// lemmaStore keeps the literals and hints of every lemma in a temporary
 // file (the elaboration needs them again only for the lemmas the
 // refutation uses, and drops deleted clauses' literals from memory):
 // per lemma, the number of literals and each literal, the number of
 // hints and each hint's distance below the lemma, as varints.
-type hintStore struct {
+type lemmaStore struct {
 	f    *os.File
 	w    *bufio.Writer
 	base int32   // the clause index of the first lemma
@@ -318,13 +318,13 @@ type hintStore struct {
 	buf  []byte
 }
 
-func newHintStore(f *os.File) *hintStore {
-	return &hintStore{f: f, w: bufio.NewWriterSize(f, 1<<16)}
+func newLemmaStore(f *os.File) *lemmaStore {
+	return &lemmaStore{f: f, w: bufio.NewWriterSize(f, 1<<16)}
 }
 
 // put appends the literals and hints of lemma c, the clause index after
 // the last lemma's.
-func (s *hintStore) put(c int32, lits, hints []int32) error {
+func (s *lemmaStore) put(c int32, lits, hints []int32) error {
 	s.off = append(s.off, s.end)
 	s.buf = binary.AppendUvarint(s.buf[:0], uint64(len(lits)))
 	for _, l := range lits {
@@ -337,20 +337,20 @@ func (s *hintStore) put(c int32, lits, hints []int32) error {
 	n, err := s.w.Write(s.buf)
 	s.end += int64(n)
 	if err != nil {
-		return fmt.Errorf("drat: the hints' temporary file: %w", err)
+		return fmt.Errorf("drat: the lemmas' temporary file: %w", err)
 	}
 	return nil
 }
 
-func (s *hintStore) flush() error {
+func (s *lemmaStore) flush() error {
 	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("drat: the hints' temporary file: %w", err)
+		return fmt.Errorf("drat: the lemmas' temporary file: %w", err)
 	}
 	return nil
 }
 
 // get appends the literals of lemma c to ls and its hints to hs.
-func (s *hintStore) get(c int32, ls, hs []int32) ([]int32, []int32, error) {
+func (s *lemmaStore) get(c int32, ls, hs []int32) ([]int32, []int32, error) {
 	k := int(c - s.base)
 	end := s.end
 	if k+1 < len(s.off) {
@@ -362,7 +362,7 @@ func (s *hintStore) get(c int32, ls, hs []int32) ([]int32, []int32, error) {
 	}
 	b := s.buf[:n]
 	if _, err := s.f.ReadAt(b, s.off[k]); err != nil {
-		return ls, hs, fmt.Errorf("drat: the hints' temporary file: %w", err)
+		return ls, hs, fmt.Errorf("drat: the lemmas' temporary file: %w", err)
 	}
 	nl, i := binary.Uvarint(b)
 	for range nl {

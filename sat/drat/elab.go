@@ -42,10 +42,10 @@ type elab struct {
 	litMark []uint32 // by literal (== stamp): in the lemma or deletion at hand
 	stamp   uint32
 	// buckets finds a clause by its set of literals (for deletions): the
-	// first clause with a hash, chained through next.
+	// first clause with a hash, chained through next (a chain holds the
+	// clauses of one hash only).
 	buckets map[uint64]int32
 	next    []int32
-	hash    []uint64
 	// conflict is a clause falsified at the top level (-1: none yet):
 	// the empty clause follows.
 	conflict int32
@@ -56,7 +56,7 @@ type elab struct {
 	compactions      int
 	hints            []int32
 	norm             []int32
-	store            *hintStore
+	store            *lemmaStore
 }
 
 func newElab(vars int) *elab {
@@ -81,9 +81,10 @@ func (e *elab) grow(v int) {
 }
 
 // bytes estimates the memory the clauses take: their literals, and per
-// clause its header, hash chain, hints' offset and two watches.
+// clause its header, hash chain link, offset in the lemma store and two
+// watches.
 func (e *elab) bytes() int64 {
-	return 4*int64(cap(e.lits)) + (16+4+8+8+16)*int64(cap(e.cls))
+	return 4*int64(cap(e.lits)) + (16+4+8+16)*int64(cap(e.cls))
 }
 
 func (e *elab) clause(c int32) []int32 {
@@ -92,7 +93,7 @@ func (e *elab) clause(c int32) []int32 {
 }
 
 // compact drops the literals of deleted clauses (the lemmas' are in the
-// hint store for the LRAT proof); a deleted clause is never read again.
+// lemma store for the LRAT proof); a deleted clause is never read again.
 func (e *elab) compact() {
 	lits := make([]int32, 0, int64(len(e.lits))-e.dead)
 	for c := range e.cls {
@@ -155,7 +156,6 @@ func (e *elab) storeClause(ls []int32, flags uint8) int32 {
 	for _, l := range ls {
 		h += litHash(l)
 	}
-	e.hash = append(e.hash, h)
 	head, ok := e.buckets[h]
 	if !ok {
 		head = -1
@@ -420,7 +420,7 @@ func (e *elab) delete(ds []int32) bool {
 	prev := int32(-1)
 	for c := head; c >= 0; prev, c = c, e.next[c] {
 		cl := e.cls[c]
-		if int(cl.n) != len(ls) || e.hash[c] != h {
+		if int(cl.n) != len(ls) {
 			continue
 		}
 		same := true
