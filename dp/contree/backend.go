@@ -39,6 +39,8 @@ func (Backend) Info() backend.Info {
 			backend.EnumParam("root", "best-first", []string{"best-first", "depth-first"}, "order of the root's search (depth 3 and more): best-first (least lower bound first; the bound rises as it searches) or depth-first (feature after feature)"),
 			backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its errors of the proven lower bound (status gap; 0 = prove optimality); searches with one worker").AtLeast(0).AtMost(1),
 			backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this many (weighted) errors of the proven lower bound (status gap); searches with one worker").AtLeast(0),
+			backend.IntParam(OptBoundProbes, 0, "depth 4 and more: probes per root feature (on average) of the bound phase before the exact search (each probe splits the root's piece of least bound at its middle, each side searched for a lower bound only: the bound rises early, the result stays exact); searches with one worker, 0 = none").AtLeast(0).AtMost(1000),
+			backend.IntParam(OptBoundWork, DefaultBoundWork, "depth-two calls (about) per side of a bound-phase probe (twice as many at each new probe of the same threshold)").AtLeast(1),
 		},
 	}
 }
@@ -62,6 +64,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	gap := s.MaxGap
 	if (s.RelGap > 0 || s.AbsGap > 0) && (gap > 0 || s.DepthFirstRoot) {
 		return nil, backend.Invalidf("options %s and %s need max-gap=0 and root=best-first", OptGap, OptAbsGap)
+	}
+	if s.BoundProbes > 0 && (gap > 0 || s.DepthFirstRoot) {
+		return nil, backend.Invalidf("option %s needs max-gap=0 and root=best-first", OptBoundProbes)
 	}
 	// The engine reports improvements of its root search; the final tree
 	// may come from a deeper proof: report it too when it is better.

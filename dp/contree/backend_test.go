@@ -35,11 +35,12 @@ func TestBackendBruteForce(t *testing.T) {
 	}
 }
 
-// Bounds reported while searching and the gap options, against brute
-// force.
+// Bounds reported while searching, the gap options and the bound phase
+// (at depth 4, with sides cut short), against brute force.
 func TestBackendGap(t *testing.T) {
 	dptest.Gapped(t, contree.Backend{}, 3, []dptest.Weights{dptest.NoWeights, dptest.WholeWeights},
-		[]map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1"}})
+		[]map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1"},
+			{"bound-probes": "2", "bound-work": "3"}, {"bound-probes": "1", "gap": "0.1"}})
 }
 
 // Bad options, problem fields ConTree does not honour (a minimum leaf
@@ -67,6 +68,12 @@ func TestBackendRefuses(t *testing.T) {
 		{d, p, map[string]string{"abs-gap": "1", "root": "depth-first"}},
 		{d, model.Problem{MaxDepth: 2, LeafCost: 0.01}, map[string]string{"gap": "0.1"}},
 		{d, p, map[string]string{"order": "gini"}},
+		{d, p, map[string]string{"bound-probes": "-1"}},
+		{d, p, map[string]string{"bound-probes": "1001"}},
+		{d, p, map[string]string{"bound-work": "0"}},
+		{d, p, map[string]string{"bound-probes": "2", "max-gap": "1"}},
+		{d, p, map[string]string{"bound-probes": "2", "root": "depth-first"}},
+		{d, model.Problem{MaxDepth: 2, LeafCost: 0.01}, map[string]string{"bound-probes": "1"}},
 		{d, model.Problem{MaxDepth: 2, MinSupport: 5}, nil},
 		{dptest.Random(rng, 20, 3, 2, false, dptest.AnyWeights), p, nil},
 		{many, p, nil},

@@ -45,6 +45,18 @@ type Config struct {
 	// the proven lower bound (Result.Gap). They search with one worker, a
 	// best-first root, and MaxGap 0.
 	AbsGap, RelGap float64
+	// BoundProbes, at depth 4 and more, runs a bound phase before the
+	// exact search: BoundProbes × (root features) probes, each at the
+	// middle (by rows) of the root's piece of thresholds of least bound,
+	// each side searched only for a lower bound with at most BoundWork
+	// depth-two calls (about; 0: DefaultBoundWork; twice that at each new
+	// probe of one threshold). The root's bound rises where the exact
+	// search's first thresholds alone take minutes, and the probes'
+	// trees often improve the first tree; the result stays exact (the
+	// phase changes the search's order, not what it can find). It
+	// searches with one worker, the best-first root and MaxGap 0.
+	BoundProbes int
+	BoundWork   int
 	// OnBound, when set, receives each rise of the proven lower bound
 	// (weighted errors) during a best-first root search (one worker or
 	// several).
@@ -81,6 +93,12 @@ type Result struct {
 	// search stopped for lack of memory.
 	Cause error
 }
+
+// DefaultBoundWork is Config.BoundWork's default: depth-two calls per
+// side of a bound-phase probe. At depth 4 a probe then takes about 8-10 s
+// on bean (13,611 rows) and htru (17,898 rows); see docs/benchmarks.md,
+// "The bound phase".
+const DefaultBoundWork = 20000
 
 // ErrInput is wrapped by the errors Solve returns for data it
 // cannot handle.
@@ -152,6 +170,16 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 	if gapped && (s.MaxGap > 0 || s.DepthFirstRoot) {
 		return nil, fmt.Errorf("%w: a relative or absolute gap needs max-gap 0 and the best-first root", ErrInput)
 	}
+	if s.BoundProbes < 0 || s.BoundWork < 0 {
+		return nil, fmt.Errorf("%w: bound rounds %d and bound work %d must not be negative", ErrInput, s.BoundProbes, s.BoundWork)
+	}
+	if s.BoundProbes > 0 && (s.MaxGap > 0 || s.DepthFirstRoot) {
+		return nil, fmt.Errorf("%w: the bound phase needs max-gap 0 and the best-first root", ErrInput)
+	}
+	work := s.BoundWork
+	if work == 0 {
+		work = DefaultBoundWork
+	}
 	in := contree.Input{Labels: repeat(d.Labels, rep), Classes: d.NumClasses()}
 	var cols []column
 	for fi, f := range d.Features {
@@ -180,8 +208,9 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 	}
 	cfg := contree.Config{MaxDepth: s.MaxDepth, MaxGap: s.MaxGap, EtaLongest: !s.EtaShortest, NoCache: s.NoCache,
 		FIFO: true, EtaSum: true, LargerFirst: true, Budget: s.Budget, Workers: s.Workers,
-		DepthFirstRoot: s.DepthFirstRoot, AbsGap: s.AbsGap, RelGap: min(s.RelGap, 1)}
-	if gapped {
+		DepthFirstRoot: s.DepthFirstRoot, AbsGap: s.AbsGap, RelGap: min(s.RelGap, 1),
+		BoundProbes: s.BoundProbes, BoundWork: int64(work)}
+	if gapped || s.BoundProbes > 0 {
 		cfg.Workers = 1
 	}
 	if s.OnBound != nil {
@@ -208,6 +237,10 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 			"cache_hits":   r.Stats.CacheHits,
 			"cache_stored": r.Stats.CacheStored,
 		}}
+	if s.BoundProbes > 0 {
+		res.Stats["bound_probes"] = r.Stats.BoundProbes
+		res.Stats["bound_probes_cut"] = r.Stats.BoundCut
+	}
 	return res, nil
 }
 

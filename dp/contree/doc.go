@@ -21,4 +21,9 @@
 // proven lower bound each time it rises (Job.Bound, Config.OnBound), and
 // the options gap and abs-gap (Config.RelGap, Config.AbsGap; one worker)
 // stop it once its tree is within them of that bound, with status gap.
+// At depth 4 and more the option bound-probes (Config.BoundProbes; one
+// worker) first probes every root feature at a few thresholds, each
+// side searched only for a lower bound with a fixed amount of work, so
+// that the bound rises where the exact search's first root thresholds
+// alone take minutes; the search that follows is unchanged and exact.
 package contree

@@ -16,20 +16,24 @@ func JobOptions(job *backend.Job) (Options, error) {
 	o := job.Options
 	return Options{Config: Config{MaxDepth: job.Problem.MaxDepth, MaxGap: o.Int("max-gap"), EtaShortest: o.String("eta") == "min", NoCache: !o.Bool("cache"),
 		Budget: job.Budget, Workers: job.Workers(), DepthFirstRoot: o.String("root") == "depth-first",
-		RelGap: o.Float(OptGap), AbsGap: o.Float(OptAbsGap), OnBound: job.Bound}}, nil
+		RelGap: o.Float(OptGap), AbsGap: o.Float(OptAbsGap), OnBound: job.Bound,
+		BoundProbes: o.Int(OptBoundProbes), BoundWork: o.Int(OptBoundWork)}}, nil
 }
 
-// Option names of the gap at which a search may stop.
+// Option names of the gap at which a search may stop, and of the bound
+// phase.
 const (
-	OptGap    = "gap"
-	OptAbsGap = "abs-gap"
+	OptGap         = "gap"
+	OptAbsGap      = "abs-gap"
+	OptBoundProbes = "bound-probes"
+	OptBoundWork   = "bound-work"
 )
 
 // noGap refuses a gap where the search has none (the sparse program of
 // a leaf cost or node limit is exact).
 func noGap(o Options) error {
-	if o.Config.RelGap > 0 || o.Config.AbsGap > 0 {
-		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+	if o.Config.RelGap > 0 || o.Config.AbsGap > 0 || o.Config.BoundProbes > 0 {
+		return backend.Invalidf("options %s, %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap, OptBoundProbes)
 	}
 	return nil
 }

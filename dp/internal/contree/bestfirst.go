@@ -143,9 +143,17 @@ type rootOutcome struct {
 // from the incumbent start (the leaf or a seed). It returns the best tree
 // and a lower bound on the optimum, valid also when the search stopped.
 func (s *solver) rootSearch(v *view, d int, start *Node) rootOutcome {
-	st := &branchState{ub: s.leaf(v).Errors + 1, best: start, isRoot: true, tight: true}
-	ls := s.level(0)
-	s.featureOrder(v, ls, s.natural(true))
+	return s.bestFirstSearch(v, d, s.leaf(v).Errors+1, 0, true, start)
+}
+
+// bestFirstSearch is rootSearch at any node: v at recursion level lvl,
+// depth d >= 3, trees sought below ub. Below the root it runs only in
+// the bound phase (boundphase.go), where it also ends when the phase's
+// work for the current side is spent, with the bound it has reached.
+func (s *solver) bestFirstSearch(v *view, d, ub, lvl int, isRoot bool, start *Node) rootOutcome {
+	st := &branchState{ub: ub, best: start, isRoot: isRoot, tight: true, lvl: lvl}
+	ls := s.level(lvl)
+	s.featureOrder(v, ls, s.natural(isRoot))
 	var feats []*featSearch
 	q := &rootQueue{}
 	var seq int64
@@ -161,10 +169,18 @@ func (s *solver) rootSearch(v *view, d int, start *Node) rootOutcome {
 		}
 		fs := &featSearch{f: f, col: col, cum: cum, m: m, mr: int32(m - 1), firstCut: ls.first[f]}
 		feats = append(feats, fs)
-		add(int32(len(feats)-1), interval{i: 0, j: int32(m - 1), u: -1, v: -1}, 0)
+	}
+	last := -1
+	if isRoot && s.cfg.BoundProbes > 0 && d >= 4 {
+		// The bound phase leaves each feature's thresholds as pieces
+		// around its probed ones, each with its bound.
+		s.boundPhase(v, d, st, feats, &last, add)
+	} else {
+		for fi, fs := range feats {
+			add(int32(fi), interval{i: 0, j: int32(fs.m - 1), u: -1, v: -1}, 0)
+		}
 	}
 	floor := noBound
-	last := -1
 	out := rootOutcome{}
 	bound := func() int {
 		lb := min(st.best.Errors, floor)
@@ -174,10 +190,18 @@ func (s *solver) rootSearch(v *view, d int, start *Node) rootOutcome {
 		return lb
 	}
 	for q.Len() > 0 && !st.done && !s.stop {
-		a := s.allowance(st.best.Errors)
+		a := 0
+		if isRoot {
+			a = s.allowance(st.best.Errors)
+		} else if s.phaseSpent() {
+			break
+		}
 		st.gapHere = a
 		lb := bound()
-		if lb > last {
+		if lb >= st.ub {
+			break // no tree below ub (below the root)
+		}
+		if lb > last && isRoot {
 			last = lb
 			if s.cfg.OnBound != nil {
 				s.cfg.OnBound(lb)
@@ -225,7 +249,7 @@ func (s *solver) rootSearch(v *view, d int, start *Node) rootOutcome {
 		return out
 	}
 	out.lb = bound()
-	if out.lb > last && s.cfg.OnBound != nil {
+	if out.lb > last && isRoot && s.cfg.OnBound != nil {
 		s.cfg.OnBound(out.lb)
 	}
 	out.gap = out.lb < st.best.Errors && !s.stop

@@ -163,6 +163,12 @@ type Config struct {
 	// bestfirst_parallel.go; depth 3 and more): its bound rises only once
 	// every feature is done.
 	DepthFirstRoot bool
+	// BoundProbes, at depth 4 and more with the sequential best-first
+	// root, runs the bound phase first (boundphase.go): BoundProbes ×
+	// (root features) probes, each side searched for a lower bound with
+	// at most about BoundWork depth-two calls. 0: no bound phase.
+	BoundProbes int
+	BoundWork   int64
 	// AbsGap and RelGap (a fraction of the incumbent's errors, at most 1)
 	// stop the root's best-first search once the incumbent is within the
 	// larger of them of the root's lower bound (0, 0: exact).
@@ -197,6 +203,8 @@ type Stats struct {
 	CacheHits   int64
 	CacheStored int64
 	SplitsTried int64 // thresholds evaluated in Branch
+	BoundProbes int64 // thresholds probed by the bound phase
+	BoundCut    int64 // sides of those probes whose search the phase's work cut short
 	Tables      int64 // value tables built for depth-two splits (d2table.go)
 	D2ByTable   int64 // depth-two calls answered from them
 	D2ByBits    int64 // depth-two calls by bit sets (d2bits.go)
@@ -314,7 +322,12 @@ type solver struct {
 	fqr    []int
 	d2hint [2]int  // the second features of d2split's last best trees (left, right)
 	par    *shared // the parallel root search this worker takes part in, or nil
-	_      cacheline.Pad
+	// phaseEnd is the depth-two call count at which the bound phase's
+	// search of one side ends (0: not in the bound phase); phaseOut is
+	// set once it has.
+	phaseEnd int64
+	phaseOut bool
+	_        cacheline.Pad
 }
 
 // Solve searches an optimal tree (within cfg.MaxGap) of depth at most
@@ -639,7 +652,8 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 		lb = max(lb, ce.lb)
 	}
 	if caching {
-		good := sol != nil && sol.Errors < ub
+		// A search the bound phase cut short proves its bound only.
+		good := sol != nil && sol.Errors < ub && !s.phaseOut
 		e := &cacheVal{lb: lb, good: good}
 		if good {
 			e.sol = sol
@@ -684,6 +698,15 @@ func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (
 	st := &branchState{ub: ub, best: leaf, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
 	if isRoot && s.seed != nil {
 		st.best = s.seed
+	}
+	if d >= 3 && !isRoot && s.phaseEnd > 0 {
+		// In the bound phase subproblems are searched best-first, whose
+		// bound is valid when the phase's work runs out.
+		o := s.bestFirstSearch(v, d, ub, lvl, false, leaf)
+		if s.stop {
+			return 0, nil
+		}
+		return o.lb, o.best
 	}
 	if d == 2 {
 		// d2split's scan hint starts afresh in every depth-two search, so

@@ -340,4 +340,6 @@ func (a *Stats) add(b Stats) {
 	a.Tables += b.Tables
 	a.D2ByTable += b.D2ByTable
 	a.D2ByBits += b.D2ByBits
+	a.BoundProbes += b.BoundProbes
+	a.BoundCut += b.BoundCut
 }
