@@ -52,8 +52,8 @@ func (s *solver) boundPhase(v *view, d int, st *branchState, feats []*featSearch
 	for fi, fs := range feats {
 		push(int32(fi), interval{i: 0, j: int32(fs.m - 1), u: -1, v: -1}, 0)
 	}
-	// piece pushes a piece of it's interval with the better of its own
-	// bound and it's (which holds for every threshold of it).
+	// piece pushes a piece of the probed item it with the better of its
+	// own bound and it.lb (which holds for every threshold of it).
 	piece := func(it rootItem, iv interval) {
 		if iv.i > iv.j {
 			return

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-
-	"github.com/odtkit/odtkit/model/modeltest"
 )
 
 // The cells of the bound-phase tests: depth 4 and 5, where the phase runs.
@@ -62,35 +60,9 @@ func TestBoundPhaseAgrees(t *testing.T) {
 // above the optimum; some stopped runs have a positive bound below
 // their tree.
 func TestBoundPhaseStoppedBound(t *testing.T) {
-	informative := 0
-	for ci, c := range bpCells {
-		in := randomInput(c.rows, c.cols, c.levels, c.k, uint64(11+ci))
-		full := Solve(context.Background(), in, productionConfig(c.depth, 1), nil)
-		if !full.Optimal {
-			t.Fatal("full search not optimal")
-		}
-		for after := 0; after < 50000; after = after*2 + 1 {
-			top := 0
-			cfg := productionConfig(c.depth, 1)
-			cfg.BoundProbes, cfg.BoundWork = 2, 10
-			cfg.OnBound = func(lb int) { top = max(top, lb) }
-			r := Solve(modeltest.StopAfter(after), in, cfg, nil)
-			checkResult(t, in, r)
-			if r.LowerBound > full.Errors || top > full.Errors || r.Errors < full.Errors {
-				t.Fatalf("cell %d stopped after %d looks: %d errors, bound %d (reported %d); optimum %d", ci, after, r.Errors, r.LowerBound, top, full.Errors)
-			}
-			if r.LowerBound < top {
-				t.Fatalf("cell %d stopped after %d looks: bound %d below one reported before, %d", ci, after, r.LowerBound, top)
-			}
-			if r.Stopped && r.LowerBound > 0 && r.LowerBound < r.Errors {
-				informative++
-			}
-			if !r.Stopped {
-				break
-			}
-		}
-	}
-	if informative == 0 {
-		t.Error("no stopped run reported a bound between 0 and its incumbent")
-	}
+	stoppedBounds(t, bpCells, 11, 50000, func(depth int) Config {
+		cfg := productionConfig(depth, 1)
+		cfg.BoundProbes, cfg.BoundWork = 2, 10
+		return cfg
+	})
 }
