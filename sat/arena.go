@@ -58,15 +58,21 @@ func (s *CDCL) lits(c int32) []int32 {
 
 func (s *CDCL) learnt(c int32) bool { return s.header(c)&hdrLearnt != 0 }
 
-func (s *CDCL) act(c int32) float32 {
+// extra is the word after a learnt clause's literals: its activity
+// (float32 bits), or in the glue mode its glue and use count.
+func (s *CDCL) extra(c int32) int32 {
 	ch, o := s.clause(c)
-	return math.Float32frombits(uint32(ch[o+hdrWords+ch[o]&hdrSize]))
+	return ch[o+hdrWords+ch[o]&hdrSize]
 }
 
-func (s *CDCL) setAct(c int32, a float32) {
+func (s *CDCL) setExtra(c, w int32) {
 	ch, o := s.clause(c)
-	ch[o+hdrWords+ch[o]&hdrSize] = int32(math.Float32bits(a))
+	ch[o+hdrWords+ch[o]&hdrSize] = w
 }
+
+func (s *CDCL) act(c int32) float32 { return math.Float32frombits(uint32(s.extra(c))) }
+
+func (s *CDCL) setAct(c int32, a float32) { s.setExtra(c, int32(math.Float32bits(a))) }
 
 // words is the number of arena words of clause c that the reductions
 // and compactions count: all but a proof ID's, so that a solve that logs

@@ -9,7 +9,9 @@ import (
 // solver: two watched literals with blocking literals, VSIDS branching
 // with phase saving (false first, as MiniSat), first-UIP learning with
 // recursive minimisation, Luby restarts and activity-based deletion of
-// learnt clauses. It is incremental (clauses may be added between
+// learnt clauses; or, in its glue mode (SetGlue), restarts and deletion
+// by the learnt clauses' glue, reason-side bumping and a variable decay
+// that starts fast (glue.go). It is incremental (clauses may be added between
 // solves; learnt clauses and activities are kept) and solves under
 // assumptions. The search is deterministic: the same clauses and calls
 // give the same answers and models. A cancelled context stops it within
@@ -51,8 +53,20 @@ type CDCL struct {
 	limit, stopAt          int64   // conflict limit of a solve (0: none), and where this one stops
 	restartUnit            int     // conflicts per Luby unit (0: restartUnit)
 
+	// The glue mode (SetGlue, glue.go).
+	glueMode         bool
+	emaFast, emaSlow float64 // moving averages of the learnt clauses' glue
+	glueConflicts    int64   // learnt clauses the averages have seen
+	sinceRestart     int     // conflicts since the last restart
+	nextReduce       int64   // conflict count of the next reduction
+	levelStamp       []int64 // by decision level: glueOf's last visit
+	stamp            int64
+	bumpedAt         []int64 // by variable: the last conflict (analyzed) that bumped it
+	analyzed         int64
+	cands            []int32 // reduceGlue's candidates
+
 	conflicts, decisions, propagations int64
-	reductions, compactions            int
+	restarts, reductions, compactions  int
 
 	proof *proofLog // the LRAT proof being logged (nil: none, see StartProof)
 }
@@ -112,7 +126,7 @@ func (s *CDCL) Reset() {
 		reason: s.reason[:0], phase: s.phase[:0], activity: s.activity[:0], seen: s.seen[:0],
 		poison: s.poison[:0], trail: s.trail[:0], trailLim: s.trailLim[:0], model: s.model[:0],
 		toClear: s.toClear[:0], buf: s.buf[:0], poisoned: s.poisoned[:0], frames: s.frames[:0], lastAs: s.lastAs[:0],
-		limit: s.limit, restartUnit: s.restartUnit,
+		limit: s.limit, restartUnit: s.restartUnit, glueMode: s.glueMode, levelStamp: s.levelStamp[:0], cands: s.cands[:0], bumpedAt: s.bumpedAt[:0],
 		order:  varHeap{heap: s.order.heap[:0], pos: s.order.pos[:0]},
 		varInc: 1, claInc: 1, ok: true,
 	}
@@ -130,6 +144,7 @@ func (s *CDCL) grow(n int) {
 		s.activity = append(s.activity, 0)
 		s.seen = append(s.seen, false)
 		s.poison = append(s.poison, false)
+		s.bumpedAt = append(s.bumpedAt, 0)
 		s.order.insert(int32(v))
 	}
 	if s.proof != nil {
@@ -430,14 +445,20 @@ func (s *CDCL) analyze(confl int32) ([]int32, int) {
 	idx := len(s.trail) - 1
 	c := confl
 	dl := int32(s.decisionLevel())
+	s.analyzed++
 	for {
 		if s.learnt(c) {
-			s.bumpClause(c)
+			if s.glueMode {
+				s.useGlue(c)
+			} else {
+				s.bumpClause(c)
+			}
 		}
 		for _, q := range s.lits(c) {
 			v := q >> 1
 			if q != p && !s.seen[v] && s.level[v] > 0 {
 				s.bumpVar(v)
+				s.bumpedAt[v] = s.analyzed
 				s.seen[v] = true
 				if s.level[v] >= dl {
 					pathC++
@@ -481,6 +502,9 @@ func (s *CDCL) analyze(confl int32) ([]int32, int) {
 	}
 	s.poisoned = s.poisoned[:0]
 	s.buf = out
+	if s.glueMode {
+		s.bumpReasons(out)
+	}
 	bt := 0
 	if len(out) > 1 {
 		m := 1
@@ -580,7 +604,6 @@ func (s *CDCL) reduceDB() {
 		}
 		return 0
 	})
-	kept := s.learnts[:0]
 	half := len(s.learnts) / 2
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
@@ -592,9 +615,20 @@ func (s *CDCL) reduceDB() {
 			w := s.words(c)
 			s.wasted += w
 			s.learntWords -= w
-			continue
 		}
-		kept = append(kept, c)
+	}
+	s.dropGone()
+}
+
+// dropGone forgets the learnt clauses a reduction marked gone: the list of
+// learnt clauses, the proof's deletions, the watches, and the arena when
+// half of it is waste.
+func (s *CDCL) dropGone() {
+	kept := s.learnts[:0]
+	for _, c := range s.learnts {
+		if s.header(c)&hdrGone == 0 {
+			kept = append(kept, c)
+		}
 	}
 	s.learnts = kept
 	if s.proof != nil {
@@ -719,6 +753,9 @@ func (s *CDCL) Solve(ctx context.Context, assumptions ...Lit) (Status, error) {
 		s.stopAt = s.conflicts + s.limit
 	}
 	s.maxLearnts = max(float64(s.problems)/3, 1000)
+	if s.glueMode && s.nextReduce <= s.conflicts {
+		s.nextReduce = s.conflicts + glueReduceBase
+	}
 	s.adjustConfl, s.adjustLeft = 100, 100
 	st := Unknown
 	for r := 0; st == Unknown; r++ {
@@ -795,10 +832,21 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				s.learntWords += s.words(c)
 				s.learnts = append(s.learnts, c)
 				s.attach(c)
-				s.bumpClause(c)
+				if s.glueMode {
+					s.learntGlue(c, s.glueOf(learnt))
+				} else {
+					s.bumpClause(c)
+				}
 				s.enqueue(learnt[0], c)
 			}
-			s.varInc /= varDecay
+			if s.glueMode && len(learnt) == 1 {
+				s.learntGlue(noReason, 1)
+			}
+			if s.glueMode {
+				s.varInc /= s.glueDecay()
+			} else {
+				s.varInc /= varDecay
+			}
 			s.claInc /= claDecay
 			if s.adjustLeft--; s.adjustLeft == 0 {
 				s.adjustConfl *= 1.5
@@ -817,12 +865,25 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 			}
 			continue
 		}
-		if conflicts >= budget {
-			s.cancelUntil(0)
-			return Unknown, false
-		}
-		if s.learntsDue() {
-			s.reduceDB()
+		if s.glueMode {
+			if s.restartDue() {
+				s.sinceRestart = 0
+				s.restarts++
+				s.cancelUntil(0)
+				return Unknown, false
+			}
+			if s.reduceDue() {
+				s.reduceGlue()
+			}
+		} else {
+			if conflicts >= budget {
+				s.restarts++
+				s.cancelUntil(0)
+				return Unknown, false
+			}
+			if s.learntsDue() {
+				s.reduceDB()
+			}
 		}
 		next := int32(-1)
 		for s.decisionLevel() < len(as) {

@@ -186,7 +186,7 @@ const (
 // proofs a Certifier takes.
 func Certifiable(spec string) error {
 	switch strings.TrimSpace(spec) {
-	case "", "cdcl":
+	case "", "cdcl", "cdcl-glue":
 		return nil
 	}
 	return fmt.Errorf("%w, not %q", ErrNotCertifiable, spec)

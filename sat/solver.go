@@ -59,7 +59,8 @@ func AddCNF(s ClauseAdder, c *CNF, from int) int {
 }
 
 // NewSolver returns a solver from a specification: "cdcl" (or "") for
-// the in-process CDCL solver, "gini" for the in-process gini solver,
+// the in-process CDCL solver, "cdcl-glue" for the same in its glue mode
+// (CDCL.SetGlue), "gini" for the in-process gini solver,
 // "external:CMD ARGS" for an external DIMACS
 // solver binary (see External).
 func NewSolver(spec string) (Solver, error) {
@@ -67,12 +68,16 @@ func NewSolver(spec string) (Solver, error) {
 	switch {
 	case spec == "" || spec == "cdcl":
 		return NewCDCL(), nil
+	case spec == "cdcl-glue":
+		s := NewCDCL()
+		s.SetGlue(true)
+		return s, nil
 	case spec == "gini":
 		return NewGini(), nil
 	case strings.HasPrefix(spec, "external:"):
 		return NewExternal(strings.TrimPrefix(spec, "external:"))
 	}
-	return nil, fmt.Errorf("unknown SAT solver %q (use cdcl, gini or external:\"CMD ARGS\")", spec)
+	return nil, fmt.Errorf("unknown SAT solver %q (use cdcl, cdcl-glue, gini or external:\"CMD ARGS\")", spec)
 }
 
 // CheckSpec validates a solver specification without starting anything.

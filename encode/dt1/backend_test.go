@@ -144,6 +144,7 @@ func TestBruteForceAndDP(t *testing.T) {
 			{"search": "bisect"}, {"search": "down"}, {"leaf-counting": "false"},
 			{"nonempty-leaves": "true"}, {"nonempty-leaves": "true", "search": "down"},
 			{"impure-splits": "true"}, {"impure-splits": "true", "nonempty-leaves": "true"},
+			{"sat-solver": "cdcl-glue"}, {"sat-solver": "cdcl-glue", "search": "down"},
 		} {
 			if o := solve(t, d, "sat-dt1", model.MinNodes, opts); o != got {
 				t.Errorf("%s: sat-dt1 %v proves %d nodes, the default %d", d.Name, opts, o, got)
@@ -263,6 +264,20 @@ func TestCertify(t *testing.T) {
 	}
 	if sum.Claim.Bound != res.Objective || sum.Claim.Objective != model.MinNodes {
 		t.Errorf("re-derived claim %+v, want min-nodes %v", sum.Claim, res.Objective)
+	}
+	// The glue mode of odtkit's CDCL writes proofs too: the same optimum,
+	// certified, the certificate checked again.
+	glueDir := filepath.Join(t.TempDir(), "cert-glue")
+	glue, err := odtkit.Solve(context.Background(), d, p,
+		odtkit.Settings{Backend: "sat-dt1", Options: map[string]string{"certify": glueDir, "sat-solver": "cdcl-glue"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !glue.Optimal || !glue.Certified || glue.Objective != res.Objective {
+		t.Fatalf("cdcl-glue: status %s certified %v objective %v, want %v certified", glue.Status, glue.Certified, glue.Objective, res.Objective)
+	}
+	if sum, err := odtkit.CertifyDir(context.Background(), glueDir, path, 0); err != nil || sum.Claim.Bound != res.Objective {
+		t.Fatalf("odt certify of the cdcl-glue certificate: %v", err)
 	}
 	for _, o := range []map[string]string{
 		{"certify": t.TempDir(), "sat-solver": "gini"},

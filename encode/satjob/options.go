@@ -17,7 +17,7 @@ const OptSolver = "sat-solver"
 // SolverParam is the sat-solver option; calls says how an external
 // solver is run (once per bound, per depth, ...).
 func SolverParam(calls string) backend.Param {
-	return backend.StringParam(OptSolver, "cdcl", `SAT solver: cdcl (odtkit's own, in process), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run `+calls+`; {in}/{out} placeholders, e.g. external:"minisat {in} {out}"; with {drat} or {proof} its UNSAT answers come with a DRAT or LRAT proof that odtkit checks, e.g. external:"cadical -q {in} {drat}", and count as proofs)`).Checked(sat.CheckSpec)
+	return backend.StringParam(OptSolver, "cdcl", `SAT solver: cdcl (odtkit's own, in process), cdcl-glue (the same with restarts and clause deletion by glue, as Glucose and CaDiCaL's focused mode: faster on some hard refutations, slower on others), gini (in process) or external:"CMD ARGS" (any DIMACS solver, run `+calls+`; {in}/{out} placeholders, e.g. external:"minisat {in} {out}"; with {drat} or {proof} its UNSAT answers come with a DRAT or LRAT proof that odtkit checks, e.g. external:"cadical -q {in} {drat}", and count as proofs)`).Checked(sat.CheckSpec)
 }
 
 // CertifyParams are the options that ask for a certificate (certify,

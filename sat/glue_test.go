@@ -1,0 +1,112 @@
+package sat
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/odtkit/odtkit/sat/lrat"
+)
+
+func newGlue() *CDCL {
+	s := NewCDCL()
+	s.SetGlue(true)
+	return s
+}
+
+func TestGlueAgainstBruteForce(t *testing.T) {
+	againstBruteForce(t, func() Solver { return newGlue() })
+}
+
+func TestGlueTimeLimit(t *testing.T) { timeLimit(t, newGlue()) }
+
+// TestGlueAgainstGini: the glue mode against gini on random 3-SAT
+// formulas near the threshold, alone and under assumptions with clauses
+// added in between; the formulas are hard enough for the glue mode's
+// restarts and reductions to run (TestGlueProof goes through
+// compactions).
+func TestGlueAgainstGini(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	var restarts, reductions int
+	for range 12 {
+		nv := 120 + rng.IntN(60)
+		c := &CNF{}
+		c.NewGroup("V", "variables", nv)
+		for range int(4.26 * float64(nv)) {
+			c.Add(random3Clause(rng, nv)...)
+		}
+		s, g := newGlue(), NewGini()
+		from := 0
+		for step := range 3 {
+			AddCNF(s, c, from)
+			from = AddCNF(g, c, from)
+			var as []Lit
+			if step > 0 {
+				as = []Lit{Lit(1 + rng.IntN(nv)), -Lit(1 + rng.IntN(nv))}
+			}
+			checkAgainstGini(t, s, g, c, as...)
+			c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)))
+		}
+		restarts += s.restarts
+		reductions += s.reductions
+	}
+	if restarts == 0 || reductions == 0 {
+		t.Fatalf("%d restarts, %d reductions: make the formulas harder", restarts, reductions)
+	}
+}
+
+// TestGlueProof: a refutation in the glue mode, through its reductions
+// (logged deletions) and compactions, is a valid LRAT proof.
+func TestGlueProof(t *testing.T) {
+	dir := t.TempDir()
+	s := newGlue()
+	if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
+		t.Fatal(err)
+	}
+	pigeons(s, 9)
+	if st, err := s.Solve(context.Background()); err != nil || st != Unsatisfiable {
+		t.Fatalf("pigeons 9: %v %v", st, err)
+	}
+	if s.reductions == 0 || s.compactions == 0 || s.restarts == 0 {
+		t.Fatalf("%d restarts, %d reductions, %d compactions: the test must go through all three", s.restarts, s.reductions, s.compactions)
+	}
+	id, clause, ok := s.Refutation()
+	if !ok || len(clause) != 0 {
+		t.Fatalf("refutation %d %v %v: want the empty clause", id, clause, ok)
+	}
+	files, err := s.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.lrat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := lrat.CheckFiles(context.Background(), files.Formula, files.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl, ok := c.Clause(files.ID(id)); !ok || len(cl) != 0 {
+		t.Fatalf("the empty clause is not in the checked proof")
+	}
+}
+
+// TestGlueOf: the glue of a clause is the number of distinct decision
+// levels among its literals.
+func TestGlueOf(t *testing.T) {
+	s := NewCDCL()
+	s.grow(6)
+	for v, lv := range []int32{0, 3, 3, 5, 1, 5} {
+		s.level[v] = lv
+	}
+	for _, tc := range []struct {
+		ls   []int32
+		want int32
+	}{
+		{[]int32{0}, 1},
+		{[]int32{2, 4}, 1},    // variables 1 and 2, both at level 3
+		{[]int32{2, 6, 8}, 3}, // levels 3, 5, 1
+		{[]int32{0, 2, 4, 6, 8, 10}, 4},
+	} {
+		if got := s.glueOf(tc.ls); got != tc.want {
+			t.Errorf("glueOf(%v) = %d, want %d", tc.ls, got, tc.want)
+		}
+	}
+}
