@@ -110,3 +110,26 @@ func TestGlueOf(t *testing.T) {
 		}
 	}
 }
+
+// TestGlueProofSameSearch: logging a proof does not change the glue
+// mode's search either (the same conflicts, decisions, restarts and
+// reductions).
+func TestGlueProofSameSearch(t *testing.T) {
+	var runs [2][4]int64
+	for i, on := range []bool{false, true} {
+		s := newGlue()
+		if on {
+			if err := s.StartProof(filepath.Join(t.TempDir(), "log")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pigeons(s, 8)
+		if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
+			t.Fatal(st)
+		}
+		runs[i] = [4]int64{s.conflicts, s.decisions, int64(s.restarts), int64(s.reductions)}
+	}
+	if runs[0] != runs[1] || runs[0][3] == 0 {
+		t.Errorf("conflicts, decisions, restarts, reductions %v without a proof, %v with (reductions must happen)", runs[0], runs[1])
+	}
+}
