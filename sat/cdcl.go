@@ -607,17 +607,23 @@ func (s *CDCL) reduceDB() {
 	half := len(s.learnts) / 2
 	for i, c := range s.learnts {
 		if size(c) > 2 && !s.locked(c) && (i < half || float64(s.act(c)) < limit) {
-			if s.proof != nil {
-				s.proof.delete(s.id(c))
-			}
-			ch, o := s.clause(c)
-			ch[o] |= hdrGone
-			w := s.words(c)
-			s.wasted += w
-			s.learntWords -= w
+			s.removeLearnt(c)
 		}
 	}
 	s.dropGone()
+}
+
+// removeLearnt marks learnt clause c gone (its deletion logged in a
+// proof); dropGone then forgets it.
+func (s *CDCL) removeLearnt(c int32) {
+	if s.proof != nil {
+		s.proof.delete(s.id(c))
+	}
+	ch, o := s.clause(c)
+	ch[o] |= hdrGone
+	w := s.words(c)
+	s.wasted += w
+	s.learntWords -= w
 }
 
 // dropGone forgets the learnt clauses a reduction marked gone: the list of
@@ -822,6 +828,7 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				learnt = s.proofLearnt(learnt, confl)
 			}
 			s.cancelUntil(bt)
+			glue := int32(1)
 			if len(learnt) == 1 {
 				s.enqueue(learnt[0], noReason)
 				if s.proof != nil {
@@ -833,16 +840,17 @@ func (s *CDCL) search(ctx context.Context, budget int, as []int32) (Status, bool
 				s.learnts = append(s.learnts, c)
 				s.attach(c)
 				if s.glueMode {
-					s.learntGlue(c, s.glueOf(learnt))
+					// Before the asserting literal is assigned again:
+					// its level is still the conflict's.
+					glue = s.glueOf(learnt)
+					s.setGlueWord(c, glue, 1)
 				} else {
 					s.bumpClause(c)
 				}
 				s.enqueue(learnt[0], c)
 			}
-			if s.glueMode && len(learnt) == 1 {
-				s.learntGlue(noReason, 1)
-			}
 			if s.glueMode {
+				s.averageGlue(glue)
 				s.varInc /= s.glueDecay()
 			} else {
 				s.varInc /= varDecay

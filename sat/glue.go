@@ -75,12 +75,9 @@ func (s *CDCL) setGlueWord(c, glue, used int32) { s.setExtra(c, glue|used<<glueU
 
 func (s *CDCL) glueUsed(c int32) int32 { return s.extra(c) >> glueUsedShift }
 
-// learntGlue records a new learnt clause's glue and updates the moving
-// averages that drive the restarts.
-func (s *CDCL) learntGlue(c int32, g int32) {
-	if c != noReason {
-		s.setGlueWord(c, g, 1)
-	}
+// averageGlue counts the glue g of the clause just learnt into the
+// moving averages that drive the restarts.
+func (s *CDCL) averageGlue(g int32) {
 	s.glueConflicts++
 	fast := max(1/float64(glueFastWindow), 1/float64(s.glueConflicts))
 	slow := max(1/float64(glueSlowWindow), 1/float64(s.glueConflicts))
@@ -149,14 +146,7 @@ func (s *CDCL) reduceGlue() {
 	})
 	cut := int(float64(len(cands)) * glueReduceShare)
 	for _, c := range cands[:cut] {
-		if s.proof != nil {
-			s.proof.delete(s.id(c))
-		}
-		ch, o := s.clause(c)
-		ch[o] |= hdrGone
-		w := s.words(c)
-		s.wasted += w
-		s.learntWords -= w
+		s.removeLearnt(c)
 	}
 	s.cands = cands[:0]
 	s.dropGone()

@@ -93,9 +93,7 @@ func TestGlueProof(t *testing.T) {
 func TestGlueOf(t *testing.T) {
 	s := NewCDCL()
 	s.grow(6)
-	for v, lv := range []int32{0, 3, 3, 5, 1, 5} {
-		s.level[v] = lv
-	}
+	copy(s.level, []int32{0, 3, 3, 5, 1, 5})
 	for _, tc := range []struct {
 		ls   []int32
 		want int32
