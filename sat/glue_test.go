@@ -2,11 +2,8 @@ package sat
 
 import (
 	"context"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
-
-	"github.com/odtkit/odtkit/sat/lrat"
 )
 
 func newGlue() *CDCL {
@@ -21,70 +18,25 @@ func TestGlueAgainstBruteForce(t *testing.T) {
 
 func TestGlueTimeLimit(t *testing.T) { timeLimit(t, newGlue()) }
 
-// TestGlueAgainstGini: the glue mode against gini on random 3-SAT
-// formulas near the threshold, alone and under assumptions with clauses
-// added in between; the formulas are hard enough for the glue mode's
-// restarts and reductions to run (TestGlueProof goes through
-// compactions).
+// TestGlueAgainstGini: the glue mode against gini, as TestCDCLAgainstGini;
+// the formulas are hard enough for the glue mode's restarts and
+// reductions to run (TestGlueProof goes through compactions).
 func TestGlueAgainstGini(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 7))
-	var restarts, reductions int
-	for range 12 {
-		nv := 120 + rng.IntN(60)
-		c := &CNF{}
-		c.NewGroup("V", "variables", nv)
-		for range int(4.26 * float64(nv)) {
-			c.Add(random3Clause(rng, nv)...)
-		}
-		s, g := newGlue(), NewGini()
-		from := 0
-		for step := range 3 {
-			AddCNF(s, c, from)
-			from = AddCNF(g, c, from)
-			var as []Lit
-			if step > 0 {
-				as = []Lit{Lit(1 + rng.IntN(nv)), -Lit(1 + rng.IntN(nv))}
-			}
-			checkAgainstGini(t, s, g, c, as...)
-			c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)))
-		}
-		restarts += s.restarts
-		reductions += s.reductions
-	}
-	if restarts == 0 || reductions == 0 {
-		t.Fatalf("%d restarts, %d reductions: make the formulas harder", restarts, reductions)
+	n := againstGini(t, newGlue)
+	if n.restarts == 0 || n.reductions == 0 {
+		t.Fatalf("%d restarts, %d reductions: make the formulas harder", n.restarts, n.reductions)
 	}
 }
 
-// TestGlueProof: a refutation in the glue mode, through its reductions
-// (logged deletions) and compactions, is a valid LRAT proof.
+// TestGlueProof: a refutation in the glue mode, through its restarts,
+// reductions (logged deletions) and compactions, is a valid LRAT proof.
 func TestGlueProof(t *testing.T) {
-	dir := t.TempDir()
-	s := newGlue()
-	if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
+	s, err := proveWith(t, newGlue(), 9, 0)
+	if err != nil {
 		t.Fatal(err)
-	}
-	pigeons(s, 9)
-	if st, err := s.Solve(context.Background()); err != nil || st != Unsatisfiable {
-		t.Fatalf("pigeons 9: %v %v", st, err)
 	}
 	if s.reductions == 0 || s.compactions == 0 || s.restarts == 0 {
 		t.Fatalf("%d restarts, %d reductions, %d compactions: the test must go through all three", s.restarts, s.reductions, s.compactions)
-	}
-	id, clause, ok := s.Refutation()
-	if !ok || len(clause) != 0 {
-		t.Fatalf("refutation %d %v %v: want the empty clause", id, clause, ok)
-	}
-	files, err := s.EndProof(filepath.Join(dir, "f.cnf"), filepath.Join(dir, "f.lrat"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := lrat.CheckFiles(context.Background(), files.Formula, files.Proof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cl, ok := c.Clause(files.ID(id)); !ok || len(cl) != 0 {
-		t.Fatalf("the empty clause is not in the checked proof")
 	}
 }
 

@@ -33,11 +33,11 @@ func pigeons(s ClauseAdder, n int) {
 }
 
 // proveWith solves pigeons(n) with a proof (the learnt clause number
-// corruptAt made wrong when positive) and checks the proof.
-func proveWith(t *testing.T, n int, corruptAt int64) (*CDCL, error) {
+// corruptAt made wrong when positive) on s, an empty solver, and checks
+// the proof.
+func proveWith(t *testing.T, s *CDCL, n int, corruptAt int64) (*CDCL, error) {
 	t.Helper()
 	dir := t.TempDir()
-	s := NewCDCL()
 	if err := s.StartProof(filepath.Join(dir, "log")); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func proveWith(t *testing.T, n int, corruptAt int64) (*CDCL, error) {
 // TestProofReduced checks a proof through reductions of the learnt
 // clauses and compactions of the arena (their deletions included).
 func TestProofReduced(t *testing.T) {
-	s, err := proveWith(t, 7, 0)
+	s, err := proveWith(t, NewCDCL(), 7, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestProofReduced(t *testing.T) {
 // the proof at that step.
 func TestProofCatchesWrongClause(t *testing.T) {
 	for _, at := range []int64{1, 50, 500} {
-		_, err := proveWith(t, 6, at)
+		_, err := proveWith(t, NewCDCL(), 6, at)
 		var se *lrat.StepError
 		if !errors.As(err, &se) {
 			t.Fatalf("learnt clause %d made wrong: the checker accepted the proof (%v)", at, err)

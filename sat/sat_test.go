@@ -462,8 +462,21 @@ func checkAgainstGini(t *testing.T, s Solver, g *Gini, c *CNF, as ...Lit) {
 // clause deletion and arena compaction run), alone and under assumptions
 // with clauses added in between.
 func TestCDCLAgainstGini(t *testing.T) {
+	n := againstGini(t, NewCDCL)
+	if n.reductions == 0 || n.compactions == 0 {
+		t.Fatalf("CDCL deleted learnt clauses %d times and compacted %d times: make the formulas harder", n.reductions, n.compactions)
+	}
+}
+
+// searchCounts are the restarts, reductions and compactions of solves.
+type searchCounts struct{ restarts, reductions, compactions int }
+
+// againstGini runs the comparison of TestCDCLAgainstGini with the
+// solvers newCDCL makes and returns their counts, summed.
+func againstGini(t *testing.T, newCDCL func() *CDCL) searchCounts {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(5, 7))
-	deleted, compacted := 0, 0
+	var n searchCounts
 	for range 12 {
 		nv := 120 + rng.IntN(60)
 		c := &CNF{}
@@ -471,7 +484,7 @@ func TestCDCLAgainstGini(t *testing.T) {
 		for range int(4.26 * float64(nv)) {
 			c.Add(random3Clause(rng, nv)...)
 		}
-		s, g := NewCDCL(), NewGini()
+		s, g := newCDCL(), NewGini()
 		from := 0
 		for step := range 3 {
 			AddCNF(s, c, from)
@@ -483,12 +496,11 @@ func TestCDCLAgainstGini(t *testing.T) {
 			checkAgainstGini(t, s, g, c, as...)
 			c.Add(Lit(1+rng.IntN(nv)), -Lit(1+rng.IntN(nv)))
 		}
-		deleted += s.reductions
-		compacted += s.compactions
+		n.restarts += s.restarts
+		n.reductions += s.reductions
+		n.compactions += s.compactions
 	}
-	if deleted == 0 || compacted == 0 {
-		t.Fatalf("CDCL deleted learnt clauses %d times and compacted %d times: make the formulas harder", deleted, compacted)
-	}
+	return n
 }
 
 // TestCDCLArenaChunks fills several full arena chunks, one clause
