@@ -1,10 +1,6 @@
 package sat
 
-import (
-	"context"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 func newGlue() *CDCL {
 	s := NewCDCL()
@@ -67,16 +63,7 @@ func TestGlueOf(t *testing.T) {
 func TestGlueProofSameSearch(t *testing.T) {
 	var runs [2][4]int64
 	for i, on := range []bool{false, true} {
-		s := newGlue()
-		if on {
-			if err := s.StartProof(filepath.Join(t.TempDir(), "log")); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pigeons(s, 8)
-		if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
-			t.Fatal(st)
-		}
+		s := refutePigeons(t, newGlue(), 8, on)
 		runs[i] = [4]int64{s.conflicts, s.decisions, int64(s.restarts), int64(s.reductions)}
 	}
 	if runs[0] != runs[1] || runs[0][3] == 0 {

@@ -150,6 +150,22 @@ func TestProofCheckStops(t *testing.T) {
 	}
 }
 
+// refutePigeons refutes pigeons(n) on s, an empty solver, logging a
+// proof when on, and returns s.
+func refutePigeons(t *testing.T, s *CDCL, n int, on bool) *CDCL {
+	t.Helper()
+	if on {
+		if err := s.StartProof(filepath.Join(t.TempDir(), "log")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pigeons(s, n)
+	if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
+		t.Fatal(st)
+	}
+	return s
+}
+
 // TestProofSameSearch: logging a proof does not change the search (the
 // same conflicts, decisions, reductions and compactions), so that the
 // cost of logging is measured on the same work.
@@ -157,16 +173,7 @@ func TestProofSameSearch(t *testing.T) {
 	for _, n := range []int{7, 8} {
 		var runs [2][4]int64
 		for i, on := range []bool{false, true} {
-			s := NewCDCL()
-			if on {
-				if err := s.StartProof(filepath.Join(t.TempDir(), "log")); err != nil {
-					t.Fatal(err)
-				}
-			}
-			pigeons(s, n)
-			if st, _ := s.Solve(context.Background()); st != Unsatisfiable {
-				t.Fatal(st)
-			}
+			s := refutePigeons(t, NewCDCL(), n, on)
 			runs[i] = [4]int64{s.conflicts, s.decisions, int64(s.reductions), int64(s.compactions)}
 		}
 		if runs[0] != runs[1] || runs[0][3] == 0 {
