@@ -110,9 +110,17 @@ def run(args: Sequence[str], input: Optional[bytes] = None, odt: Optional[str] =
                             preexec_fn=_die_with_parent if _PRCTL else None)
     out: list = []
     err: list = []
+    # The wait for odt's result is on an Event, not on Thread.join: on
+    # Python before 3.13 a KeyboardInterrupt inside join() can mark the
+    # thread finished while it still runs (CPython gh-90882), and a second
+    # join() then returns before the result was read.
+    out_read = threading.Event()
 
     def read_out():
-        out.append(proc.stdout.read())
+        try:
+            out.append(proc.stdout.read())
+        finally:
+            out_read.set()
 
     def read_err():
         for line in proc.stderr:
@@ -142,15 +150,15 @@ def run(args: Sequence[str], input: Optional[bytes] = None, odt: Optional[str] =
         for t in threads:
             t.start()
         try:
-            threads[0].join()
+            out_read.wait()
         except KeyboardInterrupt:
             if not interruptible:
                 raise
             interrupted = True
             _signal(proc, signal.SIGINT)
-            threads[0].join()  # a second KeyboardInterrupt goes to the handler below
+            out_read.wait()  # a second KeyboardInterrupt goes to the handler below
         proc.wait()
-        for t in threads[1:]:
+        for t in threads:
             t.join()
     except BaseException:
         _kill_group(proc)
