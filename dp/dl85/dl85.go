@@ -175,6 +175,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal, Gap: r.Gap, Cause: r.Cause,
 		Stats: map[string]any{
 			"depth2_skipped":   r.Depth2Skipped,
+			"similar_pruned":   r.SimilarPruned,
 			"binary_tests":     v.NumTests(),
 			"tests_used":       len(cols),
 			"nodes":            r.Nodes,

@@ -350,3 +350,51 @@ func TestDL85StoppedBound(t *testing.T) {
 		t.Error("no stopped run reported a bound between 0 and its tree's error")
 	}
 }
+
+// The similarity bound settles branches without searching them on
+// unweighted data with a minimum support of one row, and only there;
+// with it and without it, one worker or three, DL8.5 finds the
+// brute-force optimum.
+func TestDL85SimilarityBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	pruned := int64(0)
+	for i := range 20 {
+		weighted := i%5 == 4
+		d := dl85Random(rng, 80+rng.IntN(120), 3+rng.IntN(3), 2+rng.IntN(2), weighted)
+		for f := range d.Features {
+			// Finer thresholds: more tests that split alike.
+			for r := range d.Features[f].Values {
+				d.Features[f].Values[r] = float64(rng.IntN(6))
+			}
+		}
+		v := model.Binarize(d)
+		depth := 3 + rng.IntN(2)
+		minSup := 1
+		if i%5 == 3 {
+			minSup = 2 + rng.IntN(3)
+		}
+		rows := make([]int, d.Rows())
+		for r := range rows {
+			rows[r] = r
+		}
+		want := dptest.Brute(v, rows, depth, minSup)
+		for _, workers := range []int{1, 3} {
+			for _, off := range []bool{false, true} {
+				s := withDepth(Config{Workers: workers, tune: func(c *dl85.Config) { c.NoSimilarity = off }}, depth, minSup)
+				r, err := Solve(context.Background(), v, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dl85Verify(t, v, depth, minSup, r, want)
+				n := r.Stats["similar_pruned"].(int64)
+				if n > 0 && (off || weighted || minSup > 1) {
+					t.Fatalf("data %d (weighted %v, min support %d, bound off %v): %d branches pruned by the similarity bound", i, weighted, minSup, off, n)
+				}
+				pruned += n
+			}
+		}
+	}
+	if pruned == 0 {
+		t.Error("the similarity bound settled no branch")
+	}
+}

@@ -90,6 +90,9 @@ type Config struct {
 	// the sequential search: the least, over the root's tests, of what
 	// their branches have established (see rootBound).
 	OnBound func(lb float64)
+	// NoSimilarity turns off the similarity lower bound (see similar.go):
+	// for measuring what it saves.
+	NoSimilarity bool
 }
 
 // maxDepth2Bytes caps the depth-2 tables when no Budget is set: beyond
@@ -118,6 +121,9 @@ type Result struct {
 	// Depth2Skipped counts the depth-2 branches searched the ordinary way
 	// because their pair tables did not fit.
 	Depth2Skipped int64
+	// SimilarPruned counts the branches settled by the similarity bound
+	// without being searched.
+	SimilarPruned int64
 	// Cause is nil, or why the search stopped early on its own: an error
 	// wrapping model.ErrMemoryLimit when the Budget refused memory.
 	Cause error
@@ -168,6 +174,8 @@ type search[T comparable] struct {
 	reserved int64   // bytes reserved in cfg.Budget
 	cacheRes int64   // of which for the cache
 	d2skip   int64
+	simPrune int64
+	sim      []simRing // per remaining depth (nil: the bound is off)
 	nodes    int64
 	d2calls  int64
 	leaves   []*Tree
@@ -354,6 +362,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
 	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
 	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
+	res.SimilarPruned = s.simPrune
 	if s.sh != nil {
 		s.sh.stats(&res)
 		res.Helped = s.helped
@@ -361,6 +370,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			res.Nodes += w.nodes
 			res.Depth2Calls += w.d2calls
 			res.Depth2Skipped += w.d2skip
+			res.SimilarPruned += w.simPrune
 			res.Helped += w.helped
 		}
 	}
@@ -393,6 +403,9 @@ func (s *search[T]) alloc() {
 	}
 	s.grp = make([]float64, d.nGroups*d.NC)
 	s.gstamp = make([]uint32, d.nGroups)
+	if s.similarOn() {
+		s.sim = make([]simRing, s.cfg.MaxDepth+1)
+	}
 }
 
 // leafOf returns the error and class (lowest index on ties) of a leaf on
@@ -562,6 +575,15 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		}
 		lb0 = e.lb
 	}
+	if s.sim != nil && rd >= 2 {
+		if b := s.similarLB(rd, rows); b > lb0 {
+			if b >= ub {
+				s.simPrune++
+				return result{err: math.Inf(1), lb: b, complete: true}
+			}
+			lb0 = b
+		}
+	}
 
 	act, fn, fc := s.actives(lv, rows, n, parentAct)
 	if len(act) == 0 {
@@ -594,6 +616,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			return s.leafResult(cnt, ub, false, s.irreducible(rows))
 		}
 		s.store(key, entry[T]{err: err, lb: err, ub: ub, tree: t, state: s.rule.TerminalState(st), iter: s.iter, exact: true})
+		s.rememberSimilar(rd, rows, err)
 		if err < ub {
 			return result{tree: t, err: err, lb: err, complete: true}
 		}
@@ -954,6 +977,7 @@ func (s *search[T]) settle(nd *level[T], ub, lb0, lbMin float64, complete bool, 
 		ns = s.rule.TerminalState(nd.st)
 	}
 	s.store(nd.key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter, exact: complete && best != nil})
+	s.rememberSimilar(s.cfg.MaxDepth-nd.lv, nd.rows, lb)
 	r := result{err: math.Inf(1), lb: lb, complete: complete}
 	if best != nil {
 		r.tree, r.err = best, bestErr
