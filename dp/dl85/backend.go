@@ -25,8 +25,8 @@ func commonParams() []backend.Param {
 		backend.BoolParam("depth2", true, "solve depth-2 subproblems with the specialised pairwise-count step (unweighted data)"),
 		backend.BoolParam("dive", true, "at depth 3 and more, start from a first tree made of the highest-gain tests above optimal depth-2 branches (false: from the best single split); the search improves its tree only when a root test's two branches are searched through, which on large data at depth 5-6 can outlast the time limit"),
 		backend.EnumParam("order", "gain", []string{"gain", "index"}, "order in which a node tries its tests: gain (information gain) or index"),
-		backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its error of the proven lower bound (status gap; 0 = prove optimality); searches with one worker").AtLeast(0).AtMost(1),
-		backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this much (weighted) error of the proven lower bound (status gap); searches with one worker").AtLeast(0),
+		backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its error of the proven lower bound (status gap; 0 = prove optimality)").AtLeast(0).AtMost(1),
+		backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this much (weighted) error of the proven lower bound (status gap)").AtLeast(0),
 	}, sparse.PerfectParams()...)
 }
 

@@ -28,12 +28,14 @@ func TestBackendsBruteForce(t *testing.T) {
 }
 
 // Bounds reported while searching and the gap options, against brute
-// force, for both backends.
+// force, for both backends, searched by one worker and by three.
 func TestBackendsGap(t *testing.T) {
 	ws := []dptest.Weights{dptest.NoWeights, dptest.AnyWeights}
 	opts := []map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1.5"}}
-	dptest.Gapped(t, dl85.Backend{}, 21, ws, opts)
-	dptest.Gapped(t, dl85.AnytimeBackend{}, 22, ws, opts)
+	for _, threads := range []int{1, 3} {
+		dptest.GappedThreads(t, dl85.Backend{}, 21, ws, opts, threads)
+		dptest.GappedThreads(t, dl85.AnytimeBackend{}, 22, ws, opts, threads)
+	}
 }
 
 // Bad options and problem fields the backends do not honour are refused

@@ -57,8 +57,9 @@ type Config struct {
 	// AbsGap (weighted errors) and RelGap (a fraction of the tree's error,
 	// at most 1) stop the search once its tree is within the larger of
 	// the two of its proven lower bound (Result.Gap): the root's tests
-	// are searched only for trees better by more than that. A gap
-	// searches with one worker.
+	// are searched only for trees better by more than that. With more
+	// than one worker the gapped search's tree and bound depend on the
+	// order in which the workers find trees (each is within the gap).
 	AbsGap, RelGap float64
 	// OnBound, when set, receives each rise of the proven lower bound on
 	// the optimal error while the (one-worker) search runs: the least,

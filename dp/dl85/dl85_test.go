@@ -300,6 +300,7 @@ func withDepth(s Config, depth, minSup int) Config {
 // A search stopped anywhere reports a bound never above the optimum
 // (brute force) and at least every bound it reported while it ran;
 // some stopped runs report a positive bound below their tree's error.
+// Modes: DL8.5, CA-DL8.5, DL8.5 with three workers and a gap.
 func TestDL85StoppedBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 7))
 	informative := 0
@@ -312,10 +313,15 @@ func TestDL85StoppedBound(t *testing.T) {
 				rows[r] = r
 			}
 			want := dptest.Brute(v, rows, depth, 1)
-			for _, anytime := range []bool{false, true} {
+			for mode := range 3 {
+				anytime := mode == 1
 				for after := 0; after < 1<<16; after = after*2 + 1 {
 					top := math.Inf(-1)
 					cfg := Config{MaxDepth: depth, Workers: 1, OnBound: func(lb float64) { top = max(top, lb) }}
+					if mode == 2 {
+						// Three workers under a gap.
+						cfg.Workers, cfg.RelGap = 3, 0.2
+					}
 					var r *Result
 					var err error
 					if anytime {
@@ -329,14 +335,14 @@ func TestDL85StoppedBound(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					name := fmt.Sprintf("data %d depth %d anytime %v after %d", i, depth, anytime, after)
+					name := fmt.Sprintf("data %d depth %d mode %d after %d", i, depth, mode, after)
 					if r.LowerBound > want+1e-9 || top > want+1e-9 || r.Error < want-1e-9 {
 						t.Fatalf("%s: error %v bound %v (reported %v), brute force %v", name, r.Error, r.LowerBound, top, want)
 					}
 					if r.LowerBound < top-1e-9 {
 						t.Fatalf("%s: bound %v below one reported before, %v", name, r.LowerBound, top)
 					}
-					if r.Optimal {
+					if r.Optimal || r.Gap {
 						break
 					}
 					if r.LowerBound > 0 && r.LowerBound < r.Error {

@@ -40,5 +40,9 @@
 // of what their branches have established. The options gap and abs-gap
 // (Config.RelGap, Config.AbsGap) search the root's tests only for trees
 // better than the incumbent by more than the gap and end, with status
-// gap, once every test is settled at that level.
+// gap, once every test is settled at that level. With several workers
+// the root's tests are shared among them as in the exact search, each
+// searched under the gap below the best tree found so far by any; the
+// tree and bound then depend on the workers' timing, each within the
+// gap.
 package dl85

@@ -77,8 +77,8 @@ type Config struct {
 	// (values < 2: the sequential search). See the package doc.
 	Workers int
 	// AbsGap and RelGap (a fraction of the incumbent's error, at most 1)
-	// let the sequential search stop once its tree is within the larger
-	// of the two of the root's lower bound: the root's tests are searched
+	// let the search stop once its tree is within the larger of the two
+	// of the root's lower bound: the root's tests are searched
 	// only for trees better than the incumbent by more than that, and
 	// Result.Gap tells when the tree returned is not proven optimal.
 	AbsGap, RelGap float64
@@ -218,9 +218,6 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	}
 	if cfg.Depth2 && d.w != nil {
 		cfg.Depth2 = false
-	}
-	if cfg.AbsGap > 0 || cfg.RelGap > 0 {
-		cfg.Workers = 1 // the gap is the sequential root's
 	}
 	cfg.RelGap = min(cfg.RelGap, 1)
 	s := &search[T]{d: d, cfg: cfg, rule: rule, ctx: ctx, minsup: max(cfg.MinSupport, 1),

@@ -205,14 +205,25 @@ type incumbent struct {
 	pos    int
 	tree   *Tree
 	report func(*Tree, float64)
+	// allowance, set in a gapped search, is how far above the root's
+	// bound a tree of a given error may stay (see search.allowance).
+	allowance func(float64) float64
 }
 
 // bound is the error a tree of position i must stay under: the
 // incumbent's, or just above it for a position before the incumbent's
-// (which wins a tie).
+// (which wins a tie). In a gapped search it is the incumbent's error less
+// the gap, whatever the position: it never rises as the incumbent
+// drops, so the tightener's drops stay drops.
 func (in *incumbent) bound(i int) float64 {
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	if in.allowance != nil {
+		if math.IsInf(in.err, 1) {
+			return in.err
+		}
+		return in.err - in.allowance(in.err)
+	}
 	if i < in.pos {
 		return math.Nextafter(in.err, math.Inf(1))
 	}
@@ -275,6 +286,9 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 	s.ensureWorkers()
 	leafErr, leafCls := leafOf(nd.cnt)
 	in := &incumbent{err: ub, pos: -1, report: report}
+	if s.gapped() {
+		in.allowance = s.allowance
+	}
 	if leafErr < ub {
 		in.err, in.tree = leafErr, s.leaves[leafCls]
 		report(in.tree, leafErr)
@@ -313,6 +327,16 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 	}
 	if done.Load() {
 		lbMin, complete = bestErr, true
+	}
+	if s.gapped() && complete && !s.stopped() {
+		// As the sequential gapped root: every test was searched only for
+		// trees better than the incumbent by more than the gap.
+		s.gapDone = true
+		lb := min(max(lbMin, lb0), bestErr)
+		if in.tree == nil {
+			return result{err: math.Inf(1), lb: lb}
+		}
+		return result{tree: in.tree, err: bestErr, lb: lb}
 	}
 	return s.settle(nd, ub, lb0, lbMin, complete, in.tree, bestErr)
 }

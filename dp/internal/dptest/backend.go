@@ -202,6 +202,13 @@ func Exact(t *testing.T, b backend.Backend, seed uint64, ws []Weights, minSuppor
 // unless optimal. At least one run must end with status gap.
 func Gapped(t *testing.T, b backend.Backend, seed uint64, ws []Weights, opts []map[string]string) {
 	t.Helper()
+	GappedThreads(t, b, seed, ws, opts, 0)
+}
+
+// GappedThreads is Gapped with the jobs' Threads set to threads (0: the
+// CPUs the process may use).
+func GappedThreads(t *testing.T, b backend.Backend, seed uint64, ws []Weights, opts []map[string]string, threads int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 5))
 	gaps := 0
 	for i := range 24 {
@@ -214,13 +221,14 @@ func Gapped(t *testing.T, b backend.Backend, seed uint64, ws []Weights, opts []m
 				if err != nil {
 					t.Fatalf("%s %v: %v", b.Info().Name, raw, err)
 				}
+				job.Threads = threads
 				var bounds []float64
 				job.Bound = func(lb float64) { bounds = append(bounds, lb) }
 				res, err := b.Solve(context.Background(), job)
 				if err != nil {
 					t.Fatalf("%s %v: %v", b.Info().Name, raw, err)
 				}
-				name := fmt.Sprintf("%s %v, data %d depth %d", b.Info().Name, raw, i, depth)
+				name := fmt.Sprintf("%s %v threads %d, data %d depth %d", b.Info().Name, raw, threads, i, depth)
 				Check(t, d, job.Problem, res, nil)
 				for k, lb := range bounds {
 					if lb > want+1e-9 || (k > 0 && lb <= bounds[k-1]) {
