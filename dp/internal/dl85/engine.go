@@ -573,7 +573,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 		lb0 = e.lb
 	}
 	if s.sim != nil && rd >= 2 {
-		if b := s.similarLB(rd, rows); b > lb0 {
+		if b := s.similarLB(rd, rows, n, lb0); b > lb0 {
 			if b >= ub {
 				s.simPrune++
 				return result{err: math.Inf(1), lb: b, complete: true}
@@ -613,7 +613,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			return s.leafResult(cnt, ub, false, s.irreducible(rows))
 		}
 		s.store(key, entry[T]{err: err, lb: err, ub: ub, tree: t, state: s.rule.TerminalState(st), iter: s.iter, exact: true})
-		s.rememberSimilar(rd, rows, err)
+		s.rememberSimilar(rd, rows, n, err)
 		if err < ub {
 			return result{tree: t, err: err, lb: err, complete: true}
 		}
@@ -974,7 +974,7 @@ func (s *search[T]) settle(nd *level[T], ub, lb0, lbMin float64, complete bool, 
 		ns = s.rule.TerminalState(nd.st)
 	}
 	s.store(nd.key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter, exact: complete && best != nil})
-	s.rememberSimilar(s.cfg.MaxDepth-nd.lv, nd.rows, lb)
+	s.rememberSimilar(s.cfg.MaxDepth-nd.lv, nd.rows, nd.n, lb)
 	r := result{err: math.Inf(1), lb: lb, complete: complete}
 	if best != nil {
 		r.tree, r.err = best, bestErr

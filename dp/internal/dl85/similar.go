@@ -28,8 +28,9 @@ const simSlots = 64
 type simRing struct {
 	rows [simSlots][]uint64
 	lb   [simSlots]float64
-	n    int // slots filled
-	next int // slot written next
+	size [simSlots]int // rows of each branch
+	n    int           // slots filled
+	next int           // slot written next
 }
 
 // similarOn tells whether the search may use the similarity bound.
@@ -41,17 +42,19 @@ func (s *search[T]) similarOn() bool {
 	return plain
 }
 
-// similarLB is the best similarity bound of the branch rows at remaining
-// depth rd from the branches remembered there (0 when none helps).
-func (s *search[T]) similarLB(rd int, rows []uint64) float64 {
+// similarLB is the best similarity bound of the branch rows (n rows) at
+// remaining depth rd from the branches remembered there, when it is above
+// floor (else floor, or less). A branch of n' rows lacks at least n' − n
+// of them, so most remembered branches are passed over without a scan.
+func (s *search[T]) similarLB(rd int, rows []uint64, n int, floor float64) float64 {
 	if rd >= len(s.sim) {
 		return 0
 	}
 	ring := &s.sim[rd]
-	best := 0
+	best := max(0, int(floor))
 	for i := range ring.n {
 		lb := int(ring.lb[i])
-		if lb <= best {
+		if lb-max(0, ring.size[i]-n) <= best {
 			continue
 		}
 		other := ring.rows[i][:len(rows)]
@@ -67,9 +70,9 @@ func (s *search[T]) similarLB(rd int, rows []uint64) float64 {
 	return float64(best)
 }
 
-// rememberSimilar records a proven lower bound lb of the branch rows at
-// remaining depth rd, replacing the oldest remembered branch.
-func (s *search[T]) rememberSimilar(rd int, rows []uint64, lb float64) {
+// rememberSimilar records a proven lower bound lb of the branch rows (n
+// rows) at remaining depth rd, replacing the oldest remembered branch.
+func (s *search[T]) rememberSimilar(rd int, rows []uint64, n int, lb float64) {
 	if lb < 1 || rd >= len(s.sim) {
 		return
 	}
@@ -80,6 +83,7 @@ func (s *search[T]) rememberSimilar(rd int, rows []uint64, lb float64) {
 	}
 	copy(ring.rows[i], rows)
 	ring.lb[i] = lb
+	ring.size[i] = n
 	ring.next = (i + 1) % simSlots
 	ring.n = max(ring.n, i+1)
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // similarLB is the largest lb − |D' \ D| over the branches D' remembered
-// at the same remaining depth (the last simSlots of them), and 0 when
-// none is positive.
+// at the same remaining depth (the last simSlots of them) when that is
+// above the floor asked for, and at most the floor otherwise.
 func TestSimilarLB(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	const words, depths = 3, 4
@@ -18,6 +18,13 @@ func TestSimilarLB(t *testing.T) {
 		lb   float64
 	}
 	kept := make([][]mem, depths)
+	count := func(w []uint64) int {
+		n := 0
+		for _, x := range w {
+			n += bits.OnesCount64(x)
+		}
+		return n
+	}
 	randRows := func() []uint64 {
 		w := make([]uint64, words)
 		for i := range w {
@@ -34,13 +41,24 @@ func TestSimilarLB(t *testing.T) {
 		if rng.IntN(3) > 0 {
 			rows := randRows()
 			lb := float64(rng.IntN(150))
-			s.rememberSimilar(rd, rows, lb)
+			s.rememberSimilar(rd, rows, count(rows), lb)
 			if lb >= 1 {
 				kept[rd] = append(kept[rd], mem{append([]uint64(nil), rows...), lb})
 			}
 			continue
 		}
 		rows := randRows()
+		if k := kept[rd]; len(k) > 0 && rng.IntN(2) == 0 {
+			// A subset of a remembered branch: it lacks exactly the rows
+			// the size difference counts.
+			m := k[len(k)-1-rng.IntN(min(len(k), simSlots))]
+			for w := range rows {
+				rows[w] = m.rows[w]
+				for range rng.IntN(3) {
+					rows[w] &^= 1 << rng.IntN(64)
+				}
+			}
+		}
 		want := 0
 		k := kept[rd]
 		for _, m := range k[max(0, len(k)-simSlots):] {
@@ -50,11 +68,13 @@ func TestSimilarLB(t *testing.T) {
 			}
 			want = max(want, int(m.lb)-gone)
 		}
-		if got := s.similarLB(rd, rows); got != float64(want) {
-			t.Fatalf("step %d depth %d: similarity bound %v, want %v", step, rd, got, want)
+		floor := float64(rng.IntN(60))
+		got := s.similarLB(rd, rows, count(rows), floor)
+		if float64(want) > floor && got != float64(want) || float64(want) <= floor && got > floor {
+			t.Fatalf("step %d depth %d floor %v: similarity bound %v, want %v", step, rd, floor, got, want)
 		}
 	}
-	if got := s.similarLB(depths, make([]uint64, words)); got != 0 {
+	if got := s.similarLB(depths, make([]uint64, words), 0, 0); got != 0 {
 		t.Fatalf("a depth with no ring: bound %v, want 0", got)
 	}
 }
