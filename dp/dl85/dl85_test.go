@@ -98,7 +98,8 @@ func TestDL85Brute(t *testing.T) {
 		name := fmt.Sprintf("%d/n%d-m%d-c%d-w%v-d%d-s%d", i, n, m, nc, weighted, depth, minSup)
 		t.Run(name, func(t *testing.T) {
 			settings := []Config{{}, {NoDepth2: true}, {IndexOrder: true}, {CacheMB: 1e-4},
-				{NoDepth2: true, tune: func(c *dl85.Config) { c.NoCachedBounds, c.NoInheritTests = true, true }}}
+				{NoDepth2: true, tune: func(c *dl85.Config) { c.NoCachedBounds, c.NoInheritTests = true, true }},
+				{NoDepth2: true, tune: func(c *dl85.Config) { c.FalseFirst, c.NoSimilarity = true, true }}}
 			run := func(label string, f func() (*Result, error)) {
 				t.Helper()
 				r, err := f()

@@ -145,7 +145,8 @@ func TestDL85Reference(t *testing.T) {
 // Cells named VARIANT-dN measure the improvements by turning one off
 // ('/d4$' leaves them out): nod2 without the depth-2 step, nolb without
 // the lower bounds of cached branches, noinherit with every test checked
-// at every node, nosim without the similarity bound.
+// at every node, nosim without the similarity bound, falsefirst with the
+// false side of every test searched first.
 func BenchmarkDL85(b *testing.B) {
 	variants := []struct {
 		name string
@@ -156,6 +157,7 @@ func BenchmarkDL85(b *testing.B) {
 		{"nolb-", Config{tune: func(c *dl85.Config) { c.NoCachedBounds = true }}},
 		{"noinherit-", Config{tune: func(c *dl85.Config) { c.NoInheritTests = true }}},
 		{"nosim-", Config{tune: func(c *dl85.Config) { c.NoSimilarity = true }}},
+		{"falsefirst-", Config{tune: func(c *dl85.Config) { c.FalseFirst = true }}},
 	}
 	for _, c := range dl85RefCells(b) {
 		if c.Depth < 2 {

@@ -93,6 +93,10 @@ type Config struct {
 	// NoSimilarity turns off the similarity lower bound (see similar.go):
 	// for measuring what it saves.
 	NoSimilarity bool
+	// FalseFirst searches the false side of every test first, as DL8.5
+	// does, instead of the side whose leaf makes more errors (see split):
+	// for measuring what the order saves.
+	FalseFirst bool
 }
 
 // maxDepth2Bytes caps the depth-2 tables when no Budget is set: beyond
@@ -690,25 +694,17 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			rb.set(i, lbLo+lbHi)
 			continue
 		}
-		l, r := s.split(&nd, i, k, lbHi, childUB)
-		if !l.complete {
+		p := s.split(&nd, i, k, lbLo, lbHi, childUB)
+		if !p.complete {
 			complete = false
 		}
-		if l.tree == nil {
-			lbMin = min(lbMin, l.lb+lbHi)
-			rb.set(i, l.lb+lbHi)
+		lbMin = min(lbMin, p.lb)
+		rb.set(i, p.lb)
+		if p.lo == nil {
 			continue
 		}
-		if !r.complete {
-			complete = false
-		}
-		lbMin = min(lbMin, l.lb+max(r.lb, lbHi))
-		rb.set(i, l.lb+max(r.lb, lbHi))
-		if r.tree == nil {
-			continue
-		}
-		if e := l.err + r.err; e < childUB {
-			best, bestErr, childUB = &Tree{Test: int(f), Lo: l.tree, Hi: r.tree}, e, e
+		if e := p.loErr + p.hiErr; e < childUB {
+			best, bestErr, childUB = &Tree{Test: int(f), Lo: p.lo, Hi: p.hi}, e, e
 			if lv == 0 {
 				report(best, bestErr)
 				if s.gapped() {
@@ -920,12 +916,24 @@ func (s *search[T]) dive(lv int, cnt []float64, n int, key []byte, st T, parentA
 	return &Tree{Test: int(f), Lo: lt, Hi: ht}, le + he
 }
 
+// pair is what the search of one test's two branches established.
+type pair struct {
+	lo, hi       *Tree   // the branches' trees, when a pair with error < ub was found (else nil)
+	loErr, hiErr float64 // their errors
+	lb           float64 // a lower bound on the test's best pair of trees
+	complete     bool    // the search was exhaustive (lb >= ub, or the pair is the test's best)
+}
+
 // split searches the two children of test nd.act[k], at position i of
 // the node's order, for a pair of trees with total error < ub, the keys
-// of its children in s.keyLo[lv], s.keyHi[lv] and lbHi the cached bound
-// of its true side. It returns the false side's result l and, when l
-// has a tree, the true side's result r.
-func (s *search[T]) split(nd *level[T], i int, k int32, lbHi, ub float64) (l, r result) {
+// of its children in s.keyLo[lv], s.keyHi[lv] and lbLo, lbHi their
+// cached bounds. The branch whose leaf makes more errors is searched
+// first, under ub less the other's bound: when it alone reaches ub, the
+// other is not searched (DL8.5 takes the false side first; with a
+// tight ub, as in a gapped search, the costlier side settles more tests
+// alone). The extraction of the canonical tree (noPrune) keeps the false
+// side first: it reads the true side's rows after the call.
+func (s *search[T]) split(nd *level[T], i int, k int32, lbLo, lbHi, ub float64) pair {
 	d, lv, nc := s.d, nd.lv, s.d.NC
 	f := nd.act[k]
 	hi := nd.fc[int(k)*nc : (int(k)+1)*nc]
@@ -939,20 +947,39 @@ func (s *search[T]) split(nd *level[T], i int, k int32, lbHi, ub float64) (l, r 
 	eLo, _ := leafOf(cLo)
 	eHi, _ := leafOf(cHi)
 	next := s.sets[lv+1]
-	stLo := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eLo, Size: nLo, Gain: nd.gains[k], BestGain: nd.bestGain})
-	for wi, x := range nd.rows {
-		next[wi] = x &^ d.cols[f][wi]
+	search := func(trueSide bool, ub float64) result {
+		if trueSide {
+			st := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eHi, Size: nHi, Gain: nd.gains[k], BestGain: nd.bestGain})
+			for wi, x := range nd.rows {
+				next[wi] = x & d.cols[f][wi]
+			}
+			return s.node(lv+1, cHi, nHi, s.keyHi[lv], ub, st, nd.childAct, nil)
+		}
+		st := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eLo, Size: nLo, Gain: nd.gains[k], BestGain: nd.bestGain})
+		for wi, x := range nd.rows {
+			next[wi] = x &^ d.cols[f][wi]
+		}
+		return s.node(lv+1, cLo, nLo, s.keyLo[lv], ub, st, nd.childAct, nil)
 	}
-	l = s.node(lv+1, cLo, nLo, s.keyLo[lv], ub-lbHi, stLo, nd.childAct, nil)
-	if l.tree == nil {
-		return l, r
+	hiFirst := eHi > eLo && !s.noPrune && !s.cfg.FalseFirst
+	lbSecond := lbHi
+	if hiFirst {
+		lbSecond = lbLo
 	}
-	stHi := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eHi, Size: nHi, Gain: nd.gains[k], BestGain: nd.bestGain})
-	for wi, x := range nd.rows {
-		next[wi] = x & d.cols[f][wi]
+	a := search(hiFirst, ub-lbSecond)
+	if a.tree == nil {
+		return pair{lb: a.lb + lbSecond, complete: a.complete}
 	}
-	r = s.node(lv+1, cHi, nHi, s.keyHi[lv], ub-l.err, stHi, nd.childAct, nil)
-	return l, r
+	b := search(!hiFirst, ub-a.err)
+	p := pair{lb: a.lb + max(b.lb, lbSecond), complete: a.complete && b.complete}
+	if b.tree == nil {
+		return p
+	}
+	if hiFirst {
+		a, b = b, a
+	}
+	p.lo, p.loErr, p.hi, p.hiErr = a.tree, a.err, b.tree, b.err
+	return p
 }
 
 // settle finishes a node searched under ub: its bound from the tests'

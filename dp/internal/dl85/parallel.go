@@ -369,24 +369,17 @@ func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *a
 		}
 		*tg = tightener{in: in, pos: i, ub0: ub, gen: in.gen.Load()}
 		s.tg, s.d0[1] = tg, 0
-		l, r := s.split(nd, i, k, lbHi, ub)
+		p := s.split(nd, i, k, lbLo, lbHi, ub)
 		s.tg = nil
-		if !l.complete {
+		if !p.complete {
 			t.complete = false
 		}
-		if l.tree == nil {
-			t.lbMin = min(t.lbMin, l.lb+lbHi)
+		t.lbMin = min(t.lbMin, p.lb)
+		if p.lo == nil {
 			continue
 		}
-		if !r.complete {
-			t.complete = false
-		}
-		t.lbMin = min(t.lbMin, l.lb+max(r.lb, lbHi))
-		if r.tree == nil {
-			continue
-		}
-		e := l.err + r.err
-		in.offer(&Tree{Test: int(f), Lo: l.tree, Hi: r.tree}, e, i)
+		e := p.loErr + p.hiErr
+		in.offer(&Tree{Test: int(f), Lo: p.lo, Hi: p.hi}, e, i)
 		if e <= lb0 {
 			done.Store(true)
 		}
@@ -456,11 +449,11 @@ func (s *search[T]) canonical(lv int, cnt []float64, n int, key []byte, opt floa
 		if lbLo+lbHi > opt {
 			continue
 		}
-		l, r := s.split(&nd, i, k, lbHi, up)
+		p := s.split(&nd, i, k, lbLo, lbHi, up)
 		if s.stop {
 			return nil
 		}
-		if l.tree == nil || r.tree == nil || l.err+r.err > opt {
+		if p.lo == nil || p.loErr+p.hiErr > opt {
 			continue
 		}
 		// s.sets[lv+1] holds the true side's rows: rebuild it first.
@@ -468,12 +461,12 @@ func (s *search[T]) canonical(lv int, cnt []float64, n int, key []byte, opt floa
 		cHi := append([]float64(nil), s.cntHi[lv]...)
 		klo := append([]byte(nil), s.keyLo[lv]...)
 		khi := append([]byte(nil), s.keyHi[lv]...)
-		hiT := s.canonical(lv+1, cHi, fn[k], khi, r.err, nd.childAct)
+		hiT := s.canonical(lv+1, cHi, fn[k], khi, p.hiErr, nd.childAct)
 		next := s.sets[lv+1]
 		for wi, x := range rows {
 			next[wi] = x &^ s.d.cols[f][wi]
 		}
-		loT := s.canonical(lv+1, cLo, n-fn[k], klo, l.err, nd.childAct)
+		loT := s.canonical(lv+1, cLo, n-fn[k], klo, p.loErr, nd.childAct)
 		if hiT == nil || loT == nil {
 			return nil
 		}
@@ -666,17 +659,12 @@ func (s *search[T]) jointTest(j *joint[T], i int, tg *tightener) {
 		return
 	}
 	s.d0[lv+1] = d0
-	l, r := s.split(nd, i, k, lbHi, ub)
-	if l.tree == nil {
-		j.tally(l.lb+lbHi, l.complete, nil, 0, i)
+	p := s.split(nd, i, k, lbLo, lbHi, ub)
+	if p.lo == nil {
+		j.tally(p.lb, p.complete, nil, 0, i)
 		return
 	}
-	lb := l.lb + max(r.lb, lbHi)
-	if r.tree == nil {
-		j.tally(lb, l.complete && r.complete, nil, 0, i)
-		return
-	}
-	j.tally(lb, l.complete && r.complete, &Tree{Test: int(nd.act[k]), Lo: l.tree, Hi: r.tree}, l.err+r.err, i)
+	j.tally(p.lb, p.complete, &Tree{Test: int(nd.act[k]), Lo: p.lo, Hi: p.hi}, p.loErr+p.hiErr, i)
 }
 
 // tally merges what a test (position i) proved into j: a lower bound
