@@ -405,3 +405,28 @@ func TestDL85SimilarityBound(t *testing.T) {
 		t.Error("the similarity bound settled no branch")
 	}
 }
+
+// The order of a test's two branches changes neither the optimum nor
+// the tree: each branch's tree is its own first optimal tree.
+func TestDL85BranchOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(77, 1))
+	for i := range 200 {
+		d := dl85Random(rng, 30+rng.IntN(150), 2+rng.IntN(5), 2+rng.IntN(2), i%4 == 3)
+		v := model.Binarize(d)
+		depth := 2 + rng.IntN(3)
+		var trees [2]string
+		for k, falseFirst := range []bool{false, true} {
+			r, err := Solve(context.Background(), v, withDepth(Config{Workers: 1, tune: func(c *dl85.Config) { c.FalseFirst = falseFirst }}, depth, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Optimal {
+				t.Fatalf("data %d: not optimal", i)
+			}
+			trees[k] = dl85TreeJSON(t, r)
+		}
+		if trees[0] != trees[1] {
+			t.Fatalf("data %d depth %d: the costlier side first gives\n%s\nthe false side first\n%s", i, depth, trees[0], trees[1])
+		}
+	}
+}
