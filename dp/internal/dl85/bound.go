@@ -76,6 +76,19 @@ func (b *searchBound) raise(lb float64) {
 	}
 }
 
+// gapRoot ends a gapped root whose every test was searched, only for
+// trees better than the incumbent by more than the gap: its bound is what
+// the tests established (lbMin) or the root's cached bound lb0, not the
+// error of its best tree (best, bestErr; nil and +Inf when none).
+func (s *search[T]) gapRoot(lbMin, lb0 float64, best *Tree, bestErr float64) result {
+	s.gapDone = true
+	lb := min(max(lbMin, lb0), bestErr)
+	if best == nil {
+		return result{err: math.Inf(1), lb: lb}
+	}
+	return result{tree: best, err: bestErr, lb: lb}
+}
+
 // gapped tells whether the search may stop within a gap.
 func (s *search[T]) gapped() bool { return s.cfg.AbsGap > 0 || s.cfg.RelGap > 0 }
 

@@ -724,15 +724,7 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub float64, s
 			rb.settle(&s.sb, bestErr)
 		}
 		if s.gapped() && !s.stop && complete {
-			// Every test was searched only for trees better than the
-			// incumbent by more than the gap: its bound is what the tests
-			// established, not the incumbent's error.
-			s.gapDone = true
-			lb := min(max(lbMin, lb0), bestErr)
-			if best == nil {
-				return result{err: math.Inf(1), lb: lb}
-			}
-			return result{tree: best, err: bestErr, lb: lb}
+			return s.gapRoot(lbMin, lb0, best, bestErr)
 		}
 	}
 	if s.tg != nil && best != nil && bestErr >= ub {

@@ -329,14 +329,7 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 		lbMin, complete = bestErr, true
 	}
 	if s.gapped() && complete && !s.stopped() {
-		// As the sequential gapped root: every test was searched only for
-		// trees better than the incumbent by more than the gap.
-		s.gapDone = true
-		lb := min(max(lbMin, lb0), bestErr)
-		if in.tree == nil {
-			return result{err: math.Inf(1), lb: lb}
-		}
-		return result{tree: in.tree, err: bestErr, lb: lb}
+		return s.gapRoot(lbMin, lb0, in.tree, bestErr)
 	}
 	return s.settle(nd, ub, lb0, lbMin, complete, in.tree, bestErr)
 }

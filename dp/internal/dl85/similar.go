@@ -20,8 +20,8 @@ import "math/bits"
 
 // simSlots is how many recent branches each remaining depth keeps: more
 // slots find closer neighbours at the cost of more comparisons per
-// branch. 64 was the best measured (docs/benchmarks.md, "The similarity
-// bound").
+// branch. 64 saved more than 4 on the cp4im cells (docs/benchmarks.md,
+// "The similarity bound").
 const simSlots = 64
 
 // simRing holds the last branches settled at one remaining depth.
