@@ -27,6 +27,8 @@ func commonParams() []backend.Param {
 		backend.EnumParam("order", "gain", []string{"gain", "index"}, "order in which a node tries its tests: gain (information gain) or index"),
 		backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its error of the proven lower bound (status gap; 0 = prove optimality)").AtLeast(0).AtMost(1),
 		backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this much (weighted) error of the proven lower bound (status gap)").AtLeast(0),
+		backend.FloatParam(OptBoundGap, 0, "without a gap: first search within this relative gap (every branch stopping within it) for an early proven bound of at least 1 − bound-gap times the tree, then search exactly (0 = off); costs time where the exact search is quick").AtLeast(0).AtMost(1),
+		backend.EnumParam(OptGapBranches, "relaxed", []string{"relaxed", "exact"}, "with a gap: relaxed (every branch stops within the relative gap of its own tree) or exact (the root's branches are searched exactly, for trees better than the incumbent by more than the gap); both end within the gap, relaxed usually with the better tree"),
 	}, sparse.PerfectParams()...)
 }
 

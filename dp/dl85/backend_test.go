@@ -31,7 +31,8 @@ func TestBackendsBruteForce(t *testing.T) {
 // force, for both backends, searched by one worker and by three.
 func TestBackendsGap(t *testing.T) {
 	ws := []dptest.Weights{dptest.NoWeights, dptest.AnyWeights}
-	opts := []map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1.5"}}
+	opts := []map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1.5"},
+		{"gap": "0.5"}, {"gap": "0.3", "gap-branches": "exact"}, {"gap": "0.5", "abs-gap": "1", "gap-branches": "exact"}}
 	for _, threads := range []int{1, 3} {
 		dptest.GappedThreads(t, dl85.Backend{}, 21, ws, opts, threads)
 		dptest.GappedThreads(t, dl85.AnytimeBackend{}, 22, ws, opts, threads)
@@ -55,6 +56,7 @@ func TestBackendsRefuse(t *testing.T) {
 		{dl85.Backend{}, p, map[string]string{"gap": "-0.5"}},
 		{dl85.Backend{}, p, map[string]string{"gap": "2"}},
 		{dl85.Backend{}, p, map[string]string{"abs-gap": "-1"}},
+		{dl85.Backend{}, p, map[string]string{"gap-branches": "some"}},
 		{dl85.Backend{}, model.Problem{MaxDepth: 2, LeafCost: 0.01}, map[string]string{"gap": "0.1"}},
 		{dl85.AnytimeBackend{}, model.Problem{MaxDepth: 2, MaxNodes: 2}, map[string]string{"abs-gap": "1"}},
 		{dl85.AnytimeBackend{}, p, map[string]string{"rule": "bogus"}},

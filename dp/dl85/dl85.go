@@ -61,6 +61,22 @@ type Config struct {
 	// than one worker the gapped search's tree and bound depend on the
 	// order in which the workers find trees (each is within the gap).
 	AbsGap, RelGap float64
+	// RootGapOnly applies the gap at the root only: the root's tests are
+	// searched exactly, for trees better than the incumbent by more than
+	// the gap. By default every branch below the root also stops once
+	// its tree is within RelGap of its own proven bound (which composes
+	// into the root's gap; AbsGap applies at the root only). Both end
+	// within the gap; the default usually with the better tree
+	// (docs/benchmarks.md, "Gaps in every branch").
+	RootGapOnly bool
+	// BoundGap, when above 0 (and no gap is asked for), first searches
+	// within that relative gap, every branch stopping within it, for a
+	// proven bound of at least 1 − BoundGap times the tree, reported
+	// through OnBound, then goes on with the exact search, which reuses
+	// what the phase found and proves the same optimum. It costs time
+	// where the exact search is quick (docs/benchmarks.md, "Gaps in
+	// every branch").
+	BoundGap float64
 	// OnBound, when set, receives each rise of the proven lower bound on
 	// the optimal error while the (one-worker) search runs: the least,
 	// over the root's tests, of what their branches have established.
@@ -146,7 +162,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	}
 	cfg := dl85.Config{MaxDepth: maxDepth, MinSupport: minSupport,
 		CacheBytes: int64(s.CacheMB * (1 << 20)), Depth2: !s.NoDepth2, MaxRestarts: s.MaxRestarts, Budget: s.Budget, Workers: s.Workers,
-		AbsGap: s.AbsGap, RelGap: s.RelGap, OnBound: s.OnBound, NoDive: s.NoDive}
+		AbsGap: s.AbsGap, RelGap: s.RelGap, RootGapOnly: s.RootGapOnly, BoundGap: s.BoundGap, OnBound: s.OnBound, NoDive: s.NoDive}
 	if s.IndexOrder {
 		cfg.Order = dl85.OrderIndex
 	}
@@ -177,6 +193,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 		Stats: map[string]any{
 			"depth2_skipped":   r.Depth2Skipped,
 			"similar_pruned":   r.SimilarPruned,
+			"gap_settled":      r.GapSettled,
 			"binary_tests":     v.NumTests(),
 			"tests_used":       len(cols),
 			"nodes":            r.Nodes,

@@ -43,9 +43,14 @@
 // The one-worker search reports its proven lower bound each time it
 // rises (Config.OnBound, Job.Bound): the least, over the root's tests,
 // of what their branches have established. The options gap and abs-gap
-// (Config.RelGap, Config.AbsGap) search the root's tests only for trees
-// better than the incumbent by more than the gap and end, with status
-// gap, once every test is settled at that level. With several workers
+// (Config.RelGap, Config.AbsGap) end the search, with status gap, once
+// every root test is settled within the gap of the best tree. A branch
+// below the root then stops as soon as its own tree is within the
+// relative gap of its proven bound, or its bound satisfies its caller:
+// these bounds compose into the root's (the argument is in the engine's
+// bound.go). With gap-branches=exact (Config.RootGapOnly) the root's
+// tests are instead searched exactly, only for trees better than the
+// incumbent by more than the gap. With several workers
 // the root's tests are shared among them as in the exact search, each
 // searched under the gap below the best tree found so far by any; the
 // tree and bound then depend on the workers' timing, each within the

@@ -43,6 +43,8 @@ func jobConfig(job *backend.Job) Config {
 	}
 	s.OnIncumbent = func(g *model.Graph, e float64) { job.Report.Report(e, g) }
 	s.AbsGap, s.RelGap, s.OnBound = o.Float(OptAbsGap), o.Float(OptGap), job.Bound
+	s.RootGapOnly = o.String(OptGapBranches) == "exact"
+	s.BoundGap = o.Float(OptBoundGap)
 	s.Budget = job.Budget
 	s.Workers = job.Workers()
 	return s
@@ -64,8 +66,10 @@ func jobSpec(o backend.Values) (Spec, error) {
 
 // Option names of the gap at which a search may stop.
 const (
-	OptGap    = "gap"
-	OptAbsGap = "abs-gap"
+	OptGap         = "gap"
+	OptAbsGap      = "abs-gap"
+	OptGapBranches = "gap-branches"
+	OptBoundGap    = "bound-gap"
 )
 
 // noGap refuses a gap where the search has none: the exact programs of
@@ -74,6 +78,14 @@ func noGap(job *backend.Job) error {
 	o := job.Options
 	if (o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0) && (sparse.Perfect(job.Problem) || sparse.Wanted(job.Problem)) {
 		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+	}
+	if o.Float(OptBoundGap) > 0 {
+		if o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0 {
+			return backend.Invalidf("option %s is for a search without %s or %s (which end the search within their gap)", OptBoundGap, OptGap, OptAbsGap)
+		}
+		if sparse.Perfect(job.Problem) || sparse.Wanted(job.Problem) {
+			return backend.Invalidf("option %s applies to the error objective without leaf cost or node limit", OptBoundGap)
+		}
 	}
 	return nil
 }

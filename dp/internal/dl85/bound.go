@@ -99,3 +99,95 @@ func (s *search[T]) gapped() bool { return s.cfg.AbsGap > 0 || s.cfg.RelGap > 0 
 func (s *search[T]) allowance(inc float64) float64 {
 	return max(s.cfg.AbsGap, s.cfg.RelGap*inc)
 }
+
+// relax, target and searchUB let a gapped search stop every branch, not
+// only the root, within the gap. With a relative gap g (and not
+// Config.RootGapOnly), a branch searched under ub returns either a tree
+// of error e < ub with a bound of at least (1−g)·e, or no tree and a
+// bound of at least (1−g)·ub: each test of the branch is settled once its
+// bound reaches (1−g) times the branch's best error so far (or ub). This
+// composes: when a test's two branches return trees of errors e1, e2
+// with bounds at least (1−g)·e1 and (1−g)·e2, the test's bound is at
+// least (1−g)·(e1+e2); when the first returns e1 and the second, searched
+// under ub − e1, no tree, it is at least (1−g)·e1 + (1−g)·(ub − e1) =
+// (1−g)·ub; and the least over the tests is then at least (1−g) times the
+// best of their errors. So the root's bound ends within the gap of its
+// tree, as with an exact search of its branches, while each branch stops
+// as soon as its own tree is close enough: far less search below the
+// root. An absolute gap does not compose (it would add up over the
+// branches): it applies at the root only, as RootGapOnly does.
+
+// target is the bound that settles a test at level lv of a branch whose
+// best error so far (or upper bound) is x.
+func (s *search[T]) target(lv int, x float64) float64 {
+	if math.IsInf(x, 0) {
+		return x
+	}
+	if lv == 0 {
+		if s.gapped() {
+			return x - s.allowance(x)
+		}
+		return x
+	}
+	return x - s.relax*x
+}
+
+// limit is the bound that settles a test at level lv of a branch
+// searched under ub whose best error so far (or ub) is x, need being the
+// bound that satisfies the branch's caller: with exact branches x;
+// within the gap the lower of need and target(lv, x). A branch below the
+// root thus returns a bound of at least need, or one of at least
+// (1−g)·e with its tree of error e, or one of at least (1−g)·ub without
+// a tree; its caller, a test whose pair must reach lim, asks the first
+// branch searched for lim less the other's cached bound, and the second
+// for lim less the first's bound, and each of the three outcomes keeps
+// the composition above (a pair that reaches lim settles the test).
+func (s *search[T]) limit(lv int, x, need float64) float64 {
+	if lv == 0 || s.relax == 0 {
+		return s.target(lv, x)
+	}
+	return min(need, s.target(lv, x))
+}
+
+// searchUB is the upper bound under which the root (lv 0) searches its
+// tests' branches when its best error so far is x: with exact branches
+// and a gap, only trees better by more than the gap are sought.
+func (s *search[T]) searchUB(lv int, x float64) float64 {
+	if lv == 0 && s.relax == 0 {
+		return s.target(0, x)
+	}
+	return x
+}
+
+// boundPhase searches the root within the relative gap Config.BoundGap
+// (see Config.BoundGap) and records its tree and bound in res; the
+// search is then exact again. The phase's entries stay in the cache: its
+// bounds are proven and its trees real, and an entry is exact only when
+// its bound meets its tree.
+func (s *search[T]) boundPhase(res *Result, rootCnt []float64, st T, report func(*Tree, float64)) {
+	s.setGap(min(s.cfg.BoundGap, 1))
+	defer s.setGap(0)
+	s.iter++
+	r := s.node(0, rootCnt, s.d.N, nil, math.Inf(1), math.Inf(1), st, s.all, report)
+	if r.tree != nil {
+		report(r.tree, r.err)
+	}
+	if s.gapDone {
+		res.LB = max(res.LB, min(r.lb, res.Err))
+		s.sb.raise(res.LB)
+	}
+	s.gapDone = false
+	if res.LB >= res.Err {
+		res.Optimal = true
+	}
+}
+
+// setGap sets the relative gap of the search and of its workers.
+func (s *search[T]) setGap(g float64) {
+	for _, w := range append([]*search[T]{s}, s.workers...) {
+		w.cfg.RelGap, w.relax = g, 0
+		if !w.cfg.RootGapOnly {
+			w.relax = g
+		}
+	}
+}

@@ -178,7 +178,7 @@ func (s *search[T]) ensureWorkers() {
 	s.workers = []*search[T]{}
 	for range s.cfg.Workers - 1 {
 		w := &search[T]{d: s.d, cfg: s.cfg, rule: s.rule, ctx: s.ctx, minsup: s.minsup, sh: s.sh,
-			leaves: s.leaves, all: s.all}
+			leaves: s.leaves, all: s.all, relax: s.relax}
 		if err := w.reserve(s.workerBytes(), "dl85 worker"); err != nil {
 			break // fewer workers
 		}
@@ -286,7 +286,7 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 	s.ensureWorkers()
 	leafErr, leafCls := leafOf(nd.cnt)
 	in := &incumbent{err: ub, pos: -1, report: report}
-	if s.gapped() {
+	if s.gapped() && s.relax == 0 {
 		in.allowance = s.allowance
 	}
 	if leafErr < ub {
@@ -356,13 +356,19 @@ func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *a
 			continue
 		}
 		ub := in.bound(i)
-		if lbLo+lbHi >= ub {
+		lim := ub
+		if s.relax > 0 {
+			// Branches stop within the gap: the test is settled within
+			// the root's (see target).
+			lim = s.target(0, ub)
+		}
+		if lbLo+lbHi >= lim {
 			t.lbMin = min(t.lbMin, lbLo+lbHi)
 			continue
 		}
 		*tg = tightener{in: in, pos: i, ub0: ub, gen: in.gen.Load()}
 		s.tg, s.d0[1] = tg, 0
-		p := s.split(nd, i, k, lbLo, lbHi, ub)
+		p := s.split(nd, i, k, lbLo, lbHi, ub, lim)
 		s.tg = nil
 		if !p.complete {
 			t.complete = false
@@ -391,7 +397,9 @@ func (s *search[T]) canonicalRoot(cnt []float64, opt float64) *Tree {
 	}
 	s.iter++ // no entry of a pruned restart is reused as is
 	s.noPrune = true
-	defer func() { s.noPrune = false }()
+	relax := s.relax
+	s.relax = 0 // exact branches only
+	defer func() { s.noPrune, s.relax = false, relax }()
 	return s.canonical(0, cnt, s.d.N, nil, opt, s.all)
 }
 
@@ -442,7 +450,7 @@ func (s *search[T]) canonical(lv int, cnt []float64, n int, key []byte, opt floa
 		if lbLo+lbHi > opt {
 			continue
 		}
-		p := s.split(&nd, i, k, lbLo, lbHi, up)
+		p := s.split(&nd, i, k, lbLo, lbHi, up, up)
 		if s.stop {
 			return nil
 		}
@@ -647,12 +655,13 @@ func (s *search[T]) jointTest(j *joint[T], i int, tg *tightener) {
 		return
 	}
 	ub, d0 := j.bound(i, tg)
-	if lbLo+lbHi >= ub {
+	lim := s.limit(lv, ub, nd.need)
+	if lbLo+lbHi >= lim {
 		j.tally(lbLo+lbHi, true, nil, 0, i)
 		return
 	}
 	s.d0[lv+1] = d0
-	p := s.split(nd, i, k, lbLo, lbHi, ub)
+	p := s.split(nd, i, k, lbLo, lbHi, ub, lim)
 	if p.lo == nil {
 		j.tally(p.lb, p.complete, nil, 0, i)
 		return
