@@ -320,9 +320,8 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			if !s.gapped() {
 				// Search for better trees only. (A gapped root sets its
 				// own level from the trees it finds: the gap of a better
-				// tree is smaller, and starting from the dive's costs
-				// more than it saves (german-credit depth 6, gap 0.5,
-				// exact branches: 288 s instead of 165 s).)
+				// tree is smaller and takes longer to prove, so starting
+				// from the dive's would only make the search longer.)
 				ub = res.Err
 			}
 		}
@@ -539,7 +538,9 @@ func (s *search[T]) leafResult(cnt []float64, ub float64, complete bool, lb floa
 
 // node searches the branch at level lv whose rows are s.sets[lv], class
 // weights cnt, n rows and cache key key, for a tree with error < ub.
-// parentAct lists the tests that may still split the branch.
+// need is the bound that satisfies the caller (see limit; with exact
+// branches it is ub). parentAct lists the tests that may still split the
+// branch.
 func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub, need float64, st T, parentAct []int32, report func(*Tree, float64)) result {
 	s.nodes++
 	base := -1.0 // ub is not made from the root's bound
