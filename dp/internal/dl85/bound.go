@@ -113,8 +113,7 @@ func (s *search[T]) allowance(inc float64) float64 {
 // (1−g)·ub; and the least over the tests is then at least (1−g) times the
 // best of their errors. So the root's bound ends within the gap of its
 // tree, as with an exact search of its branches, while each branch stops
-// as soon as its own tree is close enough: far less search below the
-// root. An absolute gap does not compose (it would add up over the
+// as soon as its own tree is close enough. An absolute gap does not compose (it would add up over the
 // branches): it applies at the root only, as RootGapOnly does.
 
 // target is the bound that settles a test at level lv of a branch whose
