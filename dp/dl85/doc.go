@@ -55,4 +55,11 @@
 // searched under the gap below the best tree found so far by any; the
 // tree and bound then depend on the workers' timing, each within the
 // gap.
+//
+// Without a gap, the option bound-gap (Config.BoundGap) first runs such
+// a gapped search and then the exact one on the same cache: a search
+// stopped by its time limit then reports at least the first phase's
+// bound (German-credit at depth 6: half its tree within 300 s, where the
+// exact search alone proves nothing), at some cost where the exact
+// search is quick (docs/benchmarks.md, "Gaps in every branch").
 package dl85
