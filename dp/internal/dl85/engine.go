@@ -1040,7 +1040,9 @@ func (s *search[T]) settle(nd *level[T], ub, lb0, lbMin float64, complete bool, 
 	if complete {
 		ns = s.rule.TerminalState(nd.st)
 	}
-	s.store(nd.key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter, exact: complete && best != nil && lb >= bestErr})
+	// The entry is exact when its bound meets its tree (merge decides):
+	// a branch settled within the gap is complete but not exact.
+	s.store(nd.key, entry[T]{err: bestErr, lb: lb, ub: ub, tree: best, state: ns, iter: s.iter})
 	s.rememberSimilar(s.cfg.MaxDepth-nd.lv, nd.rows, nd.n, lb)
 	r := result{err: math.Inf(1), lb: lb, complete: complete}
 	if best != nil {
