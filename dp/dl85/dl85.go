@@ -192,6 +192,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	return &Result{Tree: toGraph(r.Tree), Error: r.Err, LowerBound: r.LB, Optimal: r.Optimal, Gap: r.Gap, Cause: r.Cause,
 		Stats: map[string]any{
 			"depth2_skipped":   r.Depth2Skipped,
+			"depth2_linked":    r.Depth2Linked,
 			"similar_pruned":   r.SimilarPruned,
 			"gap_settled":      r.GapSettled,
 			"binary_tests":     v.NumTests(),

@@ -146,7 +146,8 @@ func TestDL85Reference(t *testing.T) {
 // ('/d4$' leaves them out): nod2 without the depth-2 step, nolb without
 // the lower bounds of cached branches, noinherit with every test checked
 // at every node, nosim without the similarity bound, falsefirst with the
-// false side of every test searched first.
+// false side of every test searched first, nolink with every depth-2
+// step counting its own pairs.
 func BenchmarkDL85(b *testing.B) {
 	variants := []struct {
 		name string
@@ -158,6 +159,7 @@ func BenchmarkDL85(b *testing.B) {
 		{"noinherit-", Config{tune: func(c *dl85.Config) { c.NoInheritTests = true }}},
 		{"nosim-", Config{tune: func(c *dl85.Config) { c.NoSimilarity = true }}},
 		{"falsefirst-", Config{tune: func(c *dl85.Config) { c.FalseFirst = true }}},
+		{"nolink-", Config{tune: func(c *dl85.Config) { c.NoLinkedDepth2 = true }}},
 	}
 	for _, c := range dl85RefCells(b) {
 		if c.Depth < 2 {

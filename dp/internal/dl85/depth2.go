@@ -19,6 +19,22 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 	d := s.d
 	nc := d.NC
 	K := len(act)
+	if nc == 2 {
+		if t, e, ok, done := s.depth2Linked(lv, cnt, n); done {
+			return t, e, ok
+		}
+		// Full symmetric matrices of the class-0 and class-1 counts of
+		// the rows where both tests of a pair are true, written at once,
+		// so that depth2Binary reads each test's row in order.
+		if need := 2 * K * K; cap(s.sym) < need {
+			s.sym = make([]int32, need)
+		}
+		p0, p1 := s.sym[:K*K], s.sym[K*K:2*K*K]
+		if !s.pairTable(s.sets[lv], n, act, p0, p1) {
+			return nil, 0, false
+		}
+		return s.depth2Binary(act, cnt, n, K, p0, p1)
+	}
 	rows := s.sets[lv]
 	nw := (n + 63) / 64
 
@@ -38,39 +54,6 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 	s.compact(rows, act, nw, cf, cc)
 	for _, t := range act {
 		s.pos[t] = -1
-	}
-
-	if nc == 2 {
-		// Two classes: full symmetric matrices of pair counts, pt (rows
-		// with both tests true) and p0 (of which class 0), written at
-		// once, so that the scan below reads each test's row in order.
-		if need := 2 * K * K; cap(s.sym) < need {
-			s.sym = make([]int32, need)
-		}
-		pt := s.sym[:K*K]
-		p0 := s.sym[K*K : 2*K*K]
-		c0 := cc[:nw]
-		for i := range K {
-			if s.ctx.Err() != nil {
-				return nil, 0, false
-			}
-			fi := cf[i*nw : (i+1)*nw]
-			pt[i*K+i], p0[i*K+i] = int32(fn[i]), int32(fc[2*i])
-			for j := i + 1; j < K; j++ {
-				fj := cf[j*nw : (j+1)*nw]
-				fj = fj[:len(fi)]
-				c0 := c0[:len(fi)]
-				t, z := 0, 0
-				for w, a := range fi {
-					x := a & fj[w]
-					t += bits.OnesCount64(x)
-					z += bits.OnesCount64(x & c0[w])
-				}
-				pt[i*K+j], pt[j*K+i] = int32(t), int32(t)
-				p0[i*K+j], p0[j*K+i] = int32(z), int32(z)
-			}
-		}
-		return s.depth2Binary(act, cnt, n, fn, fc, K, pt, p0)
 	}
 
 	// pairs[(i*K+j)*nc + 0] = rows with both tests true, then the counts
@@ -247,53 +230,162 @@ func argmax(x []int) int {
 	return b
 }
 
+// pairCounts writes, for test i and every later test j, the class-0 and
+// class-1 counts of the rows where both are true into p0 and p1 (both
+// halves of the symmetric matrices), from the compact test bitsets cf
+// (nw words per test) and the class-0 bitset c0. Branches of at most two
+// and four words, the most frequent below the root, get unrolled loops.
+func pairCounts(cf, c0 []uint64, i, K, nw int, p0, p1 []int32) {
+	fi := cf[i*nw : (i+1)*nw]
+	switch nw {
+	case 1:
+		a, m := fi[0], c0[0]
+		for j := i + 1; j < K; j++ {
+			x := a & cf[j]
+			t := bits.OnesCount64(x)
+			z := bits.OnesCount64(x & m)
+			p0[i*K+j], p0[j*K+i] = int32(z), int32(z)
+			p1[i*K+j], p1[j*K+i] = int32(t-z), int32(t-z)
+		}
+	case 2:
+		a0, a1, m0, m1 := fi[0], fi[1], c0[0], c0[1]
+		for j := i + 1; j < K; j++ {
+			fj := cf[j*2 : j*2+2]
+			x0, x1 := a0&fj[0], a1&fj[1]
+			t := bits.OnesCount64(x0) + bits.OnesCount64(x1)
+			z := bits.OnesCount64(x0&m0) + bits.OnesCount64(x1&m1)
+			p0[i*K+j], p0[j*K+i] = int32(z), int32(z)
+			p1[i*K+j], p1[j*K+i] = int32(t-z), int32(t-z)
+		}
+	case 4:
+		a0, a1, a2, a3 := fi[0], fi[1], fi[2], fi[3]
+		m0, m1, m2, m3 := a0&c0[0], a1&c0[1], a2&c0[2], a3&c0[3]
+		for j := i + 1; j < K; j++ {
+			fj := cf[j*4 : j*4+4]
+			x0, x1, x2, x3 := fj[0], fj[1], fj[2], fj[3]
+			t := bits.OnesCount64(a0&x0) + bits.OnesCount64(a1&x1) + bits.OnesCount64(a2&x2) + bits.OnesCount64(a3&x3)
+			z := bits.OnesCount64(m0&x0) + bits.OnesCount64(m1&x1) + bits.OnesCount64(m2&x2) + bits.OnesCount64(m3&x3)
+			p0[i*K+j], p0[j*K+i] = int32(z), int32(z)
+			p1[i*K+j], p1[j*K+i] = int32(t-z), int32(t-z)
+		}
+	default:
+		// fi and its class-0 part, then four words per step.
+		var buf [2 * 64]uint64
+		mi := buf[:0]
+		if nw > 64 {
+			mi = make([]uint64, 0, nw)
+		}
+		for w, x := range fi {
+			mi = append(mi, x&c0[w])
+		}
+		q := nw &^ 3
+		for j := i + 1; j < K; j++ {
+			fj := cf[j*nw : (j+1)*nw]
+			fj = fj[:len(fi)]
+			mj := mi[:len(fi)]
+			t, z := 0, 0
+			w := 0
+			for ; w < q; w += 4 {
+				x := fj[w : w+4 : w+4]
+				a, m := fi[w:w+4:w+4], mj[w:w+4:w+4]
+				t += bits.OnesCount64(a[0]&x[0]) + bits.OnesCount64(a[1]&x[1]) + bits.OnesCount64(a[2]&x[2]) + bits.OnesCount64(a[3]&x[3])
+				z += bits.OnesCount64(m[0]&x[0]) + bits.OnesCount64(m[1]&x[1]) + bits.OnesCount64(m[2]&x[2]) + bits.OnesCount64(m[3]&x[3])
+			}
+			for ; w < len(fj); w++ {
+				t += bits.OnesCount64(fi[w] & fj[w])
+				z += bits.OnesCount64(mj[w] & fj[w])
+			}
+			p0[i*K+j], p0[j*K+i] = int32(z), int32(z)
+			p1[i*K+j], p1[j*K+i] = int32(t-z), int32(t-z)
+		}
+	}
+}
+
 // depth2Binary evaluates every depth-2 tree from the pair counts of a
 // two-class branch: for each root test i, the best subtree of depth <= 1
-// on each side, with plain integer arithmetic.
-func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc []float64, K int, pt, p0 []int32) (*Tree, float64, bool) {
-	minsup := s.minsup
-	f0 := make([]int32, K)
-	fnn := make([]int32, K)
-	for i := range K {
-		f0[i] = int32(fc[2*i])
-		fnn[i] = int32(fn[i])
+// on each side, with plain integer arithmetic. p0 and p1 hold the class
+// counts of the rows where both tests of a pair are true, and their
+// diagonals those of each test's true side. act may hold tests that do
+// not split the branch (its parent's, see depth2Linked): they are skipped
+// as root tests, and as second tests they never give a strictly better
+// subtree.
+//
+// With a minimum support of 1 the scans need no support check: a test j
+// that leaves one side empty gives that side's leaf error, which never
+// improves on it strictly.
+func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, K int, p0, p1 []int32) (*Tree, float64, bool) {
+	ms := int32(s.minsup)
+	if cap(s.diag) < 2*K {
+		s.diag = make([]int32, 2*K)
 	}
-	ms := int32(minsup)
-	t0, tn := int32(cnt[0]), int32(n)
-	bestErr := min(t0, tn-t0)
+	f0, f1 := s.diag[:K], s.diag[K:2*K]
+	for i := range K {
+		f0[i], f1[i] = p0[i*K+i], p1[i*K+i]
+	}
+	t0 := int32(cnt[0])
+	t1 := int32(n) - t0
+	bestErr := min(t0, t1)
 	bi, bjLo, bjHi := -1, -1, -1
 	for i := range K {
 		if i&255 == 255 && s.ctx.Err() != nil {
 			return nil, 0, false
 		}
-		h0, hn := f0[i], fnn[i]
-		l0, ln := t0-h0, tn-hn
-		ptr, p0r := pt[i*K:(i+1)*K], p0[i*K:(i+1)*K]
+		h0, h1 := f0[i], f1[i]
+		l0, l1 := t0-h0, t1-h1
+		if h0+h1 < ms || l0+l1 < ms {
+			// Not a test of the branch (see depth2Linked).
+			continue
+		}
+		r0, r1 := p0[i*K:(i+1)*K], p1[i*K:(i+1)*K]
+		r1 = r1[:len(r0)]
 		// High side: rows where test i is true.
-		eh, jh := min(h0, hn-h0), -1
-		if eh > 0 && hn >= 2*ms {
-			for j := range K {
-				bn, b0 := ptr[j], p0r[j]
-				if bn < ms || hn-bn < ms {
-					continue
+		eh, jh := min(h0, h1), -1
+		if eh > 0 && h0+h1 >= 2*ms {
+			if ms <= 1 {
+				for j, b0 := range r0 {
+					b1 := r1[j]
+					if e := min(b0, b1) + min(h0-b0, h1-b1); e < eh {
+						eh, jh = e, j
+					}
 				}
-				if e := min(b0, bn-b0) + min(h0-b0, hn-h0-bn+b0); e < eh {
-					eh, jh = e, j
+			} else {
+				hn := h0 + h1
+				for j, b0 := range r0 {
+					b1 := r1[j]
+					if bn := b0 + b1; bn < ms || hn-bn < ms {
+						continue
+					}
+					if e := min(b0, b1) + min(h0-b0, h1-b1); e < eh {
+						eh, jh = e, j
+					}
 				}
 			}
 		}
 		if eh >= bestErr {
 			continue
 		}
-		el, jl := min(l0, ln-l0), -1
-		if el > 0 && ln >= 2*ms {
-			for j := range K {
-				jn, j0 := fnn[j]-ptr[j], f0[j]-p0r[j]
-				if jn < ms || ln-jn < ms {
-					continue
+		// Low side: rows where test i is false; test j's true side there
+		// is j's true side less the pair's.
+		el, jl := min(l0, l1), -1
+		if el > 0 && l0+l1 >= 2*ms {
+			g0, g1 := f0[:len(r0)], f1[:len(r0)]
+			if ms <= 1 {
+				for j, b0 := range r0 {
+					j0, j1 := g0[j]-b0, g1[j]-r1[j]
+					if e := min(j0, j1) + min(l0-j0, l1-j1); e < el {
+						el, jl = e, j
+					}
 				}
-				if e := min(j0, jn-j0) + min(l0-j0, ln-jn-l0+j0); e < el {
-					el, jl = e, j
+			} else {
+				ln := l0 + l1
+				for j, b0 := range r0 {
+					j0, j1 := g0[j]-b0, g1[j]-r1[j]
+					if jn := j0 + j1; jn < ms || ln-jn < ms {
+						continue
+					}
+					if e := min(j0, j1) + min(l0-j0, l1-j1); e < el {
+						el, jl = e, j
+					}
 				}
 			}
 		}
@@ -304,26 +396,26 @@ func (s *search[T]) depth2Binary(act []int32, cnt []float64, n int, fn []int, fc
 			}
 		}
 	}
-	cls := func(c0, cn int32) int {
-		if cn-c0 > c0 {
+	cls := func(c0, c1 int32) int {
+		if c1 > c0 {
 			return 1
 		}
 		return 0
 	}
 	if bi < 0 {
-		return s.leaves[cls(t0, tn)], float64(bestErr), true
+		return s.leaves[cls(t0, t1)], float64(bestErr), true
 	}
-	h0, hn := f0[bi], fnn[bi]
-	l0, ln := t0-h0, tn-hn
-	hiT := s.leaves[cls(h0, hn)]
+	h0, h1 := f0[bi], f1[bi]
+	l0, l1 := t0-h0, t1-h1
+	hiT := s.leaves[cls(h0, h1)]
 	if jh := bjHi; jh >= 0 {
-		bn, b0 := pt[bi*K+jh], p0[bi*K+jh]
-		hiT = &Tree{Test: int(act[jh]), Lo: s.leaves[cls(h0-b0, hn-bn)], Hi: s.leaves[cls(b0, bn)]}
+		b0, b1 := p0[bi*K+jh], p1[bi*K+jh]
+		hiT = &Tree{Test: int(act[jh]), Lo: s.leaves[cls(h0-b0, h1-b1)], Hi: s.leaves[cls(b0, b1)]}
 	}
-	loT := s.leaves[cls(l0, ln)]
+	loT := s.leaves[cls(l0, l1)]
 	if jl := bjLo; jl >= 0 {
-		jn, j0 := fnn[jl]-pt[bi*K+jl], f0[jl]-p0[bi*K+jl]
-		loT = &Tree{Test: int(act[jl]), Lo: s.leaves[cls(l0-j0, ln-jn)], Hi: s.leaves[cls(j0, jn)]}
+		j0, j1 := f0[jl]-p0[bi*K+jl], f1[jl]-p1[bi*K+jl]
+		loT = &Tree{Test: int(act[jl]), Lo: s.leaves[cls(l0-j0, l1-j1)], Hi: s.leaves[cls(j0, j1)]}
 	}
 	return &Tree{Test: int(act[bi]), Lo: loT, Hi: hiT}, float64(bestErr), true
 }

@@ -50,7 +50,11 @@ type Config struct {
 	// Depth2 solves subproblems of remaining depth 2 with a specialised
 	// step (pairwise counts) instead of searching them. Unweighted data only.
 	Depth2 bool
-	Order  Order
+	// NoLinkedDepth2 counts every depth-2 step's pairs itself, instead of
+	// taking the larger child's counts as its parent's less its sibling's
+	// (two classes only; see sibling.go): for measuring what that saves.
+	NoLinkedDepth2 bool
+	Order          Order
 	// OnIncumbent, when set, receives every improving tree found (a
 	// complete tree of the whole data, its weighted error).
 	OnIncumbent func(t *Tree, err float64)
@@ -138,6 +142,9 @@ type Result struct {
 	// Depth2Skipped counts the depth-2 branches searched the ordinary way
 	// because their pair tables did not fit.
 	Depth2Skipped int64
+	// Depth2Linked counts the depth-2 steps whose pair counts came from
+	// their parent's and sibling's (see sibling.go).
+	Depth2Linked int64
 	// SimilarPruned counts the branches settled by the similarity bound
 	// without being searched.
 	SimilarPruned int64
@@ -222,6 +229,16 @@ type search[T comparable] struct {
 	pairs   []int32
 	actMask []uint64
 	sym     []int32
+	diag    []int32
+
+	// linked depth-2 steps (sibling.go)
+	from      []link[T] // per level, the test of the parent that made it
+	serial    int64
+	ptab      pairTab
+	stab      pairTab
+	sibRows   []uint64
+	d2derived int64 // steps whose counts were the parent's less the sibling's
+	d2kept    int64 // steps whose counts were made for the sibling
 
 	// irreducible-error scratch
 	grp     []float64
@@ -388,6 +405,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	res.Gap = s.gapDone && !res.Optimal
 	s.sb.raise(res.LB)
 	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
+	res.Depth2Linked = s.d2derived + s.d2kept
 	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
 	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
 	res.SimilarPruned, res.GapSettled = s.simPrune, s.gapSet
@@ -398,6 +416,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			res.Nodes += w.nodes
 			res.Depth2Calls += w.d2calls
 			res.Depth2Skipped += w.d2skip
+			res.Depth2Linked += w.d2derived + w.d2kept
 			res.SimilarPruned += w.simPrune
 			res.GapSettled += w.gapSet
 			res.Helped += w.helped
@@ -421,6 +440,8 @@ func (s *search[T]) alloc() {
 	s.cntLo = make([][]float64, L)
 	s.cntHi = make([][]float64, L)
 	s.d0 = make([]float64, L)
+	s.from = make([]link[T], L)
+	s.sibRows = make([]uint64, d.words)
 	for lv := range L {
 		s.sets[lv] = make([]uint64, d.words)
 		s.cntLo[lv] = make([]float64, d.NC)
@@ -666,6 +687,9 @@ func (s *search[T]) node(lv int, cnt []float64, n int, key []byte, ub, need floa
 	}
 
 	nd := level[T]{lv: lv, cnt: cnt, n: n, rows: rows, key: key, st: st, act: act, fn: fn, fc: fc, childAct: act, need: need}
+	if rd == 3 && s.cfg.Depth2 && s.d.NC == 2 {
+		nd.serial = s.nextSerial()
+	}
 	if s.cfg.NoInheritTests {
 		nd.childAct = s.all
 	}
@@ -792,6 +816,7 @@ type level[T comparable] struct {
 	bestGain float64
 	childAct []int32 // the tests the children may use
 	need     float64 // the bound that satisfies the node's caller (see limit)
+	serial   int64   // names a depth-3 branch for the linked depth-2 step (0: none)
 }
 
 // actives lists, in s.act[lv], the tests of parentAct that still split
@@ -987,13 +1012,19 @@ func (s *search[T]) split(nd *level[T], i int, k int32, lbLo, lbHi, ub, lim floa
 			for wi, x := range nd.rows {
 				next[wi] = x & d.cols[f][wi]
 			}
-			return s.node(lv+1, cHi, nHi, s.keyHi[lv], ub, need, st, nd.childAct, nil)
+			s.from[lv+1] = link[T]{nd: nd, k: k, hi: true}
+			r := s.node(lv+1, cHi, nHi, s.keyHi[lv], ub, need, st, nd.childAct, nil)
+			s.from[lv+1].nd = nil
+			return r
 		}
 		st := s.rule.Update(nd.st, Context{Index: i, Depth: lv, Error: eLo, Size: nLo, Gain: nd.gains[k], BestGain: nd.bestGain})
 		for wi, x := range nd.rows {
 			next[wi] = x &^ d.cols[f][wi]
 		}
-		return s.node(lv+1, cLo, nLo, s.keyLo[lv], ub, need, st, nd.childAct, nil)
+		s.from[lv+1] = link[T]{nd: nd, k: k}
+		r := s.node(lv+1, cLo, nLo, s.keyLo[lv], ub, need, st, nd.childAct, nil)
+		s.from[lv+1].nd = nil
+		return r
 	}
 	hiFirst := eHi > eLo && !s.noPrune && !s.cfg.FalseFirst
 	lbSecond := lbHi

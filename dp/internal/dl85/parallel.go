@@ -27,6 +27,7 @@ type shared[T comparable] struct {
 	bytes   atomic.Int64
 	peak    atomic.Int64
 	evicted atomic.Int64
+	serial  atomic.Int64 // names depth-3 branches (see nextSerial)
 }
 
 type shard[T comparable] struct {
