@@ -30,6 +30,15 @@
 // alone reaches the bound, the other is not searched. The optimum and
 // the tree are the same either way.
 //
+// The depth-2 step counts, for every pair of tests, the rows of each
+// class on which both are true (on two classes, one popcount pass per
+// pair over the branch's rows renumbered). Both children of a test of a
+// depth-3 branch usually need it, and their pair counts add up to their
+// parent's: the smaller child's are counted, over its parent's tests,
+// and the larger child's are the parent's less those (stat
+// depth2_linked). The step's results are the same as counting each
+// child alone; on the cp4im cells it takes about half the CPU time.
+//
 // DL8.5 on unweighted rows with a minimum support of one row also uses
 // MurTree's similarity bound: a branch's optimum at a given remaining
 // depth is at least that of a branch settled before at the same depth,
