@@ -78,8 +78,9 @@ type Config struct {
 	// every branch").
 	BoundGap float64
 	// OnBound, when set, receives each rise of the proven lower bound on
-	// the optimal error while the (one-worker) search runs: the least,
-	// over the root's tests, of what their branches have established.
+	// the optimal error while the search runs: the least, over the root's
+	// tests, of what their branches have established (with several
+	// workers, from their goroutines, one call at a time).
 	OnBound func(lb float64)
 
 	// tune, set by tests and benchmarks only, adjusts the engine's

@@ -49,9 +49,11 @@
 // alike (thresholds of one attribute) it saves up to half the time, and
 // more on some data (docs/benchmarks.md).
 //
-// The one-worker search reports its proven lower bound each time it
-// rises (Config.OnBound, Job.Bound): the least, over the root's tests,
-// of what their branches have established. The options gap and abs-gap
+// The search reports its proven lower bound each time it rises
+// (Config.OnBound, Job.Bound): the least, over the root's tests, of what
+// their branches have established (with several workers, a root test
+// being searched counts with its branches' cached bounds until its
+// worker ends it). The options gap and abs-gap
 // (Config.RelGap, Config.AbsGap) end the search, with status gap, once
 // every root test is settled within the gap of the best tree. A branch
 // below the root then stops as soon as its own tree is within the

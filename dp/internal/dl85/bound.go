@@ -24,11 +24,17 @@ type rootBound struct {
 
 // newRootBound starts the root's bound for the tests act tried in the
 // order ord, or returns nil when nobody asks for it (no OnBound, no gap)
-// or the search is parallel.
+// or the search is parallel (see parBound).
 func (s *search[T]) newRootBound(ord, act []int32, key []byte, leafErr, lb0 float64) *rootBound {
 	if s.sh != nil || s.tg != nil || (s.cfg.OnBound == nil && !s.gapped()) {
 		return nil
 	}
+	return s.rootBoundOf(ord, act, key, leafErr, lb0)
+}
+
+// rootBoundOf is the root's bound before any of its tests is searched:
+// each test's from the bounds cached for its branches.
+func (s *search[T]) rootBoundOf(ord, act []int32, key []byte, leafErr, lb0 float64) *rootBound {
 	rb := &rootBound{tb: make([]float64, len(ord)), leafErr: leafErr, floor: max(lb0, s.irrRoot)}
 	var klo, khi []byte
 	for i, k := range ord {

@@ -90,9 +90,11 @@ type Config struct {
 	// tree of greedy tests above optimal depth-2 branches (see dive):
 	// for measuring what the dive saves.
 	NoDive bool
-	// OnBound, when set, receives each rise of the root's lower bound in
-	// the sequential search: the least, over the root's tests, of what
-	// their branches have established (see rootBound).
+	// OnBound, when set, receives each rise of the root's lower bound:
+	// the least, over the root's tests, of what their branches have
+	// established (see rootBound; with several workers, parBound: a test
+	// a worker is searching counts with its cached bound until it ends).
+	// Calls come from the workers' goroutines, one at a time.
 	OnBound func(lb float64)
 	// NoSimilarity turns off the similarity lower bound (see similar.go):
 	// for measuring what it saves.
@@ -1055,9 +1057,20 @@ func (s *search[T]) split(nd *level[T], i int, k int32, lbLo, lbHi, ub, lim floa
 func (s *search[T]) settle(nd *level[T], ub, lb0, lbMin float64, complete bool, best *Tree, bestErr float64) result {
 	lb := max(lbMin, lb0)
 	if complete && best != nil {
-		if s.relax == 0 || nd.lv == 0 || lb >= bestErr {
-			lb = bestErr
+		// A complete search proves its tree optimal, except within a
+		// gap: below the root when branches stop within it (relax), and
+		// at a gapped root, whose tests were searched only for trees
+		// better by the gap (it ends by gapRoot, unless the search was
+		// stopped after its last test).
+		exact := lb >= bestErr
+		if nd.lv == 0 {
+			exact = exact || !s.gapped()
 		} else {
+			exact = exact || s.relax == 0
+		}
+		if exact {
+			lb = bestErr
+		} else if nd.lv > 0 {
 			s.gapSet++
 		}
 	}

@@ -231,6 +231,16 @@ func (in *incumbent) bound(i int) float64 {
 	return in.err
 }
 
+// best is the incumbent's error (+Inf when there is no tree yet).
+func (in *incumbent) best() float64 {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.tree == nil {
+		return math.Inf(1)
+	}
+	return in.err
+}
+
 // offer makes t (error e, position i) the incumbent if it is better, or
 // as good and earlier; only a strictly better tree is reported.
 func (in *incumbent) offer(t *Tree, e float64, i int) {
@@ -302,16 +312,20 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 	all := append([]*search[T]{s}, s.workers...)
 	tallies := make([]rootTally, len(all))
 	jb := newBoard[T](len(all))
+	var pb *parBound
+	if s.cfg.OnBound != nil {
+		pb = &parBound{rb: s.rootBoundOf(ord, nd.act, nd.key, leafErr, lb0), sb: &s.sb}
+	}
 	var wg sync.WaitGroup
 	for wi, w := range all[1:] {
 		w.iter, w.jb = s.iter, jb
 		wg.Go(func() {
-			tallies[wi+1] = w.rootWorker(nd, ord, in, &next, &done, lb0, leafErr)
+			tallies[wi+1] = w.rootWorker(nd, ord, in, &next, &done, lb0, leafErr, pb)
 			w.help(jb)
 		})
 	}
 	s.jb = jb
-	tallies[0] = s.rootWorker(nd, ord, in, &next, &done, lb0, leafErr)
+	tallies[0] = s.rootWorker(nd, ord, in, &next, &done, lb0, leafErr, pb)
 	s.help(jb)
 	wg.Wait()
 	for _, w := range all {
@@ -335,9 +349,31 @@ func (s *search[T]) parallelRoot(nd *level[T], ord []int32, ub, lb0 float64, r1 
 	return s.settle(nd, ub, lb0, lbMin, complete, in.tree, bestErr)
 }
 
+// parBound is the root's bound of a parallel search (see rootBound): the
+// workers record their tests' bounds in it, under its lock, and report
+// its rises.
+type parBound struct {
+	mu sync.Mutex
+	rb *rootBound
+	sb *searchBound
+}
+
+// set records the bound lb of the test at position i and reports the
+// root's bound if it rose.
+func (p *parBound) set(i int, lb float64, in *incumbent) {
+	if p == nil {
+		return
+	}
+	bestErr := in.best()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rb.set(i, lb)
+	p.rb.settle(p.sb, bestErr)
+}
+
 // rootWorker takes the root's tests one position at a time until none is
-// left, and tallies their bounds.
-func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *atomic.Int64, done *atomic.Bool, lb0, leafErr float64) rootTally {
+// left, and tallies their bounds (recorded in pb too, when not nil).
+func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *atomic.Int64, done *atomic.Bool, lb0, leafErr float64, pb *parBound) rootTally {
 	t := rootTally{lbMin: leafErr, complete: true}
 	tg := &tightener{in: in}
 	defer func() { s.tg = nil }()
@@ -365,6 +401,7 @@ func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *a
 		}
 		if lbLo+lbHi >= lim {
 			t.lbMin = min(t.lbMin, lbLo+lbHi)
+			pb.set(i, lbLo+lbHi, in)
 			continue
 		}
 		*tg = tightener{in: in, pos: i, ub0: ub, gen: in.gen.Load()}
@@ -375,13 +412,15 @@ func (s *search[T]) rootWorker(nd *level[T], ord []int32, in *incumbent, next *a
 			t.complete = false
 		}
 		t.lbMin = min(t.lbMin, p.lb)
-		if p.lo == nil {
-			continue
+		if p.lo != nil {
+			e := p.loErr + p.hiErr
+			in.offer(&Tree{Test: int(f), Lo: p.lo, Hi: p.hi}, e, i)
+			if e <= lb0 {
+				done.Store(true)
+			}
 		}
-		e := p.loErr + p.hiErr
-		in.offer(&Tree{Test: int(f), Lo: p.lo, Hi: p.hi}, e, i)
-		if e <= lb0 {
-			done.Store(true)
+		if !s.stopped() {
+			pb.set(i, p.lb, in)
 		}
 	}
 	return t

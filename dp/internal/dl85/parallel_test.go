@@ -134,3 +134,61 @@ func sameTree(a, b *Tree) bool {
 	}
 	return sameTree(a.Lo, b.Lo) && sameTree(a.Hi, b.Hi)
 }
+
+// TestParallelBounds checks the root's bound reported by a parallel
+// search: on generated data at depths 3 to 5 with 2 and 3 workers, every
+// bound reported is at most the optimum (brute force) and above the one
+// before it, the search proves the optimum, and bounds below the optimum
+// are reported before the end in some searches. A search stopped at its
+// first bound returns a bound at most the optimum.
+func TestParallelBounds(t *testing.T) {
+	early := 0
+	for seed := uint64(1); seed <= 8; seed++ {
+		v := model.Binarize(modeltest.Binary(150+int(seed)*29, 9, seed))
+		d := viewData(t, v)
+		for _, depth := range []int{3, 4, 5} {
+			want := bruteErr(v, allRows(v), depth)
+			for _, workers := range []int{2, 3} {
+				var bounds []float64
+				cfg := Config{MaxDepth: depth, Depth2: true, Workers: workers,
+					OnBound: func(lb float64) { bounds = append(bounds, lb) }}
+				r, err := Solve(context.Background(), d, cfg, NoRule{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkResult(t, v, r, depth)
+				if !r.Optimal || r.Err != want {
+					t.Fatalf("seed %d depth %d workers %d: error %v (optimal %v), brute force %v", seed, depth, workers, r.Err, r.Optimal, want)
+				}
+				for i, b := range bounds {
+					if b > want || (i > 0 && b <= bounds[i-1]) {
+						t.Fatalf("seed %d depth %d workers %d: bounds %v, optimum %v", seed, depth, workers, bounds, want)
+					}
+					if b < want && b > 0 {
+						early++
+					}
+				}
+				// Stopped at the first bound above 0.
+				ctx, cancel := context.WithCancel(context.Background())
+				cfg.OnBound = func(lb float64) {
+					if lb > 0 {
+						cancel()
+					}
+				}
+				r, err = Solve(ctx, d, cfg, NoRule{})
+				cancel()
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkResult(t, v, r, depth)
+				if r.LB > want {
+					t.Fatalf("seed %d depth %d workers %d: stopped with bound %v, optimum %v", seed, depth, workers, r.LB, want)
+				}
+			}
+		}
+	}
+	if early == 0 {
+		t.Fatal("no parallel search reported a bound below its optimum before the end")
+	}
+	t.Logf("%d bounds below the optimum", early)
+}
