@@ -35,26 +35,7 @@ func (s *search[T]) depth2(lv int, cnt []float64, n int, act []int32, fn []int, 
 		}
 		return s.depth2Binary(act, cnt, n, K, p0, p1)
 	}
-	rows := s.sets[lv]
-	nw := (n + 63) / 64
-
-	if need := K * nw; cap(s.cf) < need {
-		s.cf = make([]uint64, need)
-	}
-	cf := s.cf[:K*nw]
-	clear(cf)
-	if need := nc * nw; cap(s.cc) < need {
-		s.cc = make([]uint64, need)
-	}
-	cc := s.cc[:nc*nw]
-	clear(cc)
-	for k, t := range act {
-		s.pos[t] = int32(k)
-	}
-	s.compact(rows, act, nw, cf, cc)
-	for _, t := range act {
-		s.pos[t] = -1
-	}
+	cf, cc, nw := s.compactBranch(s.sets[lv], n, act)
 
 	// pairs[(i*K+j)*nc + 0] = rows with both tests true, then the counts
 	// of classes 0..nc-2 among them (i < j).
@@ -228,6 +209,54 @@ func argmax(x []int) int {
 		}
 	}
 	return b
+}
+
+// pairTable writes the pair counts (class 0 into p0, class 1 into p1, K×K
+// with the tests' own counts on the diagonal) of the rows rows (n of
+// them) over the tests act. It reports false when ctx ended.
+func (s *search[T]) pairTable(rows []uint64, n int, act []int32, p0, p1 []int32) bool {
+	K := len(act)
+	cf, cc, nw := s.compactBranch(rows, n, act)
+	c0 := cc[:nw]
+	for i := range K {
+		if s.ctx.Err() != nil {
+			return false
+		}
+		t, z := 0, 0
+		for w, x := range cf[i*nw : (i+1)*nw] {
+			t += bits.OnesCount64(x)
+			z += bits.OnesCount64(x & c0[w])
+		}
+		p0[i*K+i], p1[i*K+i] = int32(z), int32(t-z)
+		pairCounts(cf, c0, i, K, nw, p0, p1)
+	}
+	return true
+}
+
+// compactBranch renumbers the branch's rows (n of them) 0..n-1 and
+// returns, nw words each, the compact bitset of each test of act (cf,
+// test k at k*nw) and of each class (cc), in the search's scratch.
+func (s *search[T]) compactBranch(rows []uint64, n int, act []int32) (cf, cc []uint64, nw int) {
+	K, nc := len(act), s.d.NC
+	nw = (n + 63) / 64
+	if need := K * nw; cap(s.cf) < need {
+		s.cf = make([]uint64, need)
+	}
+	cf = s.cf[:K*nw]
+	clear(cf)
+	if need := nc * nw; cap(s.cc) < need {
+		s.cc = make([]uint64, need)
+	}
+	cc = s.cc[:nc*nw]
+	clear(cc)
+	for k, t := range act {
+		s.pos[t] = int32(k)
+	}
+	s.compact(rows, act, nw, cf, cc)
+	for _, t := range act {
+		s.pos[t] = -1
+	}
+	return cf, cc, nw
 }
 
 // pairCounts writes, for test i and every later test j, the class-0 and

@@ -1,7 +1,5 @@
 package dl85
 
-import "math/bits"
-
 // The depth-2 step of a branch counts, for every pair of its tests, the
 // rows of each class on which both are true: K² popcounts over n/64
 // words. Both children of a test t of a depth-3 branch usually need it,
@@ -143,45 +141,6 @@ func (s *search[T]) linkFits(K, n int) bool {
 	}
 	if err := s.reserve(more, "dl85 depth-2 tables"); err != nil {
 		return false
-	}
-	return true
-}
-
-// pairTable writes the pair counts (class 0 into p0, class 1 into p1, K×K
-// with the tests' own counts on the diagonal) of the rows rows (n of
-// them) over the tests act. It reports false when ctx ended.
-func (s *search[T]) pairTable(rows []uint64, n int, act []int32, p0, p1 []int32) bool {
-	K := len(act)
-	nw := (n + 63) / 64
-	if need := K * nw; cap(s.cf) < need {
-		s.cf = make([]uint64, need)
-	}
-	cf := s.cf[:K*nw]
-	clear(cf)
-	if need := 2 * nw; cap(s.cc) < need {
-		s.cc = make([]uint64, need)
-	}
-	cc := s.cc[:2*nw]
-	clear(cc)
-	for k, t := range act {
-		s.pos[t] = int32(k)
-	}
-	s.compact(rows, act, nw, cf, cc)
-	for _, t := range act {
-		s.pos[t] = -1
-	}
-	c0 := cc[:nw]
-	for i := range K {
-		if s.ctx.Err() != nil {
-			return false
-		}
-		t, z := 0, 0
-		for w, x := range cf[i*nw : (i+1)*nw] {
-			t += bits.OnesCount64(x)
-			z += bits.OnesCount64(x & c0[w])
-		}
-		p0[i*K+i], p1[i*K+i] = int32(z), int32(t-z)
-		pairCounts(cf, c0, i, K, nw, p0, p1)
 	}
 	return true
 }
