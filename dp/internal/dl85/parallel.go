@@ -163,11 +163,12 @@ func (sh *shared[T]) stats(res *Result) {
 	}
 }
 
-// workerBytes is the scratch of one more worker: its per-level row sets,
-// its irreducible-error tables and its test positions.
+// workerBytes is the scratch of one more worker: its per-level row sets
+// and the linked depth-2 step's sibling rows, its irreducible-error
+// tables and its test positions.
 func (s *search[T]) workerBytes() int64 {
 	d := s.d
-	return int64(s.cfg.MaxDepth+2)*int64(d.words)*8 + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
+	return int64(s.cfg.MaxDepth+3)*int64(d.words)*8 + int64(d.nGroups)*int64(8*d.NC+4) + int64(d.M)*8
 }
 
 // ensureWorkers makes the other workers (once per Solve), as many of
