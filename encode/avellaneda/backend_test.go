@@ -144,7 +144,9 @@ func TestSatConflicts(t *testing.T) {
 // tree found (at worst the greedy tree grown to purity, which is
 // consistent on conflict-free data) with optimal=false, status
 // time-limit and a valid lower bound (monk2: minimum depth 6, size 67,
-// ../shared/reference/inferdt.tsv; its size proof takes seconds).
+// ../shared/reference/inferdt.tsv). Its size proof takes about 1.5 s
+// (1.53 s on a 2-core VM, 2026-12-04), so the 1.5 s limit may see it
+// end: a proof is then checked instead.
 func TestSatTimeLimit(t *testing.T) {
 	d := satTestData(t, "monk2.csv")
 	for _, c := range []struct {
@@ -158,11 +160,14 @@ func TestSatTimeLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Optimal && c.backend == "sat-size" {
-			t.Fatalf("%s proved optimality within %v on monk2", c.backend, c.limit)
-		}
 		if res.Optimal {
-			continue // depth 6 proven within 1 ms: nothing to check
+			// sat-depth may prove depth 6 within 1 ms, and sat-size, on an
+			// idle machine, 67 within 1.5 s: then the proof must be right.
+			if res.Objective != c.optimum || res.LowerBound != c.optimum {
+				t.Fatalf("%s %v: optimal %v, bound %v, optimum %v", c.backend, c.limit, res.Objective, res.LowerBound, c.optimum)
+			}
+			t.Logf("%s %v: proven optimal", c.backend, c.limit)
+			continue
 		}
 		if res.Status == model.StatusTimeLimit && res.Model == nil {
 			// Under load DT_depth may not reach the minimum depth in time
