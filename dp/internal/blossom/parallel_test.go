@@ -99,11 +99,32 @@ func TestParallelStops(t *testing.T) {
 		t.Skip("solved before the cancel")
 	}
 	checkResult(t, d, r, 5)
-	if after := runtime.NumGoroutine(); after > atStart {
+	after := runtime.NumGoroutine()
+	for end := time.Now().Add(2 * time.Second); after > atStart && time.Now().Before(end); after = runtime.NumGoroutine() {
+		time.Sleep(10 * time.Millisecond) // the timer's goroutine may still be ending
+	}
+	if after > atStart {
 		t.Errorf("%d goroutines at the start, %d after the search", atStart, after)
 	}
 
-	rng := rand.New(rand.NewPCG(5, 6))
+	// Whether a bound below the optimum is reported before a run's end
+	// depends on the workers' timing (under load one worker may end the
+	// root's last tests alone): up to five sweeps of 12 cases look for one.
+	rising := 0
+	for sweep := uint64(0); sweep < 5 && rising == 0; sweep++ {
+		rising = stopSweep(t, rand.New(rand.NewPCG(5+sweep, 6)))
+	}
+	if rising == 0 {
+		t.Error("no parallel run reported a positive bound before its end")
+	}
+}
+
+// stopSweep stops parallel searches of 12 random cases at every point
+// (doubling the context checks allowed), checks their bounds against the
+// optimum, and returns how many reported a positive bound before their
+// last.
+func stopSweep(t *testing.T, rng *rand.Rand) int {
+	t.Helper()
 	rising := 0
 	for it := range 12 {
 		d := randomData(t, rng, 60+rng.IntN(60), 6+rng.IntN(4), 2+rng.IntN(2), 1+rng.Int64N(3))
@@ -136,9 +157,7 @@ func TestParallelStops(t *testing.T) {
 			}
 		}
 	}
-	if rising == 0 {
-		t.Error("no parallel run reported a positive bound before its end")
-	}
+	return rising
 }
 
 // A budget too small for the workers' branch slots stops the search
