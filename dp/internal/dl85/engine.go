@@ -234,13 +234,12 @@ type search[T comparable] struct {
 	diag    []int32
 
 	// linked depth-2 steps (sibling.go)
-	from      []link[T] // per level, the test of the parent that made it
-	serial    int64
-	ptab      pairTab
-	stab      pairTab
-	sibRows   []uint64
-	d2derived int64 // steps whose counts were the parent's less the sibling's
-	d2kept    int64 // steps whose counts were made for the sibling
+	from     []link[T] // per level, the test of the parent that made it
+	serial   int64
+	ptab     pairTab
+	stab     pairTab
+	sibRows  []uint64
+	d2linked int64 // steps whose counts came from the parent's and sibling's
 
 	// irreducible-error scratch
 	grp     []float64
@@ -407,7 +406,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 	res.Gap = s.gapDone && !res.Optimal
 	s.sb.raise(res.LB)
 	res.Nodes, res.Depth2Calls = s.nodes, s.d2calls
-	res.Depth2Linked = s.d2derived + s.d2kept
+	res.Depth2Linked = s.d2linked
 	res.CacheEntries, res.PeakCacheBytes, res.Evictions = len(s.cache), s.peak, s.evicted
 	res.Depth2Skipped, res.Cause = s.d2skip, s.cause
 	res.SimilarPruned, res.GapSettled = s.simPrune, s.gapSet
@@ -418,7 +417,7 @@ func Solve[T comparable](ctx context.Context, d *Data, cfg Config, rule Rule[T])
 			res.Nodes += w.nodes
 			res.Depth2Calls += w.d2calls
 			res.Depth2Skipped += w.d2skip
-			res.Depth2Linked += w.d2derived + w.d2kept
+			res.Depth2Linked += w.d2linked
 			res.SimilarPruned += w.simPrune
 			res.GapSettled += w.gapSet
 			res.Helped += w.helped

@@ -65,7 +65,7 @@ func (s *search[T]) depth2Linked(lv int, cnt []float64, n int) (t *Tree, err flo
 	case s.stab.serial == nd.serial && s.stab.k == l.k && s.stab.hi == l.hi:
 		// Counted as the sibling of a larger child.
 		p0, p1 = s.stab.tables(K)
-		s.d2kept++
+		s.d2linked++
 	case n > sib:
 		if s.ptab.serial != nd.serial {
 			q0, q1 := s.ptab.tables(K)
@@ -101,7 +101,7 @@ func (s *search[T]) depth2Linked(lv int, cnt []float64, n int) (t *Tree, err flo
 			p0[i] = q0[i] - c0[i]
 			p1[i] = q1[i] - c1[i]
 		}
-		s.d2derived++
+		s.d2linked++
 	default:
 		if !s.countSibling(s.sets[lv], n, nd, l.k, l.hi) {
 			return nil, 0, false, true
