@@ -320,8 +320,12 @@ type solver struct {
 	cnt    []int
 	fql    []int
 	fqr    []int
-	d2hint [2]int  // the second features of d2split's last best trees (left, right)
-	par    *shared // the parallel root search this worker takes part in, or nil
+	d2hint [2]int // the second features of d2split's last best trees (left, right)
+	// d2floor holds lower bounds on the optimum of each side (left,
+	// right) of the next depth-two call: a side whose best reaches its
+	// floor is settled and scanned no further (see d2floors).
+	d2floor [2]int
+	par     *shared // the parallel root search this worker takes part in, or nil
 	// phaseEnd is the depth-two call count at which the bound phase's
 	// search of one side ends (0: not in the bound phase); phaseOut is
 	// set once it has.
@@ -932,6 +936,7 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		// prunes the whole interval around w (interval shrinking
 		// and sub-interval pruning), so the cap loses no pruning.
 		span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
+		s.d2floors(fs, iv, cum[w])
 		if s.tabDue(v, &ls.tab, f) {
 			lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
 		} else if s.bitsDue(v, &ls.bits, f) {
@@ -939,6 +944,7 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		} else {
 			lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1, keep)
 		}
+		s.d2floor = [2]int{}
 		if s.stop {
 			return out
 		}
@@ -1041,6 +1047,33 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		push(interval{i: i, j: w - 1, u: iv.u, v: ci})
 	}
 	return out
+}
+
+// d2floors sets the floors of a depth-two call at the threshold leaving
+// cut rows left, from the computed neighbours of its interval iv. A
+// side's optimum never falls when rows are added to it and falls by at
+// most one per row taken away, so a neighbour whose left side is a
+// subset of this one's bounds the left side by its own bound, and one
+// whose left side is larger bounds it by its bound less the rows between
+// (the right side mirrored). A side that reaches its floor cannot improve,
+// so the call's result is unchanged.
+func (s *solver) d2floors(fs *featSearch, iv interval, cut int32) {
+	fl, fr := 0, 0
+	for _, ci := range [2]int32{iv.u, iv.v} {
+		if ci < 0 {
+			continue
+		}
+		c := fs.comp[ci]
+		t := fs.cum[c.t]
+		if t <= cut {
+			fl = max(fl, c.lbL)
+			fr = max(fr, c.lbR-int(cut-t))
+		} else {
+			fl = max(fl, c.lbL-int(t-cut))
+			fr = max(fr, c.lbR)
+		}
+	}
+	s.d2floor = [2]int{fl, fr}
 }
 
 // splitNode is the tree that splits col's rows into the first cut

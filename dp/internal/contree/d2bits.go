@@ -33,6 +33,7 @@ type d2bits struct {
 	sb    []uint64 // left marks, nw words per feature
 	yb    []uint64 // class-1 rows
 	bb    []uint64 // a boundary after the position
+	floor [2]int   // the current call's side floors (solver.d2floor)
 }
 
 func (bt *d2bits) reset() { bt.calls, bt.ready, bt.off = 0, false, false }
@@ -148,6 +149,7 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 	}
 	nL, nR := cut, v.n-cut
 	bl, br := s.d2start(nL, nR, limit)
+	bt.floor = s.d2floor
 	s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, nL, nR, fql, fqr, &bl, &br) })
 	lbL, lbR = bl.err, br.err
 	if lbL+lbR >= keep {
@@ -172,7 +174,7 @@ func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
 	bestL, bestR := bl.err, br.err
 	idxL, idxR := -1, -1
 	totL, totR, l1, r1 := 0, 0, 0, 0
-	atL, atR := 1, 1
+	atL, atR := d2at(bestL, bestR, nL, nR, bt.floor)
 	for w := range nw {
 		sw, yw, bw := sb[w], yb[w], bb[w]
 		inL := bits.OnesCount64(sw)
@@ -188,10 +190,10 @@ func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
 					continue
 				}
 				if tL >= atL {
-					atL = due2(tL, l1+bits.OnesCount64(sw&yw&mask), fl0, fl1, nL, base+b, &bestL, &idxL)
+					atL = due2(tL, l1+bits.OnesCount64(sw&yw&mask), fl0, fl1, nL, base+b, bt.floor[0], &bestL, &idxL)
 				}
 				if tR >= atR {
-					atR = due2(tR, r1+bits.OnesCount64(^sw&yw&mask), fr0, fr1, nR, base+b, &bestR, &idxR)
+					atR = due2(tR, r1+bits.OnesCount64(^sw&yw&mask), fr0, fr1, nR, base+b, bt.floor[1], &bestR, &idxR)
 				}
 				if atL > nL && atR > nR {
 					break

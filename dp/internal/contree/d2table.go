@@ -192,7 +192,7 @@ func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit, keep int) (lbL, lbR in
 		fqr[y] = v.counts[y] - fql[y]
 		nL += fql[y]
 	}
-	sc := tabScan{k: k, fq: [2][]int{s.fqr, s.fql}, n: [2]int{v.n - nL, nL}}
+	sc := tabScan{k: k, fq: [2][]int{s.fqr, s.fql}, n: [2]int{v.n - nL, nL}, floor: [2]int{s.d2floor[1], s.d2floor[0]}}
 	if len(s.cnt) != 2*k {
 		s.cnt = make([]int, 2*k)
 	}
@@ -217,10 +217,11 @@ func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit, keep int) (lbL, lbR in
 
 // tabScan is the state of the table scans of one d2splitTab call.
 type tabScan struct {
-	k  int
-	fq [2][]int  // class counts of each side (0 right, 1 left)
-	n  [2]int    // rows of each side
-	b  [2]*best1 // best tree of each side
+	k     int
+	fq    [2][]int  // class counts of each side (0 right, 1 left)
+	n     [2]int    // rows of each side
+	b     [2]*best1 // best tree of each side
+	floor [2]int    // lower bound on each side's optimum
 }
 
 // scan searches the second feature f2 (table t2 of r1 × r2 × k cells)
@@ -237,6 +238,9 @@ func (sc *tabScan) scan(cnt []int, t2 []int32, r1, r2, t, f2 int) {
 		xl := low[j*k : j*k+k]
 		xa := all[j*k : j*k+k]
 		for sd := range 2 {
+			if sc.b[sd].err <= sc.floor[sd] {
+				continue // settled at its floor
+			}
 			c := cnt[sd*k : sd*k+k]
 			present := false
 			for y := range k {

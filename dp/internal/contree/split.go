@@ -199,7 +199,7 @@ func (s *solver) d2start(nL, nR, limit int) (bl, br best1) {
 func (s *solver) d2features(v *view, bl, br *best1, scan func(f2 int)) {
 	hint := s.d2hint
 	for q := -2; q < s.p; q++ {
-		if bl.err+br.err == 0 {
+		if bl.err <= s.d2floor[0] && br.err <= s.d2floor[1] {
 			break
 		}
 		var f2 int
@@ -239,8 +239,9 @@ func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	side := s.side
 	cnt := s.cnt
 	clear(cnt)
-	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2}
-	at0, at1 := 1, 1
+	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2,
+		floor: [2]int{s.d2floor[1], s.d2floor[0]}}
+	at1, at0 := d2at(bl.err, br.err, nL, nR, s.d2floor)
 	totL := 0
 	last := len(col) - 1
 	for idx := 0; idx < last; idx++ {
@@ -268,12 +269,13 @@ func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 
 // d2scan is the state of one d2scanK pass shared with its evaluations.
 type d2scan struct {
-	k   int
-	cnt []int     // class counts of the rows passed, by side
-	fq  [2][]int  // class counts of each side
-	n   [2]int    // rows of each side
-	b   [2]*best1 // best tree of each side
-	f2  int
+	k     int
+	cnt   []int     // class counts of the rows passed, by side
+	fq    [2][]int  // class counts of each side
+	n     [2]int    // rows of each side
+	b     [2]*best1 // best tree of each side
+	f2    int
+	floor [2]int // lower bound on each side's optimum
 }
 
 // eval evaluates side sd's split after position idx, where it has tot
@@ -289,9 +291,9 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 	if err < bb.err {
 		*bb = best1{err: err, feature: sc.f2, idx: idx, lowCl: lo, highCl: hi, split: true, leafCl: bb.leafCl}
 	}
-	if hc == n-tot {
+	if hc == n-tot || bb.err <= sc.floor[sd] {
 		// The high side is pure: moving its rows low cannot lower the
-		// error any more.
+		// error any more; or the side's best is at its floor.
 		return n + 1
 	}
 	return tot + err - bb.err + 1
@@ -327,7 +329,7 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	// (atR) rows: before that its error cannot drop below its best (each
 	// row changes it by at most one); past its size it is done.
 	totL, l1, r1 := 0, 0, 0
-	atL, atR := 1, 1
+	atL, atR := d2at(bestL, bestR, nL, nR, s.d2floor)
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
 		sd := int(side[e.row()])
@@ -341,10 +343,10 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 			continue
 		}
 		if totL >= atL {
-			atL = due2(totL, l1, fl0, fl1, nL, idx, &bestL, &idxL)
+			atL = due2(totL, l1, fl0, fl1, nL, idx, s.d2floor[0], &bestL, &idxL)
 		}
 		if totR >= atR {
-			atR = due2(totR, r1, fr0, fr1, nR, idx, &bestR, &idxR)
+			atR = due2(totR, r1, fr0, fr1, nR, idx, s.d2floor[1], &bestR, &idxR)
 		}
 		if atL > nL && atR > nR {
 			break
@@ -373,18 +375,32 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 // f1 rows of each class in all (n rows); it records an improvement in
 // best and at, and returns the row count the side must reach before its
 // error can drop below its best again (past n when it never can: a pure
-// high side).
-func due2(tot, c1, f0, f1, n, idx int, best, at *int) int {
+// high side, or a best at the side's floor).
+func due2(tot, c1, f0, f1, n, idx, floor int, best, at *int) int {
 	c0 := tot - c1
 	hi := min(f0-c0, f1-c1)
 	err := min(c0, c1) + hi
 	if err < *best {
 		*best, *at = err, idx
 	}
-	if hi == 0 {
+	if hi == 0 || *best <= floor {
 		return n + 1
 	}
 	return tot + err - *best + 1
+}
+
+// d2at is the row counts at which a depth-two scan first evaluates its
+// left and right sides: the first row, or past the side's size when its
+// best is already at its floor (left, right).
+func d2at(bestL, bestR, nL, nR int, floor [2]int) (atL, atR int) {
+	atL, atR = 1, 1
+	if bestL <= floor[0] {
+		atL = nL + 1
+	}
+	if bestR <= floor[1] {
+		atR = nR + 1
+	}
+	return atL, atR
 }
 
 func cls2(a, b int) int {

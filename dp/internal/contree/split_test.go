@@ -184,3 +184,70 @@ func TestSolveShortcuts(t *testing.T) {
 			func(c *Config) { c.NoBits = true }, func(s Stats) int64 { return s.D2ByBits })
 	}
 }
+
+// Floors at or below the sides' depth-one optima change nothing: every
+// depth-two call (by rows with two and more classes, by tables, by bit
+// sets) returns the bounds, trees and hint it returns without them, on
+// random data at every threshold of every first feature, with several
+// caps and floors from 0 to the optimum.
+func TestD2FloorsKeepResults(t *testing.T) {
+	for seed := range uint64(24) {
+		k := 2 + int(seed%3)
+		if seed%2 == 0 {
+			k = 2
+		}
+		in := randomInput(30+int(seed*seed)%250, 3, 2+int(seed%7)*4, k, seed+700)
+		s, root := newSolver(in)
+		var tb d2tab
+		var bt d2bits
+		for f1 := range s.p {
+			cum, m := thresholds(root.cols[f1], nil)
+			if !s.buildTab(root, &tb, f1) {
+				t.Fatal("buildTab refused without a budget")
+			}
+			if k == 2 && !s.buildBits(root, &bt, f1) {
+				t.Fatal("buildBits refused without a budget")
+			}
+			for w := range m {
+				cut := int(cum[w])
+				left, right := s.splitView(root, f1, cut, 0)
+				optL, optR := s.depthOne(left).Errors, s.depthOne(right).Errors
+				calls := map[string]func(limit int) (int, int, *Node, *Node){
+					"rows":  func(limit int) (int, int, *Node, *Node) { return s.d2split(root, f1, cut, limit, math.MaxInt) },
+					"table": func(limit int) (int, int, *Node, *Node) { return s.d2splitTab(root, &tb, w, limit, math.MaxInt) },
+				}
+				if k == 2 {
+					calls["bits"] = func(limit int) (int, int, *Node, *Node) {
+						return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt)
+					}
+				}
+				for name, call := range calls {
+					for _, limit := range []int{1, optL + optR, root.n + 1} {
+						for _, dl := range []int{0, 1, optL} {
+							for _, dr := range []int{0, 2, optR} {
+								hint := [2]int{int(seed) % 3, -1}
+								s.d2floor, s.d2hint = [2]int{}, hint
+								lbL, lbR, solL, solR := call(limit)
+								wantHint := s.d2hint
+								fl := [2]int{max(0, optL-dl), max(0, optR-dr)}
+								s.d2floor, s.d2hint = fl, hint
+								aL, aR, asL, asR := call(limit)
+								gotHint := s.d2hint
+								s.d2floor = [2]int{}
+								if aL != lbL || aR != lbR || gotHint != wantHint {
+									t.Fatalf("%s seed %d f1 %d cut %d limit %d floors %v (optima %d/%d): %d/%d hint %v, without floors %d/%d hint %v",
+										name, seed, f1, cut, limit, fl, optL, optR, aL, aR, gotHint, lbL, lbR, wantHint)
+								}
+								for sd, p := range [][2]*Node{{solL, asL}, {solR, asR}} {
+									if (p[0] == nil) != (p[1] == nil) || p[0] != nil && treeString(p[0]) != treeString(p[1]) {
+										t.Fatalf("%s seed %d f1 %d cut %d limit %d floors %v side %d: %v, without floors %v", name, seed, f1, cut, limit, fl, sd, p[1], p[0])
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
