@@ -236,6 +236,7 @@ func solve(ctx context.Context, d *model.Dataset, s Config, report model.Incumbe
 			"splits_tried": r.Stats.SplitsTried,
 			"cache_hits":   r.Stats.CacheHits,
 			"cache_stored": r.Stats.CacheStored,
+			"at_floor":     r.Stats.AtFloor,
 		}}
 	if s.BoundProbes > 0 {
 		res.Stats["bound_probes"] = r.Stats.BoundProbes

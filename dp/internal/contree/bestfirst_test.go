@@ -160,8 +160,8 @@ func TestIntervalBound(t *testing.T) {
 			optL, optR := make([]int, m), make([]int, m)
 			for x := range m {
 				left, right := s.splitView(root, f, int(cum[x]), 0)
-				lbL, solL := s.solve(left, 2, left.n+1, 0, 1, false)
-				lbR, solR := s.solve(right, 2, right.n+1, 0, 1, false)
+				lbL, solL := s.solve(left, 2, left.n+1, 0, 0, 1, false)
+				lbR, solR := s.solve(right, 2, right.n+1, 0, 0, 1, false)
 				if solL == nil || solR == nil || lbL != solL.Errors || lbR != solR.Errors {
 					t.Fatal("side not solved exactly")
 				}

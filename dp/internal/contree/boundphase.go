@@ -114,7 +114,7 @@ func (s *solver) boundProbe(v *view, d int, fs *featSearch, w int32, st *branchS
 	}
 	side := func(sv *view) (int, *Node) {
 		s.phaseEnd, s.phaseOut = s.stats.D2Calls+max(work, 1), false
-		lb, sol := s.solve(sv, d-1, st.best.Errors, 0, st.lvl+1, false)
+		lb, sol := s.solve(sv, d-1, st.best.Errors, 0, 0, st.lvl+1, false)
 		if s.phaseOut {
 			s.stats.BoundCut++
 		}

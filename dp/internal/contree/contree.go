@@ -16,7 +16,11 @@
 // plus the distance to the interval's far end (a larger lower bound would
 // prune nothing more), and a side is evaluated only at the boundaries where
 // its error can have dropped below its best (each row changes it by at most
-// one), so most rows cost one count increment. Two kinds of depth-two call
+// one), so most rows cost one count increment. The computed neighbours of a
+// threshold also give each of its sides a floor: a side's optimum never
+// falls when rows join it and falls by at most one per row that leaves, so
+// a side (a depth-two scan, or a subproblem's search) that reaches its
+// floor stops, with the result it would have had. Two kinds of depth-two call
 // skip the row scan and return exactly its result: when the features have
 // few values against the rows, tables of class counts by (first feature's
 // value, second feature's value) are read one row per second feature
@@ -208,6 +212,7 @@ type Stats struct {
 	Tables      int64 // value tables built for depth-two splits (d2table.go)
 	D2ByTable   int64 // depth-two calls answered from them
 	D2ByBits    int64 // depth-two calls by bit sets (d2bits.go)
+	AtFloor     int64 // subproblems settled by their neighbours' floor (see solve)
 }
 
 // Result is the outcome of Solve.
@@ -411,7 +416,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 		res.Gap = !res.Optimal && o.gap
 		return res
 	}
-	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, cfg.MaxGap, 0, true)
+	lb, sol := s.solve(root, cfg.MaxDepth, leaf.Errors+1, 0, cfg.MaxGap, 0, true)
 	res := Result{Stats: s.stats}
 	if s.stop {
 		// The best tree so far; the lower bound of an unfinished
@@ -619,13 +624,23 @@ func (s *solver) leaf(v *view) *Node {
 // v and a tree; when the tree's errors are below ub it is within gap of
 // the optimum. A nil tree or one with ub errors or more means no tree
 // below ub was found; the lower bound is then valid all the same.
-func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
+//
+// floor is a lower bound on that optimum known to the caller (0 when
+// none): the search ends as soon as it has a tree that good. Since a
+// search keeps its first tree of the least errors, the tree is the one it
+// returns without the floor.
+func (s *solver) solve(v *view, d, ub, floor, gap, lvl int, isRoot bool) (int, *Node) {
 	leaf := s.leaf(v)
 	if d == 0 || leaf.Errors == 0 {
 		return leaf.Errors, leaf
 	}
-	if ub <= 0 {
-		return 0, nil
+	if leaf.Errors <= floor {
+		s.stats.AtFloor++
+		return leaf.Errors, leaf
+	}
+	if ub <= floor {
+		s.stats.AtFloor++
+		return floor, nil
 	}
 	if d == 1 {
 		t := s.depthOne(v)
@@ -646,9 +661,10 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 				return e.lb, e.sol
 			}
 			ce = e
+			floor = max(floor, e.lb)
 		}
 	}
-	lb, sol := s.search(v, d, ub, gap, lvl, isRoot, leaf)
+	lb, sol := s.search(v, d, ub, floor, gap, lvl, isRoot, leaf)
 	if s.stop {
 		return 0, nil
 	}
@@ -671,11 +687,12 @@ func (s *solver) solve(v *view, d, ub, gap, lvl int, isRoot bool) (int, *Node) {
 type branchState struct {
 	ub       int   // exclusive bound asked for by the caller
 	best     *Node // best tree so far (starts as the leaf)
+	floor    int   // a lower bound on the optimum: a tree this good ends the search
 	gapHere  int
 	gapChild int
 	lvl      int
 	isRoot   bool
-	done     bool // a zero-error tree was found
+	done     bool // a tree at the floor was found
 	// tight solves a threshold's sides under the prune level (bound
 	// minus gapHere) instead of the bound: the root's best-first search
 	// with a gap seeks only trees that improve by more than the gap.
@@ -697,9 +714,9 @@ func (b *branchState) bound(i int32) int {
 	return min(b.ub, b.best.Errors)
 }
 
-func (s *solver) search(v *view, d, ub, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
+func (s *solver) search(v *view, d, ub, floor, gap, lvl int, isRoot bool, leaf *Node) (int, *Node) {
 	gc := gap / 4
-	st := &branchState{ub: ub, best: leaf, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
+	st := &branchState{ub: ub, best: leaf, floor: floor, gapHere: gap - 2*gc, gapChild: gc, lvl: lvl, isRoot: isRoot}
 	if isRoot && s.seed != nil {
 		st.best = s.seed
 	}
@@ -936,7 +953,10 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		// prunes the whole interval around w (interval shrinking
 		// and sub-interval pruning), so the cap loses no pruning.
 		span := max(int(cum[w]-cum[i]), int(cum[j]-cum[w]))
-		s.d2floors(fs, iv, cum[w])
+		// A side that reaches its floor cannot improve: its scans
+		// stop, with the same result.
+		fl, fr := s.neighbourFloors(fs, iv, cum[w])
+		s.d2floor = [2]int{fl, fr}
 		if s.tabDue(v, &ls.tab, f) {
 			lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
 		} else if s.bitsDue(v, &ls.bits, f) {
@@ -976,7 +996,11 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		if !largerLeft {
 			first, second = right, left
 		}
-		lb1, sol1 := s.solve(first, d-1, ub, st.gapChild, st.lvl+1, false)
+		fl1, fl2 := s.neighbourFloors(fs, iv, cum[w])
+		if !largerLeft {
+			fl1, fl2 = fl2, fl1
+		}
+		lb1, sol1 := s.solve(first, d-1, ub, fl1, st.gapChild, st.lvl+1, false)
 		if s.stop {
 			return out
 		}
@@ -987,7 +1011,7 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		var lb2 int
 		var sol2 *Node
 		if ub2 > 0 { // otherwise the second side keeps the trivial bound 0 and no tree
-			lb2, sol2 = s.solve(second, d-1, ub2, st.gapChild, st.lvl+1, false)
+			lb2, sol2 = s.solve(second, d-1, ub2, fl2, st.gapChild, st.lvl+1, false)
 			if s.stop {
 				return out
 			}
@@ -1021,7 +1045,10 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 				s.onImpr(st.best)
 			}
 		}
-		if st.best.Errors == 0 {
+		if st.best.Errors <= st.floor {
+			if st.floor > 0 {
+				s.stats.AtFloor++
+			}
 			st.done = true
 			return out
 		}
@@ -1049,16 +1076,14 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 	return out
 }
 
-// d2floors sets the floors of a depth-two call at the threshold leaving
-// cut rows left, from the computed neighbours of its interval iv. A
-// side's optimum never falls when rows are added to it and falls by at
-// most one per row taken away, so a neighbour whose left side is a
-// subset of this one's bounds the left side by its own bound, and one
-// whose left side is larger bounds it by its bound less the rows between
-// (the right side mirrored). A side that reaches its floor cannot improve,
-// so the call's result is unchanged.
-func (s *solver) d2floors(fs *featSearch, iv interval, cut int32) {
-	fl, fr := 0, 0
+// neighbourFloors is lower bounds on the optima of the two sides (left,
+// right) of the threshold leaving cut rows left, from the computed
+// neighbours of its interval iv. A side's optimum never falls when rows
+// join it and falls by at most one per row taken away, so a neighbour
+// whose left side is a subset of this one's bounds the left side by its
+// own bound, and one whose left side is larger bounds it by its bound
+// less the rows between (the right side mirrored).
+func (s *solver) neighbourFloors(fs *featSearch, iv interval, cut int32) (fl, fr int) {
 	for _, ci := range [2]int32{iv.u, iv.v} {
 		if ci < 0 {
 			continue
@@ -1073,7 +1098,7 @@ func (s *solver) d2floors(fs *featSearch, iv interval, cut int32) {
 			fr = max(fr, c.lbR)
 		}
 	}
-	s.d2floor = [2]int{fl, fr}
+	return fl, fr
 }
 
 // splitNode is the tree that splits col's rows into the first cut
@@ -1144,11 +1169,11 @@ func (s *solver) probeCut(v *view, d, f, cut, ub int) (lo, hi *Node) {
 	if right.n > left.n {
 		first, second = right, left
 	}
-	_, sol1 := s.solve(first, d-1, ub, 0, 1, false)
+	_, sol1 := s.solve(first, d-1, ub, 0, 0, 1, false)
 	if s.stop || sol1 == nil || sol1.Errors >= ub {
 		return nil, nil
 	}
-	_, sol2 := s.solve(second, d-1, ub-sol1.Errors, 0, 1, false)
+	_, sol2 := s.solve(second, d-1, ub-sol1.Errors, 0, 0, 1, false)
 	if s.stop || sol2 == nil || sol1.Errors+sol2.Errors >= ub {
 		return nil, nil
 	}
@@ -1169,7 +1194,7 @@ const greedyDepth = 4
 // most the depth-two optimum of v. It returns nil when the search was
 // stopped.
 func (s *solver) greedy(v *view, d, lvl int) *Node {
-	_, t := s.solve(v, min(d, 2), v.n+1, 0, lvl, false)
+	_, t := s.solve(v, min(d, 2), v.n+1, 0, 0, lvl, false)
 	if s.stop || t == nil {
 		return nil
 	}

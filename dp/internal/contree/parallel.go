@@ -324,7 +324,7 @@ func (s *solver) resolve(v *view, d int, want *Node) *Node {
 	if s.cacheOn() {
 		s.shc, s.cache = nil, map[cacheKey]*cacheVal{}
 	}
-	_, c := s.solve(v, d, want.Errors+1, 0, 1, false)
+	_, c := s.solve(v, d, want.Errors+1, 0, 0, 1, false)
 	if s.stop || c == nil || c.Errors != want.Errors {
 		return nil
 	}

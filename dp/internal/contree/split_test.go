@@ -251,3 +251,40 @@ func TestD2FloorsKeepResults(t *testing.T) {
 		}
 	}
 }
+
+// A floor at or below the optimum changes neither the tree nor the bound
+// of a search (a search keeps its first tree of the least errors); a
+// floor at the optimum settles a subproblem whose first tree is optimal.
+// On random data with 2 and 3 classes, depths 2 and 3, caps above the
+// optimum and floors from 0 to it.
+func TestSolveFloorKeepsTree(t *testing.T) {
+	for seed := range uint64(16) {
+		in := randomInput(40+int(seed)*11, 3, 3+int(seed%5)*3, 2+int(seed%2), seed+900)
+		for _, d := range []int{2, 3} {
+			s, root := newSolver(in)
+			lb0, t0 := s.solve(root, d, root.n+1, 0, 0, 1, false)
+			if t0 == nil || lb0 != t0.Errors {
+				t.Fatalf("seed %d depth %d: no optimum without a floor (bound %d, tree %v)", seed, d, lb0, t0)
+			}
+			opt := t0.Errors
+			for _, fl := range []int{0, opt / 2, max(0, opt-1), opt} {
+				for _, ub := range []int{opt + 1, root.n + 1} {
+					s, root := newSolver(in)
+					lb, tr := s.solve(root, d, ub, fl, 0, 1, false)
+					if tr == nil {
+						t.Fatalf("seed %d depth %d floor %d cap %d: bound %d and no tree; without the floor %d %s", seed, d, fl, ub, lb, lb0, treeString(t0))
+					}
+					if lb != opt || treeString(tr) != treeString(t0) {
+						t.Fatalf("seed %d depth %d floor %d cap %d: bound %d tree %s; without the floor %d %s", seed, d, fl, ub, lb, treeString(tr), lb0, treeString(t0))
+					}
+				}
+			}
+			// A floor at or above a cap at or below the optimum answers
+			// the floor and no tree.
+			s, root = newSolver(in)
+			if lb, tr := s.solve(root, d, opt, opt, 0, 1, false); opt > 0 && (tr != nil || lb != opt) {
+				t.Fatalf("seed %d depth %d: floor and cap %d: bound %d tree %v", seed, d, opt, lb, tr)
+			}
+		}
+	}
+}
