@@ -328,7 +328,7 @@ type solver struct {
 	d2hint [2]int // the second features of d2split's last best trees (left, right)
 	// d2floor holds lower bounds on the optimum of each side (left,
 	// right) of the next depth-two call: a side whose best reaches its
-	// floor is settled and scanned no further (see d2floors).
+	// floor is settled and scanned no further (see neighbourFloors).
 	d2floor [2]int
 	par     *shared // the parallel root search this worker takes part in, or nil
 	// phaseEnd is the depth-two call count at which the bound phase's
@@ -639,7 +639,9 @@ func (s *solver) solve(v *view, d, ub, floor, gap, lvl int, isRoot bool) (int, *
 		return leaf.Errors, leaf
 	}
 	if ub <= floor {
-		s.stats.AtFloor++
+		if floor > 0 {
+			s.stats.AtFloor++
+		}
 		return floor, nil
 	}
 	if d == 1 {
