@@ -33,7 +33,10 @@ type d2bits struct {
 	sb    []uint64 // left marks, nw words per feature
 	yb    []uint64 // class-1 rows
 	bb    []uint64 // a boundary after the position
-	floor [2]int   // the current call's side floors (solver.d2floor)
+	// floor is the current call's side floors (solver.d2floor), held
+	// here rather than passed to scan: as a parameter, rice at depth 3
+	// took 6 % more time.
+	floor [2]int
 }
 
 func (bt *d2bits) reset() { bt.calls, bt.ready, bt.off = 0, false, false }
