@@ -21,6 +21,11 @@ import "math/bits"
 // bit sets are built (the build costs about two calls).
 const bitsMinCalls = 2
 
+// nearDue is the number of rows both sides may still lack before they are
+// due below which a scan steps to the next boundary rather than jumping
+// to the first due position (a jump costs about as much as a few steps).
+const nearDue = 4
+
 // d2bits is the bit-set state of one level's depth-two search.
 type d2bits struct {
 	calls int
@@ -190,6 +195,9 @@ func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
 				cL := bits.OnesCount64(sw & mask)
 				tL, tR := totL+cL, totR+b+1-cL
 				if tL < atL && tR < atR {
+					if atL-tL > nearDue && atR-tR > nearDue {
+						m = skipTo(m, b, sw, inW, atL-totL, atR-totR, inL)
+					}
 					continue
 				}
 				if tL >= atL {
@@ -279,4 +287,51 @@ func (bt *d2bits) node(s *solver, v *view, b *best1, sd uint8) *Node {
 	col := v.cols[b.feature]
 	vals := s.vals[b.feature]
 	return depthOneNode(b, midpoint(vals[col[lo].row()], vals[col[hi].row()]))
+}
+
+// skipTo drops from the boundaries m (whose lowest is b) those before
+// the first position where the left side (marks sw, inL of the word's inW
+// rows) has kl rows or the right side kr (both past b); b stays, for the
+// scan's step to clear.
+func skipTo(m uint64, b int, sw uint64, inW, kl, kr, inL int) uint64 {
+	p := 64
+	if kl <= inL {
+		p = nthBit(sw, kl-1)
+	}
+	if kr <= inW-inL {
+		rw := ^sw
+		if inW < 64 {
+			rw &= 1<<inW - 1
+		}
+		p = min(p, nthBit(rw, kr-1))
+	}
+	if p >= 64 {
+		return 1 << b
+	}
+	return m&^(1<<p-1) | 1<<b
+}
+
+// nthBit is the position of x's k-th set bit (k from 0; x has more than
+// k set bits).
+func nthBit(x uint64, k int) int {
+	p := 0
+	if c := bits.OnesCount32(uint32(x)); k >= c {
+		k -= c
+		x >>= 32
+		p = 32
+	}
+	if c := bits.OnesCount16(uint16(x)); k >= c {
+		k -= c
+		x >>= 16
+		p += 16
+	}
+	if c := bits.OnesCount8(uint8(x)); k >= c {
+		k -= c
+		x >>= 8
+		p += 8
+	}
+	for ; k > 0; k-- {
+		x &= x - 1
+	}
+	return p + bits.TrailingZeros64(x)
 }

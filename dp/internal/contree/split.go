@@ -296,7 +296,23 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 		// error any more; or the side's best is at its floor.
 		return n + 1
 	}
-	return tot + err - bb.err + 1
+	// The error is the least over class pairs (a, b) of n - (low rows of
+	// a) - (high rows of b). Pairs with a = b give n - f[a], never below
+	// the leaf's error and so never below best; a row moved low changes
+	// each mixed pair's term by at most one, so the side is due again
+	// once it has gained the least mixed term's distance to best.
+	mixed := err
+	if lo == hi {
+		c, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
+		sl, sh := -1, -1 // the best low and high counts of the other classes
+		for y := range k {
+			if y != lo {
+				sl, sh = max(sl, c[y]), max(sh, f[y]-c[y])
+			}
+		}
+		mixed = n - max(lc+sh, sl+hc)
+	}
+	return tot + mixed - bb.err + 1
 }
 
 // lowHigh returns the largest class (first of the ties) and its count
@@ -386,7 +402,13 @@ func due2(tot, c1, f0, f1, n, idx, floor int, best, at *int) int {
 	if hi == 0 || *best <= floor {
 		return n + 1
 	}
-	return tot + err - *best + 1
+	// err is the least of f0 and f1 (both children of one class: the
+	// leaf's error, never below best) and of the two mixed splits'
+	// errors c0+f1-c1 and c1+f0-c0, which one more row changes by one
+	// each. Only those can drop below best, so the side is due again
+	// once it has gained their distance to it.
+	mixed := min(c0+f1-c1, c1+f0-c0)
+	return tot + mixed - *best + 1
 }
 
 // d2at is the row counts at which a depth-two scan first evaluates its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -285,6 +286,87 @@ func TestSolveFloorKeepsTree(t *testing.T) {
 			if lb, tr := s.solve(root, d, opt, opt, 0, 1, false); opt > 0 && (tr != nil || lb != opt) {
 				t.Fatalf("seed %d depth %d: floor and cap %d: bound %d tree %v", seed, d, opt, lb, tr)
 			}
+		}
+	}
+}
+
+// skewedInput is random data whose rows are mostly of class 0 and whose
+// labels follow feature 0 in places, so that the depth-one optima of a
+// split's sides lie far from the start of a scan, behind long stretches
+// where no threshold beats a leaf.
+func skewedInput(rows, cols, k int, seed uint64) Input {
+	in := randomInput(rows, cols, rows, k, seed)
+	rng := rand.New(rand.NewPCG(seed, 61))
+	for r := range in.Labels {
+		switch x := in.Columns[0][r] / float64(rows); {
+		case x > 0.7 && x < 0.8:
+			in.Labels[r] = k - 1
+		case rng.IntN(5) > 0:
+			in.Labels[r] = 0
+		}
+	}
+	return in
+}
+
+// The depth-two scans skip the rows where no threshold can beat a side's
+// best and still find every side's depth-one optimum: rows and bit sets
+// (two classes) and rows (three and four classes) against depthOne, at
+// every threshold of every first feature, on skewed data with a distinct
+// value per row.
+func TestD2SplitSkewedOptima(t *testing.T) {
+	for seed := range uint64(12) {
+		k := 2 + int(seed%3)
+		in := skewedInput(150+int(seed)*37, 3, k, seed+500)
+		s, root := newSolver(in)
+		var bt d2bits
+		for f1 := range s.p {
+			if k == 2 && !s.buildBits(root, &bt, f1) {
+				t.Fatal("buildBits refused without a budget")
+			}
+			col := root.cols[f1]
+			for cut := 1; cut < len(col); cut++ {
+				if col[cut].rank == col[cut-1].rank {
+					continue
+				}
+				left, right := s.splitView(root, f1, cut, 0)
+				wantL, wantR := s.depthOne(left).Errors, s.depthOne(right).Errors
+				lbL, lbR, solL, solR := s.d2split(root, f1, cut, root.n+1, math.MaxInt)
+				if lbL != wantL || lbR != wantR || subsetErrors(in, solL, left.cols[0]) != wantL || subsetErrors(in, solR, right.cols[0]) != wantR {
+					t.Fatalf("seed %d f1 %d cut %d: rows %d/%d, optima %d/%d", seed, f1, cut, lbL, lbR, wantL, wantR)
+				}
+				if k == 2 {
+					bL, bR, bSolL, bSolR := s.d2splitBits(root, &bt, f1, cut, root.n+1, math.MaxInt)
+					if bL != wantL || bR != wantR || subsetErrors(in, bSolL, left.cols[0]) != wantL || subsetErrors(in, bSolR, right.cols[0]) != wantR {
+						t.Fatalf("seed %d f1 %d cut %d: bit sets %d/%d, optima %d/%d", seed, f1, cut, bL, bR, wantL, wantR)
+					}
+				}
+			}
+		}
+	}
+}
+
+// nthBit finds the k-th set bit of words with bits everywhere.
+func TestNthBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range 2000 {
+		x := rng.Uint64()
+		switch i % 4 {
+		case 1:
+			x &= rng.Uint64() // sparse
+		case 2:
+			x = 1 << (i % 64)
+		case 3:
+			x = ^uint64(0)
+		}
+		k := 0
+		for p := range 64 {
+			if x>>p&1 == 0 {
+				continue
+			}
+			if got := nthBit(x, k); got != p {
+				t.Fatalf("nthBit(%#x, %d) = %d, want %d", x, k, got, p)
+			}
+			k++
 		}
 	}
 }
