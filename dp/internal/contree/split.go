@@ -232,8 +232,8 @@ func (s *solver) d2features(v *view, bl, br *best1, scan func(f2 int)) {
 // Counts are indexed by side (0 right, 1 left) without branching on it.
 // The per-row work is one count increment: a side is evaluated only at
 // a boundary where it has at least at[sd] rows (before that its error
-// cannot drop below its best, each row changing it by at most one), and
-// its largest class counts are computed then.
+// cannot drop below its best: each row changes the terms that can by at
+// most one, see eval), and its largest class counts are computed then.
 func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	k := s.k
 	side := s.side
@@ -343,7 +343,8 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	// Counts kept in registers: rows and class-1 rows on each side. A
 	// side is evaluated only at a boundary where it has at least atL
 	// (atR) rows: before that its error cannot drop below its best (each
-	// row changes it by at most one); past its size it is done.
+	// row changes the terms that can by at most one, see due2); past its
+	// size it is done.
 	totL, l1, r1 := 0, 0, 0
 	atL, atR := d2at(bestL, bestR, nL, nR, s.d2floor)
 	for idx := 0; idx < last; idx++ {
