@@ -32,12 +32,16 @@ type d2bits struct {
 	ready bool
 	off   bool
 	n, nw int
-	cur   int // f1 positions [0, cur) are marked left
-	cl    [2]int
+	cur   int      // f1 positions [0, cur) are marked left
+	cl    []int    // class counts of the rows marked left
 	posIn []int32  // posIn[f2*n+i]: position in f2's order of f1's i-th row
 	sb    []uint64 // left marks, nw words per feature
-	yb    []uint64 // class-1 rows
-	bb    []uint64 // a boundary after the position
+	// yb is the class-1 rows of each feature (two classes), or with k
+	// classes class y's rows of feature f at yb[(f*k+y)*nw:].
+	yb  []uint64
+	bb  []uint64 // a boundary after the position
+	run []int    // k classes: running class counts by side (see scanK)
+	low []int    // k classes: class counts below a boundary by side
 	// floor is the current call's side floors (solver.d2floor), held
 	// here rather than passed to scan: as a parameter, rice at depth 3
 	// took 6 % more time.
@@ -46,13 +50,13 @@ type d2bits struct {
 
 func (bt *d2bits) reset() { bt.calls, bt.ready, bt.off = 0, false, false }
 
-// bitsDue tells whether the next two-class depth-two call of (v, f1)
+// bitsDue tells whether the next depth-two call of (v, f1)
 // goes by bit sets, building them on the bitsMinCalls-th call.
 func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 	if bt.ready {
 		return true
 	}
-	if bt.off || s.k != 2 || s.cfg.NoBits {
+	if bt.off || s.k < 2 || s.cfg.NoBits {
 		return false
 	}
 	bt.calls++
@@ -72,17 +76,25 @@ func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 	n := v.n
 	nw := (n + 63) / 64
-	need := int64(s.p) * (int64(n)*4 + int64(nw)*8*3)
-	have := int64(cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8
-	if need > have {
-		if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
-			return false
+	ny := 1 // class bit sets per feature
+	if s.k > 2 {
+		ny = s.k
+	}
+	need := int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(s.k)*40
+	have := int64(cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.cl)+cap(bt.run)+cap(bt.low))*8
+	if len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.cl) != s.k {
+		if need > have {
+			if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
+				return false
+			}
+			s.held += need - have
 		}
-		s.held += need - have
 		bt.posIn = make([]int32, s.p*n)
 		bt.sb = make([]uint64, s.p*nw)
-		bt.yb = make([]uint64, s.p*nw)
+		bt.yb = make([]uint64, s.p*ny*nw)
 		bt.bb = make([]uint64, s.p*nw)
+		bt.cl = make([]int, s.k)
+		bt.run, bt.low = make([]int, 2*s.k), make([]int, 2*s.k)
 	}
 	if len(s.lr) < s.n {
 		if err := s.cfg.Budget.Reserve(4*int64(s.n), "contree depth-two bit sets"); err != nil {
@@ -92,19 +104,24 @@ func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 		s.lr = make([]int32, s.n)
 	}
 	s.work += 2 * s.p * n
-	bt.n, bt.nw, bt.cur, bt.cl = n, nw, 0, [2]int{}
+	bt.n, bt.nw, bt.cur = n, nw, 0
+	clear(bt.cl)
 	pos := s.lr
 	col1 := v.cols[f1]
 	for f := range s.p {
 		col := v.cols[f]
-		yb := bt.yb[f*nw : f*nw+nw]
+		yb := bt.yb[f*ny*nw : (f+1)*ny*nw]
 		bb := bt.bb[f*nw : f*nw+nw]
 		clear(bt.sb[f*nw : f*nw+nw])
 		clear(yb)
 		clear(bb)
 		for i, e := range col {
 			pos[e.row()] = int32(i)
-			yb[i>>6] |= uint64(e.label()) << (i & 63)
+			if ny == 1 {
+				yb[i>>6] |= uint64(e.label()) << (i & 63)
+			} else {
+				yb[int(e.label())*nw+i>>6] |= 1 << (i & 63)
+			}
 			if i+1 < n && col[i+1].rank != e.rank {
 				bb[i>>6] |= 1 << (i & 63)
 			}
@@ -151,14 +168,20 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 	}
 	s.moveTo(v, bt, f1, cut)
 	fql, fqr := s.fql, s.fqr
-	for y := range 2 {
+	for y := range s.k {
 		fql[y] = bt.cl[y]
 		fqr[y] = v.counts[y] - fql[y]
 	}
 	nL, nR := cut, v.n-cut
 	bl, br := s.d2start(nL, nR, limit)
 	bt.floor = s.d2floor
-	s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, nL, nR, fql, fqr, &bl, &br) })
+	if s.k == 2 {
+		s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, nL, nR, fql, fqr, &bl, &br) })
+	} else {
+		sc := d2scan{k: s.k, cnt: bt.low, fq: [2][]int{fqr, fql}, n: [2]int{nR, nL}, b: [2]*best1{&br, &bl},
+			floor: [2]int{s.d2floor[1], s.d2floor[0]}}
+		s.d2features(v, &bl, &br, func(f2 int) { bt.scanK(f2, &sc) })
+	}
 	lbL, lbR = bl.err, br.err
 	if lbL+lbR >= keep {
 		return lbL, lbR, nil, nil
@@ -226,6 +249,78 @@ func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
 	if idxR >= 0 {
 		r0, r1 := bt.prefix(sb, yb, idxR, 0)
 		*br = best1{err: bestR, feature: f2, idx: idxR, lowCl: cls2(r0, r1), highCl: cls2(fr0-r0, fr1-r1), split: true, leafCl: br.leafCl}
+	}
+}
+
+// scanK is d2scanK on feature f2's bit sets (k > 2 classes): the rows
+// passed are counted 64 at a time, and a side's class counts below a
+// boundary are taken, by popcounts of its marks and the class bit sets,
+// only where the side is due. sc holds the call's sides (0 right, 1
+// left) and receives their bests.
+func (bt *d2bits) scanK(f2 int, sc *d2scan) {
+	k, nw := sc.k, bt.nw
+	sb := bt.sb[f2*nw : f2*nw+nw]
+	bb := bt.bb[f2*nw : f2*nw+nw]
+	yb := bt.yb[f2*k*nw : (f2+1)*k*nw]
+	run := bt.run
+	clear(run)
+	sc.f2 = f2
+	nL, nR := sc.n[1], sc.n[0]
+	atL, atR := d2at(sc.b[1].err, sc.b[0].err, nL, nR, [2]int{sc.floor[1], sc.floor[0]})
+	totL, totR, upto := 0, 0, 0 // run counts the rows of the words before upto
+	for w := range nw {
+		sw, bw := sb[w], bb[w]
+		inL := bits.OnesCount64(sw)
+		inW := min(64, bt.n-w*64)
+		if bw != 0 && (totL+inL >= atL || totR+inW-inL >= atR) {
+			for ; upto < w; upto++ {
+				x := sb[upto]
+				for y := range k {
+					c := yb[y*nw+upto]
+					l := bits.OnesCount64(x & c)
+					run[k+y] += l
+					run[y] += bits.OnesCount64(c) - l
+				}
+			}
+			for m := bw; m != 0; m &= m - 1 {
+				b := bits.TrailingZeros64(m)
+				mask := uint64(2)<<b - 1
+				cL := bits.OnesCount64(sw & mask)
+				tL, tR := totL+cL, totR+b+1-cL
+				if tL < atL && tR < atR {
+					if atL-tL > nearDue && atR-tR > nearDue {
+						m = skipTo(m, b, sw, inW, atL-totL, atR-totR, inL)
+					}
+					continue
+				}
+				if tR >= atR {
+					bt.lowCounts(sc, yb, run, w, ^sw&mask, 0)
+					atR = sc.eval(0, tR, w*64+b)
+				}
+				if tL >= atL {
+					bt.lowCounts(sc, yb, run, w, sw&mask, 1)
+					atL = sc.eval(1, tL, w*64+b)
+				}
+				if atL > nL && atR > nR {
+					break
+				}
+			}
+			if atL > nL && atR > nR {
+				break
+			}
+		}
+		totL += inL
+		totR += inW - inL
+	}
+}
+
+// lowCounts sets side sd's class counts below a boundary in word w
+// (marks x: the side's rows of the word up to it) into sc.cnt.
+func (bt *d2bits) lowCounts(sc *d2scan, yb []uint64, run []int, w int, x uint64, sd int) {
+	k, nw := sc.k, bt.nw
+	low := sc.cnt[sd*k : sd*k+k]
+	for y := range k {
+		low[y] = run[sd*k+y] + bits.OnesCount64(x&yb[y*nw+w])
 	}
 }
 

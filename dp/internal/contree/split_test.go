@@ -130,12 +130,12 @@ func TestD2SplitTableMatchesRows(t *testing.T) {
 
 // d2splitBits returns what d2split returns at the thresholds of every
 // first feature visited out of order (the left marks move both ways),
-// with several caps, on random two-class data of 1 to 300 rows (one and
-// several 64-row words).
+// with several caps, on random data with 2 to 5 classes of 1 to 300 rows
+// (one and several 64-row words).
 func TestD2SplitBitsMatchesRows(t *testing.T) {
-	for seed := range uint64(24) {
+	for seed := range uint64(48) {
 		rows := 1 + int(seed*seed)%300
-		in := randomInput(rows, 3, 2+int(seed%9)*5, 2, seed+300)
+		in := randomInput(rows, 3, 2+int(seed%9)*5, 2+int(seed/3)%4, seed+300)
 		s, root := newSolver(in)
 		var bt d2bits
 		for f1 := range s.p {
@@ -176,12 +176,12 @@ func sameSolve(t *testing.T, name string, in Input, off func(*Config), used func
 }
 
 // On data with few values against its rows the search goes by value
-// tables; on two-class data with many values, by bit sets.
+// tables; on data with many values, by bit sets (two and three classes).
 func TestSolveShortcuts(t *testing.T) {
 	for seed := range uint64(4) {
 		sameSolve(t, fmt.Sprintf("tables seed %d", seed), randomInput(3000, 3, 6, 2+int(seed%2), seed+200),
 			func(c *Config) { c.NoTable = true }, func(s Stats) int64 { return s.D2ByTable })
-		sameSolve(t, fmt.Sprintf("bits seed %d", seed), randomInput(500, 4, 150, 2, seed+400),
+		sameSolve(t, fmt.Sprintf("bits seed %d", seed), randomInput(500, 4, 150, 2+int(seed%2), seed+400),
 			func(c *Config) { c.NoBits = true }, func(s Stats) int64 { return s.D2ByBits })
 	}
 }
@@ -206,7 +206,7 @@ func TestD2FloorsKeepResults(t *testing.T) {
 			if !s.buildTab(root, &tb, f1) {
 				t.Fatal("buildTab refused without a budget")
 			}
-			if k == 2 && !s.buildBits(root, &bt, f1) {
+			if !s.buildBits(root, &bt, f1) {
 				t.Fatal("buildBits refused without a budget")
 			}
 			for w := range m {
@@ -216,11 +216,7 @@ func TestD2FloorsKeepResults(t *testing.T) {
 				calls := map[string]func(limit int) (int, int, *Node, *Node){
 					"rows":  func(limit int) (int, int, *Node, *Node) { return s.d2split(root, f1, cut, limit, math.MaxInt) },
 					"table": func(limit int) (int, int, *Node, *Node) { return s.d2splitTab(root, &tb, w, limit, math.MaxInt) },
-				}
-				if k == 2 {
-					calls["bits"] = func(limit int) (int, int, *Node, *Node) {
-						return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt)
-					}
+					"bits":  func(limit int) (int, int, *Node, *Node) { return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt) },
 				}
 				for name, call := range calls {
 					for _, limit := range []int{1, optL + optR, root.n + 1} {
@@ -310,7 +306,7 @@ func skewedInput(rows, cols, k int, seed uint64) Input {
 
 // The depth-two scans skip the rows where no threshold can beat a side's
 // best and still find every side's depth-one optimum: rows and bit sets
-// (two classes) and rows (three and four classes) against depthOne, at
+// (two, three and four classes) against depthOne, at
 // every threshold of every first feature, on skewed data with a distinct
 // value per row.
 func TestD2SplitSkewedOptima(t *testing.T) {
@@ -320,7 +316,7 @@ func TestD2SplitSkewedOptima(t *testing.T) {
 		s, root := newSolver(in)
 		var bt d2bits
 		for f1 := range s.p {
-			if k == 2 && !s.buildBits(root, &bt, f1) {
+			if !s.buildBits(root, &bt, f1) {
 				t.Fatal("buildBits refused without a budget")
 			}
 			col := root.cols[f1]
@@ -334,11 +330,9 @@ func TestD2SplitSkewedOptima(t *testing.T) {
 				if lbL != wantL || lbR != wantR || subsetErrors(in, solL, left.cols[0]) != wantL || subsetErrors(in, solR, right.cols[0]) != wantR {
 					t.Fatalf("seed %d f1 %d cut %d: rows %d/%d, optima %d/%d", seed, f1, cut, lbL, lbR, wantL, wantR)
 				}
-				if k == 2 {
-					bL, bR, bSolL, bSolR := s.d2splitBits(root, &bt, f1, cut, root.n+1, math.MaxInt)
-					if bL != wantL || bR != wantR || subsetErrors(in, bSolL, left.cols[0]) != wantL || subsetErrors(in, bSolR, right.cols[0]) != wantR {
-						t.Fatalf("seed %d f1 %d cut %d: bit sets %d/%d, optima %d/%d", seed, f1, cut, bL, bR, wantL, wantR)
-					}
+				bL, bR, bSolL, bSolR := s.d2splitBits(root, &bt, f1, cut, root.n+1, math.MaxInt)
+				if bL != wantL || bR != wantR || subsetErrors(in, bSolL, left.cols[0]) != wantL || subsetErrors(in, bSolR, right.cols[0]) != wantR {
+					t.Fatalf("seed %d f1 %d cut %d: bit sets %d/%d, optima %d/%d", seed, f1, cut, bL, bR, wantL, wantR)
 				}
 			}
 		}
