@@ -21,6 +21,10 @@ import "math/bits"
 // bit sets are built (the build costs about two calls).
 const bitsMinCalls = 2
 
+// bitsMinCallsK is the same with more than two classes, whose build
+// clears and fills a bit set per class.
+const bitsMinCallsK = 4
+
 // nearDue is the number of rows both sides may still lack before they are
 // due below which a scan steps to the next boundary rather than jumping
 // to the first due position (a jump costs about as much as a few steps).
@@ -32,10 +36,10 @@ type d2bits struct {
 	ready bool
 	off   bool
 	n, nw int
-	cur   int      // f1 positions [0, cur) are marked left
-	cl    []int    // class counts of the rows marked left
-	posIn []int32  // posIn[f2*n+i]: position in f2's order of f1's i-th row
-	sb    []uint64 // left marks, nw words per feature
+	cur   int             // f1 positions [0, cur) are marked left
+	cl    [MaxClasses]int // class counts of the rows marked left
+	posIn []int32         // posIn[f2*n+i]: position in f2's order of f1's i-th row
+	sb    []uint64        // left marks, nw words per feature
 	// yb is the class-1 rows of each feature (two classes), or with k
 	// classes class y's rows of feature f at yb[(f*k+y)*nw:].
 	yb  []uint64
@@ -60,7 +64,7 @@ func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 		return false
 	}
 	bt.calls++
-	if bt.calls <= bitsMinCalls {
+	if bt.calls <= bitsMinCalls || s.k > 2 && bt.calls <= bitsMinCallsK {
 		return false
 	}
 	if !s.buildBits(v, bt, f1) {
@@ -80,9 +84,9 @@ func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 	if s.k > 2 {
 		ny = s.k
 	}
-	need := int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(s.k)*40
-	have := int64(cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.cl)+cap(bt.run)+cap(bt.low))*8
-	if len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.cl) != s.k {
+	need := int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(s.k)*32
+	have := int64(cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8
+	if len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.run) != 2*s.k {
 		if need > have {
 			if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
 				return false
@@ -93,7 +97,6 @@ func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 		bt.sb = make([]uint64, s.p*nw)
 		bt.yb = make([]uint64, s.p*ny*nw)
 		bt.bb = make([]uint64, s.p*nw)
-		bt.cl = make([]int, s.k)
 		bt.run, bt.low = make([]int, 2*s.k), make([]int, 2*s.k)
 	}
 	if len(s.lr) < s.n {
@@ -105,7 +108,7 @@ func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 	}
 	s.work += 2 * s.p * n
 	bt.n, bt.nw, bt.cur = n, nw, 0
-	clear(bt.cl)
+	clear(bt.cl[:s.k])
 	pos := s.lr
 	col1 := v.cols[f1]
 	for f := range s.p {
