@@ -15,8 +15,9 @@
 // Depth-two scans are capped: each side is searched only below the bound
 // plus the distance to the interval's far end (a larger lower bound would
 // prune nothing more), and a side is evaluated only at the boundaries where
-// its error can have dropped below its best (each row changes it by at most
-// one), so most rows cost one count increment. The computed neighbours of a
+// its error can have dropped below its best (the split errors mixing two
+// classes change by at most one per row; the others are the leaf's and
+// never beat it), so most rows cost one count increment. The computed neighbours of a
 // threshold also give each of its sides a floor: a side's optimum never
 // falls when rows join it and falls by at most one per row that leaves, so
 // a side (a depth-two scan, or a subproblem's search) that reaches its
@@ -24,8 +25,8 @@
 // skip the row scan and return exactly its result: when the features have
 // few values against the rows, tables of class counts by (first feature's
 // value, second feature's value) are read one row per second feature
-// (d2table.go); with two classes, bit sets over each second feature's order
-// count 64 rows per popcount (d2bits.go). Both are built for a (subproblem,
+// (d2table.go); bit sets over each second feature's order (one per class
+// beyond two) count 64 rows per popcount (d2bits.go). Both are built for a (subproblem,
 // first feature) only after its first depth-two calls. At depth 3 the root
 // search starts from a probe: every feature's best depth-one threshold with
 // optimal subtrees, so that every feature is searched with a good incumbent

@@ -2,18 +2,20 @@ package contree
 
 import "math/bits"
 
-// Two-class depth-two splits by bit sets.
+// Depth-two splits by bit sets.
 //
-// A row scan of d2scan2 costs a load of the row's side mark per row, and
-// most rows only add to the counts. For a depth-two subproblem v and
-// first feature f1, every second feature's order gets three bit sets, one
-// bit per position: the row is of class 1 (fixed), a value boundary
-// follows it (fixed), and the row is left of f1's current threshold
-// (moved from one threshold to the next by flipping the rows between
-// them). A scan then counts 64 rows at a time with popcounts and looks at
-// single boundaries only in the words where a side is due (see d2scan2).
+// A row scan of d2scan2 (d2scanK) costs a load of the row's side mark per
+// row, and most rows only add to the counts. For a depth-two subproblem v
+// and first feature f1, every second feature's order gets bit sets, one
+// bit per position: the row is of class 1 (fixed; with k > 2 classes one
+// set per class), a value boundary follows it (fixed), and the row is left
+// of f1's current threshold (moved from one threshold to the next by
+// flipping the rows between them). A scan then counts 64 rows at a time
+// with popcounts and looks at single boundaries only in the words where a
+// side is due (see d2scan2); where both sides are far from due it jumps to
+// the first position where one is (nthBit).
 //
-// The result is d2scan2's exactly: the same boundaries are evaluated in
+// The result is d2scan2's (d2scanK's) exactly: the same boundaries are evaluated in
 // the same order with the same counts, so the same best positions, trees
 // and hints.
 
