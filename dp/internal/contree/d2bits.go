@@ -27,6 +27,11 @@ const bitsMinCalls = 2
 // clears and fills a bit set per class.
 const bitsMinCallsK = 4
 
+// bitsMinRowsK is the least rows of a subproblem with more than two
+// classes whose depth-two calls go by bit sets: below it the per-class
+// counts of each due word cost about what the rows do.
+const bitsMinRowsK = 512
+
 // nearDue is the number of rows both sides may still lack before they are
 // due below which a scan steps to the next boundary rather than jumping
 // to the first due position (a jump costs about as much as a few steps).
@@ -62,7 +67,7 @@ func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 	if bt.ready {
 		return true
 	}
-	if bt.off || s.k < 2 || s.cfg.NoBits {
+	if bt.off || s.k < 2 || s.cfg.NoBits || s.k > 2 && v.n < bitsMinRowsK {
 		return false
 	}
 	bt.calls++

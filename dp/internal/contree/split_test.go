@@ -181,7 +181,7 @@ func TestSolveShortcuts(t *testing.T) {
 	for seed := range uint64(4) {
 		sameSolve(t, fmt.Sprintf("tables seed %d", seed), randomInput(3000, 3, 6, 2+int(seed%2), seed+200),
 			func(c *Config) { c.NoTable = true }, func(s Stats) int64 { return s.D2ByTable })
-		sameSolve(t, fmt.Sprintf("bits seed %d", seed), randomInput(500, 4, 150, 2+int(seed%2), seed+400),
+		sameSolve(t, fmt.Sprintf("bits seed %d", seed), randomInput(600, 4, 150, 2+int(seed%2), seed+400),
 			func(c *Config) { c.NoBits = true }, func(s Stats) int64 { return s.D2ByBits })
 	}
 }
