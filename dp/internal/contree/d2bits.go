@@ -266,7 +266,9 @@ func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
 // passed are counted 64 at a time, and a side's class counts below a
 // boundary are taken, by popcounts of its marks and the class bit sets,
 // only where the side is due. sc holds the call's sides (0 right, 1
-// left) and receives their bests.
+// left) and receives their bests. Its walk over words and boundaries is
+// scan's; it is written out in both rather than shared through a
+// callback, which would sit in the innermost loop.
 func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	k, nw := sc.k, bt.nw
 	sb := bt.sb[f2*nw : f2*nw+nw]
