@@ -32,6 +32,19 @@ func subsetErrors(in Input, t *Node, rows []entry) int {
 	return errs
 }
 
+// eachCut calls fn at every threshold of first feature f1 of root with
+// the cut's two sides and their depth-one optima (by depthOne).
+func eachCut(s *solver, root *view, f1 int, fn func(cut int, left, right *view, wantL, wantR int)) {
+	col := root.cols[f1]
+	for cut := 1; cut < len(col); cut++ {
+		if col[cut].rank == col[cut-1].rank {
+			continue
+		}
+		left, right := s.splitView(root, f1, cut, 0)
+		fn(cut, left, right, s.depthOne(left).Errors, s.depthOne(right).Errors)
+	}
+}
+
 // d2split with a cap returns, for each side, its depth-one optimum and a
 // tree making exactly that many errors on the side's rows when the optimum
 // is below the cap, and otherwise the cap and no tree; on random data with
@@ -44,13 +57,7 @@ func TestD2SplitCapped(t *testing.T) {
 		in := randomInput(40+int(seed)*7, 3, 3+int(seed%6), k, seed)
 		s, root := newSolver(in)
 		for f1 := range s.p {
-			col := root.cols[f1]
-			for cut := 1; cut < len(col); cut++ {
-				if col[cut].rank == col[cut-1].rank {
-					continue
-				}
-				left, right := s.splitView(root, f1, cut, 0)
-				wantL, wantR := s.depthOne(left).Errors, s.depthOne(right).Errors
+			eachCut(s, root, f1, func(cut int, left, right *view, wantL, wantR int) {
 				for _, limit := range []int{0, 1, wantL, wantR, wantL + 1, wantR + 1, root.n + 1} {
 					lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit, math.MaxInt)
 					for sd, c := range []struct {
@@ -75,7 +82,7 @@ func TestD2SplitCapped(t *testing.T) {
 						}
 					}
 				}
-			}
+			})
 		}
 	}
 }
@@ -319,13 +326,7 @@ func TestD2SplitSkewedOptima(t *testing.T) {
 			if !s.buildBits(root, &bt, f1) {
 				t.Fatal("buildBits refused without a budget")
 			}
-			col := root.cols[f1]
-			for cut := 1; cut < len(col); cut++ {
-				if col[cut].rank == col[cut-1].rank {
-					continue
-				}
-				left, right := s.splitView(root, f1, cut, 0)
-				wantL, wantR := s.depthOne(left).Errors, s.depthOne(right).Errors
+			eachCut(s, root, f1, func(cut int, left, right *view, wantL, wantR int) {
 				lbL, lbR, solL, solR := s.d2split(root, f1, cut, root.n+1, math.MaxInt)
 				if lbL != wantL || lbR != wantR || subsetErrors(in, solL, left.cols[0]) != wantL || subsetErrors(in, solR, right.cols[0]) != wantR {
 					t.Fatalf("seed %d f1 %d cut %d: rows %d/%d, optima %d/%d", seed, f1, cut, lbL, lbR, wantL, wantR)
@@ -334,7 +335,7 @@ func TestD2SplitSkewedOptima(t *testing.T) {
 				if bL != wantL || bR != wantR || subsetErrors(in, bSolL, left.cols[0]) != wantL || subsetErrors(in, bSolR, right.cols[0]) != wantR {
 					t.Fatalf("seed %d f1 %d cut %d: bit sets %d/%d, optima %d/%d", seed, f1, cut, bL, bR, wantL, wantR)
 				}
-			}
+			})
 		}
 	}
 }
