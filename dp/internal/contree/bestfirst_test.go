@@ -212,3 +212,43 @@ func TestIntervalBound(t *testing.T) {
 		t.Error("no interval had a positive bound")
 	}
 }
+
+// A search started as if a tree of E errors were known (knownErrors, the
+// experiment harness's CONTREE_UPPER) proves the same optimum: with E
+// above it, it returns an optimal tree; with E at it, a bound of E and
+// the placeholder (or the first tree, when that was optimal).
+func TestBestFirstKnownErrors(t *testing.T) {
+	placeholders := 0
+	for ci, c := range bfCells {
+		for seed := range uint64(3) {
+			in := randomInput(c.rows, c.cols, c.levels, c.k, seed+uint64(100*ci))
+			name := fmt.Sprintf("%dx%d/k%d/d%d/seed%d", c.rows, c.cols, c.k, c.depth, seed)
+			want := Solve(context.Background(), in, productionConfig(c.depth, 1), nil)
+			if !want.Optimal || want.Errors == 0 {
+				continue
+			}
+			for _, known := range []int{want.Errors + 1, want.Errors} {
+				cfg := productionConfig(c.depth, 1)
+				cfg.knownErrors = known
+				got := Solve(context.Background(), in, cfg, nil)
+				if !got.Optimal || got.Errors != want.Errors || got.LowerBound != want.Errors {
+					t.Fatalf("%s known %d: %d errors, bound %d, optimal %v; optimum %d", name, known, got.Errors, got.LowerBound, got.Optimal, want.Errors)
+				}
+				// At E = optimum the tree is the placeholder, unless the
+				// first tree (the greedy one or the probe's) was optimal.
+				placeholder := got.Tree.Leaf && treeErrors(in, got.Tree) != got.Errors
+				if known > want.Errors && placeholder {
+					t.Fatalf("%s known %d: the placeholder returned", name, known)
+				}
+				if placeholder {
+					placeholders++
+				} else {
+					checkResult(t, in, got)
+				}
+			}
+		}
+	}
+	if placeholders == 0 {
+		t.Fatal("no search returned the placeholder: knownErrors had no effect")
+	}
+}

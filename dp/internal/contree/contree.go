@@ -186,6 +186,12 @@ type Config struct {
 	// thresholds in parallel when MaxGap is 0 and MaxDepth >= 2 (see the
 	// package doc); otherwise the search is sequential.
 	Workers int
+	// knownErrors, when > 0, starts the one-worker best-first root search
+	// as if a tree of that many errors were known: it measures how much of
+	// a search's work a good first tree saves (TestExperiment's
+	// CONTREE_UPPER). The search proves the same bound; when it finds no
+	// tree below knownErrors, the returned tree is a placeholder leaf.
+	knownErrors int
 }
 
 // Node is a tree node. Internal nodes send rows with
@@ -405,6 +411,10 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 		start := leaf
 		if s.seed != nil {
 			start = s.seed
+		}
+		if cfg.knownErrors > 0 && cfg.knownErrors < start.Errors {
+			// Not a tree: returned only when none better is found.
+			start = &Node{Leaf: true, Errors: cfg.knownErrors}
 		}
 		o := s.rootSearch(root, cfg.MaxDepth, start)
 		res := Result{Tree: o.best, Errors: o.best.Errors, LowerBound: min(o.lb, o.best.Errors), Stats: s.stats, Cause: s.cause}

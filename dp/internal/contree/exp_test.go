@@ -19,6 +19,11 @@ import (
 //	CONTREE_EXP='fifo,sum,larger;fifo,sum,larger,long' CONTREE_DEPTH=3 \
 //	CONTREE_DATA=raisin,page go test -run Experiment -v ./dp/internal/contree
 //
+// CONTREE_TIME (a Go duration) stops each run after that long;
+// CONTREE_TRACE (any value) logs each incumbent and bound with its time;
+// CONTREE_UPPER=E starts the root search as if a tree of E errors were
+// known (Config.knownErrors).
+//
 // Variants are separated by ';', knobs by ','. dp.ConTree uses
 // "fifo,sum,larger" (plus "long" for eta=max).
 func TestExperiment(t *testing.T) {
@@ -68,13 +73,24 @@ func TestExperiment(t *testing.T) {
 					cfg.LargerFirst = true
 				}
 			}
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if lim, err := time.ParseDuration(os.Getenv("CONTREE_TIME")); err == nil {
+				ctx, cancel = context.WithTimeout(ctx, lim)
+			}
 			st, c0 := time.Now(), dptest.CPUSeconds()
-			r := Solve(context.Background(), in, cfg, nil)
+			cfg.knownErrors, _ = strconv.Atoi(os.Getenv("CONTREE_UPPER"))
+			var onImprove func(*Node)
+			if os.Getenv("CONTREE_TRACE") != "" {
+				onImprove = func(n *Node) { t.Logf("%.1fs: %d errors", time.Since(st).Seconds(), n.Errors) }
+				cfg.OnBound = func(b int) { t.Logf("%.1fs: bound %d", time.Since(st).Seconds(), b) }
+			}
+			r := Solve(ctx, in, cfg, onImprove)
+			cancel()
 			cpu := dptest.CPUSeconds() - c0
-			if !r.Optimal {
+			if !r.Optimal && ctx.Err() == nil {
 				t.Errorf("%s d%d [%s]: not optimal", name, depth, v)
 			}
-			t.Logf("%s d%d [%s]: %d errors %.3fs (cpu %.3fs) %+v", name, depth, v, r.Errors, time.Since(st).Seconds(), cpu, r.Stats)
+			t.Logf("%s d%d [%s]: %d errors >= %d %.3fs (cpu %.3fs) %+v", name, depth, v, r.Errors, r.LowerBound, time.Since(st).Seconds(), cpu, r.Stats)
 		}
 	}
 }
