@@ -153,6 +153,9 @@ func (s *solver) rootSearch(v *view, d int, start *Node) rootOutcome {
 func (s *solver) bestFirstSearch(v *view, d, ub, lvl int, isRoot bool, start *Node) rootOutcome {
 	st := &branchState{ub: ub, best: start, isRoot: isRoot, tight: true, lvl: lvl}
 	ls := s.level(lvl)
+	if s.nestRun {
+		s.nestReset(lvl)
+	}
 	s.featureOrder(v, ls, s.natural(isRoot))
 	var feats []*featSearch
 	q := &rootQueue{}

@@ -157,6 +157,8 @@ type Config struct {
 	// NoBits keeps the two-class depth-two splits on row scans (see
 	// d2bits.go).
 	NoBits bool
+	// NoNest leaves out the floors from nested root sides (see nest.go).
+	NoNest bool
 	// Budget, when set, accounts the engine's big structures (the sorted
 	// columns and the split buffers of each level, of every worker)
 	// against the solve's memory cap; when one does not fit the search
@@ -220,6 +222,7 @@ type Stats struct {
 	D2ByTable   int64 // depth-two calls answered from them
 	D2ByBits    int64 // depth-two calls by bit sets (d2bits.go)
 	AtFloor     int64 // subproblems settled by their neighbours' floor (see solve)
+	NestCut     int64 // thresholds of root sides pruned by nested sides' bounds (nest.go)
 }
 
 // Result is the outcome of Solve.
@@ -302,6 +305,7 @@ type levelScratch struct {
 	right view
 	tab   d2tab
 	bits  d2bits
+	nest  *nestStore // the bounds recorded in this level's node's sides (nest.go)
 }
 
 type solver struct {
@@ -338,6 +342,9 @@ type solver struct {
 	// floor is settled and scanned no further (see neighbourFloors).
 	d2floor [2]int
 	par     *shared // the parallel root search this worker takes part in, or nil
+	// nestRun is set when the search records the bounds of nodes'
+	// sides for the later sides that contain them (nest.go).
+	nestRun bool
 	// phaseEnd is the depth-two call count at which the bound phase's
 	// search of one side ends (0: not in the bound phase); phaseOut is
 	// set once it has.
@@ -392,6 +399,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 			}
 		}
 	}
+	s.nestRun = !cfg.NoNest && cfg.MaxDepth >= 3
 	parallel := cfg.Workers > 1 && cfg.MaxGap == 0 && cfg.MaxDepth >= 2 && cfg.AbsGap == 0 && cfg.RelGap == 0
 	if s.probing() && !parallel && leaf.Errors > 0 && !s.stop {
 		if t := s.probe(root, cfg.MaxDepth); t != nil && t.Errors < s.best.Errors {
@@ -749,6 +757,9 @@ func (s *solver) search(v *view, d, ub, floor, gap, lvl int, isRoot bool, leaf *
 		s.d2hint = [2]int{-1, -1}
 	}
 	ls := s.level(lvl)
+	if s.nestRun && d >= 3 {
+		s.nestReset(lvl)
+	}
 	s.featureOrder(v, ls, s.natural(isRoot))
 	for _, f := range ls.order {
 		if st.done || s.stop {
@@ -969,6 +980,17 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		// A side that reaches its floor cannot improve: its scans
 		// stop, with the same result.
 		fl, fr := s.neighbourFloors(fs, iv, cum[w])
+		ps := s.parentNest(st.lvl)
+		var gr int32
+		if ps != nil {
+			gr = col[cum[w]-1].rank
+			nl, nr := nestFloors(ps, f, gr)
+			fl, fr = max(fl, nl), max(fr, nr)
+			if fl+fr >= prune {
+				s.nestCut(ps, fs, iv, i, j, w, gr, fl, fr, push, &out)
+				return out
+			}
+		}
 		s.d2floor = [2]int{fl, fr}
 		if s.tabDue(v, &ls.tab, f) {
 			lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
@@ -983,12 +1005,31 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		}
 		// The cap is at least 1, so a bound of 0 is a side's optimum.
 		zeroL, zeroR = lbL == 0, lbR == 0
+		if ps != nil {
+			// A capped side's floor may be the stronger bound (an
+			// optimum below the cap is at least its floor).
+			lbL, lbR = max(lbL, fl), max(lbR, fr)
+			s.nestRecord(ps, f, gr, lbL, lbR)
+		}
 	} else {
 		ub := bound
 		if st.tight {
 			// Only trees that beat the prune level are sought: a
 			// threshold is settled by a bound at that level.
 			ub = prune
+		}
+		fl1, fl2 := s.neighbourFloors(fs, iv, cum[w])
+		// A root side's threshold: its parts' floors from the sides
+		// of earlier root thresholds that it contains.
+		ps := s.parentNest(st.lvl)
+		gr := col[cum[w]-1].rank // the threshold's value rank
+		if ps != nil {
+			nl, nr := nestFloors(ps, f, gr)
+			fl1, fl2 = max(fl1, nl), max(fl2, nr)
+			if fl1+fl2 >= prune {
+				s.nestCut(ps, fs, iv, i, j, w, gr, fl1, fl2, push, &out)
+				return out
+			}
 		}
 		left, right := s.splitView(v, f, int(cum[w]), st.lvl)
 		if left == nil {
@@ -1009,11 +1050,23 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		if !largerLeft {
 			first, second = right, left
 		}
-		fl1, fl2 := s.neighbourFloors(fs, iv, cum[w])
 		if !largerLeft {
 			fl1, fl2 = fl2, fl1
 		}
+		// Each side's search records its bounds in the node's store.
+		// (Not at a parallel root, whose thresholds the workers share
+		// out as it happens: its sides' bounds would depend on that.)
+		var own *nestStore
+		if s.nestRun && (st.par == nil || !st.isRoot) {
+			own = ls.nest
+		}
+		if own != nil {
+			s.nestBegin(own, f, gr, !largerLeft)
+		}
 		lb1, sol1 := s.solve(first, d-1, ub, fl1, st.gapChild, st.lvl+1, false)
+		if own != nil {
+			own.cur = nil
+		}
 		if s.stop {
 			return out
 		}
@@ -1024,7 +1077,13 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		var lb2 int
 		var sol2 *Node
 		if ub2 > 0 { // otherwise the second side keeps the trivial bound 0 and no tree
+			if own != nil {
+				s.nestBegin(own, f, gr, largerLeft)
+			}
 			lb2, sol2 = s.solve(second, d-1, ub2, fl2, st.gapChild, st.lvl+1, false)
+			if own != nil {
+				own.cur = nil
+			}
 			if s.stop {
 				return out
 			}
@@ -1042,6 +1101,9 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		}
 		zeroL = solL != nil && solL.Errors == 0
 		zeroR = solR != nil && solR.Errors == 0
+		if ps != nil {
+			s.nestRecord(ps, f, gr, lbL, lbR)
+		}
 	}
 	out.computed, out.lb = true, lbL+lbR
 	if st.par != nil {

@@ -69,6 +69,8 @@ func TestExperiment(t *testing.T) {
 					cfg.NoBits = true
 				case "notable":
 					cfg.NoTable = true
+				case "nonest":
+					cfg.NoNest = true
 				case "larger":
 					cfg.LargerFirst = true
 				}

@@ -166,6 +166,7 @@ func (p *shared) halt(cause error) {
 func (s *solver) worker(p *shared) *solver {
 	w := &solver{ctx: s.ctx, cfg: s.cfg, p: s.p, k: s.k, n: s.n, vals: s.vals, rowH1: s.rowH1, rowH2: s.rowH2, gdist: s.gdist, par: p}
 	w.side = make([]uint8, s.n)
+	w.nestRun = s.nestRun
 	w.shc = p.cache
 	w.cl = cacheline.Slice[int](s.k)
 	w.cr = cacheline.Slice[int](s.k)

@@ -341,12 +341,16 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	idxL, idxR := -1, -1
 	last := len(col) - 1
 	// Counts kept in registers: rows and class-1 rows on each side. A
-	// side is evaluated only at a boundary where it has at least atL
-	// (atR) rows: before that its error cannot drop below its best (each
-	// row changes the terms that can by at most one, see due2); past its
-	// size it is done.
+	// side is evaluated only at a boundary where its class-0 or class-1
+	// rows have reached their due counts (dL0, dL1; dR0, dR1): before
+	// that its error cannot drop below its best (see due2c). That needs
+	// the side's rows to have reached atL (atR), the least of the two
+	// dues plus the other class's rows at the time it was set, so a row
+	// costs one comparison a side; past its size the side is done.
 	totL, l1, r1 := 0, 0, 0
-	atL, atR := d2at(bestL, bestR, nL, nR, s.d2floor)
+	dL0, dL1 := dueStart(fl0, fl1, bestL, s.d2floor[0])
+	dR0, dR1 := dueStart(fr0, fr1, bestR, s.d2floor[1])
+	atL, atR := dueRows(dL0, dL1, 0, 0, fl0, fl1), dueRows(dR0, dR1, 0, 0, fr0, fr1)
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
 		sd := int(side[e.row()])
@@ -360,10 +364,18 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 			continue
 		}
 		if totL >= atL {
-			atL = due2(totL, l1, fl0, fl1, nL, idx, s.d2floor[0], &bestL, &idxL)
+			l0 := totL - l1
+			if l0 >= dL0 || l1 >= dL1 {
+				dL0, dL1 = due2c(l0, l1, fl0, fl1, idx, s.d2floor[0], &bestL, &idxL)
+			}
+			atL = dueRows(dL0, dL1, l0, l1, fl0, fl1)
 		}
 		if totR >= atR {
-			atR = due2(totR, r1, fr0, fr1, nR, idx, s.d2floor[1], &bestR, &idxR)
+			r0 := totR - r1
+			if r0 >= dR0 || r1 >= dR1 {
+				dR0, dR1 = due2c(r0, r1, fr0, fr1, idx, s.d2floor[1], &bestR, &idxR)
+			}
+			atR = dueRows(dR0, dR1, r0, r1, fr0, fr1)
 		}
 		if atL > nL && atR > nR {
 			break
@@ -387,29 +399,15 @@ func (s *solver) d2scan2(col []entry, f2, nL, nR int, bl, br *best1) {
 	}
 }
 
-// due2 evaluates one side of a two-class depth-two scan after position
-// idx, where the side has tot rows low, c1 of them of class 1, of f0 and
-// f1 rows of each class in all (n rows); it records an improvement in
-// best and at, and returns the row count the side must reach before its
-// error can drop below its best again (past n when it never can: a pure
-// high side, or a best at the side's floor).
-func due2(tot, c1, f0, f1, n, idx, floor int, best, at *int) int {
-	c0 := tot - c1
-	hi := min(f0-c0, f1-c1)
-	err := min(c0, c1) + hi
-	if err < *best {
-		*best, *at = err, idx
+// dueRows is the least row count of a side (with class totals f0 and
+// f1, c0 and c1 rows of each class low now) at which its low part can
+// have reached one of its due class counts d0, d1 (see due2c): past the
+// side's size when neither can be reached.
+func dueRows(d0, d1, c0, c1, f0, f1 int) int {
+	if d0 > f0 && d1 > f1 {
+		return f0 + f1 + 1
 	}
-	if hi == 0 || *best <= floor {
-		return n + 1
-	}
-	// err is the least of f0 and f1 (both children of one class: the
-	// leaf's error, never below best) and of the two mixed splits'
-	// errors c0+f1-c1 and c1+f0-c0, which one more row changes by one
-	// each. Only those can drop below best, so the side is due again
-	// once it has gained their distance to it.
-	mixed := min(c0+f1-c1, c1+f0-c0)
-	return tot + mixed - *best + 1
+	return min(d0+c1, d1+c0)
 }
 
 // d2at is the row counts at which a depth-two scan first evaluates its
