@@ -1138,17 +1138,24 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 	if zeroR {
 		fs.mr = min(fs.mr, w-1)
 	}
+	fs.computedAt(iv, i, j, w, lbL, lbR, push)
+	return out
+}
+
+// computedAt records threshold w of the interval iv (shrunk to i..j) as
+// computed with its sides' bounds lbL and lbR, and hands the two
+// remaining halves to push. Neighbourhood pruning happens when they are
+// popped (interval shrinking from w with the then current bound
+// subsumes it).
+func (fs *featSearch) computedAt(iv interval, i, j, w int32, lbL, lbR int, push func(interval)) {
 	ci := int32(len(fs.comp))
 	fs.comp = append(fs.comp, computed{t: w, lbL: lbL, lbR: lbR})
-	// Neighbourhood pruning happens when the halves are popped (interval
-	// shrinking from w with the then current bound subsumes it).
 	if w+1 <= j {
 		push(interval{i: w + 1, j: j, u: ci, v: iv.v})
 	}
 	if i <= w-1 {
 		push(interval{i: i, j: w - 1, u: iv.u, v: ci})
 	}
-	return out
 }
 
 // neighbourFloors is lower bounds on the optima of the two sides (left,

@@ -181,12 +181,5 @@ func (s *solver) nestCut(ps *nestStore, fs *featSearch, iv interval, i, j, w, r 
 	s.stats.NestCut++
 	s.nestRecord(ps, fs.f, r, fl, fr)
 	out.computed, out.lb = true, fl+fr
-	ci := int32(len(fs.comp))
-	fs.comp = append(fs.comp, computed{t: w, lbL: fl, lbR: fr})
-	if w+1 <= j {
-		push(interval{i: w + 1, j: j, u: ci, v: iv.v})
-	}
-	if i <= w-1 {
-		push(interval{i: i, j: w - 1, u: iv.u, v: ci})
-	}
+	fs.computedAt(iv, i, j, w, fl, fr, push)
 }
