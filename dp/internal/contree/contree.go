@@ -157,7 +157,7 @@ type Config struct {
 	// NoBits keeps the two-class depth-two splits on row scans (see
 	// d2bits.go).
 	NoBits bool
-	// NoNest leaves out the floors from nested root sides (see nest.go).
+	// NoNest leaves out the floors from nested sides (see nest.go).
 	NoNest bool
 	// Budget, when set, accounts the engine's big structures (the sorted
 	// columns and the split buffers of each level, of every worker)
@@ -222,7 +222,7 @@ type Stats struct {
 	D2ByTable   int64 // depth-two calls answered from them
 	D2ByBits    int64 // depth-two calls by bit sets (d2bits.go)
 	AtFloor     int64 // subproblems settled by their neighbours' floor (see solve)
-	NestCut     int64 // thresholds of root sides pruned by nested sides' bounds (nest.go)
+	NestCut     int64 // thresholds settled by nested sides' bounds, unsearched (nest.go)
 }
 
 // Result is the outcome of Solve.
@@ -1019,8 +1019,8 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 			ub = prune
 		}
 		fl1, fl2 := s.neighbourFloors(fs, iv, cum[w])
-		// A root side's threshold: its parts' floors from the sides
-		// of earlier root thresholds that it contains.
+		// When v is a side being searched in its parent's store, its
+		// threshold's parts take floors from the sides it contains.
 		ps := s.parentNest(st.lvl)
 		gr := col[cum[w]-1].rank // the threshold's value rank
 		if ps != nil {

@@ -190,7 +190,7 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 	bl, br := s.d2start(nL, nR, limit)
 	bt.floor = s.d2floor
 	if s.k == 2 {
-		s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, nL, nR, fql, fqr, &bl, &br) })
+		s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, fql, fqr, &bl, &br) })
 	} else {
 		sc := d2scan{k: s.k, cnt: bt.low, fq: [2][]int{fqr, fql}, n: [2]int{nR, nL}, b: [2]*best1{&br, &bl},
 			floor: [2]int{s.d2floor[1], s.d2floor[0]}}
@@ -217,7 +217,7 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 // where a side may be due are single boundaries looked at, and where
 // every count is far from due the scan jumps to the first position
 // where one is (nthBit).
-func (bt *d2bits) scan(f2, nL, nR int, fql, fqr []int, bl, br *best1) {
+func (bt *d2bits) scan(f2 int, fql, fqr []int, bl, br *best1) {
 	nw := bt.nw
 	sb := bt.sb[f2*nw : f2*nw+nw]
 	yb := bt.yb[f2*nw : f2*nw+nw]
