@@ -313,12 +313,11 @@ func skewedInput(rows, cols, k int, seed uint64) Input {
 
 // The depth-two scans skip the rows where no threshold can beat a side's
 // best and still find every side's depth-one optimum: rows and bit sets
-// (two, three and four classes) against depthOne, at
-// every threshold of every first feature, on skewed data with a distinct
-// value per row.
+// (two to seven classes) against depthOne, at every threshold of every
+// first feature, on skewed data with a distinct value per row.
 func TestD2SplitSkewedOptima(t *testing.T) {
-	for seed := range uint64(12) {
-		k := 2 + int(seed%3)
+	for seed := range uint64(18) {
+		k := 2 + int(seed%6)
 		in := skewedInput(150+int(seed)*37, 3, k, seed+500)
 		s, root := newSolver(in)
 		var bt d2bits
