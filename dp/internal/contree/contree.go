@@ -361,13 +361,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	n := len(in.Labels)
 	s := &solver{ctx: ctx, cfg: cfg, p: len(in.Columns), k: in.Classes, n: n, vals: in.Columns, onImpr: onImprove}
 	s.side = make([]uint8, n)
-	s.rowH1 = make([]uint64, n)
-	s.rowH2 = make([]uint64, n)
-	x := uint64(0x9e3779b97f4a7c15)
-	for r := range n {
-		s.rowH1[r] = splitmix(&x)
-		s.rowH2[r] = splitmix(&x)
-	}
+	s.hashRows()
 	if !cfg.NoCache {
 		s.cache = map[cacheKey]*cacheVal{}
 	}
@@ -515,6 +509,19 @@ func (s *solver) irreducible(in Input, root *view) int {
 		irr += n - top
 	}
 	return irr
+}
+
+// hashRows gives every row its two random hashes; a view's h1 and h2
+// are the sums of its rows', and identify its row set (the cache's key,
+// and the depth-two bit sets' reuse).
+func (s *solver) hashRows() {
+	s.rowH1 = make([]uint64, s.n)
+	s.rowH2 = make([]uint64, s.n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for r := range s.n {
+		s.rowH1[r] = splitmix(&x)
+		s.rowH2[r] = splitmix(&x)
+	}
 }
 
 func splitmix(x *uint64) uint64 {

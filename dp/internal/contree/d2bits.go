@@ -49,8 +49,17 @@ type d2bits struct {
 	n, nw int
 	cur   int             // f1 positions [0, cur) are marked left
 	cl    [MaxClasses]int // class counts of the rows marked left
-	posIn []int32         // posIn[f2*n+i]: position in f2's order of f1's i-th row
-	sb    []uint64        // left marks, nw words per feature
+	// The class and boundary sets and rowPos depend only on the
+	// subproblem's rows, not on f1: they are built once for the
+	// subproblem whose row set has key (vn, vh1, vh2) and kept while the
+	// level's later calls are on the same rows (its other first
+	// features).
+	built    bool
+	vn       int
+	vh1, vh2 uint64
+	rowPos   []int32  // rowPos[r*p+f]: position in f's order of row r
+	posIn    []int32  // posIn[f2*n+i]: position in f2's order of f1's i-th row
+	sb       []uint64 // left marks, nw words per feature
 	// yb is the class-1 rows of each feature (two classes), or with k
 	// classes class y's rows of feature f at yb[(f*k+y)*nw:].
 	yb  []uint64
@@ -75,7 +84,7 @@ func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 		return false
 	}
 	bt.calls++
-	if bt.calls <= bitsMinCalls || s.k > 2 && bt.calls <= bitsMinCallsK {
+	if bt.calls <= bitsMinCalls || s.k > 2 && bt.calls <= bitsMinCallsK && !bt.builtFor(v) {
 		return false
 	}
 	if !s.buildBits(v, bt, f1) {
@@ -86,51 +95,75 @@ func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 	return true
 }
 
-// buildBits builds the bit sets of (v, f1) with no row marked left;
-// false when the Budget refuses their memory.
+// buildBits readies the bit sets of (v, f1) with no row marked left,
+// building the class and boundary sets and rowPos only when v's rows are
+// not those they were built for; false when the Budget refuses their
+// memory.
 func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
+	n := v.n
+	nw := (n + 63) / 64
+	if !bt.builtFor(v) {
+		if !s.buildShared(v, bt) {
+			return false
+		}
+	}
+	p := s.p
+	s.work += p * n
+	bt.cur = 0
+	clear(bt.cl[:s.k])
+	clear(bt.sb[:p*nw])
+	for i, e := range v.cols[f1] {
+		rp := bt.rowPos[int(e.row())*p : int(e.row())*p+p]
+		for f, q := range rp {
+			bt.posIn[f*n+i] = q
+		}
+	}
+	return true
+}
+
+// builtFor tells whether the sets that do not depend on the first
+// feature are those of v's rows.
+func (bt *d2bits) builtFor(v *view) bool {
+	return bt.built && bt.vn == v.n && bt.vh1 == v.h1 && bt.vh2 == v.h2
+}
+
+// buildShared builds the bit sets of v that do not depend on the first
+// feature: the class and boundary sets and rowPos.
+func (s *solver) buildShared(v *view, bt *d2bits) bool {
+	bt.built = false
 	n := v.n
 	nw := (n + 63) / 64
 	ny := 1 // class bit sets per feature
 	if s.k > 2 {
 		ny = s.k
 	}
-	need := int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(s.k)*32
-	have := int64(cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8
-	if len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.run) != 2*s.k {
+	need := int64(s.p)*(int64(s.n+n)*4+int64(nw)*8*int64(2+ny)) + int64(s.k)*32
+	have := int64(cap(bt.rowPos)+cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8
+	if len(bt.rowPos) < s.p*s.n || len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.run) != 2*s.k {
 		if need > have {
 			if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
 				return false
 			}
 			s.held += need - have
 		}
+		bt.rowPos = make([]int32, s.p*s.n)
 		bt.posIn = make([]int32, s.p*n)
 		bt.sb = make([]uint64, s.p*nw)
 		bt.yb = make([]uint64, s.p*ny*nw)
 		bt.bb = make([]uint64, s.p*nw)
 		bt.run, bt.low = make([]int, 2*s.k), make([]int, 2*s.k)
 	}
-	if len(s.lr) < s.n {
-		if err := s.cfg.Budget.Reserve(4*int64(s.n), "contree depth-two bit sets"); err != nil {
-			return false
-		}
-		s.held += 4 * int64(s.n)
-		s.lr = make([]int32, s.n)
-	}
 	s.work += 2 * s.p * n
-	bt.n, bt.nw, bt.cur = n, nw, 0
-	clear(bt.cl[:s.k])
-	pos := s.lr
-	col1 := v.cols[f1]
-	for f := range s.p {
+	bt.n, bt.nw = n, nw
+	p := s.p
+	for f := range p {
 		col := v.cols[f]
 		yb := bt.yb[f*ny*nw : (f+1)*ny*nw]
 		bb := bt.bb[f*nw : f*nw+nw]
-		clear(bt.sb[f*nw : f*nw+nw])
 		clear(yb)
 		clear(bb)
 		for i, e := range col {
-			pos[e.row()] = int32(i)
+			bt.rowPos[int(e.row())*p+f] = int32(i)
 			if ny == 1 {
 				yb[i>>6] |= uint64(e.label()) << (i & 63)
 			} else {
@@ -140,11 +173,8 @@ func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 				bb[i>>6] |= 1 << (i & 63)
 			}
 		}
-		pi := bt.posIn[f*n : f*n+n]
-		for i, e := range col1 {
-			pi[i] = pos[e.row()]
-		}
 	}
+	bt.built, bt.vn, bt.vh1, bt.vh2 = true, n, v.h1, v.h2
 	return true
 }
 

@@ -14,8 +14,7 @@ func newSolver(in Input) (*solver, *view) {
 	n := len(in.Labels)
 	s := &solver{ctx: context.Background(), p: len(in.Columns), k: in.Classes, n: n, vals: in.Columns}
 	s.side = make([]uint8, n)
-	s.rowH1 = make([]uint64, n)
-	s.rowH2 = make([]uint64, n)
+	s.hashRows()
 	s.cl, s.cr = make([]int, s.k), make([]int, s.k)
 	s.fql, s.fqr = make([]int, s.k), make([]int, s.k)
 	return s, s.rootView(in)
