@@ -178,14 +178,35 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 	return true
 }
 
-// moveTo marks f1's first cut rows left in every feature's bit set.
+// moveTo marks f1's first cut rows left in every feature's bit set. It
+// flips the rows between the current and the new threshold, or, when
+// fewer, starts again from no row left (flipping the first cut) or from
+// every row left (flipping the last n-cut).
 func (s *solver) moveTo(v *view, bt *d2bits, f1, cut int) {
+	n, nw := bt.n, bt.nw
 	lo, hi := bt.cur, cut
 	if cut < bt.cur {
 		lo, hi = cut, bt.cur
 	}
+	switch {
+	case cut < hi-lo && cut <= n-cut:
+		clear(bt.sb[:s.p*nw])
+		clear(bt.cl[:s.k])
+		lo, hi = 0, cut
+	case n-cut < hi-lo:
+		sb := bt.sb[:s.p*nw]
+		for i := range sb {
+			sb[i] = ^uint64(0)
+		}
+		if r := n & 63; r != 0 {
+			for f := range s.p {
+				sb[f*nw+nw-1] = uint64(1)<<r - 1
+			}
+		}
+		copy(bt.cl[:s.k], v.counts)
+		lo, hi = cut, n
+	}
 	s.work += s.p * (hi - lo)
-	n, nw := bt.n, bt.nw
 	for f := range s.p {
 		sb := bt.sb[f*nw : f*nw+nw]
 		for _, q := range bt.posIn[f*n+lo : f*n+hi] {
@@ -193,7 +214,7 @@ func (s *solver) moveTo(v *view, bt *d2bits, f1, cut int) {
 		}
 	}
 	d := 1
-	if cut < bt.cur {
+	if hi > cut {
 		d = -1
 	}
 	for _, e := range v.cols[f1][lo:hi] {

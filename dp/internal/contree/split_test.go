@@ -363,3 +363,50 @@ func TestNthBit(t *testing.T) {
 		}
 	}
 }
+
+// After any sequence of thresholds, by any of moveTo's three routes
+// (flipping the rows between thresholds, or starting again from no row
+// or from every row left), the bit sets mark exactly f1's first cut rows
+// left in every feature's order, and the left class counts are theirs;
+// the bit sets of a new first feature start with no row left.
+func TestMoveToMarks(t *testing.T) {
+	for seed := range uint64(6) {
+		in := randomInput(70+int(seed)*37, 3, 40, 2+int(seed%3), seed+900)
+		s, root := newSolver(in)
+		var bt d2bits
+		rng := rand.New(rand.NewPCG(seed, 11))
+		for f1 := range s.p {
+			if !s.buildBits(root, &bt, f1) {
+				t.Fatal("buildBits refused without a budget")
+			}
+			for range 60 {
+				cut := rng.IntN(root.n + 1)
+				s.moveTo(root, &bt, f1, cut)
+				left := map[int32]bool{}
+				cl := make([]int, s.k)
+				for _, e := range root.cols[f1][:cut] {
+					left[e.row()] = true
+					cl[e.label()]++
+				}
+				for y := range s.k {
+					if bt.cl[y] != cl[y] {
+						t.Fatalf("seed %d f1 %d cut %d: class %d has %d rows left, want %d", seed, f1, cut, y, bt.cl[y], cl[y])
+					}
+				}
+				for f := range s.p {
+					for w := range bt.nw {
+						var want uint64
+						for b := range 64 {
+							if i := w*64 + b; i < root.n && left[root.cols[f][i].row()] {
+								want |= 1 << b
+							}
+						}
+						if got := bt.sb[f*bt.nw+w]; got != want {
+							t.Fatalf("seed %d f1 %d cut %d: feature %d word %d is %x, want %x", seed, f1, cut, f, w, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
