@@ -61,10 +61,15 @@ type d2bits struct {
 	posIn    []int32  // posIn[f2*n+i]: position in f2's order of f1's i-th row
 	sb       []uint64 // left marks, nw words per feature
 	// yb is the class-1 rows of each feature (two classes), or with k
-	// classes class y's rows of feature f at yb[(f*k+y)*nw:].
-	yb  []uint64
+	// classes class y's rows of feature f's word w at yb[(f*nw+w)*k+y]
+	// (a word's classes side by side, as the scans read them).
+	yb []uint64
+	// pre is, with k classes, the rows of class y in the words of
+	// feature f before word w at pre[(f*nw+w)*k+y]: a side's class counts
+	// are then those of the left side's and their difference.
+	pre []int32
 	bb  []uint64 // a boundary after the position
-	run []int    // k classes: running class counts by side (see scanK)
+	run []int    // k classes: the left side's running class counts (see scanK)
 	low []int    // k classes: class counts below a boundary by side
 	// floor is the current call's side floors (solver.d2floor), held
 	// here rather than passed to scan: as a parameter, rice at depth 3
@@ -137,9 +142,13 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 	if s.k > 2 {
 		ny = s.k
 	}
-	need := int64(s.p)*(int64(s.n+n)*4+int64(nw)*8*int64(2+ny)) + int64(s.k)*32
-	have := int64(cap(bt.rowPos)+cap(bt.posIn))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8
-	if len(bt.rowPos) < s.p*s.n || len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.run) != 2*s.k {
+	npre := 0
+	if ny > 1 {
+		npre = s.p * nw * ny
+	}
+	need := int64(s.p)*(int64(s.n+n)*4+int64(nw)*8*int64(2+ny)) + int64(npre)*4 + int64(s.k)*32
+	have := int64(cap(bt.rowPos)+cap(bt.posIn)+cap(bt.pre))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8
+	if len(bt.rowPos) < s.p*s.n || len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.pre) < npre || len(bt.run) != s.k {
 		if need > have {
 			if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
 				return false
@@ -150,8 +159,9 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 		bt.posIn = make([]int32, s.p*n)
 		bt.sb = make([]uint64, s.p*nw)
 		bt.yb = make([]uint64, s.p*ny*nw)
+		bt.pre = make([]int32, npre)
 		bt.bb = make([]uint64, s.p*nw)
-		bt.run, bt.low = make([]int, 2*s.k), make([]int, 2*s.k)
+		bt.run, bt.low = make([]int, s.k), make([]int, 2*s.k)
 	}
 	s.work += 2 * s.p * n
 	bt.n, bt.nw = n, nw
@@ -167,10 +177,19 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 			if ny == 1 {
 				yb[i>>6] |= uint64(e.label()) << (i & 63)
 			} else {
-				yb[int(e.label())*nw+i>>6] |= 1 << (i & 63)
+				yb[(i>>6)*ny+int(e.label())] |= 1 << (i & 63)
 			}
 			if i+1 < n && col[i+1].rank != e.rank {
 				bb[i>>6] |= 1 << (i & 63)
+			}
+		}
+		if ny > 1 {
+			pre := bt.pre[f*nw*ny : (f+1)*nw*ny]
+			clear(pre[:ny])
+			for w := 1; w < nw; w++ {
+				for y := range ny {
+					pre[w*ny+y] = pre[(w-1)*ny+y] + int32(bits.OnesCount64(yb[(w-1)*ny+y]))
+				}
 			}
 		}
 	}
@@ -414,7 +433,8 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	sb := bt.sb[f2*nw : f2*nw+nw]
 	bb := bt.bb[f2*nw : f2*nw+nw]
 	yb := bt.yb[f2*k*nw : (f2+1)*k*nw]
-	run := bt.run
+	pre := bt.pre[f2*k*nw : (f2+1)*k*nw]
+	run := bt.run // the left side's class counts in the words before upto
 	clear(run)
 	sc.f2 = f2
 	nL, nR := sc.n[1], sc.n[0]
@@ -427,11 +447,8 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 		if bw != 0 && (totL+inL >= atL || totR+inW-inL >= atR) {
 			for ; upto < w; upto++ {
 				x := sb[upto]
-				for y := range k {
-					c := yb[y*nw+upto]
-					l := bits.OnesCount64(x & c)
-					run[k+y] += l
-					run[y] += bits.OnesCount64(c) - l
+				for y, c := range yb[upto*k : upto*k+k] {
+					run[y] += bits.OnesCount64(x & c)
 				}
 			}
 			for m := bw; m != 0; m &= m - 1 {
@@ -446,11 +463,11 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 					continue
 				}
 				if tR >= atR {
-					bt.lowCounts(sc, yb, run, w, ^sw&mask, 0)
+					bt.lowCounts(sc, yb, pre, run, w, ^sw&mask, 0)
 					atR = sc.eval(0, tR, w*64+b)
 				}
 				if tL >= atL {
-					bt.lowCounts(sc, yb, run, w, sw&mask, 1)
+					bt.lowCounts(sc, yb, pre, run, w, sw&mask, 1)
 					atL = sc.eval(1, tL, w*64+b)
 				}
 				if atL > nL && atR > nR {
@@ -467,12 +484,21 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 }
 
 // lowCounts sets side sd's class counts below a boundary in word w
-// (marks x: the side's rows of the word up to it) into sc.cnt.
-func (bt *d2bits) lowCounts(sc *d2scan, yb []uint64, run []int, w int, x uint64, sd int) {
-	k, nw := sc.k, bt.nw
+// (marks x: the side's rows of the word up to it) into sc.cnt; run is
+// the left side's class counts in the words before w.
+func (bt *d2bits) lowCounts(sc *d2scan, yb []uint64, pre []int32, run []int, w int, x uint64, sd int) {
+	k := sc.k
 	low := sc.cnt[sd*k : sd*k+k]
-	for y := range k {
-		low[y] = run[sd*k+y] + bits.OnesCount64(x&yb[y*nw+w])
+	yw := yb[w*k : w*k+k]
+	if sd == 1 {
+		for y, c := range yw {
+			low[y] = run[y] + bits.OnesCount64(x&c)
+		}
+		return
+	}
+	pw := pre[w*k : w*k+k]
+	for y, c := range yw {
+		low[y] = int(pw[y]) - run[y] + bits.OnesCount64(x&c)
 	}
 }
 
