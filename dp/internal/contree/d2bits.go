@@ -28,7 +28,9 @@ import "math/bits"
 const bitsMinCalls = 0
 
 // bitsMinCallsK is the same with more than two classes, whose build
-// clears and fills a bit set per class.
+// clears and fills a bit set per class; it applies only while the
+// subproblem's sets are not built (a later first feature reuses them and
+// goes by bit sets from its first call).
 const bitsMinCallsK = 4
 
 // bitsMinRowsK is the least rows of a subproblem with more than two
