@@ -10,10 +10,11 @@ import "math/bits"
 // bit per position: the row is of class 1 (fixed; with k > 2 classes one
 // set per class), a value boundary follows it (fixed), and the row is left
 // of f1's current threshold (moved from one threshold to the next by
-// flipping the rows between them). A scan then counts 64 rows at a time
-// with popcounts and looks at single boundaries only in the words where a
-// side is due (see d2scan2); where both sides are far from due it jumps to
-// the first position where one is (nthBit).
+// flipping the rows between them, from the nearest of the current marks
+// and the marks saved at checkpoints of f1's order). A scan then counts
+// 64 rows at a time with popcounts and looks at single boundaries only in
+// the words where a side is due (see d2scan2); where both sides are far
+// from due it jumps to the first position where one is (nthBit).
 //
 // The result is d2scan2's (d2scanK's) exactly: the same boundaries are evaluated in
 // the same order with the same counts, so the same best positions, trees
@@ -51,7 +52,7 @@ type d2bits struct {
 	n, nw int
 	cur   int             // f1 positions [0, cur) are marked left
 	cl    [MaxClasses]int // class counts of the rows marked left
-	// The class and boundary sets and rowPos depend only on the
+	// The class and boundary sets depend only on the
 	// subproblem's rows, not on f1: they are built once for the
 	// subproblem whose row set has key (vn, vh1, vh2) and kept while the
 	// level's later calls are on the same rows (its other first
@@ -59,7 +60,7 @@ type d2bits struct {
 	built    bool
 	vn       int
 	vh1, vh2 uint64
-	rowPos   []int32  // rowPos[r*p+f]: position in f's order of row r
+	inv      []int32  // inv[r]: position in f1's order of row r (scratch of buildBits)
 	posIn    []int32  // posIn[f2*n+i]: position in f2's order of f1's i-th row
 	sb       []uint64 // left marks, nw words per feature
 	// yb is the class-1 rows of each feature (two classes), or with k
@@ -73,6 +74,14 @@ type d2bits struct {
 	bb  []uint64 // a boundary after the position
 	run []int    // k classes: the left side's running class counts (see scanK)
 	low []int    // k classes: class counts below a boundary by side
+	// Snapshots of the left marks at checkpoints, every snapB rows of
+	// f1's order (snapB·j for j = 1..snapN, all below n), saved as a
+	// move passes them and loaded when one is nearer the new threshold
+	// than the current marks (see moveTo). snapB 0: none.
+	snapB, snapN int
+	snap         []uint64 // checkpoint j's marks at snap[(j-1)*p*nw:]
+	snapCl       []int    // its left class counts at snapCl[(j-1)*k:]
+	snapOK       []bool   // checkpoint j saved for the current f1
 	// floor is the current call's side floors (solver.d2floor), held
 	// here rather than passed to scan: as a parameter, rice at depth 3
 	// took 6 % more time.
@@ -103,7 +112,7 @@ func (s *solver) bitsDue(v *view, bt *d2bits, f1 int) bool {
 }
 
 // buildBits readies the bit sets of (v, f1) with no row marked left,
-// building the class and boundary sets and rowPos only when v's rows are
+// building the class and boundary sets only when v's rows are
 // not those they were built for; false when the Budget refuses their
 // memory.
 func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
@@ -119,10 +128,18 @@ func (s *solver) buildBits(v *view, bt *d2bits, f1 int) bool {
 	bt.cur = 0
 	clear(bt.cl[:s.k])
 	clear(bt.sb[:p*nw])
+	clear(bt.snapOK)
+	// Each feature's order read in sequence, with the rows' positions in
+	// f1's order at hand (inv), writes posIn within n entries: cheaper
+	// than gathering each row's p positions from a table of all rows.
+	inv := bt.inv
 	for i, e := range v.cols[f1] {
-		rp := bt.rowPos[int(e.row())*p : int(e.row())*p+p]
-		for f, q := range rp {
-			bt.posIn[f*n+i] = q
+		inv[e.row()] = int32(i)
+	}
+	for f := range p {
+		pi := bt.posIn[f*n : f*n+n]
+		for j, e := range v.cols[f] {
+			pi[inv[e.row()]] = int32(j)
 		}
 	}
 	return true
@@ -135,7 +152,7 @@ func (bt *d2bits) builtFor(v *view) bool {
 }
 
 // buildShared builds the bit sets of v that do not depend on the first
-// feature: the class and boundary sets and rowPos.
+// feature: the class and boundary sets.
 func (s *solver) buildShared(v *view, bt *d2bits) bool {
 	bt.built = false
 	n := v.n
@@ -148,23 +165,30 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 	if ny > 1 {
 		npre = s.p * nw * ny
 	}
-	need := int64(s.p)*(int64(s.n+n)*4+int64(nw)*8*int64(2+ny)) + int64(npre)*4 + int64(s.k)*32
-	have := int64(cap(bt.rowPos)+cap(bt.posIn)+cap(bt.pre))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8
-	if len(bt.rowPos) < s.p*s.n || len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.pre) < npre || len(bt.run) != s.k {
+	snapB, snapN := snapPlan(n, s.p*nw)
+	need := int64(s.n)*4 + int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(npre)*4 + int64(s.k)*32 +
+		int64(snapN)*(int64(s.p*nw)+int64(s.k))*8
+	have := int64(cap(bt.inv)+cap(bt.posIn)+cap(bt.pre))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8 +
+		int64(cap(bt.snap)+cap(bt.snapCl))*8
+	if len(bt.inv) < s.n || len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.pre) < npre || len(bt.run) != s.k ||
+		cap(bt.snap) < snapN*s.p*nw || cap(bt.snapCl) < snapN*s.k {
 		if need > have {
 			if err := s.cfg.Budget.Reserve(need-have, "contree depth-two bit sets"); err != nil {
 				return false
 			}
 			s.held += need - have
 		}
-		bt.rowPos = make([]int32, s.p*s.n)
+		bt.inv = make([]int32, s.n)
 		bt.posIn = make([]int32, s.p*n)
 		bt.sb = make([]uint64, s.p*nw)
 		bt.yb = make([]uint64, s.p*ny*nw)
 		bt.pre = make([]int32, npre)
 		bt.bb = make([]uint64, s.p*nw)
 		bt.run, bt.low = make([]int, s.k), make([]int, 2*s.k)
+		bt.snap, bt.snapCl = make([]uint64, snapN*s.p*nw), make([]int, snapN*s.k)
 	}
+	bt.snapB, bt.snapN = snapB, snapN
+	bt.snapOK = append(bt.snapOK[:0], make([]bool, snapN+1)...)
 	s.work += 2 * s.p * n
 	bt.n, bt.nw = n, nw
 	p := s.p
@@ -175,7 +199,6 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 		clear(yb)
 		clear(bb)
 		for i, e := range col {
-			bt.rowPos[int(e.row())*p+f] = int32(i)
 			if ny == 1 {
 				yb[i>>6] |= uint64(e.label()) << (i & 63)
 			} else {
@@ -199,34 +222,104 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 	return true
 }
 
+// snapMax and snapMaxBytes bound the checkpoints of the left marks
+// (their count, and their memory per level): snapshots every n/32 rows
+// (at least snapMinRows) of a subproblem of n rows.
+const (
+	snapMax      = 32
+	snapMaxBytes = 8 << 20
+	snapMinRows  = 64
+)
+
+// snapPlan is the checkpoint spacing and count for n rows whose marks
+// take words 64-bit words (0, 0: no checkpoints).
+func snapPlan(n, words int) (b, cnt int) {
+	most := min(snapMax, snapMaxBytes/(8*words))
+	if most < 1 {
+		return 0, 0
+	}
+	b = max(snapMinRows, (n+most)/(most+1))
+	cnt = (n - 1) / b
+	if cnt < 1 {
+		return 0, 0
+	}
+	return b, cnt
+}
+
 // moveTo marks f1's first cut rows left in every feature's bit set. It
-// flips the rows between the current and the new threshold, or, when
-// fewer, starts again from no row left (flipping the first cut) or from
-// every row left (flipping the last n-cut).
+// starts from the nearest of the current marks, no row left, every row
+// left and the saved checkpoints, then flips the rows between, saving
+// the checkpoints it passes.
 func (s *solver) moveTo(v *view, bt *d2bits, f1, cut int) {
-	n, nw := bt.n, bt.nw
-	lo, hi := bt.cur, cut
-	if cut < bt.cur {
-		lo, hi = cut, bt.cur
+	n, nw, p, k := bt.n, bt.nw, s.p, s.k
+	words := p * nw
+	from, cost, src := bt.cur, abs(cut-bt.cur), -1
+	if cut < cost && cut <= n-cut {
+		from, cost, src = 0, cut, -2
+	} else if n-cut < cost {
+		from, cost, src = n, n-cut, -3
+	}
+	B := bt.snapB
+	if B > 0 {
+		pen := nw/8 + 1 // a copy of the marks, in rows flipped
+		for _, j := range [2]int{cut / B, cut/B + 1} {
+			if j >= 1 && j <= bt.snapN && bt.snapOK[j] {
+				if c := abs(cut-j*B) + pen; c < cost {
+					from, cost, src = j*B, c, j
+				}
+			}
+		}
 	}
 	switch {
-	case cut < hi-lo && cut <= n-cut:
-		clear(bt.sb[:s.p*nw])
-		clear(bt.cl[:s.k])
-		lo, hi = 0, cut
-	case n-cut < hi-lo:
-		sb := bt.sb[:s.p*nw]
+	case src == -2:
+		clear(bt.sb[:words])
+		clear(bt.cl[:k])
+	case src == -3:
+		sb := bt.sb[:words]
 		for i := range sb {
 			sb[i] = ^uint64(0)
 		}
 		if r := n & 63; r != 0 {
-			for f := range s.p {
+			for f := range p {
 				sb[f*nw+nw-1] = uint64(1)<<r - 1
 			}
 		}
-		copy(bt.cl[:s.k], v.counts)
-		lo, hi = cut, n
+		copy(bt.cl[:k], v.counts)
+	case src > 0:
+		copy(bt.sb[:words], bt.snap[(src-1)*words:src*words])
+		copy(bt.cl[:k], bt.snapCl[(src-1)*k:src*k])
+		s.work += words / 8
 	}
+	for from != cut {
+		to := cut
+		if B > 0 {
+			if from < cut {
+				if c := (from/B + 1) * B; c < cut && c/B <= bt.snapN {
+					to = c
+				}
+			} else if c := (from - 1) / B * B; c > cut && c >= B {
+				to = c
+			}
+		}
+		bt.flip(s, v, f1, min(from, to), max(from, to), to < from)
+		from = to
+		if B > 0 && from%B == 0 {
+			if j := from / B; j >= 1 && j <= bt.snapN && !bt.snapOK[j] {
+				copy(bt.snap[(j-1)*words:j*words], bt.sb[:words])
+				copy(bt.snapCl[(j-1)*k:j*k], bt.cl[:k])
+				bt.snapOK[j] = true
+				s.work += words / 8
+			}
+		}
+	}
+	bt.cur = cut
+}
+
+// flip flips the marks of f1's rows at positions lo..hi-1 in every
+// feature's bit set and moves their classes into (or, with out, out of)
+// the left counts.
+func (bt *d2bits) flip(s *solver, v *view, f1, lo, hi int, out bool) {
+	n, nw := bt.n, bt.nw
 	s.work += s.p * (hi - lo)
 	for f := range s.p {
 		sb := bt.sb[f*nw : f*nw+nw]
@@ -235,13 +328,19 @@ func (s *solver) moveTo(v *view, bt *d2bits, f1, cut int) {
 		}
 	}
 	d := 1
-	if hi > cut {
+	if out {
 		d = -1
 	}
 	for _, e := range v.cols[f1][lo:hi] {
 		bt.cl[e.label()] += d
 	}
-	bt.cur = cut
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // d2splitBits is d2split by the bit sets of (v, f1).

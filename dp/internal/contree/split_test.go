@@ -364,14 +364,15 @@ func TestNthBit(t *testing.T) {
 	}
 }
 
-// After any sequence of thresholds, by any of moveTo's three routes
-// (flipping the rows between thresholds, or starting again from no row
-// or from every row left), the bit sets mark exactly f1's first cut rows
-// left in every feature's order, and the left class counts are theirs;
-// the bit sets of a new first feature start with no row left.
+// After any sequence of thresholds, by any of moveTo's routes (flipping
+// the rows between thresholds, starting again from no row or from every
+// row left, or from a saved checkpoint), the bit sets mark exactly f1's
+// first cut rows left in every feature's order, and the left class
+// counts are theirs; the bit sets of a new first feature start with no
+// row left (and no checkpoint of the last).
 func TestMoveToMarks(t *testing.T) {
-	for seed := range uint64(6) {
-		in := randomInput(70+int(seed)*37, 3, 40, 2+int(seed%3), seed+900)
+	for seed := range uint64(8) {
+		in := randomInput(70+int(seed)*37+int(seed/6)*2000, 3, 40, 2+int(seed%3), seed+900)
 		s, root := newSolver(in)
 		var bt d2bits
 		rng := rand.New(rand.NewPCG(seed, 11))
