@@ -1,6 +1,9 @@
 package contree
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // Depth-two splits by bit sets.
 //
@@ -16,9 +19,12 @@ import "math/bits"
 // the words where a side is due (see d2scan2); where both sides are far
 // from due it jumps to the first position where one is (nthBit).
 //
-// The result is d2scan2's (d2scanK's) exactly: the same boundaries are evaluated in
-// the same order with the same counts, so the same best positions, trees
-// and hints.
+// The result is d2scan2's (d2scanK's) exactly: a boundary is left out
+// only where its side's error cannot be below the best so far, so each
+// side's best is the first boundary of least error, as in the row scan:
+// the same best positions, trees and hints. (The two-class scans evaluate
+// the same boundaries; the k-class bit scan, which renews its due counts
+// at the words it looks at, evaluates fewer.)
 
 // bitsMinCalls is the depth-two calls of a (v, f1) by rows before its
 // bit sets are built. The build costs about two calls by rows, and yet
@@ -74,6 +80,8 @@ type d2bits struct {
 	bb  []uint64 // a boundary after the position
 	run []int    // k classes: the left side's running class counts (see scanK)
 	low []int    // k classes: class counts below a boundary by side
+	due []int    // k classes: due class counts by side (see d2scan.setDue)
+	in  []int    // k classes: each side's class counts in a word (see scanK)
 	// Snapshots of the left marks at checkpoints, every snapB rows of
 	// f1's order (snapB·j for j = 1..snapN, all below n), saved as a
 	// move passes them and loaded when one is nearer the new threshold
@@ -166,9 +174,9 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 		npre = s.p * nw * ny
 	}
 	snapB, snapN := snapPlan(n, s.p*nw)
-	need := int64(s.n)*4 + int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(npre)*4 + int64(s.k)*32 +
+	need := int64(s.n)*4 + int64(s.p)*(int64(n)*4+int64(nw)*8*int64(2+ny)) + int64(npre)*4 + int64(s.k)*56 +
 		int64(snapN)*(int64(s.p*nw)+int64(s.k))*8
-	have := int64(cap(bt.inv)+cap(bt.posIn)+cap(bt.pre))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low))*8 +
+	have := int64(cap(bt.inv)+cap(bt.posIn)+cap(bt.pre))*4 + int64(cap(bt.sb)+cap(bt.yb)+cap(bt.bb))*8 + int64(cap(bt.run)+cap(bt.low)+cap(bt.due)+cap(bt.in))*8 +
 		int64(cap(bt.snap)+cap(bt.snapCl))*8
 	if len(bt.inv) < s.n || len(bt.posIn) < s.p*n || len(bt.sb) < s.p*nw || len(bt.yb) < s.p*ny*nw || len(bt.pre) < npre || len(bt.run) != s.k ||
 		cap(bt.snap) < snapN*s.p*nw || cap(bt.snapCl) < snapN*s.k {
@@ -184,7 +192,7 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 		bt.yb = make([]uint64, s.p*ny*nw)
 		bt.pre = make([]int32, npre)
 		bt.bb = make([]uint64, s.p*nw)
-		bt.run, bt.low = make([]int, s.k), make([]int, 2*s.k)
+		bt.run, bt.low, bt.due, bt.in = make([]int, s.k), make([]int, 2*s.k), make([]int, 2*s.k), make([]int, 2*s.k)
 		bt.snap, bt.snapCl = make([]uint64, snapN*s.p*nw), make([]int, snapN*s.k)
 	}
 	bt.snapB, bt.snapN = snapB, snapN
@@ -364,7 +372,7 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 		s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, fql, fqr, &bl, &br) })
 	} else {
 		sc := d2scan{k: s.k, cnt: bt.low, fq: [2][]int{fqr, fql}, n: [2]int{nR, nL}, b: [2]*best1{&br, &bl},
-			floor: [2]int{s.d2floor[1], s.d2floor[0]}}
+			floor: [2]int{s.d2floor[1], s.d2floor[0]}, due: bt.due, tot: v.counts}
 		s.d2features(v, &bl, &br, func(f2 int) { bt.scanK(f2, &sc) })
 	}
 	lbL, lbR = bl.err, br.err
@@ -523,12 +531,12 @@ func due2c(c0, c1, f0, f1, idx, floor int, best, at *int) (int, int) {
 }
 
 // scanK is d2scanK on feature f2's bit sets (k > 2 classes): the rows
-// passed are counted 64 at a time, and a side's class counts below a
-// boundary are taken, by popcounts of its marks and the class bit sets,
-// only where the side is due. sc holds the call's sides (0 right, 1
-// left) and receives their bests. Its walk over words and boundaries is
-// scan's; it is written out in both rather than shared through a
-// callback, which would sit in the innermost loop.
+// passed are counted 64 at a time, and a side is looked at only in the
+// words where it may be due: its rows reach the least row count at which
+// one of its classes can reach its due count (see d2scan.setDue). There
+// its class counts at the word's end tell whether one does, and where
+// (nthBit); only then is the first boundary from there evaluated. sc
+// holds the call's sides (0 right, 1 left) and receives their bests.
 func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	k, nw := sc.k, bt.nw
 	sb := bt.sb[f2*nw : f2*nw+nw]
@@ -537,69 +545,136 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	pre := bt.pre[f2*k*nw : (f2+1)*k*nw]
 	run := bt.run // the left side's class counts in the words before upto
 	clear(run)
+	inL, inR := bt.in[:k], bt.in[k:2*k] // each side's class counts in the word
+	clear(sc.cnt)
 	sc.f2 = f2
 	nL, nR := sc.n[1], sc.n[0]
 	atL, atR := d2at(sc.b[1].err, sc.b[0].err, nL, nR, [2]int{sc.floor[1], sc.floor[0]})
+	atR, atL = sc.startDue(0, atR), sc.startDue(1, atL)
 	totL, totR, upto := 0, 0, 0 // run counts the rows of the words before upto
 	for w := range nw {
 		sw, bw := sb[w], bb[w]
-		inL := bits.OnesCount64(sw)
+		nwL := bits.OnesCount64(sw)
 		inW := min(64, bt.n-w*64)
-		if bw != 0 && (totL+inL >= atL || totR+inW-inL >= atR) {
+		dueL, dueR := totL+nwL >= atL, totR+inW-nwL >= atR
+		if bw != 0 && (dueL || dueR) {
 			for ; upto < w; upto++ {
 				x := sb[upto]
 				for y, c := range yb[upto*k : upto*k+k] {
 					run[y] += bits.OnesCount64(x & c)
 				}
 			}
-			for m := bw; m != 0; m &= m - 1 {
-				b := bits.TrailingZeros64(m)
-				mask := uint64(2)<<b - 1
-				cL := bits.OnesCount64(sw & mask)
-				tL, tR := totL+cL, totR+b+1-cL
-				if tL < atL && tR < atR {
-					if atL-tL > nearDue && atR-tR > nearDue {
-						m = skipTo(m, b, sw, inW, atL-totL, atR-totR, inL)
+			yw := yb[w*k : w*k+k]
+			for y, c := range yw {
+				inL[y] = bits.OnesCount64(sw & c)
+			}
+			upto = w + 1
+			if dueR {
+				// The class counts of the word: the next word's prefix
+				// less this one's, or the totals for the last.
+				low := sc.cnt[:k]
+				if w+1 < nw {
+					next := pre[(w+1)*k : (w+2)*k]
+					for y, c := range pre[w*k : w*k+k] {
+						low[y] = int(c) - run[y]
+						inR[y] = int(next[y]-c) - inL[y]
 					}
-					continue
+				} else {
+					for y, c := range pre[w*k : w*k+k] {
+						low[y] = int(c) - run[y]
+						inR[y] = sc.tot[y] - int(c) - inL[y]
+					}
 				}
-				if tR >= atR {
-					bt.lowCounts(sc, yb, pre, run, w, ^sw&mask, 0)
-					atR = sc.eval(0, tR, w*64+b)
+				rw := ^sw
+				if inW < 64 {
+					rw &= 1<<inW - 1
 				}
-				if tL >= atL {
-					bt.lowCounts(sc, yb, pre, run, w, sw&mask, 1)
-					atL = sc.eval(1, tL, w*64+b)
-				}
-				if atL > nL && atR > nR {
-					break
-				}
+				atR = sc.dueWord(0, w, rw, bw, yw, totR, inR)
+			}
+			if dueL {
+				copy(sc.cnt[k:2*k], run)
+				atL = sc.dueWord(1, w, sw, bw, yw, totL, inL)
+			}
+			for y, c := range inL {
+				run[y] += c
 			}
 			if atL > nL && atR > nR {
 				break
 			}
 		}
-		totL += inL
-		totR += inW - inL
+		totL += nwL
+		totR += inW - nwL
 	}
 }
 
-// lowCounts sets side sd's class counts below a boundary in word w
-// (marks x: the side's rows of the word up to it) into sc.cnt; run is
-// the left side's class counts in the words before w.
-func (bt *d2bits) lowCounts(sc *d2scan, yb []uint64, pre []int32, run []int, w int, x uint64, sd int) {
+// dueWord evaluates side sd of a k-class bit scan in word w where it may
+// be due: x marks its rows in the word, bw the boundaries, yw the
+// classes' rows, in the side's class counts in the word; tot is its rows
+// before the word and sc.cnt holds its class counts there. It evaluates
+// the first boundary at or after the first position where a class
+// reaches its due count, and so on through the word, and returns the row
+// count at which the side may next be due (at most its rows at the
+// word's end while a due class waits for a boundary).
+func (sc *d2scan) dueWord(sd, w int, x, bw uint64, yw []uint64, tot int, in []int) int {
 	k := sc.k
 	low := sc.cnt[sd*k : sd*k+k]
-	yw := yb[w*k : w*k+k]
-	if sd == 1 {
-		for y, c := range yw {
-			low[y] = run[y] + bits.OnesCount64(x&c)
+	due := sc.due[sd*k : sd*k+k]
+	// The first look goes by the word's class counts.
+	p := 64
+	for y, d := range due {
+		if need := d - low[y]; need <= in[y] {
+			if need <= 0 {
+				p = 0
+				break
+			}
+			p = min(p, nthBit(x&yw[y], need-1))
 		}
-		return
 	}
-	pw := pre[w*k : w*k+k]
-	for y, c := range yw {
-		low[y] = int(pw[y]) - run[y] + bits.OnesCount64(x&c)
+	if p == 64 {
+		// None due in the word: the due counts again from the counts
+		// at its end (fewer high rows, later dues).
+		rest := 0
+		for y, c := range in {
+			low[y] += c
+			rest += c
+		}
+		return sc.setDue(sd, tot+rest)
+	}
+	above := ^uint64(0) // the word's positions after the last evaluated one
+	for {
+		bm := bw & above &^ (uint64(1)<<p - 1)
+		if bm == 0 {
+			return tot + bits.OnesCount64(x&above) // due; its boundary is in a later word
+		}
+		b := bits.TrailingZeros64(bm)
+		mask := uint64(2)<<b - 1
+		seg := x & above & mask
+		for y, c := range yw {
+			low[y] += bits.OnesCount64(seg & c)
+		}
+		tot += bits.OnesCount64(seg)
+		at := sc.eval(sd, tot, w*64+b)
+		if at > sc.n[sd] || b == 63 {
+			return at
+		}
+		above = ^mask
+		least := math.MaxInt
+		p = 64
+		for y, c := range yw {
+			m := x & c & above
+			need, have := due[y]-low[y], bits.OnesCount64(m)
+			if need > have {
+				least = min(least, need-have)
+			} else {
+				p = min(p, nthBit(m, need-1))
+			}
+		}
+		if p == 64 {
+			for y, c := range yw {
+				low[y] += bits.OnesCount64(x & c & above)
+			}
+			return sc.setDue(sd, tot+bits.OnesCount64(x&above))
+		}
 	}
 }
 

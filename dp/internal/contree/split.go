@@ -1,6 +1,7 @@
 package contree
 
 import (
+	"math"
 	"slices"
 )
 
@@ -157,6 +158,9 @@ func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL,
 	if len(s.cnt) != 2*k {
 		s.cnt = make([]int, 2*k)
 	}
+	if len(s.due) != 2*k {
+		s.due = make([]int, 2*k)
+	}
 	bl, br := s.d2start(nL, nR, limit)
 	s.d2features(v, &bl, &br, func(f2 int) {
 		if k == 2 {
@@ -230,37 +234,43 @@ func (s *solver) d2features(v *view, bl, br *best1, scan func(f2 int)) {
 
 // d2scanK is one feature's scan in d2split for any number of classes.
 // Counts are indexed by side (0 right, 1 left) without branching on it.
-// The per-row work is one count increment: a side is evaluated only at
-// a boundary where it has at least at[sd] rows (before that its error
-// cannot drop below its best: each row changes the terms that can by at
-// most one, see eval), and its largest class counts are computed then.
+// The per-row work is one count increment and one comparison: a side is
+// evaluated only at a boundary where one of its classes has reached its
+// due count (see setDue; before that its error cannot drop below its
+// best), and its largest class counts are computed then.
 func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	k := s.k
 	side := s.side
 	cnt := s.cnt
 	clear(cnt)
 	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2,
-		floor: [2]int{s.d2floor[1], s.d2floor[0]}}
+		floor: [2]int{s.d2floor[1], s.d2floor[0]}, due: s.due}
 	at1, at0 := d2at(bl.err, br.err, nL, nR, s.d2floor)
-	totL := 0
+	at0, at1 = sc.startDue(0, at0), sc.startDue(1, at1)
+	due := s.due
+	totL, pend := 0, 0
 	last := len(col) - 1
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
 		sd := int(side[e.row()])
-		cnt[sd*k+int(e.label())]++
+		j := sd*k + int(e.label())
+		cnt[j]++
 		totL += sd
+		if cnt[j] >= due[j] {
+			pend |= 1 << sd
+		}
 		// Neither side due (the common case, well predicted) or no
 		// boundary after this row.
-		tot0 := idx + 1 - totL
-		if tot0 < at0 && totL < at1 || col[idx+1].rank == e.rank {
+		if pend == 0 || col[idx+1].rank == e.rank {
 			continue
 		}
-		if tot0 >= at0 {
-			at0 = sc.eval(0, tot0, idx)
+		if pend&1 != 0 {
+			at0 = sc.eval(0, idx+1-totL, idx)
 		}
-		if totL >= at1 {
+		if pend&2 != 0 {
 			at1 = sc.eval(1, totL, idx)
 		}
+		pend = 0
 		if at0 > nR && at1 > nL {
 			break // neither side can improve with the rows left
 		}
@@ -276,12 +286,16 @@ type d2scan struct {
 	b     [2]*best1 // best tree of each side
 	f2    int
 	floor [2]int // lower bound on each side's optimum
+	// due, when not nil, receives each side's due class counts (see
+	// setDue) at due[sd*k+y].
+	due []int
+	tot []int // both sides' class counts (bit scans)
 }
 
 // eval evaluates side sd's split after position idx, where it has tot
 // rows low, records it when it improves, and returns the row count the
 // side must reach before its error can drop below its best again (past
-// its size when it never can).
+// its size when it never can), setting its due class counts.
 func (sc *d2scan) eval(sd, tot, idx int) int {
 	k := sc.k
 	lo, lc, hi, hc := lowHigh(sc.cnt[sd*k:sd*k+k], sc.fq[sd])
@@ -294,25 +308,69 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 	if hc == n-tot || bb.err <= sc.floor[sd] {
 		// The high side is pure: moving its rows low cannot lower the
 		// error any more; or the side's best is at its floor.
+		sc.never(sd)
 		return n + 1
 	}
-	// The error is the least over class pairs (a, b) of n - (low rows of
-	// a) - (high rows of b). Pairs with a = b give n - f[a], never below
-	// the leaf's error and so never below best; a row moved low changes
-	// each mixed pair's term by at most one, so the side is due again
-	// once it has gained the least mixed term's distance to best.
-	mixed := err
-	if lo == hi {
-		c, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
-		sl, sh := -1, -1 // the best low and high counts of the other classes
-		for y := range k {
-			if y != lo {
-				sl, sh = max(sl, c[y]), max(sh, f[y]-c[y])
-			}
-		}
-		mixed = n - max(lc+sh, sl+hc)
+	return sc.setDue(sd, tot)
+}
+
+// startDue sets side sd's due class counts before its first row, given
+// d2at's first row count at; it returns at.
+func (sc *d2scan) startDue(sd, at int) int {
+	if at > sc.n[sd] {
+		sc.never(sd)
+		return at
 	}
-	return tot + mixed - bb.err + 1
+	return sc.setDue(sd, 0)
+}
+
+// never makes side sd never due.
+func (sc *d2scan) never(sd int) {
+	if sc.due != nil {
+		due := sc.due[sd*sc.k : sd*sc.k+sc.k]
+		for y := range due {
+			due[y] = sc.n[sd] + 1
+		}
+	}
+}
+
+// setDue sets side sd's due class counts, with tot rows and the class
+// counts sc.cnt low, and returns the least row count at which one can
+// be reached.
+//
+// The error is the least over class pairs (a, b) of n - (low rows of a)
+// - (high rows of b). Pairs with a = b give n - f[a], never below the
+// leaf's error and so never below best. A row moved low lowers only the
+// terms of its own class a, by one, and never raises another's low
+// count, so a term (a, b) drops below best only once the low rows of a
+// have grown by its distance to best: the low count of class a is due at
+// n - best + 1 - (the most high rows of a class b != a). High rows only
+// leave as the scan goes on, so a due count set earlier is at most the
+// current one: it may come early, never late.
+func (sc *d2scan) setDue(sd, tot int) int {
+	k := sc.k
+	c, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
+	h1, h2, i1 := -1, -1, -1 // the two largest high counts, the first's class
+	for y := range k {
+		if h := f[y] - c[y]; h > h1 {
+			h1, h2, i1 = h, h1, y
+		} else if h > h2 {
+			h2 = h
+		}
+	}
+	base := sc.n[sd] - sc.b[sd].err + 1
+	least := math.MaxInt
+	for y := range k {
+		d := base - h1
+		if y == i1 {
+			d = base - h2
+		}
+		if sc.due != nil {
+			sc.due[sd*k+y] = d
+		}
+		least = min(least, d-c[y])
+	}
+	return tot + least
 }
 
 // lowHigh returns the largest class (first of the ties) and its count
