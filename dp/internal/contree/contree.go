@@ -334,7 +334,6 @@ type solver struct {
 	best   *Node // the best tree of the root so far
 	cl, cr []int
 	cnt    []int
-	due    []int // d2scanK's due class counts (see d2scan.setDue)
 	fql    []int
 	fqr    []int
 	d2hint [2]int // the second features of d2split's last best trees (left, right)

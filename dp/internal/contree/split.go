@@ -158,9 +158,6 @@ func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL,
 	if len(s.cnt) != 2*k {
 		s.cnt = make([]int, 2*k)
 	}
-	if len(s.due) != 2*k {
-		s.due = make([]int, 2*k)
-	}
 	bl, br := s.d2start(nL, nR, limit)
 	s.d2features(v, &bl, &br, func(f2 int) {
 		if k == 2 {
@@ -234,43 +231,40 @@ func (s *solver) d2features(v *view, bl, br *best1, scan func(f2 int)) {
 
 // d2scanK is one feature's scan in d2split for any number of classes.
 // Counts are indexed by side (0 right, 1 left) without branching on it.
-// The per-row work is one count increment and one comparison: a side is
-// evaluated only at a boundary where one of its classes has reached its
-// due count (see setDue; before that its error cannot drop below its
-// best), and its largest class counts are computed then.
+// The per-row work is one count increment: a side is evaluated only at
+// a boundary where it has at least at[sd] rows (before that its error
+// cannot drop below its best: each row changes the terms that can by at
+// most one, see setDue), and its largest class counts are computed then.
+// (Due counts by class, as the bit scan keeps them, measured no faster
+// here: docs/benchmarks.md, "Checkpoints of the marks and due counts by
+// class".)
 func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	k := s.k
 	side := s.side
 	cnt := s.cnt
 	clear(cnt)
 	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2,
-		floor: [2]int{s.d2floor[1], s.d2floor[0]}, due: s.due}
+		floor: [2]int{s.d2floor[1], s.d2floor[0]}}
 	at1, at0 := d2at(bl.err, br.err, nL, nR, s.d2floor)
-	at0, at1 = sc.startDue(0, at0), sc.startDue(1, at1)
-	due := s.due
-	totL, pend := 0, 0
+	totL := 0
 	last := len(col) - 1
 	for idx := 0; idx < last; idx++ {
 		e := col[idx]
 		sd := int(side[e.row()])
-		j := sd*k + int(e.label())
-		cnt[j]++
+		cnt[sd*k+int(e.label())]++
 		totL += sd
-		if cnt[j] >= due[j] {
-			pend |= 1 << sd
-		}
 		// Neither side due (the common case, well predicted) or no
 		// boundary after this row.
-		if pend == 0 || col[idx+1].rank == e.rank {
+		tot0 := idx + 1 - totL
+		if tot0 < at0 && totL < at1 || col[idx+1].rank == e.rank {
 			continue
 		}
-		if pend&1 != 0 {
-			at0 = sc.eval(0, idx+1-totL, idx)
+		if tot0 >= at0 {
+			at0 = sc.eval(0, tot0, idx)
 		}
-		if pend&2 != 0 {
+		if totL >= at1 {
 			at1 = sc.eval(1, totL, idx)
 		}
-		pend = 0
 		if at0 > nR && at1 > nL {
 			break // neither side can improve with the rows left
 		}
@@ -286,8 +280,8 @@ type d2scan struct {
 	b     [2]*best1 // best tree of each side
 	f2    int
 	floor [2]int // lower bound on each side's optimum
-	// due, when not nil, receives each side's due class counts (see
-	// setDue) at due[sd*k+y].
+	// due, when not nil (the bit scan's), receives each side's due class
+	// counts (see setDue) at due[sd*k+y].
 	due []int
 	tot []int // both sides' class counts (bit scans)
 }
