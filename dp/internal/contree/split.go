@@ -305,7 +305,25 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 		sc.never(sd)
 		return n + 1
 	}
-	return sc.setDue(sd, tot)
+	if sc.due != nil {
+		return sc.setDue(sd, tot)
+	}
+	// The row scan's one row count (setDue's least due, without the
+	// per-class counts): the least mixed term's distance to best. The
+	// error is a mixed term unless the largest low and high classes are
+	// the same one.
+	mixed := err
+	if lo == hi {
+		c, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
+		sl, sh := -1, -1 // the best low and high counts of the other classes
+		for y := range k {
+			if y != lo {
+				sl, sh = max(sl, c[y]), max(sh, f[y]-c[y])
+			}
+		}
+		mixed = n - max(lc+sh, sl+hc)
+	}
+	return tot + mixed - bb.err + 1
 }
 
 // startDue sets side sd's due class counts before its first row, given
