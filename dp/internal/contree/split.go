@@ -346,8 +346,8 @@ func (sc *d2scan) never(sd int) {
 	}
 }
 
-// setDue sets side sd's due class counts, with tot rows and the class
-// counts sc.cnt low, and returns the least row count at which one can
+// setDue sets side sd's due class counts (sc.due: bit scans only), with
+// tot rows and the class counts sc.cnt low, and returns the least row count at which one can
 // be reached.
 //
 // The error is the least over class pairs (a, b) of n - (low rows of a)
@@ -377,9 +377,7 @@ func (sc *d2scan) setDue(sd, tot int) int {
 		if y == i1 {
 			d = base - h2
 		}
-		if sc.due != nil {
-			sc.due[sd*k+y] = d
-		}
+		sc.due[sd*k+y] = d
 		least = min(least, d-c[y])
 	}
 	return tot + least
