@@ -336,7 +336,8 @@ type solver struct {
 	cnt    []int
 	fql    []int
 	fqr    []int
-	d2hint [2]int // the second features of d2split's last best trees (left, right)
+	rel    [2][]int // each side's relevant classes in a k-class scan (see d2scan.relevant)
+	d2hint [2]int   // the second features of d2split's last best trees (left, right)
 	// d2floor holds lower bounds on the optimum of each side (left,
 	// right) of the next depth-two call: a side whose best reaches its
 	// floor is settled and scanned no further (see neighbourFloors).
@@ -369,6 +370,7 @@ func Solve(ctx context.Context, in Input, cfg Config, onImprove func(*Node)) Res
 	s.cr = make([]int, s.k)
 	s.fql = make([]int, s.k)
 	s.fqr = make([]int, s.k)
+	s.rel = [2][]int{make([]int, 0, s.k), make([]int, 0, s.k)}
 	defer func() { cfg.Budget.Release(s.held) }()
 	root := s.rootView(in)
 	if cfg.MaxDepth < 0 {

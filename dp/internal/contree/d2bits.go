@@ -1,7 +1,6 @@
 package contree
 
 import (
-	"math"
 	"math/bits"
 )
 
@@ -76,12 +75,14 @@ type d2bits struct {
 	// pre is, with k classes, the rows of class y in the words of
 	// feature f before word w at pre[(f*nw+w)*k+y]: a side's class counts
 	// are then those of the left side's and their difference.
-	pre []int32
-	bb  []uint64 // a boundary after the position
-	run []int    // k classes: the left side's running class counts (see scanK)
-	low []int    // k classes: class counts below a boundary by side
-	due []int    // k classes: due class counts by side (see d2scan.setDue)
-	in  []int    // k classes: each side's class counts in a word (see scanK)
+	pre  []int32
+	bb   []uint64 // a boundary after the position
+	run  []int    // k classes: the left side's running class counts (see scanK)
+	low  []int    // k classes: class counts below a boundary by side
+	due  []int    // k classes: due class counts by side (see d2scan.setDue)
+	in   []int    // k classes: each side's class counts in a word (see scanK)
+	rel  [2][]int // k classes: each side's relevant classes (see d2scan.relevant)
+	relU []int    // k classes: both sides' relevant classes
 	// Snapshots of the left marks at checkpoints, every snapB rows of
 	// f1's order (snapB·j for j = 1..snapN, all below n), saved as a
 	// move passes them and loaded when one is nearer the new threshold
@@ -193,6 +194,8 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 		bt.pre = make([]int32, npre)
 		bt.bb = make([]uint64, s.p*nw)
 		bt.run, bt.low, bt.due, bt.in = make([]int, s.k), make([]int, 2*s.k), make([]int, 2*s.k), make([]int, 2*s.k)
+		bt.rel = [2][]int{make([]int, 0, s.k), make([]int, 0, s.k)}
+		bt.relU = make([]int, 0, s.k)
 		bt.snap, bt.snapCl = make([]uint64, snapN*s.p*nw), make([]int, snapN*s.k)
 	}
 	bt.snapB, bt.snapN = snapB, snapN
@@ -543,13 +546,22 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	bb := bt.bb[f2*nw : f2*nw+nw]
 	yb := bt.yb[f2*k*nw : (f2+1)*k*nw]
 	pre := bt.pre[f2*k*nw : (f2+1)*k*nw]
-	run := bt.run // the left side's class counts in the words before upto
-	clear(run)
+	run := bt.run                       // the left side's class counts in the words before upto
 	inL, inR := bt.in[:k], bt.in[k:2*k] // each side's class counts in the word
-	clear(sc.cnt)
 	sc.f2 = f2
 	nL, nR := sc.n[1], sc.n[0]
 	atL, atR := d2at(sc.b[1].err, sc.b[0].err, nL, nR, [2]int{sc.floor[1], sc.floor[0]})
+	// Only the sides' relevant classes are counted (see d2scan.relevant):
+	// the left side's for its own scan, both sides' for the right's,
+	// whose counts are the prefix counts less the left's.
+	atR, atL = sc.relevant(0, bt.rel[0], atR), sc.relevant(1, bt.rel[1], atL)
+	relR, relL := sc.rel[0], sc.rel[1]
+	both := unionSorted(bt.relU[:0], relL, relR)
+	bt.relU = both
+	for _, y := range both {
+		run[y] = 0
+		sc.cnt[y], sc.cnt[k+y] = 0, 0
+	}
 	atR, atL = sc.startDue(0, atR), sc.startDue(1, atL)
 	totL, totR, upto := 0, 0, 0 // run counts the rows of the words before upto
 	for w := range nw {
@@ -560,27 +572,31 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 		if bw != 0 && (dueL || dueR) {
 			for ; upto < w; upto++ {
 				x := sb[upto]
-				for y, c := range yb[upto*k : upto*k+k] {
-					run[y] += bits.OnesCount64(x & c)
+				yu := yb[upto*k : upto*k+k]
+				for _, y := range both {
+					run[y] += bits.OnesCount64(x & yu[y])
 				}
 			}
 			yw := yb[w*k : w*k+k]
-			for y, c := range yw {
-				inL[y] = bits.OnesCount64(sw & c)
+			for _, y := range both {
+				inL[y] = bits.OnesCount64(sw & yw[y])
 			}
 			upto = w + 1
 			if dueR {
 				// The class counts of the word: the next word's prefix
 				// less this one's, or the totals for the last.
 				low := sc.cnt[:k]
+				pw := pre[w*k : w*k+k]
 				if w+1 < nw {
 					next := pre[(w+1)*k : (w+2)*k]
-					for y, c := range pre[w*k : w*k+k] {
+					for _, y := range relR {
+						c := pw[y]
 						low[y] = int(c) - run[y]
 						inR[y] = int(next[y]-c) - inL[y]
 					}
 				} else {
-					for y, c := range pre[w*k : w*k+k] {
+					for _, y := range relR {
+						c := pw[y]
 						low[y] = int(c) - run[y]
 						inR[y] = sc.tot[y] - int(c) - inL[y]
 					}
@@ -592,11 +608,14 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 				atR = sc.dueWord(0, w, rw, bw, yw, totR, inR)
 			}
 			if dueL {
-				copy(sc.cnt[k:2*k], run)
+				low := sc.cnt[k : 2*k]
+				for _, y := range relL {
+					low[y] = run[y]
+				}
 				atL = sc.dueWord(1, w, sw, bw, yw, totL, inL)
 			}
-			for y, c := range inL {
-				run[y] += c
+			for _, y := range both {
+				run[y] += inL[y]
 			}
 			if atL > nL && atR > nR {
 				break
@@ -607,22 +626,46 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	}
 }
 
+// unionSorted appends to dst the union of the increasing lists a and b,
+// in increasing order.
+func unionSorted(dst, a, b []int) []int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			dst = append(dst, a[i])
+			i++
+		case a[i] > b[j]:
+			dst = append(dst, b[j])
+			j++
+		default:
+			dst = append(dst, a[i])
+			i++
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
+}
+
 // dueWord evaluates side sd of a k-class bit scan in word w where it may
 // be due: x marks its rows in the word, bw the boundaries, yw the
 // classes' rows, in the side's class counts in the word; tot is its rows
-// before the word and sc.cnt holds its class counts there. It evaluates
-// the first boundary at or after the first position where a class
-// reaches its due count, and so on through the word, and returns the row
-// count at which the side may next be due (at most its rows at the
-// word's end while a due class waits for a boundary).
+// before the word and sc.cnt holds its class counts there (of its
+// relevant classes, the only ones read and kept). It evaluates the
+// first boundary at or after the first position where a class reaches
+// its due count, and so on through the word, and returns the row count
+// at which the side may next be due (at most its rows at the word's end
+// while a due class waits for a boundary).
 func (sc *d2scan) dueWord(sd, w int, x, bw uint64, yw []uint64, tot int, in []int) int {
 	k := sc.k
 	low := sc.cnt[sd*k : sd*k+k]
 	due := sc.due[sd*k : sd*k+k]
+	rel := sc.rel[sd]
 	// The first look goes by the word's class counts.
 	p := 64
-	for y, d := range due {
-		if need := d - low[y]; need <= in[y] {
+	for _, y := range rel {
+		if need := due[y] - low[y]; need <= in[y] {
 			if need <= 0 {
 				p = 0
 				break
@@ -633,12 +676,10 @@ func (sc *d2scan) dueWord(sd, w int, x, bw uint64, yw []uint64, tot int, in []in
 	if p == 64 {
 		// None due in the word: the due counts again from the counts
 		// at its end (fewer high rows, later dues).
-		rest := 0
-		for y, c := range in {
-			low[y] += c
-			rest += c
+		for _, y := range rel {
+			low[y] += in[y]
 		}
-		return sc.setDue(sd, tot+rest)
+		return sc.setDue(sd, tot+bits.OnesCount64(x))
 	}
 	above := ^uint64(0) // the word's positions after the last evaluated one
 	for {
@@ -649,8 +690,8 @@ func (sc *d2scan) dueWord(sd, w int, x, bw uint64, yw []uint64, tot int, in []in
 		b := bits.TrailingZeros64(bm)
 		mask := uint64(2)<<b - 1
 		seg := x & above & mask
-		for y, c := range yw {
-			low[y] += bits.OnesCount64(seg & c)
+		for _, y := range rel {
+			low[y] += bits.OnesCount64(seg & yw[y])
 		}
 		tot += bits.OnesCount64(seg)
 		at := sc.eval(sd, tot, w*64+b)
@@ -658,20 +699,16 @@ func (sc *d2scan) dueWord(sd, w int, x, bw uint64, yw []uint64, tot int, in []in
 			return at
 		}
 		above = ^mask
-		least := math.MaxInt
 		p = 64
-		for y, c := range yw {
-			m := x & c & above
-			need, have := due[y]-low[y], bits.OnesCount64(m)
-			if need > have {
-				least = min(least, need-have)
-			} else {
+		for _, y := range rel {
+			m := x & yw[y] & above
+			if need := due[y] - low[y]; need <= bits.OnesCount64(m) {
 				p = min(p, nthBit(m, need-1))
 			}
 		}
 		if p == 64 {
-			for y, c := range yw {
-				low[y] += bits.OnesCount64(x & c & above)
+			for _, y := range rel {
+				low[y] += bits.OnesCount64(x & yw[y] & above)
 			}
 			return sc.setDue(sd, tot+bits.OnesCount64(x&above))
 		}

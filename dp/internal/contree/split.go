@@ -246,6 +246,7 @@ func (s *solver) d2scanK(col []entry, f2, nL, nR int, bl, br *best1) {
 	sc := d2scan{k: k, cnt: cnt, fq: [2][]int{s.fqr, s.fql}, n: [2]int{nR, nL}, b: [2]*best1{br, bl}, f2: f2,
 		floor: [2]int{s.d2floor[1], s.d2floor[0]}}
 	at1, at0 := d2at(bl.err, br.err, nL, nR, s.d2floor)
+	at0, at1 = sc.relevant(0, s.rel[0], at0), sc.relevant(1, s.rel[1], at1)
 	totL := 0
 	last := len(col) - 1
 	for idx := 0; idx < last; idx++ {
@@ -284,6 +285,58 @@ type d2scan struct {
 	// counts (see setDue) at due[sd*k+y].
 	due []int
 	tot []int // both sides' class counts (bit scans)
+	// rel holds each side's relevant classes (see relevant), in
+	// increasing order: the only classes whose counts the evaluations
+	// and due counts read.
+	rel [2][]int
+}
+
+// relevant fills buf with side sd's relevant classes, those that can
+// take part in a split below its best, stores them in sc.rel[sd] and
+// returns at, or past the side's size when there are none.
+//
+// A split's error is the least over class pairs (a, b) of n - (low
+// rows of a) - (high rows of b). Pairs with a = b give n - f[a], never
+// below the leaf's error and so never below best; a pair a != b is at
+// least n - f[a] - f[b]. So only a class a with f[a] + f[b] > n - best
+// for some other class b can be in a pair below best. The least over
+// the relevant classes' pairs is then the error wherever the error is
+// below best, and at least best elsewhere: evaluations and due counts
+// that read only the relevant classes find the same improvements, with
+// the same largest classes (an irrelevant class's count never ties one
+// of an improving pair's). Best only falls during a scan, so classes
+// found irrelevant at its start stay so. With the leaf as best every
+// class present is relevant; each improvement by e rows makes the
+// classes with e rows or fewer irrelevant.
+func (sc *d2scan) relevant(sd int, buf []int, at int) int {
+	f, n := sc.fq[sd], sc.n[sd]
+	buf = buf[:0]
+	if at <= n {
+		m1, m2 := -1, -1 // the two largest class counts
+		for _, t := range f {
+			if t > m1 {
+				m1, m2 = t, m1
+			} else if t > m2 {
+				m2 = t
+			}
+		}
+		need := n - sc.b[sd].err // a relevant pair has more rows than need
+		for y, t := range f {
+			p := m1
+			if t == m1 {
+				p = m2
+			}
+			if t+p > need {
+				buf = append(buf, y)
+			}
+		}
+	}
+	sc.rel[sd] = buf
+	if len(buf) == 0 {
+		sc.never(sd)
+		return n + 1
+	}
+	return at
 }
 
 // eval evaluates side sd's split after position idx, where it has tot
@@ -292,7 +345,8 @@ type d2scan struct {
 // its size when it never can), setting its due class counts.
 func (sc *d2scan) eval(sd, tot, idx int) int {
 	k := sc.k
-	lo, lc, hi, hc := lowHigh(sc.cnt[sd*k:sd*k+k], sc.fq[sd])
+	rel := sc.rel[sd]
+	lo, lc, hi, hc := lowHighIn(sc.cnt[sd*k:sd*k+k], sc.fq[sd], rel)
 	n := sc.n[sd]
 	err := n - lc - hc
 	bb := sc.b[sd]
@@ -316,7 +370,7 @@ func (sc *d2scan) eval(sd, tot, idx int) int {
 	if lo == hi {
 		c, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
 		sl, sh := -1, -1 // the best low and high counts of the other classes
-		for y := range k {
+		for _, y := range rel {
 			if y != lo {
 				sl, sh = max(sl, c[y]), max(sh, f[y]-c[y])
 			}
@@ -362,8 +416,9 @@ func (sc *d2scan) never(sd int) {
 func (sc *d2scan) setDue(sd, tot int) int {
 	k := sc.k
 	c, f := sc.cnt[sd*k:sd*k+k], sc.fq[sd]
+	rel := sc.rel[sd]
 	h1, h2, i1 := -1, -1, -1 // the two largest high counts, the first's class
-	for y := range k {
+	for _, y := range rel {
 		if h := f[y] - c[y]; h > h1 {
 			h1, h2, i1 = h, h1, y
 		} else if h > h2 {
@@ -372,7 +427,7 @@ func (sc *d2scan) setDue(sd, tot int) int {
 	}
 	base := sc.n[sd] - sc.b[sd].err + 1
 	least := math.MaxInt
-	for y := range k {
+	for _, y := range rel {
 		d := base - h1
 		if y == i1 {
 			d = base - h2
@@ -381,6 +436,21 @@ func (sc *d2scan) setDue(sd, tot int) int {
 		least = min(least, d-c[y])
 	}
 	return tot + least
+}
+
+// lowHighIn is lowHigh over the classes rel (in increasing order).
+func lowHighIn(c, f, rel []int) (lo, lc, hi, hc int) {
+	lc, hc = -1, -1
+	for _, y := range rel {
+		x := c[y]
+		if x > lc {
+			lo, lc = y, x
+		}
+		if r := f[y] - x; r > hc {
+			hi, hc = y, r
+		}
+	}
+	return lo, lc, hi, hc
 }
 
 // lowHigh returns the largest class (first of the ties) and its count
