@@ -1001,12 +1001,16 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 			}
 		}
 		s.d2floor = [2]int{fl, fr}
+		// A side is capped at that less the other side's floor: a
+		// bound at its cap makes the sum that large already.
+		limit := bound + span + 1
+		lim := [2]int{max(1, limit-fr), max(1, limit-fl)}
 		if s.tabDue(v, &ls.tab, f) {
-			lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), bound+span+1, keep)
+			lbL, lbR, solL, solR = s.d2splitTab(v, &ls.tab, int(w), lim, keep)
 		} else if s.bitsDue(v, &ls.bits, f) {
-			lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), bound+span+1, keep)
+			lbL, lbR, solL, solR = s.d2splitBits(v, &ls.bits, f, int(cum[w]), lim, keep)
 		} else {
-			lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), bound+span+1, keep)
+			lbL, lbR, solL, solR = s.d2split(v, f, int(cum[w]), lim, keep)
 		}
 		s.d2floor = [2]int{}
 		if s.stop {

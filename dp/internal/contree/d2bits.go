@@ -355,7 +355,7 @@ func abs(x int) int {
 }
 
 // d2splitBits is d2split by the bit sets of (v, f1).
-func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL, lbR int, solL, solR *Node) {
+func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut int, lim [2]int, keep int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.stats.D2ByBits++
 	s.work += s.p * bt.nw * 4
@@ -369,7 +369,7 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 		fqr[y] = v.counts[y] - fql[y]
 	}
 	nL, nR := cut, v.n-cut
-	bl, br := s.d2start(nL, nR, limit)
+	bl, br := s.d2start(nL, nR, lim)
 	bt.floor = s.d2floor
 	if s.k == 2 {
 		s.d2features(v, &bl, &br, func(f2 int) { bt.scan(f2, fql, fqr, &bl, &br) })
@@ -382,10 +382,10 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut, limit, keep int) (lbL
 	if lbL+lbR >= keep {
 		return lbL, lbR, nil, nil
 	}
-	if bl.err < limit {
+	if bl.err < lim[0] {
 		solL = bt.node(s, v, &bl, 1)
 	}
-	if br.err < limit {
+	if br.err < lim[1] {
 		solR = bt.node(s, v, &br, 0)
 	}
 	return lbL, lbR, solL, solR

@@ -177,7 +177,7 @@ func (s *solver) buildTab(v *view, tb *d2tab, f1 int) bool {
 }
 
 // d2splitTab is d2split by the tables of (v, f1) at f1's t-th threshold.
-func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit, keep int) (lbL, lbR int, solL, solR *Node) {
+func (s *solver) d2splitTab(v *view, tb *d2tab, t int, lim [2]int, keep int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.stats.D2ByTable++
 	s.work += tb.cost
@@ -196,7 +196,7 @@ func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit, keep int) (lbL, lbR in
 	if len(s.cnt) != 2*k {
 		s.cnt = make([]int, 2*k)
 	}
-	bl, br := s.d2start(nL, v.n-nL, limit)
+	bl, br := s.d2start(nL, v.n-nL, lim)
 	sc.b = [2]*best1{&br, &bl}
 	s.d2features(v, &bl, &br, func(f2 int) {
 		tf := &tb.feat[f2]
@@ -206,10 +206,10 @@ func (s *solver) d2splitTab(v *view, tb *d2tab, t, limit, keep int) (lbL, lbR in
 	if lbL+lbR >= keep {
 		return lbL, lbR, nil, nil
 	}
-	if bl.err < limit {
+	if bl.err < lim[0] {
 		solL = bl.tabNode(tb)
 	}
-	if br.err < limit {
+	if br.err < lim[1] {
 		solR = br.tabNode(tb)
 	}
 	return lbL, lbR, solL, solR

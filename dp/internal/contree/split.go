@@ -123,16 +123,17 @@ func depthOneNode(b *best1, thr float64) *Node {
 // any number of classes). One pass over the rows in each feature's order;
 // memory linear in the number of classes.
 //
-// A side's search is capped at limit errors: it returns the side's
-// optimum and tree when that is below limit, and otherwise limit (a lower
-// bound) and a nil tree. The cap lets the scans skip every threshold that
-// cannot bring a side below it.
+// Each side's search is capped, the left's at lim[0] errors and the
+// right's at lim[1]: it returns the side's optimum and tree when that is
+// below its cap, and otherwise the cap (a lower bound) and a nil tree.
+// The caps let the scans skip every threshold that cannot bring a side
+// below its cap.
 //
 // Trees are built only when the two sides make fewer than keep errors
-// together (math.MaxInt: whenever a side is below limit): a serial search
+// together (math.MaxInt: whenever a side is below its cap): a serial search
 // passes its incumbent's errors and does not build the trees it would
 // drop (bank at depth 4: those were half a solve's allocation).
-func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL, solR *Node) {
+func (s *solver) d2split(v *view, f1, cut int, lim [2]int, keep int) (lbL, lbR int, solL, solR *Node) {
 	s.stats.D2Calls++
 	s.work += s.p * v.n
 	if s.check() {
@@ -158,7 +159,7 @@ func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL,
 	if len(s.cnt) != 2*k {
 		s.cnt = make([]int, 2*k)
 	}
-	bl, br := s.d2start(nL, nR, limit)
+	bl, br := s.d2start(nL, nR, lim)
 	s.d2features(v, &bl, &br, func(f2 int) {
 		if k == 2 {
 			s.d2scan2(v.cols[f2], f2, nL, nR, &bl, &br)
@@ -170,10 +171,10 @@ func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL,
 	if lbL+lbR >= keep {
 		return lbL, lbR, nil, nil
 	}
-	if bl.err < limit {
+	if bl.err < lim[0] {
 		solL = bl.node(s, v, 1)
 	}
-	if br.err < limit {
+	if br.err < lim[1] {
 		solR = br.node(s, v, 0)
 	}
 	return lbL, lbR, solL, solR
@@ -181,13 +182,13 @@ func (s *solver) d2split(v *view, f1, cut, limit, keep int) (lbL, lbR int, solL,
 
 // d2start returns the starting bests of a depth-two split's sides of nL
 // and nR rows (class counts in s.fql and s.fqr): their leaves, capped at
-// limit. A side whose leaf is not below the cap starts at the cap: only
-// a split below it is recorded (leafCl is then not a solution).
-func (s *solver) d2start(nL, nR, limit int) (bl, br best1) {
+// lim (left, right). A side whose leaf is not below its cap starts at the
+// cap: only a split below it is recorded (leafCl is then not a solution).
+func (s *solver) d2start(nL, nR int, lim [2]int) (bl, br best1) {
 	bl.leafCl, bl.err = argmax(s.fql)
-	bl.err = min(nL-bl.err, limit)
+	bl.err = min(nL-bl.err, lim[0])
 	br.leafCl, br.err = argmax(s.fqr)
-	br.err = min(nR-br.err, limit)
+	br.err = min(nR-br.err, lim[1])
 	return bl, br
 }
 

@@ -44,12 +44,13 @@ func eachCut(s *solver, root *view, f1 int, fn func(cut int, left, right *view, 
 	}
 }
 
-// d2split with a cap returns, for each side, its depth-one optimum and a
+// d2split with caps returns, for each side, its depth-one optimum and a
 // tree making exactly that many errors on the side's rows when the optimum
-// is below the cap, and otherwise the cap and no tree; on random data with
-// 2 to 6 classes (the two-class and the k-class scans), every first
-// feature and threshold, and caps from 0 to past the leaf's error; with
-// keep, the same bounds and trees only below it.
+// is below the side's cap, and otherwise the cap and no tree; on random
+// data with 2 to 6 classes (the two-class and the k-class scans), every
+// first feature and threshold, and each side's cap from 0 to past the
+// leaf's error, the two caps equal or not; with keep, the same bounds and
+// trees only below it.
 func TestD2SplitCapped(t *testing.T) {
 	for seed := range uint64(30) {
 		k := 2 + int(seed%5)
@@ -57,27 +58,31 @@ func TestD2SplitCapped(t *testing.T) {
 		s, root := newSolver(in)
 		for f1 := range s.p {
 			eachCut(s, root, f1, func(cut int, left, right *view, wantL, wantR int) {
-				for _, limit := range []int{0, 1, wantL, wantR, wantL + 1, wantR + 1, root.n + 1} {
-					lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit, math.MaxInt)
-					for sd, c := range []struct {
-						lb, want int
-						sol      *Node
-						rows     []entry
-					}{{lbL, wantL, solL, left.cols[0]}, {lbR, wantR, solR, right.cols[0]}} {
-						if c.lb != min(c.want, limit) || (c.sol != nil) != (c.want < limit) {
-							t.Fatalf("seed %d f1 %d cut %d limit %d side %d: bound %d, tree %v; optimum %d", seed, f1, cut, limit, sd, c.lb, c.sol != nil, c.want)
+				caps := []int{0, 1, wantL, wantR, wantL + 1, wantR + 1, root.n + 1}
+				for q, limL := range caps {
+					for _, limR := range []int{limL, caps[(q*3+1)%len(caps)]} {
+						lim := [2]int{limL, limR}
+						lbL, lbR, solL, solR := s.d2split(root, f1, cut, lim, math.MaxInt)
+						for sd, c := range []struct {
+							lb, want int
+							sol      *Node
+							rows     []entry
+						}{{lbL, wantL, solL, left.cols[0]}, {lbR, wantR, solR, right.cols[0]}} {
+							if c.lb != min(c.want, lim[sd]) || (c.sol != nil) != (c.want < lim[sd]) {
+								t.Fatalf("seed %d f1 %d cut %d caps %v side %d: bound %d, tree %v; optimum %d", seed, f1, cut, lim, sd, c.lb, c.sol != nil, c.want)
+							}
+							if c.sol != nil && (c.sol.Errors != c.want || subsetErrors(in, c.sol, c.rows) != c.want) {
+								t.Fatalf("seed %d f1 %d cut %d caps %v side %d: tree claims %d errors, makes %d; optimum %d", seed, f1, cut, lim, sd, c.sol.Errors, subsetErrors(in, c.sol, c.rows), c.want)
+							}
 						}
-						if c.sol != nil && (c.sol.Errors != c.want || subsetErrors(in, c.sol, c.rows) != c.want) {
-							t.Fatalf("seed %d f1 %d cut %d limit %d side %d: tree claims %d errors, makes %d; optimum %d", seed, f1, cut, limit, sd, c.sol.Errors, subsetErrors(in, c.sol, c.rows), c.want)
-						}
-					}
-					// With keep, the same bounds, and trees only when the
-					// two bounds sum below it.
-					for _, keep := range []int{lbL + lbR, lbL + lbR + 1} {
-						kL, kR, kSolL, kSolR := s.d2split(root, f1, cut, limit, keep)
-						build := lbL+lbR < keep
-						if kL != lbL || kR != lbR || (kSolL != nil) != (build && solL != nil) || (kSolR != nil) != (build && solR != nil) {
-							t.Fatalf("seed %d f1 %d cut %d limit %d keep %d: bounds %d/%d trees %v/%v, without keep %d/%d trees %v/%v", seed, f1, cut, limit, keep, kL, kR, kSolL != nil, kSolR != nil, lbL, lbR, solL != nil, solR != nil)
+						// With keep, the same bounds, and trees only when the
+						// two bounds sum below it.
+						for _, keep := range []int{lbL + lbR, lbL + lbR + 1} {
+							kL, kR, kSolL, kSolR := s.d2split(root, f1, cut, lim, keep)
+							build := lbL+lbR < keep
+							if kL != lbL || kR != lbR || (kSolL != nil) != (build && solL != nil) || (kSolR != nil) != (build && solR != nil) {
+								t.Fatalf("seed %d f1 %d cut %d caps %v keep %d: bounds %d/%d trees %v/%v, without keep %d/%d trees %v/%v", seed, f1, cut, lim, keep, kL, kR, kSolL != nil, kSolR != nil, lbL, lbR, solL != nil, solR != nil)
+							}
 						}
 					}
 				}
@@ -87,9 +92,9 @@ func TestD2SplitCapped(t *testing.T) {
 }
 
 // sameAsRows fails unless alt, a depth-two call at f1's cut with the
-// given cap, returns what d2split returns there: bounds, trees to the
+// given caps, returns what d2split returns there: bounds, trees to the
 // threshold, and the next call's hint (both start from hint).
-func sameAsRows(t *testing.T, name string, s *solver, root *view, f1, cut, limit int, hint [2]int, alt func() (int, int, *Node, *Node)) {
+func sameAsRows(t *testing.T, name string, s *solver, root *view, f1, cut int, limit [2]int, hint [2]int, alt func() (int, int, *Node, *Node)) {
 	t.Helper()
 	s.d2hint = hint
 	lbL, lbR, solL, solR := s.d2split(root, f1, cut, limit, math.MaxInt)
@@ -97,11 +102,11 @@ func sameAsRows(t *testing.T, name string, s *solver, root *view, f1, cut, limit
 	s.d2hint = hint
 	aL, aR, asL, asR := alt()
 	if lbL != aL || lbR != aR || s.d2hint != rowHint {
-		t.Fatalf("%s f1 %d cut %d limit %d: rows %d/%d hint %v, other %d/%d hint %v", name, f1, cut, limit, lbL, lbR, rowHint, aL, aR, s.d2hint)
+		t.Fatalf("%s f1 %d cut %d caps %v: rows %d/%d hint %v, other %d/%d hint %v", name, f1, cut, limit, lbL, lbR, rowHint, aL, aR, s.d2hint)
 	}
 	for sd, p := range [][2]*Node{{solL, asL}, {solR, asR}} {
 		if (p[0] == nil) != (p[1] == nil) || p[0] != nil && (treeString(p[0]) != treeString(p[1]) || p[0].Errors != p[1].Errors) {
-			t.Fatalf("%s f1 %d cut %d limit %d side %d: rows %v, other %v", name, f1, cut, limit, sd, p[0], p[1])
+			t.Fatalf("%s f1 %d cut %d caps %v side %d: rows %v, other %v", name, f1, cut, limit, sd, p[0], p[1])
 		}
 	}
 }
@@ -124,7 +129,7 @@ func TestD2SplitTableMatchesRows(t *testing.T) {
 				t.Fatalf("seed %d f1 %d: %d values in the table, %d thresholds", seed, f1, tb.r1, m)
 			}
 			for w := range m {
-				for _, limit := range []int{0, 1, 3, root.n + 1} {
+				for _, limit := range [][2]int{{0, 0}, {1, 1}, {3, 3}, {root.n + 1, root.n + 1}, {1, 3}, {root.n + 1, 2}} {
 					sameAsRows(t, fmt.Sprintf("table seed %d", seed), s, root, f1, int(cum[w]), limit, [2]int{int(seed) % 3, -1}, func() (int, int, *Node, *Node) {
 						return s.d2splitTab(root, &tb, w, limit, math.MaxInt)
 					})
@@ -151,7 +156,7 @@ func TestD2SplitBitsMatchesRows(t *testing.T) {
 			}
 			for j := range 2 * m {
 				cut := int(cum[(j*7919)%m])
-				for _, limit := range []int{0, 2, root.n + 1} {
+				for _, limit := range [][2]int{{0, 0}, {2, 2}, {root.n + 1, root.n + 1}, {2, root.n + 1}, {root.n + 1, 3}} {
 					sameAsRows(t, fmt.Sprintf("bits seed %d", seed), s, root, f1, cut, limit, [2]int{-1, int(seed) % 3}, func() (int, int, *Node, *Node) {
 						return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt)
 					})
@@ -219,13 +224,15 @@ func TestD2FloorsKeepResults(t *testing.T) {
 				cut := int(cum[w])
 				left, right := s.splitView(root, f1, cut, 0)
 				optL, optR := s.depthOne(left).Errors, s.depthOne(right).Errors
-				calls := map[string]func(limit int) (int, int, *Node, *Node){
-					"rows":  func(limit int) (int, int, *Node, *Node) { return s.d2split(root, f1, cut, limit, math.MaxInt) },
-					"table": func(limit int) (int, int, *Node, *Node) { return s.d2splitTab(root, &tb, w, limit, math.MaxInt) },
-					"bits":  func(limit int) (int, int, *Node, *Node) { return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt) },
+				calls := map[string]func(limit [2]int) (int, int, *Node, *Node){
+					"rows":  func(limit [2]int) (int, int, *Node, *Node) { return s.d2split(root, f1, cut, limit, math.MaxInt) },
+					"table": func(limit [2]int) (int, int, *Node, *Node) { return s.d2splitTab(root, &tb, w, limit, math.MaxInt) },
+					"bits": func(limit [2]int) (int, int, *Node, *Node) {
+						return s.d2splitBits(root, &bt, f1, cut, limit, math.MaxInt)
+					},
 				}
 				for name, call := range calls {
-					for _, limit := range []int{1, optL + optR, root.n + 1} {
+					for _, limit := range [][2]int{{1, 1}, {optL + optR, optL + optR}, {root.n + 1, root.n + 1}, {optL + 1, optR}} {
 						for _, dl := range []int{0, 1, optL} {
 							for _, dr := range []int{0, 2, optR} {
 								hint := [2]int{int(seed) % 3, -1}
@@ -238,12 +245,12 @@ func TestD2FloorsKeepResults(t *testing.T) {
 								gotHint := s.d2hint
 								s.d2floor = [2]int{}
 								if aL != lbL || aR != lbR || gotHint != wantHint {
-									t.Fatalf("%s seed %d f1 %d cut %d limit %d floors %v (optima %d/%d): %d/%d hint %v, without floors %d/%d hint %v",
+									t.Fatalf("%s seed %d f1 %d cut %d caps %v floors %v (optima %d/%d): %d/%d hint %v, without floors %d/%d hint %v",
 										name, seed, f1, cut, limit, fl, optL, optR, aL, aR, gotHint, lbL, lbR, wantHint)
 								}
 								for sd, p := range [][2]*Node{{solL, asL}, {solR, asR}} {
 									if (p[0] == nil) != (p[1] == nil) || p[0] != nil && treeString(p[0]) != treeString(p[1]) {
-										t.Fatalf("%s seed %d f1 %d cut %d limit %d floors %v side %d: %v, without floors %v", name, seed, f1, cut, limit, fl, sd, p[1], p[0])
+										t.Fatalf("%s seed %d f1 %d cut %d caps %v floors %v side %d: %v, without floors %v", name, seed, f1, cut, limit, fl, sd, p[1], p[0])
 									}
 								}
 							}
@@ -325,11 +332,11 @@ func TestD2SplitSkewedOptima(t *testing.T) {
 				t.Fatal("buildBits refused without a budget")
 			}
 			eachCut(s, root, f1, func(cut int, left, right *view, wantL, wantR int) {
-				lbL, lbR, solL, solR := s.d2split(root, f1, cut, root.n+1, math.MaxInt)
+				lbL, lbR, solL, solR := s.d2split(root, f1, cut, [2]int{root.n + 1, root.n + 1}, math.MaxInt)
 				if lbL != wantL || lbR != wantR || subsetErrors(in, solL, left.cols[0]) != wantL || subsetErrors(in, solR, right.cols[0]) != wantR {
 					t.Fatalf("seed %d f1 %d cut %d: rows %d/%d, optima %d/%d", seed, f1, cut, lbL, lbR, wantL, wantR)
 				}
-				bL, bR, bSolL, bSolR := s.d2splitBits(root, &bt, f1, cut, root.n+1, math.MaxInt)
+				bL, bR, bSolL, bSolR := s.d2splitBits(root, &bt, f1, cut, [2]int{root.n + 1, root.n + 1}, math.MaxInt)
 				if bL != wantL || bR != wantR || subsetErrors(in, bSolL, left.cols[0]) != wantL || subsetErrors(in, bSolR, right.cols[0]) != wantR {
 					t.Fatalf("seed %d f1 %d cut %d: bit sets %d/%d, optima %d/%d", seed, f1, cut, bL, bR, wantL, wantR)
 				}
