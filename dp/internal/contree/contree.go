@@ -1076,7 +1076,13 @@ func (s *solver) step(v *view, d int, fs *featSearch, iv interval, st *branchSta
 		if own != nil {
 			s.nestBegin(own, f, gr, !largerLeft)
 		}
-		lb1, sol1 := s.solve(first, d-1, ub, fl1, st.gapChild, st.lvl+1, false)
+		ub1 := ub
+		if s.cfg.EtaSum {
+			// The first side is capped as the second will be: at the
+			// bound less the second's floor, plus η.
+			ub1 = min(ub, ub-fl2+eta)
+		}
+		lb1, sol1 := s.solve(first, d-1, ub1, fl1, st.gapChild, st.lvl+1, false)
 		if own != nil {
 			own.cur = nil
 		}
