@@ -418,3 +418,59 @@ func TestMoveToMarks(t *testing.T) {
 		}
 	}
 }
+
+// Over the relevant classes of a side (d2scan.relevant) a split's error
+// is its error wherever that is below the side's best, with the same
+// largest classes, and at least best elsewhere; on random class counts
+// with 3 to 9 classes, bests from 0 to the leaf's error, and every split
+// of the counts.
+func TestRelevantClasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for it := range 3000 {
+		k := 3 + it%7
+		f := make([]int, k)
+		n := 0
+		for y := range f {
+			if rng.IntN(4) > 0 {
+				f[y] = rng.IntN(1 + rng.IntN(30))
+			}
+			n += f[y]
+		}
+		_, m := argmax(f)
+		best := rng.IntN(n - m + 1)
+		sc := d2scan{k: k, fq: [2][]int{f, f}, n: [2]int{n, n}, b: [2]*best1{{err: best}, {err: best}}, due: make([]int, 2*k)}
+		at := sc.relevant(0, make([]int, 0, k), 1)
+		rel := sc.rel[0]
+		for _, y := range rel {
+			if f[y] == 0 {
+				t.Fatalf("counts %v best %d: empty class %d relevant", f, best, y)
+			}
+		}
+		if (len(rel) == 0) != (at > n) {
+			t.Fatalf("counts %v best %d: relevant %v, at %d", f, best, rel, at)
+		}
+		all := make([]int, k)
+		for y := range all {
+			all[y] = y
+		}
+		for range 20 {
+			c := make([]int, k)
+			for y := range c {
+				c[y] = rng.IntN(f[y] + 1)
+			}
+			lo, lc, hi, hc := lowHighIn(c, f, all)
+			err := n - lc - hc
+			if len(rel) == 0 {
+				if err < best {
+					t.Fatalf("counts %v low %v best %d: no relevant class, error %d", f, c, best, err)
+				}
+				continue
+			}
+			rlo, rlc, rhi, rhc := lowHighIn(c, f, rel)
+			rerr := n - rlc - rhc
+			if err < best && (rerr != err || rlo != lo || rhi != hi) || err >= best && rerr < best {
+				t.Fatalf("counts %v low %v best %d relevant %v: error %d (%d, %d), over the relevant %d (%d, %d)", f, c, best, rel, err, lo, hi, rerr, rlo, rhi)
+			}
+		}
+	}
+}
