@@ -81,7 +81,6 @@ type d2bits struct {
 	low  []int    // k classes: class counts below a boundary by side
 	due  []int    // k classes: due class counts by side (see d2scan.setDue)
 	in   []int    // k classes: each side's class counts in a word (see scanK)
-	rel  [2][]int // k classes: each side's relevant classes (see d2scan.relevant)
 	relU []int    // k classes: both sides' relevant classes
 	// Snapshots of the left marks at checkpoints, every snapB rows of
 	// f1's order (snapB·j for j = 1..snapN, all below n), saved as a
@@ -194,7 +193,6 @@ func (s *solver) buildShared(v *view, bt *d2bits) bool {
 		bt.pre = make([]int32, npre)
 		bt.bb = make([]uint64, s.p*nw)
 		bt.run, bt.low, bt.due, bt.in = make([]int, s.k), make([]int, 2*s.k), make([]int, 2*s.k), make([]int, 2*s.k)
-		bt.rel = [2][]int{make([]int, 0, s.k), make([]int, 0, s.k)}
 		bt.relU = make([]int, 0, s.k)
 		bt.snap, bt.snapCl = make([]uint64, snapN*s.p*nw), make([]int, snapN*s.k)
 	}
@@ -376,7 +374,7 @@ func (s *solver) d2splitBits(v *view, bt *d2bits, f1, cut int, lim [2]int, keep 
 	} else {
 		sc := d2scan{k: s.k, cnt: bt.low, fq: [2][]int{fqr, fql}, n: [2]int{nR, nL}, b: [2]*best1{&br, &bl},
 			floor: [2]int{s.d2floor[1], s.d2floor[0]}, due: bt.due, tot: v.counts}
-		s.d2features(v, &bl, &br, func(f2 int) { bt.scanK(f2, &sc) })
+		s.d2features(v, &bl, &br, func(f2 int) { bt.scanK(f2, &sc, s.rel) })
 	}
 	lbL, lbR = bl.err, br.err
 	if lbL+lbR >= keep {
@@ -539,8 +537,10 @@ func due2c(c0, c1, f0, f1, idx, floor int, best, at *int) (int, int) {
 // one of its classes can reach its due count (see d2scan.setDue). There
 // its class counts at the word's end tell whether one does, and where
 // (nthBit); only then is the first boundary from there evaluated. sc
-// holds the call's sides (0 right, 1 left) and receives their bests.
-func (bt *d2bits) scanK(f2 int, sc *d2scan) {
+// holds the call's sides (0 right, 1 left) and receives their bests; rel is
+// the solver's buffers for the sides' relevant classes (shared with the row
+// scans, which never run during a bit scan).
+func (bt *d2bits) scanK(f2 int, sc *d2scan, rel [2][]int) {
 	k, nw := sc.k, bt.nw
 	sb := bt.sb[f2*nw : f2*nw+nw]
 	bb := bt.bb[f2*nw : f2*nw+nw]
@@ -554,7 +554,7 @@ func (bt *d2bits) scanK(f2 int, sc *d2scan) {
 	// Only the sides' relevant classes are counted (see d2scan.relevant):
 	// the left side's for its own scan, both sides' for the right's,
 	// whose counts are the prefix counts less the left's.
-	atR, atL = sc.relevant(0, bt.rel[0], atR), sc.relevant(1, bt.rel[1], atL)
+	atR, atL = sc.relevant(0, rel[0], atR), sc.relevant(1, rel[1], atL)
 	relR, relL := sc.rel[0], sc.rel[1]
 	both := unionSorted(bt.relU[:0], relL, relR)
 	bt.relU = both
