@@ -343,4 +343,6 @@ func (a *Stats) add(b Stats) {
 	a.D2ByBits += b.D2ByBits
 	a.BoundProbes += b.BoundProbes
 	a.BoundCut += b.BoundCut
+	a.AtFloor += b.AtFloor
+	a.NestCut += b.NestCut
 }

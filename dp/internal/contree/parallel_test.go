@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -166,5 +167,23 @@ func TestParallelStoppedBound(t *testing.T) {
 	}
 	if positive == 0 {
 		t.Error("no stopped run reported a positive bound")
+	}
+}
+
+// TestStatsAdd checks that a parallel search's totals take every counter
+// of its workers.
+func TestStatsAdd(t *testing.T) {
+	var a, b Stats
+	bv := reflect.ValueOf(&b).Elem()
+	for i := range bv.NumField() {
+		bv.Field(i).SetInt(int64(i + 1))
+	}
+	a.add(b)
+	a.add(b)
+	av := reflect.ValueOf(a)
+	for i := range av.NumField() {
+		if got := av.Field(i).Int(); got != 2*int64(i+1) {
+			t.Errorf("Stats.%s: %d after adding %d twice", av.Type().Field(i).Name, got, i+1)
+		}
 	}
 }
