@@ -43,6 +43,9 @@ func (Backend) Info() backend.Info {
 	for _, s := range switches(&Config{}) {
 		params = append(params, s.param)
 	}
+	params = append(params,
+		backend.FloatParam(OptGap, 0, "stop once the tree is within this fraction of its error of the optimum: a test of the root is given up once its solved branches show it cannot beat the tree by more (status gap; 0 = prove optimality)").AtLeast(0).AtMost(1),
+		backend.FloatParam(OptAbsGap, 0, "stop once the tree is within this much (weighted) error of the optimum, as gap does (status gap)").AtLeast(0))
 	return backend.Info{
 		Name:        "blossom",
 		Family:      backend.FamilyDP,
@@ -60,12 +63,15 @@ func (Backend) Info() backend.Info {
 // Solve runs Blossom on the job's binary view.
 func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result, err error) {
 	defer backend.Settled(ctx, job, &res, &err)
-	if sparse.Wanted(job.Problem) {
-		return sparse.SolveJob(ctx, job) // leaf cost or node limit
-	}
 	o, err := JobOptions(job)
 	if err != nil {
 		return nil, err
+	}
+	if sparse.Wanted(job.Problem) {
+		if o.Config.RelGap > 0 || o.Config.AbsGap > 0 {
+			return nil, backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+		}
+		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}
 	s := o.Config
 	s.OnBound = job.Bound
@@ -77,6 +83,9 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 		res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound, Stats: r.Stats}
 		if r.Optimal {
 			res.LowerBound, res.Proved = res.Objective, true
+		}
+		if r.Gap && r.Cause == nil {
+			res.Stop = model.StopGap
 		}
 		view.Stopped(res, r.Cause)
 		view.Honest(v, res)

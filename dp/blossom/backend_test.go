@@ -20,6 +20,17 @@ func TestBackendBruteForce(t *testing.T) {
 	dptest.Exact(t, blossom.Backend{}, 20, []dptest.Weights{dptest.NoWeights, dptest.WholeWeights}, false, opts)
 }
 
+// Bounds reported while searching and the gap options, against brute
+// force, searched by one worker and by three (whose root tests are handed
+// out at depth 3 and more).
+func TestBackendGap(t *testing.T) {
+	ws := []dptest.Weights{dptest.NoWeights, dptest.WholeWeights}
+	opts := []map[string]string{nil, {"gap": "0.1"}, {"abs-gap": "2"}, {"gap": "0.02", "abs-gap": "1.5"}, {"gap": "0.5"}, {"gap": "1"}}
+	for _, threads := range []int{1, 3} {
+		dptest.GappedThreads(t, blossom.Backend{}, 23, ws, opts, threads)
+	}
+}
+
 // Bad options and problem fields Blossom does not honour (a minimum leaf
 // support, a node limit, fractional weights) are refused with
 // backend.ErrInvalid before any work.
@@ -36,6 +47,10 @@ func TestBackendRefuses(t *testing.T) {
 		{d, p, map[string]string{"order": "gain"}},
 		{d, p, map[string]string{"merge-rows": "maybe"}},
 		{d, p, map[string]string{"cache-mb": "1"}},
+		{d, p, map[string]string{"gap": "1.5"}},
+		{d, p, map[string]string{"abs-gap": "-1"}},
+		{d, model.Problem{MaxDepth: 2, MaxNodes: 3}, map[string]string{"gap": "0.1"}},
+		{d, model.Problem{MaxDepth: 2, LeafCost: 0.5}, map[string]string{"abs-gap": "1"}},
 		{d, model.Problem{MaxDepth: 2, MinSupport: 2}, nil},
 		{dptest.Random(rng, 20, 3, 2, false, dptest.AnyWeights), p, nil},
 	} {

@@ -74,6 +74,13 @@ type Config struct {
 	// worker, the last ones handed out with several), and the final
 	// bound.
 	OnBound func(lb float64)
+	// AbsGap (weighted errors) and RelGap (a fraction of the tree's
+	// error, at most 1) let the search end once its tree is within the
+	// larger of the two of the optimum: a test of the root is given up
+	// once the branches solved under it show it cannot beat the incumbent
+	// by more than that. Result.Gap then says so, with the tree's error
+	// less its allowance as LowerBound. 0 and 0: prove optimality.
+	AbsGap, RelGap float64
 }
 
 // Result is the outcome of a Blossom search. Errors and Objective
@@ -84,7 +91,9 @@ type Result struct {
 	Objective  float64
 	LowerBound float64
 	Optimal    bool
-	Stats      map[string]any
+	// Gap: the search ended within Config's gap (not proven optimal).
+	Gap   bool
+	Stats map[string]any
 	// Cause is nil, or an error wrapping model.ErrMemoryLimit when the
 	// search stopped for lack of memory.
 	Cause error
@@ -103,6 +112,9 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 	}
 	if s.MaxDepth < 0 {
 		return nil, fmt.Errorf("blossom: max depth %d is negative", s.MaxDepth)
+	}
+	if !(s.AbsGap >= 0) || !(s.RelGap >= 0 && s.RelGap <= 1) {
+		return nil, fmt.Errorf("blossom: gaps %v (absolute) and %v (relative) must be at least 0, the relative one at most 1", s.AbsGap, s.RelGap)
 	}
 	var order blossom.Order
 	switch s.Order {
@@ -172,6 +184,12 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 			}
 		}
 	}
+	var allowance func(int64) float64
+	if s.AbsGap > 0 || s.RelGap > 0 {
+		// The gap is on the error on the original data: the engine's
+		// plus the cancelled rows'.
+		allowance = func(inc int64) float64 { return max(s.AbsGap, s.RelGap*float64(inc+p.offset)) }
+	}
 	res := blossom.Solve(ctx, p.data, blossom.Options{
 		MaxDepth:            s.MaxDepth,
 		Order:               order,
@@ -181,6 +199,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 		Budget:              s.Budget,
 		Workers:             s.Workers,
 		OnBound:             onBound,
+		Allowance:           allowance,
 	}, rep)
 	g := toGraph(res.Tree)
 	obj := float64(res.Error + p.offset)
@@ -189,7 +208,7 @@ func Solve(ctx context.Context, v *model.BinaryView, s Config, report model.Incu
 	if w := g.WeightedErrors(d); math.Abs(w-obj) > 1e-6*math.Max(1, obj) {
 		return nil, fmt.Errorf("blossom: internal error: tree error %v on the data, %v claimed", w, obj)
 	}
-	out := &Result{Model: g, Errors: g.Errors(d), Objective: obj, Optimal: res.Optimal,
+	out := &Result{Model: g, Errors: g.Errors(d), Objective: obj, Optimal: res.Optimal, Gap: res.Gap,
 		LowerBound: float64(res.LowerBound + p.offset), Cause: res.Cause}
 	if res.Optimal {
 		out.LowerBound = obj

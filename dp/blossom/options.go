@@ -18,5 +18,12 @@ func JobOptions(job *backend.Job) (Options, error) {
 		*sw.off = !job.Options.Bool(sw.param.Name)
 	}
 	s.Budget, s.Workers = job.Budget, job.Workers()
+	s.RelGap, s.AbsGap = job.Options.Float(OptGap), job.Options.Float(OptAbsGap)
 	return Options{Config: s}, nil
 }
+
+// Option names of the gap at which a search may stop.
+const (
+	OptGap    = "gap"
+	OptAbsGap = "abs-gap"
+)

@@ -40,6 +40,11 @@ type shared struct {
 	bounds    []atomic.Int64
 	onBound   func(int64)
 	lastBound int64
+	// gapCut is set once a worker gave up a test of the root within the
+	// gap (Options.Allowance): a test searched to its end is then bounded
+	// only by gapBound of the incumbent's error, and gapBound computes it.
+	gapCut   atomic.Bool
+	gapBound func(int64) int64
 }
 
 // reportBound reports the root's bound when it rose. A test searched to
@@ -54,6 +59,9 @@ func (sh *shared) reportBound() {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	lb := sh.inc.Load().err
+	if sh.gapCut.Load() {
+		lb = sh.gapBound(lb)
+	}
 	for i := range sh.bounds {
 		lb = min(lb, sh.bounds[i].Load())
 	}
@@ -142,7 +150,7 @@ func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *
 		s.stats.FirstComplete = r.best
 		return &Result{Tree: r.tree, Error: r.best, Optimal: true, LowerBound: r.best, Stats: s.stats}
 	}
-	sh = &shared{dom: r.dom, reported: r.best, report: report, onBound: o.OnBound, lastBound: -1}
+	sh = &shared{dom: r.dom, reported: r.best, report: report, onBound: o.OnBound, lastBound: -1, gapBound: s.gapBound}
 	sh.inc.Store(&incumbent{err: r.best, pos: -1, tree: r.tree})
 	sh.first.Store(-1)
 	n := min(o.Workers, len(r.dom))
@@ -187,6 +195,12 @@ func solveParallel(ctx context.Context, d *Data, o Options, report func(int64, *
 		if w.stopped {
 			res.Optimal = false
 			res.LowerBound = min(res.LowerBound, w.bound)
+		}
+	}
+	if sh.gapCut.Load() {
+		res.LowerBound = min(res.LowerBound, s.gapBound(res.Error))
+		if res.Optimal {
+			res.Optimal, res.Gap = false, true
 		}
 	}
 	st.PeakBranches++ // the coordinator's root

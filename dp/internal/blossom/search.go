@@ -2,6 +2,7 @@ package blossom
 
 import (
 	"context"
+	"math"
 	"math/bits"
 	"slices"
 	"sync/atomic"
@@ -63,6 +64,12 @@ type Options struct {
 	// one worker the last one, with several the last tests handed out
 	// (see shared.reportBound). Calls come from one goroutine at a time.
 	OnBound func(lb int64)
+	// Allowance, when set, lets the search end within a gap: a test of the
+	// root is given up once the branches solved under it show it cannot
+	// beat the incumbent (error inc) by more than Allowance(inc). The tree
+	// returned is then within Allowance of the optimum, not proven optimal
+	// (Result.Gap). inc - Allowance(inc) must not fall as inc rises.
+	Allowance func(inc int64) float64
 }
 
 // maxDepth2Bytes caps the pair tables of the two-level rule when no
@@ -116,7 +123,11 @@ type Result struct {
 	// Optimal): from the branches solved optimally under the current
 	// tree, where every other test of their parents was tried.
 	LowerBound int64
-	Stats      Stats
+	// Gap is set when the search ended (not stopped) having given up a
+	// test of the root within Options.Allowance: LowerBound is then the
+	// error less its allowance, and Optimal is false.
+	Gap   bool
+	Stats Stats
 	// Cause is nil, or an error wrapping model.ErrMemoryLimit when even
 	// the data did not fit the Budget (Tree is then the root's leaf).
 	Cause error
@@ -165,6 +176,7 @@ type search struct {
 	tableRoom [5]int64
 	cause     error // a refused reservation that stopped the search
 	lastBound int64 // the highest bound reported through Options.OnBound (-1: none)
+	gapCut    bool  // a test of the root was given up within Options.Allowance
 
 	// parallel search (nil / 0 for the sequential one): the state the
 	// workers share, the position in the root's domain of the test this
@@ -222,7 +234,9 @@ func Solve(ctx context.Context, d *Data, o Options, report func(err int64, t *Tr
 		s.stats.FirstComplete = r.best
 	}
 	res = &Result{Tree: r.tree, Error: r.best, Optimal: !stopped, Stats: s.stats, Cause: s.cause}
-	if res.Optimal {
+	if res.Optimal && s.gapCut {
+		res.Optimal, res.Gap, res.LowerBound = false, true, s.gapBound(res.Error)
+	} else if res.Optimal {
 		res.LowerBound = res.Error
 	} else {
 		res.LowerBound = min(s.bound(root), res.Error)
@@ -320,12 +334,21 @@ func (s *search) end(id int32, x *node) int {
 func (s *search) bound(id int32) int64 {
 	x := &s.nodes[id]
 	if x.done && !x.tainted {
+		if x.parent < 0 && s.gapCut {
+			return s.gapBound(x.best)
+		}
 		return x.best
 	}
 	if x.tainted || x.feat < 0 || x.dom == nil || x.next < s.end(id, x) {
 		return 0
 	}
-	return min(x.best, s.bound(x.kids[0])+s.bound(x.kids[1]))
+	lb := min(x.best, s.bound(x.kids[0])+s.bound(x.kids[1]))
+	if x.parent < 0 && s.gapCut {
+		// The tests given up within the gap are bounded only by the
+		// limit they were given up at.
+		lb = min(lb, s.gapBound(x.best))
+	}
+	return lb
 }
 
 // finalBound is the bound of res once every bound reported before (the
@@ -647,11 +670,37 @@ func (s *search) hopeless(id int32) int32 {
 		if S := &s.nodes[sib]; S.done && !S.tainted {
 			sum += S.best
 		}
-		if sum >= P.best {
+		lim := P.best
+		if P.parent < 0 && s.o.Allowance != nil {
+			lim = s.gapLimit(P.best)
+		}
+		if sum >= lim {
+			if sum < P.best {
+				s.gapCut = true
+				if s.sh != nil {
+					s.sh.gapCut.Store(true)
+				}
+			}
 			return p
 		}
 	}
 	return -1
+}
+
+// gapLimit is the least sum of solved branches under a test of the root
+// that lets the test be given up when the incumbent has error inc: a
+// tree under it would err at least that much, which is within the
+// allowance of inc.
+func (s *search) gapLimit(inc int64) int64 {
+	return min(inc, int64(math.Ceil(float64(inc)-s.o.Allowance(inc))))
+}
+
+// gapBound is the bound of a search that ended with error inc after
+// giving up tests of the root within the allowance. Each was given up
+// with sums of at least gapLimit of the incumbent then, which was at
+// least inc; gapLimit does not fall as inc rises.
+func (s *search) gapBound(inc int64) int64 {
+	return max(0, s.gapLimit(inc))
 }
 
 // prune gives up branch id because of ancestor a: id and the branches
