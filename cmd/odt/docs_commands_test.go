@@ -320,7 +320,9 @@ func anchors(t *testing.T, path string) map[string]bool {
 			switch {
 			case r == ' ':
 				a.WriteRune('-')
-			case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '×' && r != '—':
+			case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '×' && (r < 0x2000 || r > 0x206f):
+				// GitHub drops × and the general punctuation block
+				// (dashes, quotes) with the other punctuation.
 				a.WriteRune(r)
 			}
 		}
