@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -291,6 +292,11 @@ func TestBlossomBadInput(t *testing.T) {
 	}
 	if _, err := Solve(context.Background(), nil, Config{}, nil); err == nil {
 		t.Fatal("nil view accepted")
+	}
+	for _, c := range []Config{{MaxDepth: 1, AbsGap: -1}, {MaxDepth: 1, RelGap: 1.5}, {MaxDepth: 1, RelGap: -0.1}, {MaxDepth: 1, AbsGap: math.NaN()}} {
+		if _, err := Solve(context.Background(), model.Binarize(d), c, nil); err == nil {
+			t.Fatalf("gaps %v and %v accepted", c.AbsGap, c.RelGap)
+		}
 	}
 }
 
