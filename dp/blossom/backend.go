@@ -69,7 +69,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	}
 	if sparse.Wanted(job.Problem) {
 		if o.Config.RelGap > 0 || o.Config.AbsGap > 0 {
-			return nil, backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+			return nil, sparse.Unsupported(OptGap, OptAbsGap)
 		}
 		return sparse.SolveJob(ctx, job) // leaf cost or node limit
 	}

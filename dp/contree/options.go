@@ -1,6 +1,9 @@
 package contree
 
-import "github.com/odtkit/odtkit/backend"
+import (
+	"github.com/odtkit/odtkit/backend"
+	"github.com/odtkit/odtkit/dp/internal/sparse"
+)
 
 // Options are a contree job's options, read once (JobOptions).
 type Options struct {
@@ -33,7 +36,7 @@ const (
 // a leaf cost or node limit is exact).
 func noGap(o Options) error {
 	if o.Config.RelGap > 0 || o.Config.AbsGap > 0 || o.Config.BoundProbes > 0 {
-		return backend.Invalidf("options %s, %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap, OptBoundProbes)
+		return sparse.Unsupported(OptGap, OptAbsGap, OptBoundProbes)
 	}
 	return nil
 }

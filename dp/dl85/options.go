@@ -77,7 +77,7 @@ const (
 func noGap(job *backend.Job) error {
 	o := job.Options
 	if (o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0) && (sparse.Perfect(job.Problem) || sparse.Wanted(job.Problem)) {
-		return backend.Invalidf("options %s and %s apply to the error objective without leaf cost or node limit", OptGap, OptAbsGap)
+		return sparse.Unsupported(OptGap, OptAbsGap)
 	}
 	if o.Float(OptBoundGap) > 0 {
 		if o.Float(OptGap) > 0 || o.Float(OptAbsGap) > 0 {

@@ -3,6 +3,7 @@ package sparse
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/odtkit/odtkit/backend"
 	"github.com/odtkit/odtkit/dp/internal/view"
@@ -12,6 +13,17 @@ import (
 // Wanted reports whether a problem needs this dynamic program: a leaf
 // cost or a node limit. Without them a backend keeps its own engine.
 func Wanted(p model.Problem) bool { return p.LeafCost > 0 || p.MaxNodes > 0 }
+
+// Unsupported is the error of a backend refusing its options named opts
+// (set) on a problem its engine leaves to this program (Wanted) or to the
+// consistent-tree one: they apply only to its own search of the error.
+func Unsupported(opts ...string) error {
+	list := opts[len(opts)-1]
+	if len(opts) > 1 {
+		list = strings.Join(opts[:len(opts)-1], ", ") + " and " + list
+	}
+	return backend.Invalidf("options %s apply to the error objective without leaf cost or node limit", list)
+}
 
 // SolveJob solves a job that Wanted on its binary view and returns the
 // result as the DP backends report it: the model's objective by
