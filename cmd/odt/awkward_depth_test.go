@@ -37,6 +37,13 @@ func TestAwkwardDepth(t *testing.T) {
 		{name: "depth above the tests", args: []string{"solve", "--backend", "blossom", "--depth", "200", "--time-limit", "30s", "$T/vote.txt"},
 			code: 0, stdout: []string{"max depth 200 (searched to depth 48: no path needs a test twice and the data has 48 distinct tests)",
 				"status:      optimal"}, limit: 30},
+		// A MILP too deep to index is refused from its estimate, at once
+		// and within the time limit (the estimate counts by level, not
+		// over the tree's 2^40 nodes).
+		{name: "milp-binoct at depth 40", args: []string{"solve", "--backend", "milp-binoct", "--depth", "40", "--time-limit", "5s", "$T/vote.txt"},
+			code: 2, stderr: []string{"milp-binoct MILP of depth 40 would have", "more than a MILP solver can index"}, limit: 5},
+		{name: "milp-oct at depth 40", args: []string{"solve", "--backend", "milp-oct", "--depth", "40", "--time-limit", "5s", "$T/vote.txt"},
+			code: 2, stderr: []string{"milp-oct MILP of depth 40 would have", "more than a MILP solver can index"}, limit: 5},
 		{name: "depth above the min support", args: []string{"solve", "--backend", "dl85", "--depth", "12", "--min-support", "60",
 			"--format", "json", "$T/iris.csv"},
 			code: 0, stdout: []string{`"depth_reduced": {`, `"requested": 12`, `"used": 1`, `"max_depth": 12`}},

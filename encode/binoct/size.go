@@ -58,17 +58,19 @@ func (e *Encoding) Estimate(solving bool) backend.Size {
 	if P > 0 {
 		rows, nz = c.Add(rows, B), c.Add(nz, c.Mul(B, P))
 	}
+	// Every branch node holds each column's path rows; a covered row
+	// weighs the leaves of the node's low side, 2^(D-l-1) at level l, so
+	// the 2^l nodes of each level weigh 2^(D-1) leaves together and the
+	// tree D·2^(D-1) (counted by level, not node by node: a deep tree has
+	// far too many nodes to visit before refusing it).
+	sides := c.Mul(int64(e.Opts.Depth), L/2)
 	for j := range e.Cols {
 		if e.capped() && len(e.Cols[j].Values) == 2 {
 			continue // no path rows: strengthen routes a 0/1 column
 		}
 		pr, cov, lits := e.pathCount(j)
-		for nd := range e.nInt {
-			lo, hi := e.leavesBelow(nd, false)
-			side := int64(hi - lo + 1)
-			rows = c.Add(rows, pr)
-			nz = c.Add(nz, c.Mul(cov, side), lits)
-		}
+		rows = c.Add(rows, c.Mul(pr, B))
+		nz = c.Add(nz, c.Mul(cov, sides), c.Mul(lits, B))
 	}
 	if e.Opts.extended() {
 		cols = c.Add(cols, L)
