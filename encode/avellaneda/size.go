@@ -59,17 +59,26 @@ func Estimate(p *satjob.Examples, k, examples, maxNodes int, opt Options) backen
 		lits = c.Add(lits, c.Mul(inner, c.Mul(6, m)))
 	}
 	// Class counters (class cuts): P and R, R's clauses.
-	if !opt.NoClassCuts && k > 0 && (present > 4 || (maxNodes > 0 && present > 1)) {
+	cuts := !opt.NoClassCuts && k > 0 && (present > 4 || (maxNodes > 0 && present > 1))
+	if cuts {
 		vars = c.Add(vars, c.Mul(inner, nc), c.Mul(inner, c.Mul(nc, nc)))
 		per := c.Mul(nc, nc) // Σ_a (1 + 2a) counting clauses per node
 		clauses = c.Add(clauses, c.Mul(inner, per))
 		lits = c.Add(lits, c.Mul(inner, c.Mul(per, 3)))
 	}
-	// Per example: (5)-(6) at every leaf, (3)-(4) at every internal node,
-	// and the class cuts' path clauses.
-	unchained := m - chained
-	perClauses := c.Add(c.Mul(leaves, nc), c.Mul(inner, unchained+chains), inner)
-	perLits := c.Add(c.Mul(c.Mul(leaves, nc), kk+1), c.Mul(c.Mul(inner, unchained+chains), kk/2+2), c.Mul(inner, kk/2+1))
+	// Per example: (5)-(6) at every leaf, k+1 literals each; (3)-(4) at
+	// every internal node, one clause per unchained test and up to two per
+	// chain, each of the path above the node (l literals at level l) and
+	// two more; with the class cuts, one clause per internal node of the
+	// path and one literal. The 2^l nodes of level l make Σ 2^l(l+2) =
+	// k·2^k literals per clause kind and Σ 2^l(l+1) = (k-1)·2^k + 1.
+	perNode := c.Add(m-chained, c.Mul(2, chains))
+	perClauses := c.Add(c.Mul(leaves, nc), c.Mul(inner, perNode))
+	perLits := c.Add(c.Mul(c.Mul(leaves, nc), kk+1), c.Mul(perNode, c.Mul(kk, leaves)))
+	if cuts {
+		perClauses = c.Add(perClauses, inner)
+		perLits = c.Add(perLits, c.Mul(kk-1, leaves)+1)
+	}
 	ex := int64(examples)
 	clauses = c.Add(clauses, c.Mul(ex, perClauses))
 	lits = c.Add(lits, c.Mul(ex, perLits))
