@@ -168,6 +168,9 @@ func (s *Stream) take(line string) error {
 		return fmt.Errorf("%w: line %d: %q after the search's end", ErrOutput, s.line, clip(t))
 	}
 	if s.block.Len() == 0 {
+		if !solutionStart(t) {
+			return fmt.Errorf("%w: line %d: %q is neither the start of a solution (name = value; or a JSON object) nor a status line", ErrOutput, s.line, clip(t))
+		}
 		s.blockAt = s.line
 	}
 	s.block.WriteString(t)
@@ -193,6 +196,11 @@ func (s *Stream) Close() (*Answer, error) {
 				return nil, err
 			}
 		case t != "" && !strings.HasPrefix(t, "%"):
+			// Cut short: the start of a solution, of its first name,
+			// or of the separator.
+			if s.block.Len() == 0 && !solutionStart(t) && !solutionStart(t+"=") && !strings.HasPrefix(lineSolution, t) {
+				return nil, fmt.Errorf("%w: line %d: %q is neither the start of a solution (name = value; or a JSON object) nor a status line", ErrOutput, s.line+1, clip(t))
+			}
 			s.out.Truncated = true
 		}
 	}
@@ -201,6 +209,27 @@ func (s *Stream) Close() (*Answer, error) {
 	}
 	out := s.out
 	return &out, nil
+}
+
+// solutionStart tells whether line t may begin a solution: a JSON
+// object, or a dzn assignment (an identifier, then =). Anything else
+// outside a solution (another solver's answer, binary bytes) is no
+// MiniZinc answer, rather than a solution cut short.
+func solutionStart(t string) bool {
+	if strings.HasPrefix(t, "{") {
+		return true
+	}
+	name, _, ok := strings.Cut(t, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadAnswer reads a whole MiniZinc answer (see Stream).

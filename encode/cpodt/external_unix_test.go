@@ -139,6 +139,13 @@ func TestDecodeAnswers(t *testing.T) {
 		{"array1d and _objective", "node_test = array1d(1..1, [1]);\nleaf_class = [1, 2];\n_objective = 2;\n----------\n==========\n", false, true, false, false},
 		{"two objectives that differ", "node_test = [1];\nleaf_class = [1, 2];\nobjective = 2;\n_objective = 3;\n----------\n", false, false, false, true},
 		{"wrong length", "node_test = [1, 2, 1];\nleaf_class = [1, 2];\n----------\n", false, false, false, true},
+		// Text that cannot begin a solution is no MiniZinc answer, not a
+		// solution cut short (which would read as "no model").
+		{"a SAT solver's answer", "s SATISFIABLE\nv 1 -2 0\n", false, false, false, true},
+		{"binary bytes", "\x00\x01\x02", false, false, false, true},
+		{"prose", "garbage\n", false, false, false, true},
+		{"prose after a solution", honest + "done\n", false, false, false, true},
+		{"cut inside the separator", honest + "---", false, false, false, false},
 	} {
 		opts := map[string]string{}
 		if tc.trust {
@@ -154,6 +161,11 @@ func TestDecodeAnswers(t *testing.T) {
 		if err != nil || res.Objective != 2 || (res.ClaimedBound != nil) != tc.claim || res.Optimal != tc.opt {
 			t.Errorf("%s: %+v, %v", tc.name, res, err)
 		}
+	}
+	// A solver stopped inside its first solution's first name has no
+	// model to give, and said nothing wrong.
+	if res, err := odtkit.Decode(context.Background(), strings.NewReader("node_te"), d, p, odtkit.Settings{Backend: "cp-odt"}); err != nil || res.Model != nil || res.Status != model.StatusNoSolution {
+		t.Errorf("cut inside the first name: %+v, %v", res, err)
 	}
 }
 
