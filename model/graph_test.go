@@ -283,6 +283,13 @@ func TestParseModel(t *testing.T) {
 			t.Errorf("%s: parsed into %+v, want an error", name, g)
 		}
 	}
+	// JSON that is not an object says what it is, in the user's words.
+	for text, want := range map[string]string{`[1,2]`: "a JSON array", `"tree"`: "a JSON string", `7`: "a JSON number", `true`: "a JSON bool"} {
+		_, err := ParseModel(strings.NewReader(text))
+		if err == nil || !strings.Contains(err.Error(), "not a model: "+want+", want an object") || strings.Contains(err.Error(), "Go ") {
+			t.Errorf("%s: %v, want %q", text, err, want)
+		}
+	}
 }
 
 func TestRender(t *testing.T) {

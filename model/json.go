@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -197,6 +198,11 @@ func ParseModel(r io.Reader) (*Graph, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(b, &probe); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field == "" {
+			// Valid JSON, but not an object.
+			return nil, fmt.Errorf("not a model: a JSON %s, want an object (a model or a result holding one)", typeErr.Value)
+		}
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	if probe.Format == "" && probe.Model != nil {
