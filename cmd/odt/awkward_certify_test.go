@@ -14,6 +14,8 @@ func index2(proof string) string {
 func TestAwkwardCertify(t *testing.T) {
 	runAwkward(t, []awkwardCase{
 		{name: "no index", args: []string{"certify", "$D/"}, code: 2, stderr: []string{"no certificate (index.json missing)"}},
+		{name: "no directory", args: []string{"certify", "$D/none"}, code: 2, stderr: []string{"none: no such directory"}},
+		{name: "a file, not a directory", args: []string{"certify", "$T/iris.csv"}, code: 2, stderr: []string{"iris.csv: not a directory"}},
 		{name: "malformed index", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": "{"}, code: 2, stderr: []string{"index.json: unexpected EOF"}},
 		{name: "index of the first format", args: []string{"certify", "$D/"}, files: map[string]string{"index.json": `{"format": "odtkit-lrat-certificate-1"}`},
 			code: 2, stderr: []string{`format "odtkit-lrat-certificate-1", want "odtkit-lrat-certificate-2"`}},

@@ -46,6 +46,14 @@ func runCertify(e env, args []string) error {
 	if len(pos) > 1 {
 		data = pos[1]
 	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a directory (a certificate is the directory odt solve --certify DIR wrote)")
+		} else if errors.Is(err, os.ErrNotExist) {
+			err = errors.New("no such directory")
+		}
+		return badInput(fmt.Errorf("%s: %w", dir, err))
+	}
 	if err := odtkit.ReadCertificateIndex(dir); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return badInput(fmt.Errorf("%s: no certificate (%s missing)", dir, odtkit.CertificateIndex))
