@@ -1,5 +1,7 @@
 package model
 
+import "context"
+
 // Transpose64 transposes a 64×64 bit matrix in place: bit c of word r
 // becomes bit r of word c.
 func Transpose64(a *[64]uint64) {
@@ -20,10 +22,21 @@ func Transpose64(a *[64]uint64) {
 // stride = (len(cols)+63)/64. It works by 64×64 block transposes, so its
 // cost is that of copying the bits, not of visiting them one by one.
 func RowMajor(cols [][]uint64, n int) (rows []uint64, stride int) {
+	rows, stride, _ = RowMajorContext(context.Background(), cols, n)
+	return rows, stride
+}
+
+// RowMajorContext is RowMajor under ctx, checked before each block of 64
+// columns: on many columns and rows (a numeric file's thresholds) the
+// transpose takes seconds. It returns ctx's cause when stopped.
+func RowMajorContext(ctx context.Context, cols [][]uint64, n int) (rows []uint64, stride int, err error) {
 	stride = (len(cols) + 63) / 64
 	rows = make([]uint64, n*stride)
 	var blk [64]uint64
 	for j := range stride {
+		if ctx.Err() != nil {
+			return nil, stride, context.Cause(ctx)
+		}
 		for wi := range (n + 63) / 64 {
 			for q := range 64 {
 				if t := j*64 + q; t < len(cols) {
@@ -38,7 +51,7 @@ func RowMajor(cols [][]uint64, n int) (rows []uint64, stride int) {
 			}
 		}
 	}
-	return rows, stride
+	return rows, stride, nil
 }
 
 // ColumnMajor is the inverse of RowMajor for m columns: it returns m

@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -36,5 +38,19 @@ func TestRowMajorRoundTrip(t *testing.T) {
 				t.Fatalf("%dx%d: column %d not restored", n, m, c)
 			}
 		}
+	}
+}
+
+// TestRowMajorContext: a done context stops the transpose with its cause.
+func TestRowMajorContext(t *testing.T) {
+	cols := [][]uint64{model.NewBitset(100), model.NewBitset(100)}
+	why := errors.New("time limit")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(why)
+	if rows, _, err := model.RowMajorContext(ctx, cols, 100); !errors.Is(err, why) || rows != nil {
+		t.Fatalf("stopped: %d words, %v; want no rows and the cause", len(rows), err)
+	}
+	if rows, stride, err := model.RowMajorContext(context.Background(), cols, 100); err != nil || len(rows) != 100 || stride != 1 {
+		t.Fatalf("running: %d words of stride %d, %v", len(rows), stride, err)
 	}
 }

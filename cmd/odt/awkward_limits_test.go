@@ -104,6 +104,10 @@ func TestAwkwardDeepFormulations(t *testing.T) {
 			// Its workers stop at their next poll; on a loaded machine that
 			// can take a second or two, so the wall-time check allows 3 s.
 			code: 0, stdout: []string{"status:      cancelled"}, stderr: []string{"is more than this process may use"}, absent: crash, limit: 6},
+		// The rows' transpose of 1.5 million tests takes seconds: the time
+		// limit stops it, and the run answers with the majority leaf.
+		awkwardCase{name: "dl85 stopped before its search on 1.5M thresholds", args: []string{"solve", "--backend", "dl85", "--depth", "4", "--time-limit", "1s", num},
+			code: 0, stdout: []string{"status:      time-limit", "model:       tree, depth 0, 0 internal nodes, 1 leaves"}, absent: crash, limit: 1},
 		awkwardCase{name: "sat-odd skeleton 1,1000000", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,1000000", "--time-limit", "5s", "--memory-limit", "300", "$T/iris.csv"},
 			code: 2, stderr: []string{"memory cap of 300.0 MiB", "refused before building it"}, absent: crash, limit: 5, limitMB: 300},
 		awkwardCase{name: "sat-odd skeleton 1,10000", args: []string{"solve", "--backend", "sat-odd", "--skeleton", "1,10000", "--time-limit", "5s", "--memory-limit", "300", "$T/iris.csv"},

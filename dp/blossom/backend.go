@@ -78,7 +78,7 @@ func (b Backend) Solve(ctx context.Context, job *backend.Job) (res *model.Result
 	return view.Solve(ctx, job, func(v *model.BinaryView) (*model.Result, error) {
 		r, err := Solve(ctx, v, s, job.Report)
 		if err != nil {
-			return view.Early(ctx, err)
+			return view.Early(ctx, job, err)
 		}
 		res := &model.Result{Model: r.Model, Errors: r.Errors, Objective: r.Objective, LowerBound: r.LowerBound, Stats: r.Stats}
 		if r.Optimal {

@@ -282,9 +282,9 @@ func prepare(ctx context.Context, v *model.BinaryView, s Config) (*prepared, err
 		return nil, fmt.Errorf("blossom: %w", err)
 	}
 	defer s.Budget.Release(scratch)
-	rowBits, _ := model.RowMajor(kept, n)
+	rowBits, _, err := model.RowMajorContext(ctx, kept, n)
 	kept = nil
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("blossom: preparing the data: %w", err)
 	}
 	type group struct {
@@ -359,7 +359,6 @@ func prepare(ctx context.Context, v *model.BinaryView, s Config) (*prepared, err
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("blossom: preparing the data: %w", err)
 	}
-	var err error
 	p.data, err = blossom.NewData(nr, C, cols, labels, ws)
 	if err != nil {
 		return nil, err

@@ -131,7 +131,7 @@ func jobResult(ctx context.Context, job *backend.Job, v *model.BinaryView, r *Re
 		return &model.Result{Infeasible: true, Stats: map[string]any{"reason": err.Error()}}, nil
 	}
 	if err != nil {
-		return view.Early(ctx, err) // stopped before the search had a tree
+		return view.Early(ctx, job, err) // stopped before the search had a tree
 	}
 	res := &model.Result{Model: r.Tree, Errors: r.Tree.Errors(job.Data), Objective: r.Error,
 		LowerBound: r.LowerBound, Stats: r.Stats}

@@ -157,7 +157,7 @@ func run[T comparable](ctx context.Context, v *model.BinaryView, s Config, rule 
 	for k, t := range orig {
 		cols[k] = v.True[t]
 	}
-	d, err := dl85.NewData(v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
+	d, err := dl85.NewData(ctx, v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package dl85
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -25,8 +26,9 @@ type Data struct {
 
 // NewData checks and indexes the input: cols[t] holds the rows (of n)
 // where test t is true, labels[r] in [0, nc), weights nil or one
-// non-negative finite weight per row.
-func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*Data, error) {
+// non-negative finite weight per row. Transposing many tests over many
+// rows takes seconds: it stops with ctx's cause when ctx is done.
+func NewData(ctx context.Context, n int, cols [][]uint64, labels []int, nc int, weights []float64) (*Data, error) {
 	if n <= 0 {
 		return nil, errors.New("dl85: no rows")
 	}
@@ -63,7 +65,10 @@ func NewData(n int, cols [][]uint64, labels []int, nc int, weights []float64) (*
 			return nil, fmt.Errorf("dl85: row %d has weight %v", r, x)
 		}
 	}
-	flat, mw := model.RowMajor(cols, n)
+	flat, mw, err := model.RowMajorContext(ctx, cols, n)
+	if err != nil {
+		return nil, fmt.Errorf("dl85: indexing the rows: %w", err)
+	}
 	d.rowBits = make([][]uint64, n)
 	for r := range d.rowBits {
 		d.rowBits[r] = flat[r*mw : (r+1)*mw : (r+1)*mw]

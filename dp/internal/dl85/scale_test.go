@@ -17,7 +17,7 @@ import (
 func viewData(t testing.TB, v *model.BinaryView) *Data {
 	t.Helper()
 	cols := modeltest.Columns(v)
-	d, err := NewData(v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
+	d, err := NewData(context.Background(), v.N, cols, v.Data.Labels, len(v.Class), v.Data.Weights)
 	if err != nil {
 		t.Fatal(err)
 	}

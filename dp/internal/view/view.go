@@ -43,7 +43,7 @@ func of(ctx context.Context, job *backend.Job) (*model.BinaryView, error) {
 func Solve(ctx context.Context, job *backend.Job, solve func(v *model.BinaryView) (*model.Result, error)) (*model.Result, error) {
 	v, err := of(ctx, job)
 	if err != nil {
-		return Early(ctx, err)
+		return Early(ctx, job, err)
 	}
 	defer release(job, v)
 	return solve(v)
@@ -95,12 +95,24 @@ func Stopped(res *model.Result, cause error) {
 	res.Stats["stopped"] = cause.Error()
 }
 
-// Early is a backend's answer when the view could not be built: a stop
-// with no model yet when ctx ended, else the error (one wrapping
-// model.ErrMemoryLimit ends the solve with status memory-limit).
-func Early(ctx context.Context, err error) (*model.Result, error) {
-	if ctx.Err() != nil {
-		return &model.Result{}, nil
+// Early is the result of a search stopped (ctx done) before it had a
+// tree: the majority leaf, which every error problem whose rows meet the
+// minimum support admits (a first model and an upper bound, not
+// nothing); otherwise no model. With ctx not done the error is returned
+// (one wrapping model.ErrMemoryLimit ends the solve with status
+// memory-limit).
+func Early(ctx context.Context, job *backend.Job, err error) (*model.Result, error) {
+	if ctx.Err() == nil {
+		return nil, err
 	}
-	return nil, err
+	res := &model.Result{}
+	d, p := job.Data, job.Problem
+	if p.Objective != model.MinError || d.Rows() == 0 || d.Rows() < p.MinSupport {
+		return res, nil
+	}
+	class, _ := model.Majority(d.ClassCounts())
+	b := model.NewBuilder(d, model.KindTree)
+	res.Model = b.Graph(b.Leaf(class))
+	res.Errors, res.Objective = res.Model.Errors(d), p.Evaluate(d, res.Model)
+	return res, nil
 }
