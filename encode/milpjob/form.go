@@ -130,7 +130,10 @@ func (w Whole[S]) Solve(ctx context.Context, job *backend.Job) (res *model.Resul
 	stats["columns"], stats["rows"] = len(m.Columns), len(m.Rows)
 	stats["binaries"], stats["nonzeros"] = m.NumIntegers(), m.NumNonzeros()
 	_, fractional := job.Data.FractionalWeight()
-	s := Single{Model: m, Decode: e.Decode, Whole: job.Problem.LeafCost == 0 && !fractional}
+	// The form's witness (a tree known without a solver) is the first
+	// incumbent and the solver's start: a run stopped before the solver
+	// finds a point still answers with a model.
+	s := Single{Model: m, Decode: e.Decode, Start: e.Witness(), Whole: job.Problem.LeafCost == 0 && !fractional}
 	res, err = SolveSingle(ctx, job, solver, mo.HiGHS, s, stats)
 	if err != nil {
 		return nil, err

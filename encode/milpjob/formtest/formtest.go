@@ -54,6 +54,7 @@ func Run(t *testing.T, s Spec) {
 	t.Run("Conformance", func(t *testing.T) { conformance(t, s) })
 	t.Run("ExportSolvedByCBC", func(t *testing.T) { exportSolvedByCBC(t, s) })
 	t.Run("WitnessIsAPoint", func(t *testing.T) { witnessIsAPoint(t, s) })
+	t.Run("WitnessIsTheFirstIncumbent", func(t *testing.T) { witnessFirst(t, s) })
 	t.Run("DecodeRefusesFalseInfeasible", func(t *testing.T) { decodeRefusesFalseInfeasible(t, s) })
 	t.Run("JobOptions", func(t *testing.T) { jobOptions(t, s) })
 }
@@ -364,6 +365,26 @@ func witnessIsAPoint(t *testing.T, s Spec) {
 		}
 		if x := e.Witness(); x != nil {
 			t.Errorf("%s: a witness with a minimum leaf size above the rows", form)
+		}
+	}
+}
+
+// witnessFirst: in every formulation, a solve starts from the witness
+// (the majority leaf): it is the first incumbent reported, before the
+// solver's first point, so that a run stopped while the solver searches
+// still answers with a model; the optimum is unchanged.
+func witnessFirst(t *testing.T, s Spec) {
+	needHiGHS(t)
+	d := RandomData(7, 24, 2, 2, false)
+	p := model.Problem{MaxDepth: 2}
+	_, leaf := model.Majority(d.ClassCounts())
+	for _, form := range s.forms() {
+		res := solve(t, d, p, s.Backend, formOptions(form))
+		if len(res.Incumbents) == 0 || res.Incumbents[0].Objective != leaf || res.Stats["start_objective"] != leaf {
+			t.Errorf("%s: incumbents %+v, start %v; want the majority leaf's %v first", form, res.Incumbents, res.Stats["start_objective"], leaf)
+		}
+		if want := Brute(d, p); res.Objective != want {
+			t.Errorf("%s: optimum %v, brute force %v", form, res.Objective, want)
 		}
 	}
 }
