@@ -56,6 +56,15 @@ type Builder struct {
 	nodes []Node
 }
 
+// MajorityLeaf is the tree of one leaf predicting d's majority class (by
+// weight; the lowest index on ties): the model every error problem
+// admits when d's rows meet its minimum support.
+func MajorityLeaf(d *Dataset) *Graph {
+	class, _ := Majority(d.ClassCounts())
+	b := NewBuilder(d, KindTree)
+	return b.Graph(b.Leaf(class))
+}
+
 // NewBuilder starts a graph over d's features and classes.
 func NewBuilder(d *Dataset, kind GraphKind) *Builder {
 	return &Builder{data: d, kind: kind}

@@ -169,7 +169,7 @@ func (s *Stream) take(line string) error {
 	}
 	if s.block.Len() == 0 {
 		if !solutionStart(t) {
-			return fmt.Errorf("%w: line %d: %q is neither the start of a solution (name = value; or a JSON object) nor a status line", ErrOutput, s.line, clip(t))
+			return notAnswer(s.line, t)
 		}
 		s.blockAt = s.line
 	}
@@ -199,7 +199,7 @@ func (s *Stream) Close() (*Answer, error) {
 			// Cut short: the start of a solution, of its first name,
 			// or of the separator.
 			if s.block.Len() == 0 && !solutionStart(t) && !solutionStart(t+"=") && !strings.HasPrefix(lineSolution, t) {
-				return nil, fmt.Errorf("%w: line %d: %q is neither the start of a solution (name = value; or a JSON object) nor a status line", ErrOutput, s.line+1, clip(t))
+				return nil, notAnswer(s.line+1, t)
 			}
 			s.out.Truncated = true
 		}
@@ -230,6 +230,11 @@ func solutionStart(t string) bool {
 		}
 	}
 	return true
+}
+
+// notAnswer is the error of line n, t, which begins no solution.
+func notAnswer(n int, t string) error {
+	return fmt.Errorf("%w: line %d: %q is neither the start of a solution (name = value; or a JSON object) nor a status line", ErrOutput, n, clip(t))
 }
 
 // ReadAnswer reads a whole MiniZinc answer (see Stream).

@@ -139,13 +139,12 @@ func OneLeaf(job *backend.Job) (res *model.Result, ok bool) {
 	if p.Objective != model.MinError || p.LeafCost <= 0 || d.Rows() < p.MinSupport {
 		return nil, false
 	}
-	k, e := model.Majority(d.ClassCounts())
+	_, e := model.Majority(d.ClassCounts())
 	total := d.TotalWeight()
 	if total <= 0 || p.LeafCost < e/total*(1+1e-9) {
 		return nil, false
 	}
-	b := model.NewBuilder(d, model.KindTree)
-	g := b.Graph(b.Leaf(k))
+	g := model.MajorityLeaf(d)
 	obj := p.Evaluate(d, g)
 	job.Report.Report(obj, g)
 	return &model.Result{Model: g, Errors: g.Errors(d), Objective: obj, LowerBound: obj, Proved: true}, true

@@ -15,9 +15,7 @@ import (
 
 // singleLeafResult is the decoded result of the single-leaf formula.
 func singleLeafResult(job *backend.Job) *model.Result {
-	class, _ := model.Majority(job.Data.ClassCounts())
-	b := model.NewBuilder(job.Data, model.KindTree)
-	g := b.Graph(b.Leaf(class))
+	g := model.MajorityLeaf(job.Data)
 	res := &model.Result{Model: g, Stop: model.StopNone, Stats: map[string]any{"single_leaf": true}}
 	res.Errors, res.Objective = g.Errors(job.Data), job.Problem.Evaluate(job.Data, g)
 	return res

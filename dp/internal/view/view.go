@@ -110,9 +110,7 @@ func Early(ctx context.Context, job *backend.Job, err error) (*model.Result, err
 	if p.Objective != model.MinError || d.Rows() == 0 || d.Rows() < p.MinSupport {
 		return res, nil
 	}
-	class, _ := model.Majority(d.ClassCounts())
-	b := model.NewBuilder(d, model.KindTree)
-	res.Model = b.Graph(b.Leaf(class))
+	res.Model = model.MajorityLeaf(d)
 	res.Errors, res.Objective = res.Model.Errors(d), p.Evaluate(d, res.Model)
 	return res, nil
 }
